@@ -1,0 +1,5 @@
+// The one place SQLite enters QSData: the system's sqlite3.h (Debian: libsqlite3-dev).
+#include <sqlite3.h>
+
+// SQLITE_TRANSIENT is a macro casting -1 to a function pointer, which Swift cannot import.
+static inline sqlite3_destructor_type csqlite_transient(void) { return (sqlite3_destructor_type)-1; }

@@ -1,0 +1,3 @@
+import Testing
+import QSData
+@Test func sqliteVersion() { #expect(!QSDataVersion.sqlite.isEmpty) }
