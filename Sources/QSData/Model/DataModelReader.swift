@@ -1,0 +1,113 @@
+/// Turns the plist's dictionaries into model descriptions, checking every key and value.
+struct DataModelReader {
+    let fileName: String
+
+    static let objectKeys: Set = ["table", "uniqued", "immutable", "cachePermanently", "fetchAllAtStartup", "properties", "relationships"]
+    static let relationshipKeys: Set = ["table", "parentID", "childID", "childClass", "indexKey"]
+
+    func readModel(_ root: Any) throws -> [String: QSObjectDescription] {
+        guard let top = root as? [String: Any] else {
+            throw failure(nil, nil, "the top level must be a dictionary")
+        }
+        for key in top.keys where key != "objects" {
+            throw failure(nil, key, "unknown key (the top level has only 'objects')")
+        }
+        guard let objectsValue = top["objects"] else { throw failure(nil, "objects", "missing") }
+        guard let objects = objectsValue as? [String: Any] else { throw failure(nil, "objects", "must be a dictionary") }
+
+        var types: [String: QSObjectDescription] = [:]
+        for name in objects.keys.sorted() {
+            guard let object = objects[name] as? [String: Any] else { throw failure(name, nil, "must be a dictionary") }
+            types[name] = try readObject(name: name, object)
+        }
+        for type in types.values {
+            for relationship in type.relationships where types[relationship.childType] == nil {
+                throw failure(type.name, "relationships.\(relationship.name).childClass", "'\(relationship.childType)' is not a declared object type")
+            }
+        }
+        return types
+    }
+
+    private func readObject(name: String, _ object: [String: Any]) throws -> QSObjectDescription {
+        for key in object.keys where !Self.objectKeys.contains(key) {
+            throw failure(name, key, "unknown key")
+        }
+        let table = try string(object, "table", in: name)
+        let propertiesValue = object["properties"] ?? [String: Any]()
+        guard let propertyTypes = propertiesValue as? [String: Any] else {
+            throw failure(name, "properties", "must be a dictionary")
+        }
+        var properties: [QSPropertyDescription] = []
+        for property in propertyTypes.keys.sorted() {
+            guard let typeName = propertyTypes[property] as? String else {
+                throw failure(name, "properties.\(property)", "must be a string naming a type")
+            }
+            guard let type = QSPropertyType(rawValue: typeName) else {
+                let known = QSPropertyType.allCases.map(\.rawValue).joined(separator: ", ")
+                throw failure(name, "properties.\(property)", "unknown type '\(typeName)' (known: \(known))")
+            }
+            properties.append(QSPropertyDescription(name: property, type: type))
+        }
+        guard let uniqueIDIndex = properties.firstIndex(where: { $0.name == "uniqueID" }) else {
+            throw failure(name, "properties.uniqueID", "missing: every object type needs a uniqueID property")
+        }
+        let uniqueID = properties.remove(at: uniqueIDIndex)
+        guard uniqueID.type == .int64 || uniqueID.type == .string else {
+            throw failure(name, "properties.uniqueID", "must be int64 or string, not \(uniqueID.type.rawValue)")
+        }
+        properties.insert(uniqueID, at: 0)
+
+        return QSObjectDescription(
+            name: name,
+            table: table,
+            uniqued: try bool(object, "uniqued", in: name),
+            immutable: try bool(object, "immutable", in: name),
+            cachePermanently: try bool(object, "cachePermanently", in: name),
+            fetchAllAtStartup: try bool(object, "fetchAllAtStartup", in: name),
+            properties: properties,
+            relationships: try readRelationships(object["relationships"], in: name, properties: properties))
+    }
+
+    private func readRelationships(_ value: Any?, in type: String, properties: [QSPropertyDescription]) throws -> [QSRelationshipDescription] {
+        guard let value else { return [] }
+        guard let relationships = value as? [String: Any] else {
+            throw failure(type, "relationships", "must be a dictionary")
+        }
+        return try relationships.keys.sorted().map { name in
+            let key = "relationships.\(name)"
+            guard let relationship = relationships[name] as? [String: Any] else {
+                throw failure(type, key, "must be a dictionary")
+            }
+            for unknown in relationship.keys where !Self.relationshipKeys.contains(unknown) {
+                throw failure(type, "\(key).\(unknown)", "unknown key")
+            }
+            if properties.contains(where: { $0.name == name }) {
+                throw failure(type, key, "a property has the same name")
+            }
+            return QSRelationshipDescription(
+                name: name,
+                table: try string(relationship, "table", in: type, prefix: key),
+                parentIDColumn: try string(relationship, "parentID", in: type, prefix: key),
+                childIDColumn: try string(relationship, "childID", in: type, prefix: key),
+                indexColumn: try string(relationship, "indexKey", in: type, prefix: key),
+                childType: try string(relationship, "childClass", in: type, prefix: key))
+        }
+    }
+
+    private func string(_ dictionary: [String: Any], _ key: String, in type: String, prefix: String? = nil) throws -> String {
+        let path = prefix.map { "\($0).\(key)" } ?? key
+        guard let value = dictionary[key] else { throw failure(type, path, "missing") }
+        guard let string = value as? String, !string.isEmpty else { throw failure(type, path, "must be a non-empty string") }
+        return string
+    }
+
+    private func bool(_ dictionary: [String: Any], _ key: String, in type: String) throws -> Bool {
+        guard let value = dictionary[key] else { return false }
+        guard let bool = value as? Bool else { throw failure(type, key, "must be a boolean (<true/> or <false/>)") }
+        return bool
+    }
+
+    private func failure(_ type: String?, _ key: String?, _ problem: String) -> QSDataError {
+        .invalidModel(file: fileName, type: type, key: key, problem: problem)
+    }
+}

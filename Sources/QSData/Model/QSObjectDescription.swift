@@ -1,0 +1,54 @@
+/// What the data model says about one object type.
+public struct QSObjectDescription: Sendable, Equatable {
+    /// The type's name in the model, which is its Swift type name unless the type says otherwise.
+    public let name: String
+    /// The table its rows live in. Several types may share one table.
+    public let table: String
+    /// At most one live instance per uniqueID (for classes; values are always fresh).
+    public let uniqued: Bool
+    /// The app promises never to change an instance after creation.
+    public let immutable: Bool
+    /// Instances are kept in memory for the life of the store.
+    public let cachePermanently: Bool
+    /// Every row is fetched and cached when the store opens.
+    public let fetchAllAtStartup: Bool
+    /// The properties: `uniqueID` first, then the others by name.
+    public let properties: [QSPropertyDescription]
+    /// The ordered to-many relationships, by name.
+    public let relationships: [QSRelationshipDescription]
+
+    /// The property named `name`, if the model declares one.
+    public func property(named name: String) -> QSPropertyDescription? {
+        properties.first { $0.name == name }
+    }
+
+    /// The relationship named `name`, if the model declares one.
+    public func relationship(named name: String) -> QSRelationshipDescription? {
+        relationships.first { $0.name == name }
+    }
+
+    /// The type of `uniqueID` (`int64` or `string`).
+    public var uniqueIDType: QSPropertyType { properties[0].type }
+}
+
+/// One column-backed property of an object type.
+public struct QSPropertyDescription: Sendable, Equatable {
+    /// The property's name, which is also its column's name.
+    public let name: String
+    public let type: QSPropertyType
+}
+
+/// An ordered to-many relationship, stored in a lookup table of (parentID, childID, index) rows.
+public struct QSRelationshipDescription: Sendable, Equatable {
+    public let name: String
+    /// The lookup table.
+    public let table: String
+    /// The lookup table's column holding the parent's uniqueID.
+    public let parentIDColumn: String
+    /// The lookup table's column holding the child's uniqueID.
+    public let childIDColumn: String
+    /// The lookup table's column holding the child's position, 0-based.
+    public let indexColumn: String
+    /// The model name of the child type.
+    public let childType: String
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// The database's hand-written SQL: the statements that create it, and numbered migrations.
+///
+/// A new database runs ``creationSQL`` and then every migration, in order. An existing one runs
+/// the migrations it has not run yet. Each step runs in its own transaction and records its
+/// number in `PRAGMA user_version`, so a failed migration leaves the database as it was.
+public struct QSSchema: Sendable, Equatable {
+    /// The SQL that creates the tables and indexes of a new database.
+    public let creationSQL: String
+    /// Migrations by ascending version, starting at 1.
+    public let migrations: [QSMigration]
+
+    public init(creationSQL: String, migrations: [QSMigration] = []) throws {
+        for (offset, migration) in migrations.enumerated() where migration.version != offset + 1 {
+            throw QSDataError.invalidMigration(
+                file: migration.name,
+                problem: "expected version \(offset + 1): migrations are numbered 1, 2, 3, … without gaps")
+        }
+        self.creationSQL = creationSQL
+        self.migrations = migrations
+    }
+
+    /// Reads the creation SQL from a file and the migrations from a folder of files named
+    /// `<number>-<description>.sql` (for example `2-add-starred.sql`).
+    public init(creationFile: URL, migrationsFolder: URL? = nil) throws {
+        let creationSQL: String
+        do {
+            creationSQL = try String(contentsOf: creationFile, encoding: .utf8)
+        } catch {
+            throw QSDataError.invalidMigration(file: creationFile.lastPathComponent, problem: "can't read the file")
+        }
+        var migrations: [QSMigration] = []
+        if let migrationsFolder {
+            let names = try FileManager.default.contentsOfDirectory(atPath: migrationsFolder.path)
+            for name in names where name.hasSuffix(".sql") {
+                let digits = name.prefix { $0.isNumber }
+                guard let version = Int(digits) else {
+                    throw QSDataError.invalidMigration(file: name, problem: "the name must start with its version number")
+                }
+                let sql = try String(contentsOf: migrationsFolder.appendingPathComponent(name), encoding: .utf8)
+                migrations.append(QSMigration(version: version, name: name, sql: sql))
+            }
+        }
+        try self.init(creationSQL: creationSQL, migrations: migrations.sorted { $0.version < $1.version })
+    }
+
+    /// The version a fully migrated database has.
+    public var latestVersion: Int { migrations.last?.version ?? 0 }
+}
+
+/// One schema change, run once per database.
+public struct QSMigration: Sendable, Equatable {
+    public let version: Int
+    /// A name for messages, usually the file name.
+    public let name: String
+    public let sql: String
+
+    public init(version: Int, name: String? = nil, sql: String) {
+        self.version = version
+        self.name = name ?? "migration \(version)"
+        self.sql = sql
+    }
+}

@@ -1,0 +1,63 @@
+/// Everything QSData itself can report as wrong. SQLite's own failures arrive as ``SQLiteError``.
+///
+/// Each case names what failed, and `description` reads as one clear line.
+public enum QSDataError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The data model file is malformed: names the file, the object type and the key.
+    case invalidModel(file: String, type: String?, key: String?, problem: String)
+    /// The model and the database schema disagree; one line per mismatch.
+    case schemaMismatch([String])
+    /// A Swift type does not match its model description; one line per problem.
+    case typeMismatch(type: String, problems: [String])
+    /// A migration file name or number is wrong.
+    case invalidMigration(file: String, problem: String)
+    /// The database file can't be opened or created.
+    case cannotOpenDatabase(path: String, reason: String)
+    /// The file exists but is not an SQLite database.
+    case notADatabase(path: String)
+    /// A type was used that was not registered with the store.
+    case unregisteredType(String)
+    /// A row lacks a column the type asked for.
+    case missingColumn(type: String, column: String)
+    /// A column holds NULL where the type needs a value.
+    case unexpectedNull(type: String, column: String)
+    /// A column's value can't become the Swift type asked for.
+    case valueConversion(type: String, column: String, expected: String, found: String)
+    /// A bulk update names a column the type's table does not have in the model.
+    case unknownColumn(type: String, column: String)
+    /// A relationship was asked for that the model does not declare.
+    case unknownRelationship(type: String, relationship: String)
+    /// The store was closed.
+    case storeClosed
+
+    public var description: String {
+        switch self {
+        case .invalidModel(let file, let type, let key, let problem):
+            let place = [file, type, key.map { "key '\($0)'" }].compactMap { $0 }.joined(separator: ": ")
+            return "Invalid data model: \(place): \(problem)"
+        case .schemaMismatch(let problems):
+            return "The data model does not match the database schema:\n" + problems.map { "  - \($0)" }.joined(separator: "\n")
+        case .typeMismatch(let type, let problems):
+            return "Type \(type) does not match its data model:\n" + problems.map { "  - \($0)" }.joined(separator: "\n")
+        case .invalidMigration(let file, let problem):
+            return "Invalid migration \(file): \(problem)"
+        case .cannotOpenDatabase(let path, let reason):
+            return "Cannot open the database at \(path): \(reason)"
+        case .notADatabase(let path):
+            return "The file at \(path) is not an SQLite database"
+        case .unregisteredType(let type):
+            return "Type \(type) is not registered with the store"
+        case .missingColumn(let type, let column):
+            return "\(type): the row has no column '\(column)'"
+        case .unexpectedNull(let type, let column):
+            return "\(type): column '\(column)' is NULL but the property is not optional"
+        case .valueConversion(let type, let column, let expected, let found):
+            return "\(type): column '\(column)' holds \(found), which can't be read as \(expected)"
+        case .unknownColumn(let type, let column):
+            return "\(type): the model has no property '\(column)'"
+        case .unknownRelationship(let type, let relationship):
+            return "\(type): the model has no relationship '\(relationship)'"
+        case .storeClosed:
+            return "The store is closed"
+        }
+    }
+}
