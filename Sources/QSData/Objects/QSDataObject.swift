@@ -1,0 +1,57 @@
+/// A model type the store can fetch and save: a struct or a final class with a `uniqueID`.
+///
+/// The type reads its properties from a row by column name and writes them back the same way;
+/// the store checks at registration that what it reads and writes is what the data model says.
+/// ```swift
+/// struct Tag: QSDataObject {
+///     let uniqueID: String
+///     var name: String
+///
+///     init(row: QSRow) throws {
+///         uniqueID = try row["uniqueID"]
+///         name = try row["name"]
+///     }
+///
+///     func encode(to row: inout QSRowEncoder) {
+///         row["uniqueID"] = uniqueID
+///         row["name"] = name
+///     }
+/// }
+/// ```
+/// Rows are read on the store's background queue; the objects are then handed to the main actor,
+/// where the app uses them. `init(row:)` should only read the row: it runs off the main actor.
+public protocol QSDataObject: SendableMetatype {
+    /// `Int64` or `String`: the table's primary key.
+    associatedtype UniqueID: QSUniqueID
+
+    /// The name of this type in the data model. Defaults to the Swift type's name.
+    static var modelName: String { get }
+
+    /// The primary key, unique within the type's table.
+    var uniqueID: UniqueID { get }
+
+    /// Creates an instance from a row holding every property (and relationship) of the type.
+    init(row: QSRow) throws
+
+    /// Writes every property (and relationship) of the type into `row`.
+    func encode(to row: inout QSRowEncoder)
+
+    /// Called once after the instance is created from the database. Does nothing by default.
+    mutating func awakeFromFetch()
+}
+
+extension QSDataObject {
+    public static var modelName: String { String(describing: Self.self) }
+    public mutating func awakeFromFetch() {}
+}
+
+/// A class whose instances are shared (uniqued or cached) and therefore patched in place.
+///
+/// When a bulk update, or a save of another type on the same table, changes a row whose instance
+/// is alive, the store calls `update(from:)` with a row holding all of the type's properties,
+/// so that everyone holding the instance sees the change. Uniqued and permanently cached classes
+/// must conform.
+public protocol QSUpdatableObject: QSDataObject, AnyObject {
+    /// Sets every stored property except `uniqueID` from `row`, as `init(row:)` does.
+    func update(from row: QSRow) throws
+}

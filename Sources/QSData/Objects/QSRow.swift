@@ -1,0 +1,143 @@
+import Foundation
+
+/// One row of a model type's table, as `init(row:)` and `update(from:)` read it.
+///
+/// Read a property by its column name; the Swift type you assign to decides the conversion:
+/// ```swift
+/// text = try row["text"]                // String; throws if the column is NULL
+/// thumbnailID = try row["thumbnailID"]  // String?: NULL becomes nil
+/// tags = try row.related("tags")        // the ordered children of a relationship
+/// ```
+/// A row is only valid inside the call it is passed to. Name lookups are cheap: the row learns
+/// the order in which a type reads its columns on the first row and follows it after that.
+public final class QSRow {
+    @usableFromInline let layout: RowLayout
+    @usableFromInline let statement: SQLiteStatement?
+    @usableFromInline var values: [SQLValue]
+    @usableFromInline var learned: [LearnedColumn] = []
+    @usableFromInline var cursor = 0
+    var relatedObjects: [String: any ChildrenByParent] = [:]
+    var parentID: QSAnyID = .integer(0)
+    var probe: TypeProbe?
+
+    /// A row read from a statement positioned on it.
+    init(layout: RowLayout, statement: SQLiteStatement) {
+        self.layout = layout
+        self.statement = statement
+        self.values = []
+    }
+
+    /// A row made of values, in the layout's column order.
+    init(layout: RowLayout, values: [SQLValue], related: [String: any ChildrenByParent] = [:], parentID: QSAnyID) {
+        self.layout = layout
+        self.statement = nil
+        self.values = values
+        self.relatedObjects = related
+        self.parentID = parentID
+    }
+
+    /// Prepares to read the next row of the statement.
+    func advance(parentID: QSAnyID) {
+        cursor = 0
+        self.parentID = parentID
+    }
+
+    /// The name of the model type this row belongs to.
+    public var typeName: String { layout.typeName }
+
+    /// Whether the row has a column named `name`.
+    public func contains(_ name: String) -> Bool { layout.index(of: name) != nil }
+
+    /// The value of the column `name`, converted to the type the caller asks for.
+    @inlinable
+    public subscript<Value: QSColumnValue>(_ name: String) -> Value {
+        get throws {
+            if cursor < learned.count {
+                let column = learned[cursor]
+                if column.name == name {
+                    cursor += 1
+                    return try Value.read(from: self, at: column.index)
+                }
+            }
+            return try Value.read(from: self, at: columnIndex(for: name, reading: Value.self))
+        }
+    }
+
+    /// Finds the column by name and remembers where, so the next row skips the search.
+    @usableFromInline
+    func columnIndex(for name: String, reading valueType: any QSColumnValue.Type) throws -> Int {
+        probe?.recordRead(name, valueType)
+        guard let index = layout.index(of: name) else {
+            throw QSDataError.missingColumn(type: layout.typeName, column: name)
+        }
+        if probe == nil, cursor == learned.count {
+            learned.append(LearnedColumn(name: name, index: index))
+            cursor += 1
+        }
+        return index
+    }
+
+    /// The ordered children of the relationship `name`.
+    public func related<Child: QSDataObject>(_ name: String) throws -> [Child] {
+        probe?.recordRelationship(name, Child.modelName)
+        guard layout.relationshipNames.contains(name) else {
+            throw QSDataError.unknownRelationship(type: layout.typeName, relationship: name)
+        }
+        guard let lookup = relatedObjects[name] else { return [] }
+        guard let children = lookup as? ChildrenByParentOf<Child> else {
+            throw QSDataError.valueConversion(
+                type: layout.typeName, column: name,
+                expected: "[\(Child.modelName)]", found: "children of another type")
+        }
+        return children.children(of: parentID)
+    }
+
+    // MARK: Reading primitives, used by QSColumnValue conformances
+
+    /// Whether the column at `index` is NULL.
+    @inlinable public func isNull(at index: Int) -> Bool {
+        if let statement { return statement.isNull(at: Int32(index)) }
+        if case .null = values[index] { return true }
+        return false
+    }
+
+    /// The column at `index` as an integer.
+    @inlinable public func int64(at index: Int) -> Int64 {
+        if let statement { return statement.int64(at: Int32(index)) }
+        return values[index].int64
+    }
+
+    /// The column at `index` as a double.
+    @inlinable public func double(at index: Int) -> Double {
+        if let statement { return statement.double(at: Int32(index)) }
+        return values[index].double
+    }
+
+    /// The column at `index` as text, nil when NULL.
+    @inlinable public func text(at index: Int) -> String? {
+        if let statement { return statement.text(at: Int32(index)) }
+        return values[index].text
+    }
+
+    /// The column at `index` as bytes, nil when NULL.
+    @inlinable public func data(at index: Int) -> Data? {
+        if let statement { return statement.data(at: Int32(index)) }
+        return values[index].data
+    }
+
+    /// The model's type for the column at `index`.
+    public func propertyType(at index: Int) -> QSPropertyType { layout.types[index] }
+
+    /// The column's name at `index`, for error messages.
+    public func columnName(at index: Int) -> String { layout.names[index] }
+
+    /// The error for a NULL where a value is required.
+    public func nullError(at index: Int) -> QSDataError {
+        .unexpectedNull(type: layout.typeName, column: layout.names[index])
+    }
+
+    /// The error for a value that can't become `expected`.
+    public func conversionError(at index: Int, expected: Any.Type, found: String) -> QSDataError {
+        .valueConversion(type: layout.typeName, column: layout.names[index], expected: String(describing: expected), found: found)
+    }
+}

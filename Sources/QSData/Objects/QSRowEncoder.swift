@@ -1,0 +1,100 @@
+/// Collects the values of one object for saving, as `encode(to:)` writes them.
+///
+/// ```swift
+/// func encode(to row: inout QSRowEncoder) {
+///     row["uniqueID"] = uniqueID
+///     row["text"] = text
+///     row.setRelated("tags", tags)
+/// }
+/// ```
+/// A column the type never writes is stored as NULL; the store's registration check reports it.
+public struct QSRowEncoder {
+    @usableFromInline let layout: RowLayout
+    @usableFromInline var values: [SQLValue]
+    @usableFromInline var learned: [LearnedColumn] = []
+    @usableFromInline var cursor = 0
+    var relationships: [String: any RelatedChildren] = [:]
+    @usableFromInline var firstError: (any Error)?
+    var probe: TypeProbe?
+
+    init(layout: RowLayout) {
+        self.layout = layout
+        self.values = Array(repeating: .null, count: layout.count)
+    }
+
+    /// Takes the finished values and makes the encoder ready for the next object of the type.
+    mutating func finish() throws -> (values: [SQLValue], relationships: [String: any RelatedChildren]) {
+        if let firstError {
+            self.firstError = nil
+            throw firstError
+        }
+        let result = (values, relationships)
+        values = Array(repeating: .null, count: layout.count)
+        relationships = [:]
+        cursor = 0
+        return result
+    }
+
+    /// The value of the column `name`: set it to store a property.
+    @inlinable
+    public subscript<Value: QSColumnValue>(_ name: String) -> Value? {
+        get { currentValue(named: name) }
+        set {
+            let index: Int
+            if cursor < learned.count, learned[cursor].name == name {
+                index = learned[cursor].index
+                cursor += 1
+            } else if let found = columnIndex(for: name, writing: Value.self) {
+                index = found
+            } else {
+                return
+            }
+            store(newValue, at: index)
+        }
+    }
+
+    @usableFromInline
+    func currentValue<Value: QSColumnValue>(named name: String) -> Value? {
+        guard let index = layout.index(of: name) else { return nil }
+        let row = QSRow(layout: layout, values: values, parentID: .integer(0))
+        return try? Value?.read(from: row, at: index)
+    }
+
+    @usableFromInline
+    mutating func store<Value: QSColumnValue>(_ value: Value?, at index: Int) {
+        do {
+            values[index] = try value.columnValue(as: layout.types[index])
+        } catch {
+            if firstError == nil { firstError = error }
+        }
+    }
+
+    @usableFromInline
+    mutating func columnIndex(for name: String, writing valueType: any QSColumnValue.Type) -> Int? {
+        probe?.recordWrite(name, valueType)
+        guard let index = layout.index(of: name) else {
+            if firstError == nil, probe == nil { firstError = QSDataError.unknownColumn(type: layout.typeName, column: name) }
+            return nil
+        }
+        if probe == nil, cursor == learned.count {
+            learned.append(LearnedColumn(name: name, index: index))
+            cursor += 1
+        }
+        return index
+    }
+
+    /// Sets the ordered children of the relationship `name`.
+    ///
+    /// Order is kept exactly. A child that appears more than once keeps its first position only:
+    /// a lookup table holds one row per (parent, child).
+    public mutating func setRelated<Child: QSDataObject>(_ name: String, _ children: [Child]) {
+        probe?.recordRelationship(name, Child.modelName)
+        guard layout.relationshipNames.contains(name) else {
+            if firstError == nil, probe == nil {
+                firstError = QSDataError.unknownRelationship(type: layout.typeName, relationship: name)
+            }
+            return
+        }
+        relationships[name] = RelatedChildrenOf(children: children)
+    }
+}

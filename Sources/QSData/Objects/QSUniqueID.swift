@@ -1,0 +1,43 @@
+/// A uniqueID of any model type, as the store keeps it internally and reports it in changes.
+public enum QSAnyID: Hashable, Sendable, CustomStringConvertible {
+    case integer(Int64)
+    case string(String)
+
+    public var description: String {
+        switch self {
+        case .integer(let value): return String(value)
+        case .string(let value): return value
+        }
+    }
+
+    var sqlValue: SQLValue {
+        switch self {
+        case .integer(let value): return .integer(value)
+        case .string(let value): return .text(value)
+        }
+    }
+}
+
+/// The types a uniqueID can have: `Int64` or `String`.
+public protocol QSUniqueID: QSColumnValue, Hashable, Sendable {
+    /// The ID as the store keeps it.
+    var anyID: QSAnyID { get }
+    /// The ID back from the store's form, or nil when it is of the other kind.
+    init?(anyID: QSAnyID)
+}
+
+extension Int64: QSUniqueID {
+    public var anyID: QSAnyID { .integer(self) }
+    public init?(anyID: QSAnyID) {
+        guard case .integer(let value) = anyID else { return nil }
+        self = value
+    }
+}
+
+extension String: QSUniqueID {
+    public var anyID: QSAnyID { .string(self) }
+    public init?(anyID: QSAnyID) {
+        guard case .string(let value) = anyID else { return nil }
+        self = value
+    }
+}

@@ -1,0 +1,29 @@
+/// The children a parent was saved with, kept typed until the store encodes them.
+protocol RelatedChildren {
+    var childTypeName: String { get }
+    var childIDs: [QSAnyID] { get }
+    /// The same children as the lookup a row reads them from.
+    func asLookup(parentID: QSAnyID) -> any ChildrenByParent
+}
+
+struct RelatedChildrenOf<Child: QSDataObject>: RelatedChildren {
+    let children: [Child]
+
+    var childTypeName: String { Child.modelName }
+    var childIDs: [QSAnyID] { children.map(\.uniqueID.anyID) }
+
+    func asLookup(parentID: QSAnyID) -> any ChildrenByParent {
+        ChildrenByParentOf<Child>(childrenByParent: [parentID: children])
+    }
+}
+
+/// The children of a relationship for many parents, as fetched: what `QSRow.related(_:)` reads.
+protocol ChildrenByParent {}
+
+struct ChildrenByParentOf<Child: QSDataObject>: ChildrenByParent {
+    let childrenByParent: [QSAnyID: [Child]]
+
+    func children(of parentID: QSAnyID) -> [Child] {
+        childrenByParent[parentID] ?? []
+    }
+}
