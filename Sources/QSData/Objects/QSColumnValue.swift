@@ -99,3 +99,18 @@ extension Optional: QSColumnValue where Wrapped: QSColumnValue {
     }
     public static func canStore(_ type: QSPropertyType) -> Bool { Wrapped.canStore(type) }
 }
+
+/// Raw values pass through unchanged, for bulk updates that set NULL or a precomputed value.
+extension SQLValue: QSColumnValue {
+    public static func read(from row: QSRow, at index: Int) throws -> SQLValue {
+        if row.isNull(at: index) { return .null }
+        switch row.propertyType(at: index) {
+        case .int64, .boolean: return .integer(row.int64(at: index))
+        case .double, .date: return .real(row.double(at: index))
+        case .string, .json: return row.text(at: index).map { .text($0) } ?? .null
+        case .data, .plist: return row.data(at: index).map { .blob($0) } ?? .null
+        }
+    }
+    public func columnValue(as type: QSPropertyType) -> SQLValue { self }
+    public static func canStore(_ type: QSPropertyType) -> Bool { true }
+}

@@ -1,0 +1,115 @@
+import Foundation
+
+/// Delivers what the queue finished to the main actor: changes to observers, failures to
+/// error observers, and cache work that had to wait for the database (such as evicting rows a
+/// DELETE … WHERE removed).
+@MainActor
+final class ChangeCenter {
+    private var changeHandlers: [UUID: @MainActor (QSChange) -> Void] = [:]
+    private var changeStreams: [UUID: AsyncStream<QSChange>.Continuation] = [:]
+    private var errorHandlers: [UUID: @MainActor (QSWriteError) -> Void] = [:]
+    private var errorStreams: [UUID: AsyncStream<QSWriteError>.Continuation] = [:]
+    private var unreportedErrors: [QSWriteError] = []
+    let inbox = Inbox()
+
+    // MARK: Subscribing
+
+    func addChangeHandler(_ handler: @escaping @MainActor (QSChange) -> Void) -> UUID {
+        let id = UUID()
+        changeHandlers[id] = handler
+        return id
+    }
+
+    func addErrorHandler(_ handler: @escaping @MainActor (QSWriteError) -> Void) -> UUID {
+        let id = UUID()
+        errorHandlers[id] = handler
+        return id
+    }
+
+    func remove(_ id: UUID) {
+        changeHandlers[id] = nil
+        errorHandlers[id] = nil
+        changeStreams.removeValue(forKey: id)?.finish()
+        errorStreams.removeValue(forKey: id)?.finish()
+    }
+
+    func makeChangeStream() -> AsyncStream<QSChange> {
+        let (stream, continuation) = AsyncStream<QSChange>.makeStream()
+        let id = UUID()
+        changeStreams[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { @MainActor in self?.changeStreams[id] = nil }
+        }
+        return stream
+    }
+
+    func makeErrorStream() -> AsyncStream<QSWriteError> {
+        let (stream, continuation) = AsyncStream<QSWriteError>.makeStream()
+        let id = UUID()
+        errorStreams[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { @MainActor in self?.errorStreams[id] = nil }
+        }
+        return stream
+    }
+
+    func finishAll() {
+        changeStreams.values.forEach { $0.finish() }
+        errorStreams.values.forEach { $0.finish() }
+        changeStreams = [:]
+        errorStreams = [:]
+    }
+
+    // MARK: Delivering
+
+    /// Hands everything the queue finished to the main actor, in the order it finished.
+    func deliverFinishedWork() {
+        for item in inbox.takeAll() {
+            switch item {
+            case .committed(let change, let mainActorWork):
+                mainActorWork?()
+                if !change.isEmpty { deliver(change) }
+            case .failed(let error):
+                unreportedErrors.append(error)
+                errorHandlers.values.forEach { $0(error) }
+                errorStreams.values.forEach { $0.yield(error) }
+            }
+        }
+    }
+
+    /// The failures no flush has reported yet; reporting them clears them.
+    func takeUnreportedErrors() -> [QSWriteError] {
+        defer { unreportedErrors = [] }
+        return unreportedErrors
+    }
+
+    private func deliver(_ change: QSChange) {
+        changeHandlers.values.forEach { $0(change) }
+        changeStreams.values.forEach { $0.yield(change) }
+    }
+}
+
+/// What the queue has finished and the main actor has not yet seen. Filled on the queue.
+final class Inbox: @unchecked Sendable {
+    enum Item {
+        case committed(QSChange, mainActorWork: (@MainActor @Sendable () -> Void)?)
+        case failed(QSWriteError)
+    }
+
+    private let lock = NSLock()
+    private var items: [Item] = []
+
+    func post(_ item: Item) {
+        lock.lock()
+        items.append(item)
+        lock.unlock()
+    }
+
+    func takeAll() -> [Item] {
+        lock.lock()
+        defer { lock.unlock() }
+        let taken = items
+        items = []
+        return taken
+    }
+}

@@ -1,0 +1,56 @@
+import Dispatch
+
+/// The one serial queue that owns the SQLite connection. Every fetch and write runs here, in
+/// the order it was enqueued; nothing else ever touches the connection.
+final class DatabaseQueue: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "QSData.database", qos: .userInitiated)
+    /// Touched only on `queue`.
+    private var connection: SQLiteConnection?
+
+    /// Opens the connection, on the queue.
+    func open(path: String) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            queue.async {
+                do {
+                    self.connection = try SQLiteConnection(path: path)
+                    continuation.resume()
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+
+    /// Runs `work` after everything enqueued before it, without waiting for it.
+    /// `work` receives nil when the store is closed.
+    func enqueue(_ work: @escaping @Sendable (SQLiteConnection?) -> Void) {
+        queue.async { work(self.connection) }
+    }
+
+    /// Runs `work` after everything enqueued before it and returns its result.
+    func perform<Value: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws -> Value) async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async {
+                guard let connection = self.connection else {
+                    continuation.resume(throwing: QSDataError.storeClosed)
+                    return
+                }
+                do {
+                    continuation.resume(returning: try work(connection))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+
+    /// Closes the connection after everything enqueued before.
+    func close() async {
+        await withCheckedContinuation { continuation in
+            queue.async {
+                self.connection = nil
+                continuation.resume()
+            }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// The instances of one type the store keeps: weakly for uniqued classes, strongly when the
+/// model says `cachePermanently`. Shared by the main actor and the database queue, so it locks.
+final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
+    enum Policy {
+        /// Nothing is kept: every fetch makes fresh values.
+        case none
+        /// Live instances are found again while someone holds them (uniquing).
+        case weak
+        /// Instances stay for the life of the store.
+        case strong
+    }
+
+    private enum Entry {
+        case strong(Object)
+        case weak(WeakBox)
+    }
+
+    private final class WeakBox {
+        weak var object: AnyObject?
+        init(_ object: AnyObject) { self.object = object }
+    }
+
+    let policy: Policy
+    private let lock = NSLock()
+    private var entries: [Object.UniqueID: Entry] = [:]
+    private var pruneThreshold = 1_024
+
+    init(policy: Policy) {
+        self.policy = policy
+    }
+
+    /// The cached instance for `id`, if one is alive.
+    func object(for id: Object.UniqueID) -> Object? {
+        guard policy != .none else { return nil }
+        lock.lock()
+        defer { lock.unlock() }
+        return Self.object(in: entries[id])
+    }
+
+    /// Keeps `object` under its uniqueID, replacing any other instance.
+    func insert(_ object: Object) {
+        switch policy {
+        case .none:
+            return
+        case .strong:
+            lock.lock()
+            entries[object.uniqueID] = .strong(object)
+            lock.unlock()
+        case .weak:
+            let box = WeakBox(object as AnyObject)
+            lock.lock()
+            entries[object.uniqueID] = .weak(box)
+            if entries.count > pruneThreshold { pruneDeadEntries() }
+            lock.unlock()
+        }
+    }
+
+    /// Forgets the instances for `ids`.
+    func remove<IDs: Sequence>(_ ids: IDs) where IDs.Element == Object.UniqueID {
+        guard policy != .none else { return }
+        lock.lock()
+        for id in ids { entries[id] = nil }
+        lock.unlock()
+    }
+
+    /// Every instance still alive.
+    var allObjects: [Object] {
+        lock.lock()
+        defer { lock.unlock() }
+        return entries.values.compactMap { Self.object(in: $0) }
+    }
+
+    /// The number of instances still alive; dead weak entries are dropped first.
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        pruneDeadEntries()
+        return entries.count
+    }
+
+    private static func object(in entry: Entry?) -> Object? {
+        switch entry {
+        case .strong(let object): return object
+        case .weak(let box): return box.object as? Object
+        case nil: return nil
+        }
+    }
+
+    /// Drops entries whose instance is gone. Runs when the table doubles, so its cost is amortised.
+    private func pruneDeadEntries() {
+        entries = entries.filter { _, entry in
+            if case .weak(let box) = entry { return box.object != nil }
+            return true
+        }
+        pruneThreshold = max(1_024, entries.count * 2)
+    }
+}

@@ -1,0 +1,117 @@
+/// Fetching. Every fetch runs on the database queue after the writes enqueued before it;
+/// fetches by uniqueID are answered from the caches when they can, with no SQL at all.
+extension QSStore {
+    /// The object with `id`, or nil when there is none.
+    public func fetch<Object: QSDataObject>(_ type: Object.Type, id: Object.UniqueID) async throws -> Object? {
+        let binding = try registry.binding(for: type)
+        if let cached = binding.cache.object(for: id) { return cached }
+        return try await fetchRows(binding, .ids([id.anyID])).first
+    }
+
+    /// The objects with these uniqueIDs, in the order of `ids`; IDs with no row are skipped.
+    public func fetch<Object: QSDataObject>(_ type: Object.Type, ids: some Sequence<Object.UniqueID>) async throws -> [Object] {
+        let binding = try registry.binding(for: type)
+        let ids = Array(ids)
+        var found: [Object.UniqueID: Object] = [:]
+        var missing: [QSAnyID] = []
+        for id in ids {
+            if let cached = binding.cache.object(for: id) {
+                found[id] = cached
+            } else {
+                missing.append(id.anyID)
+            }
+        }
+        if !missing.isEmpty {
+            for object in try await fetchRows(binding, .ids(missing)) {
+                found[object.uniqueID] = object
+            }
+        }
+        return ids.compactMap { found[$0] }
+    }
+
+    /// Every object of the type, optionally sorted by an SQL `ORDER BY` clause.
+    public func fetchAll<Object: QSDataObject>(_ type: Object.Type, orderBy: String? = nil) async throws -> [Object] {
+        try await fetchRows(registry.binding(for: type), FetchRequest(orderBy: orderBy))
+    }
+
+    /// The objects whose rows match an SQL condition, with bound arguments.
+    /// ```swift
+    /// let recent = try await store.fetch(Note.self, where: "archived = ? AND sortDate > ?",
+    ///                                    arguments: [false, .real(cutoff.timeIntervalSince1970)],
+    ///                                    orderBy: "sortDate DESC", limit: 50)
+    /// ```
+    public func fetch<Object: QSDataObject>(
+        _ type: Object.Type, where condition: String, arguments: [SQLValue] = [], orderBy: String? = nil, limit: Int? = nil
+    ) async throws -> [Object] {
+        let request = FetchRequest(condition: condition, arguments: arguments, orderBy: orderBy, limit: limit)
+        return try await fetchRows(registry.binding(for: type), request)
+    }
+
+    /// The uniqueIDs of the rows matching an SQL condition (all rows when nil), without
+    /// making any objects.
+    public func fetchIDs<Object: QSDataObject>(
+        _ type: Object.Type, where condition: String? = nil, arguments: [SQLValue] = [], orderBy: String? = nil
+    ) async throws -> [Object.UniqueID] {
+        let binding = try registry.binding(for: type)
+        let request = FetchRequest(condition: condition, arguments: arguments, orderBy: orderBy)
+        let sql = "SELECT \(quoted("uniqueID")) FROM \(binding.sql.table)\(request.tail)"
+        let rows = try await perform { connection in try connection.fetchRows(sql, request.arguments) }
+        return rows.compactMap { row in
+            switch row.first {
+            case .integer(let value): return Object.UniqueID(anyID: .integer(value))
+            case .text(let value): return Object.UniqueID(anyID: .string(value))
+            default: return nil
+            }
+        }
+    }
+
+    /// The number of rows matching an SQL condition (all rows when nil).
+    public func count<Object: QSDataObject>(_ type: Object.Type, where condition: String? = nil, arguments: [SQLValue] = []) async throws -> Int {
+        let binding = try registry.binding(for: type)
+        let request = FetchRequest(condition: condition, arguments: arguments)
+        let sql = "SELECT count(*) FROM \(binding.sql.table)\(request.tail)"
+        let value = try await perform { connection in try connection.fetchValue(sql, request.arguments) }
+        if case .integer(let count) = value { return Int(count) }
+        return 0
+    }
+
+    /// The instances the store holds in memory for the type (permanently cached, or uniqued and
+    /// alive), in no particular order. Runs no SQL.
+    public func cachedObjects<Object: QSDataObject>(of type: Object.Type) throws -> [Object] {
+        try registry.binding(for: type).cache.allObjects
+    }
+
+    /// The number of instances of the type the store holds in memory.
+    public func cachedObjectCount<Object: QSDataObject>(of type: Object.Type) throws -> Int {
+        try registry.binding(for: type).cache.count
+    }
+
+    /// Runs a fetch on the queue and hands the instances to the main actor.
+    func fetchRows<Object>(_ binding: TypeBinding<Object>, _ request: FetchRequest) async throws -> [Object] {
+        try checkOpen()
+        let registry = self.registry
+        let transfer = try await database.perform { connection in
+            Transfer(value: try binding.fetch(request, in: QueueContext(connection: connection, registry: registry)))
+        }
+        return canonical(transfer.value, binding: binding)
+    }
+
+    /// Swaps in the live instance where the app saved a different one for the same uniqueID
+    /// while the fetch was running, so that at most one instance per uniqueID is ever handed out.
+    private func canonical<Object>(_ objects: [Object], binding: TypeBinding<Object>) -> [Object] {
+        guard binding.cache.policy == .weak else { return objects }
+        return objects.map { object in
+            guard let live = binding.cache.object(for: object.uniqueID) else {
+                binding.cache.insert(object)
+                return object
+            }
+            return live
+        }
+    }
+
+    /// Runs `work` on the queue after everything enqueued before it.
+    func perform<Value: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws -> Value) async throws -> Value {
+        try checkOpen()
+        return try await database.perform(work)
+    }
+}

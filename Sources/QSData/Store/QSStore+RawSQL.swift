@@ -1,0 +1,56 @@
+/// The app's own SQL, on the same queue as everything else (F11): for tables outside the model
+/// and for what the object API does not cover. Raw writes bypass the caches: after changing
+/// model tables this way, refetch what you hold.
+extension QSStore {
+    /// Runs `body` with the connection on the database queue and returns its result.
+    /// ```swift
+    /// let deleted = try await store.read { db in
+    ///     try db.fetchRows("SELECT uniqueID FROM deletedNotes").count
+    /// }
+    /// ```
+    public func read<Value: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> Value) async throws -> Value {
+        try await perform(body)
+    }
+
+    /// Runs `body` in a transaction on the database queue and waits for it to commit.
+    public func writeAndWait<Value: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> Value) async throws -> Value {
+        try await perform { connection in try connection.transaction { try body(connection) } }
+    }
+
+    /// Enqueues `body` in a transaction, without waiting; a failure is reported like any write.
+    public func write(_ operation: String = "raw SQL write", _ body: @escaping @Sendable (SQLiteConnection) throws -> Void) throws {
+        try checkOpen()
+        enqueueWrite(operation, source: .app) { writer, _ in
+            try body(writer.connection)
+            return nil
+        }
+    }
+
+    /// Runs one statement with bound arguments and waits for it.
+    public func execute(_ sql: String, _ arguments: [SQLValue] = []) async throws {
+        try await perform { connection in try connection.execute(sql, arguments) }
+    }
+
+    /// Runs a query with bound arguments and returns its rows.
+    public func fetchRows(_ sql: String, _ arguments: [SQLValue] = []) async throws -> [[SQLValue]] {
+        try await perform { connection in try connection.fetchRows(sql, arguments) }
+    }
+
+    /// The uniqueIDs of objects of `type` that no parent's lookup rows refer to. QSData never
+    /// cascades deletes, so children outlive their parents; this is how an app finds them.
+    public func orphanIDs<Object: QSDataObject>(of type: Object.Type) async throws -> [Object.UniqueID] {
+        let binding = try registry.binding(for: type)
+        let references = model.objectTypes.values
+            .flatMap(\.relationships)
+            .filter { $0.childType == binding.description.name }
+            .map { "SELECT \(quoted($0.childIDColumn)) FROM \(quoted($0.table))" }
+        guard !references.isEmpty else { return try await fetchIDs(type) }
+        let condition = "\(quoted("uniqueID")) NOT IN (\(references.joined(separator: " UNION ")))"
+        return try await fetchIDs(type, where: condition)
+    }
+
+    /// Deletes the orphans ``orphanIDs(of:)`` finds, like any delete.
+    public func deleteOrphans<Object: QSDataObject>(of type: Object.Type, source: QSChangeSource = .app) async throws {
+        try delete(type, ids: try await orphanIDs(of: type), source: source)
+    }
+}

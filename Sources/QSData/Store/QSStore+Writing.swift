@@ -1,0 +1,160 @@
+/// Saving, deleting and bulk updates. Each call changes the in-memory objects at once (the main
+/// actor wins), enqueues its SQL in one transaction and returns without waiting. Observers hear
+/// once the transaction commits; a failed write is rolled back and reported (see ``QSWriteError``).
+///
+/// The methods throw only for mistakes found before any SQL runs: an unregistered type, a
+/// column the model does not declare, a value that can't be encoded.
+extension QSStore {
+    /// Saves one object with its relationships. See ``save(_:source:)-(_:QSChangeSource)``.
+    public func save<Object: QSDataObject>(_ object: Object, source: QSChangeSource = .app) throws {
+        try save([object], source: source)
+    }
+
+    /// Inserts new objects and updates existing ones, with their related objects and the order
+    /// of each relationship. Unchanged rows and unchanged lookup rows are not rewritten.
+    ///
+    /// Relationship rule: children are stored in the order given; a child listed twice keeps its
+    /// first position. Related objects are saved too. Cached instances of other types on the same
+    /// table are patched with the saved values.
+    public func save<Object: QSDataObject>(_ objects: [Object], source: QSChangeSource = .app) throws {
+        try checkOpen()
+        let binding = try registry.binding(for: Object.self)
+        var batch = SaveBatch()
+        for object in objects {
+            try binding.encode(object, into: &batch, registry: registry)
+        }
+        let snapshots = batch.finished
+        try patchSiblings(of: snapshots)
+        enqueueWrite("save \(objects.count) \(Object.modelName)", source: source) { writer, change in
+            try writer.save(snapshots, into: &change)
+            return nil
+        }
+    }
+
+    /// Deletes objects and their lookup rows (F9): one statement for the table and one per
+    /// relationship, whatever the number. Children are not deleted (see ``orphanIDs(of:)``).
+    public func delete<Object: QSDataObject>(_ objects: [Object], source: QSChangeSource = .app) throws {
+        try delete(Object.self, ids: objects.map(\.uniqueID), source: source)
+    }
+
+    /// Deletes the objects with these uniqueIDs and their lookup rows.
+    public func delete<Object: QSDataObject>(_ type: Object.Type, ids: some Sequence<Object.UniqueID>, source: QSChangeSource = .app) throws {
+        try checkOpen()
+        let binding = try registry.binding(for: type)
+        let ids = ids.map(\.anyID)
+        for typeBinding in [binding] + registry.siblings(of: binding) { typeBinding.evict(ids) }
+        let argument = IDList.json(ids)
+        enqueueWrite("delete \(ids.count) \(Object.modelName)", source: source) { writer, change in
+            _ = try writer.delete(binding, where: TableSQL.byIDs, arguments: [argument], into: &change)
+            return nil
+        }
+    }
+
+    /// Deletes the rows an SQL condition selects, and their lookup rows; cached instances are
+    /// dropped once the delete commits.
+    /// ```swift
+    /// try store.delete(Article.self, where: "read = 1 AND datePublished < ?", arguments: [.real(cutoff)])
+    /// ```
+    public func delete<Object: QSDataObject>(_ type: Object.Type, where condition: String, arguments: [SQLValue] = [], source: QSChangeSource = .app) throws {
+        try checkOpen()
+        let binding = try registry.binding(for: type)
+        let registry = self.registry
+        enqueueWrite("delete \(Object.modelName) where \(condition)", source: source) { writer, change in
+            let ids = try writer.delete(binding, where: condition, arguments: arguments, into: &change)
+            return { for typeBinding in [binding] + registry.siblings(of: binding) { typeBinding.evict(ids) } }
+        }
+    }
+
+    /// Sets properties on the objects with these uniqueIDs in one statement (F10). Live and
+    /// cached instances of every type on the table reflect it at once.
+    /// ```swift
+    /// try store.update(Article.self, ids: unreadIDs, set: ["read": true])
+    /// ```
+    public func update<Object: QSDataObject>(
+        _ type: Object.Type, ids: some Sequence<Object.UniqueID>, set values: [String: any QSColumnValue], source: QSChangeSource = .app
+    ) throws {
+        try checkOpen()
+        let binding = try registry.binding(for: type)
+        let columns = try columnValues(values, for: binding)
+        let ids = ids.map(\.anyID)
+        let patch = Dictionary(uniqueKeysWithValues: columns.map { ($0.name, $0.value) })
+        for typeBinding in [binding] + registry.siblings(of: binding) {
+            try typeBinding.patchCachedInstances(ids: ids, with: patch)
+        }
+        let argument = IDList.json(ids)
+        enqueueWrite("update \(ids.count) \(Object.modelName)", source: source) { writer, change in
+            _ = try writer.update(binding, columns: columns, where: TableSQL.byIDs, arguments: [argument], into: &change)
+            return nil
+        }
+    }
+
+    /// Sets properties on the rows an SQL condition selects, in one statement; cached instances
+    /// are patched once it commits.
+    public func update<Object: QSDataObject>(
+        _ type: Object.Type, where condition: String, arguments: [SQLValue] = [], set values: [String: any QSColumnValue], source: QSChangeSource = .app
+    ) throws {
+        try checkOpen()
+        let binding = try registry.binding(for: type)
+        let columns = try columnValues(values, for: binding)
+        let patch = Dictionary(uniqueKeysWithValues: columns.map { ($0.name, $0.value) })
+        let registry = self.registry
+        enqueueWrite("update \(Object.modelName) where \(condition)", source: source) { writer, change in
+            let ids = try writer.update(binding, columns: columns, where: condition, arguments: arguments, into: &change)
+            return {
+                for typeBinding in [binding] + registry.siblings(of: binding) {
+                    _ = try? typeBinding.patchCachedInstances(ids: ids, with: patch)
+                }
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Checks the column names against the model and converts the values to the columns' types.
+    private func columnValues(_ values: [String: any QSColumnValue], for binding: any AnyTypeBinding) throws -> [(name: String, value: SQLValue)] {
+        try values.keys.sorted().map { name in
+            guard name != "uniqueID", let property = binding.description.property(named: name), let value = values[name] else {
+                throw QSDataError.unknownColumn(type: binding.description.name, column: name)
+            }
+            guard type(of: value).canStore(property.type) else {
+                throw QSDataError.valueConversion(
+                    type: binding.description.name, column: name,
+                    expected: property.type.rawValue, found: String(describing: type(of: value)))
+            }
+            return (name, try value.columnValue(as: property.type))
+        }
+    }
+
+    /// Other types on the same table see what was just saved (F7).
+    private func patchSiblings(of snapshots: [ObjectSnapshot]) throws {
+        for snapshot in snapshots {
+            for sibling in registry.siblings(of: snapshot.binding) where sibling.hasCachedInstance(snapshot.id) {
+                let names = snapshot.binding.layout.names
+                let columns = Dictionary(uniqueKeysWithValues: zip(names, snapshot.values))
+                try sibling.patchCachedInstances(ids: [snapshot.id], with: columns)
+            }
+        }
+    }
+
+    /// Enqueues a write in its own transaction. `work` may return main-actor work to run after
+    /// the commit, before observers hear of the change.
+    func enqueueWrite(
+        _ operation: String, source: QSChangeSource,
+        _ work: @escaping @Sendable (RowWriter, inout QSChange) throws -> (@MainActor @Sendable () -> Void)?
+    ) {
+        let registry = self.registry
+        let inbox = changeCenter.inbox
+        database.enqueue { connection in
+            do {
+                guard let connection else { throw QSDataError.storeClosed }
+                var change = QSChange(source: source)
+                let writer = RowWriter(connection: connection, registry: registry)
+                let mainActorWork = try connection.transaction { try work(writer, &change) }
+                inbox.post(.committed(change, mainActorWork: mainActorWork))
+            } catch {
+                inbox.post(.failed(QSWriteError(operation: operation, underlying: error)))
+            }
+            Task { @MainActor [weak self] in self?.changeCenter.deliverFinishedWork() }
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+
+/// The store: fetches, saves, caches and observes the app's model objects.
+///
+/// Model objects live on the main actor; every SQL statement runs on one background serial
+/// queue, in the order the app asked. Writes are enqueued and not awaited; a fetch sees every
+/// write enqueued before it; ``flush()`` waits for the queue. The main actor never waits on SQL.
+/// ```swift
+/// let store = try await QSStore.open(
+///     at: databaseURL,
+///     model: try QSDataModel(contentsOf: modelURL),
+///     schema: try QSSchema(creationFile: schemaURL),
+///     types: [Note.self, Tag.self])
+/// try store.save(note)                                   // enqueued
+/// let notes = try await store.fetch(Note.self, where: "archived = 0", orderBy: "sortDate DESC")
+/// ```
+@MainActor
+public final class QSStore {
+    /// The data model the store was opened with.
+    public let model: QSDataModel
+    let registry: TypeRegistry
+    let database: DatabaseQueue
+    let changeCenter = ChangeCenter()
+    private(set) var isClosed = false
+
+    private init(model: QSDataModel, registry: TypeRegistry, database: DatabaseQueue) {
+        self.model = model
+        self.registry = registry
+        self.database = database
+    }
+
+    /// Opens the database at `url` (creating it from `schema` when new, migrating it when older),
+    /// checks `model` against the schema and each type against the model, then fetches the
+    /// types marked `fetchAllAtStartup`.
+    ///
+    /// - Parameter types: every Swift type the app stores; each must be declared in the model
+    ///   under its ``QSDataObject/modelName``.
+    /// - Throws: ``QSDataError`` naming what is wrong: the file, a schema mismatch, a type that
+    ///   does not match the model; or ``SQLiteError``.
+    public static func open(at url: URL, model: QSDataModel, schema: QSSchema, types: [any QSDataObject.Type]) async throws -> QSStore {
+        let registry = try makeRegistry(model: model, types: types)
+        let database = DatabaseQueue()
+        try await database.open(path: url.path)
+        do {
+            try await database.perform { connection in
+                try SchemaInstaller(schema: schema).install(on: connection)
+                let problems = try SchemaValidator(model: model).problems(in: connection)
+                    + Self.statementProblems(registry: registry, connection: connection)
+                if !problems.isEmpty { throw QSDataError.schemaMismatch(problems) }
+            }
+        } catch {
+            await database.close()
+            throw error
+        }
+        let store = QSStore(model: model, registry: registry, database: database)
+        for binding in registry.all where binding.description.fetchAllAtStartup {
+            try await store.loadAtStartup(binding)
+        }
+        return store
+    }
+
+    private static func makeRegistry(model: QSDataModel, types: [any QSDataObject.Type]) throws -> TypeRegistry {
+        var bindings: [(type: Any.Type, binding: any AnyTypeBinding)] = []
+        for type in types {
+            bindings.append((type, try makeBinding(type, model: model)))
+        }
+        let registered = Set(bindings.map(\.binding.description.name))
+        for (_, binding) in bindings {
+            let missing = binding.description.relationships.filter { !registered.contains($0.childType) }
+            if !missing.isEmpty {
+                throw QSDataError.typeMismatch(
+                    type: binding.description.name,
+                    problems: missing.map { "relationship '\($0.name)' needs \($0.childType), which is not among the registered types" })
+            }
+        }
+        return TypeRegistry(bindings: bindings)
+    }
+
+    private static func makeBinding<Object: QSDataObject>(_ type: Object.Type, model: QSDataModel) throws -> any AnyTypeBinding {
+        guard let description = model[Object.modelName] else {
+            throw QSDataError.typeMismatch(type: Object.modelName, problems: ["the data model declares no object type named '\(Object.modelName)'"])
+        }
+        let binding = TypeBinding<Object>(description: description)
+        let problems = TypeVerifier<Object>(description: description, layout: binding.layout).problems()
+        if !problems.isEmpty { throw QSDataError.typeMismatch(type: Object.modelName, problems: problems) }
+        return binding
+    }
+
+    /// Prepares each type's statements once, which catches what the column check can't see,
+    /// such as a uniqueID that is neither the primary key nor unique.
+    nonisolated private static func statementProblems(registry: TypeRegistry, connection: SQLiteConnection) -> [String] {
+        registry.all.compactMap { binding in
+            do {
+                _ = try connection.statement(binding.sql.insert)
+                _ = try connection.statement(binding.sql.select)
+                return nil
+            } catch let error as SQLiteError {
+                return "\(binding.description.name): \(error.message) (uniqueID must be the table's PRIMARY KEY or UNIQUE)"
+            } catch {
+                return "\(binding.description.name): \(error)"
+            }
+        }
+    }
+
+    private func loadAtStartup(_ binding: any AnyTypeBinding) async throws {
+        if let loadable = binding as? any StartupLoadable {
+            try await loadable.load(into: self)
+        }
+    }
+
+    // MARK: Flushing and closing
+
+    /// Waits until every operation enqueued so far has finished, delivers their change
+    /// notifications, and throws the first write failure since the previous flush.
+    public func flush() async throws {
+        try await database.perform { _ in () }
+        changeCenter.deliverFinishedWork()
+        if let failure = changeCenter.takeUnreportedErrors().first { throw failure }
+    }
+
+    /// Flushes, then closes the database. The store can't be used afterwards.
+    public func close() async throws {
+        guard !isClosed else { return }
+        defer { changeCenter.finishAll() }
+        try await flush()
+        isClosed = true
+        await database.close()
+    }
+
+    /// Records every SQL statement the store runs while `body` runs, including the writes it
+    /// enqueues (F13). Transaction control is listed but not counted.
+    /// ```swift
+    /// let log = try await store.recordStatements { try store.delete(notes) }
+    /// #expect(log.count == 3)
+    /// ```
+    public func recordStatements(_ body: () async throws -> Void) async throws -> QSStatementLog {
+        let recorder = StatementRecorder()
+        database.enqueue { connection in connection?.startRecording(recorder) }
+        var bodyError: (any Error)?
+        do { try await body() } catch { bodyError = error }
+        let statements = try await database.perform { connection in
+            connection.stopRecording()
+            return recorder.statements
+        }
+        changeCenter.deliverFinishedWork()
+        if let bodyError { throw bodyError }
+        return QSStatementLog(all: statements)
+    }
+
+    func checkOpen() throws {
+        if isClosed { throw QSDataError.storeClosed }
+    }
+}
+
+/// Lets the store open a binding's generic type to load it at startup.
+private protocol StartupLoadable {
+    @MainActor func load(into store: QSStore) async throws
+}
+
+extension TypeBinding: StartupLoadable {
+    @MainActor func load(into store: QSStore) async throws {
+        _ = try await store.fetchRows(self, FetchRequest())
+    }
+}

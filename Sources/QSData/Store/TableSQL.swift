@@ -1,0 +1,81 @@
+/// The SQL text the store runs for one object type, built once at registration.
+struct TableSQL: Sendable {
+    let table: String
+    let select: String
+    let insert: String
+    /// Updates the row only when a value differs; nil when the type has no column besides uniqueID.
+    let updateIfChanged: String?
+    let relationships: [String: RelationshipSQL]
+
+    init(description: QSObjectDescription) {
+        let table = quoted(description.table)
+        let columns = description.properties.map { quoted($0.name) }
+        let uniqueID = columns[0]
+        self.table = table
+        select = "SELECT \(columns.joined(separator: ", ")) FROM \(table)"
+        let placeholders = columns.indices.map { "?\($0 + 1)" }
+        insert = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders.joined(separator: ", "))) ON CONFLICT(\(uniqueID)) DO NOTHING"
+        let others = columns.indices.dropFirst()
+        if others.isEmpty {
+            updateIfChanged = nil
+        } else {
+            let assignments = others.map { "\(columns[$0]) = ?\($0 + 1)" }.joined(separator: ", ")
+            let differences = others.map { "\(columns[$0]) IS NOT ?\($0 + 1)" }.joined(separator: " OR ")
+            updateIfChanged = "UPDATE \(table) SET \(assignments) WHERE \(uniqueID) = ?1 AND (\(differences))"
+        }
+        relationships = Dictionary(uniqueKeysWithValues: description.relationships.map {
+            ($0.name, RelationshipSQL(relationship: $0, parentTable: table, parentUniqueID: uniqueID))
+        })
+    }
+
+    func deleteReturningIDs(where condition: String) -> String {
+        "DELETE FROM \(table) WHERE \(condition) RETURNING \(quoted("uniqueID"))"
+    }
+
+    func updateReturningIDs(columns: [String], where condition: String) -> String {
+        let assignments = columns.map { "\(quoted($0)) = ?" }.joined(separator: ", ")
+        return "UPDATE \(table) SET \(assignments) WHERE \(condition) RETURNING \(quoted("uniqueID"))"
+    }
+
+    static let byIDs = "\(quoted("uniqueID")) IN (\(IDList.subquery))"
+}
+
+/// The SQL for one relationship's lookup table.
+struct RelationshipSQL: Sendable {
+    let parentTable: String
+    let parentUniqueID: String
+    let lookupTable: String
+    let parent: String
+    let child: String
+    let index: String
+
+    init(relationship: QSRelationshipDescription, parentTable: String, parentUniqueID: String) {
+        self.parentTable = parentTable
+        self.parentUniqueID = parentUniqueID
+        lookupTable = quoted(relationship.table)
+        parent = quoted(relationship.parentIDColumn)
+        child = quoted(relationship.childIDColumn)
+        index = quoted(relationship.indexColumn)
+    }
+
+    /// The (parent, child) pairs, in order, of the parents the query `tail` selects.
+    func pairs(parentsWhere tail: String) -> String {
+        "SELECT \(parent), \(child) FROM \(lookupTable) WHERE \(parent) IN (SELECT \(parentUniqueID) FROM \(parentTable)\(tail)) ORDER BY \(parent), \(index)"
+    }
+
+    var childrenOfOneParent: String {
+        "SELECT \(child) FROM \(lookupTable) WHERE \(parent) = ? ORDER BY \(index)"
+    }
+
+    var insert: String {
+        "INSERT INTO \(lookupTable) (\(parent), \(child), \(index)) VALUES (?, ?, ?)"
+    }
+
+    var deleteForOneParent: String {
+        "DELETE FROM \(lookupTable) WHERE \(parent) = ?"
+    }
+
+    var deleteForParents: String {
+        "DELETE FROM \(lookupTable) WHERE \(parent) IN (\(IDList.subquery))"
+    }
+}

@@ -1,0 +1,68 @@
+/// Turning instances into rows to save, and patching cached instances, on the main actor.
+extension TypeBinding {
+    /// Encodes `object` (and, first, its children) into `batch`, and caches it.
+    func encode(_ object: Object, into batch: inout SaveBatch, registry: TypeRegistry) throws {
+        let id = object.uniqueID.anyID
+        let key = SaveBatch.Key(typeName: description.name, id: id)
+        guard batch.reserve(key) else { return }
+
+        var encoder = batch.encoders.removeValue(forKey: description.name) ?? QSRowEncoder(layout: layout)
+        object.encode(to: &encoder)
+        let encoded = try encoder.finish()
+        batch.encoders[description.name] = encoder
+
+        var relationships: [RelationshipSnapshot] = []
+        for relationship in description.relationships {
+            // A relationship the type did not set is left as it is in the database.
+            guard let children = encoded.relationships[relationship.name] else { continue }
+            guard let childBinding = registry.binding(named: relationship.childType) else {
+                throw QSDataError.unregisteredType(relationship.childType)
+            }
+            try childBinding.addChildren(children, to: &batch, registry: registry)
+            relationships.append(RelationshipSnapshot(name: relationship.name, childIDs: children.childIDs))
+        }
+        batch.fill(key, with: ObjectSnapshot(binding: self, id: id, values: encoded.values, relationships: relationships))
+        cache.insert(object)
+    }
+
+    func addChildren(_ children: any RelatedChildren, to batch: inout SaveBatch, registry: TypeRegistry) throws {
+        guard let typed = children as? RelatedChildrenOf<Object> else {
+            throw QSDataError.typeMismatch(
+                type: description.name,
+                problems: ["a relationship to \(description.name) was given children of type \(children.childTypeName)"])
+        }
+        for child in typed.children {
+            try encode(child, into: &batch, registry: registry)
+        }
+    }
+
+    func hasCachedInstance(_ id: QSAnyID) -> Bool {
+        guard cache.policy != .none, let typedID = Object.UniqueID(anyID: id) else { return false }
+        return cache.object(for: typedID) != nil
+    }
+
+    /// Makes cached instances reflect new column values: classes change in place through
+    /// `update(from:)`, values are replaced in the cache. Returns the IDs that were cached.
+    @discardableResult
+    func patchCachedInstances(ids: some Sequence<QSAnyID>, with columns: [String: SQLValue]) throws -> [QSAnyID] {
+        guard cache.policy != .none else { return [] }
+        let overlay = columns.compactMap { name, value in layout.index(of: name).map { ($0, value) } }
+        guard !overlay.isEmpty else { return [] }
+        var encoder = QSRowEncoder(layout: layout)
+        var patched: [QSAnyID] = []
+        for id in ids {
+            guard let typedID = Object.UniqueID(anyID: id), let current = cache.object(for: typedID) else { continue }
+            current.encode(to: &encoder)
+            var (values, related) = try encoder.finish()
+            for (index, value) in overlay { values[index] = value }
+            let row = QSRow(layout: layout, values: values, related: related.mapValues { $0.asLookup(parentID: id) }, parentID: id)
+            if let updatable = current as? any QSUpdatableObject {
+                try updatable.update(from: row)
+            } else {
+                cache.insert(try Object(row: row))
+            }
+            patched.append(id)
+        }
+        return patched
+    }
+}

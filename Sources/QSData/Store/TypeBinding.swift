@@ -1,0 +1,82 @@
+/// One registered Swift type joined to its model description: its columns, its SQL, its cache.
+///
+/// The generic ``TypeBinding`` does the work that needs the Swift type (making and encoding
+/// instances); ``AnyTypeBinding`` lets the store reach a relationship's child type by name.
+protocol AnyTypeBinding: AnyObject, Sendable {
+    var description: QSObjectDescription { get }
+    var layout: RowLayout { get }
+    var sql: TableSQL { get }
+
+    /// Database queue: the children of a relationship for the given (parent, child) pairs.
+    func childrenByParent(pairs: [(parent: QSAnyID, child: QSAnyID)], in context: QueueContext) throws -> any ChildrenByParent
+
+    /// Main actor: adds the children of a saved parent to the batch, once each.
+    func addChildren(_ children: any RelatedChildren, to batch: inout SaveBatch, registry: TypeRegistry) throws
+
+    /// Main actor: whether an instance with this uniqueID is cached or alive.
+    func hasCachedInstance(_ id: QSAnyID) -> Bool
+
+    /// Main actor: makes cached instances reflect new column values. Returns the IDs patched.
+    @discardableResult
+    func patchCachedInstances(ids: some Sequence<QSAnyID>, with columns: [String: SQLValue]) throws -> [QSAnyID]
+
+    /// Forgets cached instances.
+    func evict(_ ids: [QSAnyID])
+
+    /// The number of instances the cache holds alive.
+    var cachedInstanceCount: Int { get }
+}
+
+/// What the queue needs to run a fetch: the connection and the other types.
+struct QueueContext {
+    let connection: SQLiteConnection
+    let registry: TypeRegistry
+}
+
+/// Which rows a fetch reads.
+struct FetchRequest: Sendable {
+    var condition: String?
+    var arguments: [SQLValue] = []
+    var orderBy: String?
+    var limit: Int?
+
+    static func ids(_ ids: some Collection<QSAnyID>) -> FetchRequest {
+        FetchRequest(condition: TableSQL.byIDs, arguments: [IDList.json(ids)])
+    }
+
+    /// The WHERE, ORDER BY and LIMIT clauses, with a leading space.
+    var tail: String {
+        var text = ""
+        if let condition { text += " WHERE \(condition)" }
+        if let orderBy { text += " ORDER BY \(orderBy)" }
+        if let limit { text += " LIMIT \(limit)" }
+        return text
+    }
+}
+
+final class TypeBinding<Object: QSDataObject>: AnyTypeBinding, @unchecked Sendable {
+    let description: QSObjectDescription
+    let layout: RowLayout
+    let sql: TableSQL
+    let cache: ObjectCache<Object>
+
+    init(description: QSObjectDescription) {
+        self.description = description
+        self.layout = RowLayout(description: description)
+        self.sql = TableSQL(description: description)
+        let isClass = Object.self is AnyObject.Type
+        if description.cachePermanently {
+            cache = ObjectCache(policy: .strong)
+        } else if description.uniqued && isClass {
+            cache = ObjectCache(policy: .weak)
+        } else {
+            cache = ObjectCache(policy: .none)
+        }
+    }
+
+    var cachedInstanceCount: Int { cache.count }
+
+    func evict(_ ids: [QSAnyID]) {
+        cache.remove(ids.compactMap { Object.UniqueID(anyID: $0) })
+    }
+}
