@@ -16,6 +16,8 @@ import Foundation
 /// ```
 @MainActor
 public final class QSStore {
+    /// The database file.
+    public let url: URL
     /// The data model the store was opened with.
     public let model: QSDataModel
     let registry: TypeRegistry
@@ -23,7 +25,8 @@ public final class QSStore {
     let changeCenter = ChangeCenter()
     private(set) var isClosed = false
 
-    private init(model: QSDataModel, registry: TypeRegistry, database: DatabaseQueue) {
+    private init(url: URL, model: QSDataModel, registry: TypeRegistry, database: DatabaseQueue) {
+        self.url = url
         self.model = model
         self.registry = registry
         self.database = database
@@ -52,7 +55,7 @@ public final class QSStore {
             await database.close()
             throw error
         }
-        let store = QSStore(model: model, registry: registry, database: database)
+        let store = QSStore(url: url, model: model, registry: registry, database: database)
         for binding in registry.all where binding.description.fetchAllAtStartup {
             try await store.loadAtStartup(binding)
         }

@@ -1,0 +1,249 @@
+import Foundation
+import QSData
+import Synchronization
+
+/// A small notes model used across the tests: the shape of Vesper's, written for these tests.
+enum Fixtures {
+    static let modelPlist = """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+    <plist version="1.0">
+    <dict>
+      <key>objects</key>
+      <dict>
+        <key>Note</key>
+        <dict>
+          <key>table</key><string>notes</string>
+          <key>uniqued</key><true/>
+          <key>properties</key>
+          <dict>
+            <key>uniqueID</key><string>int64</string>
+            <key>text</key><string>string</string>
+            <key>archived</key><string>boolean</string>
+            <key>sortDate</key><string>date</string>
+            <key>links</key><string>plist</string>
+          </dict>
+          <key>relationships</key>
+          <dict>
+            <key>tags</key>
+            <dict>
+              <key>table</key><string>tagsNotesLookup</string>
+              <key>parentID</key><string>noteID</string>
+              <key>childID</key><string>tagID</string>
+              <key>childClass</key><string>Tag</string>
+              <key>indexKey</key><string>ix</string>
+            </dict>
+            <key>attachments</key>
+            <dict>
+              <key>table</key><string>attachmentsNotesLookup</string>
+              <key>parentID</key><string>noteID</string>
+              <key>childID</key><string>attachmentID</string>
+              <key>childClass</key><string>Attachment</string>
+              <key>indexKey</key><string>ix</string>
+            </dict>
+          </dict>
+        </dict>
+        <key>TimelineNote</key>
+        <dict>
+          <key>table</key><string>notes</string>
+          <key>properties</key>
+          <dict>
+            <key>uniqueID</key><string>int64</string>
+            <key>text</key><string>string</string>
+            <key>archived</key><string>boolean</string>
+            <key>sortDate</key><string>date</string>
+          </dict>
+        </dict>
+        <key>Tag</key>
+        <dict>
+          <key>table</key><string>tags</string>
+          <key>uniqued</key><true/>
+          <key>cachePermanently</key><\(tagsCached ? "true" : "false")/>
+          <key>fetchAllAtStartup</key><\(tagsCached ? "true" : "false")/>
+          <key>properties</key>
+          <dict>
+            <key>uniqueID</key><string>string</string>
+            <key>name</key><string>string</string>
+          </dict>
+        </dict>
+        <key>Attachment</key>
+        <dict>
+          <key>table</key><string>attachments</string>
+          <key>immutable</key><true/>
+          <key>properties</key>
+          <dict>
+            <key>uniqueID</key><string>string</string>
+            <key>mimeType</key><string>string</string>
+            <key>width</key><string>int64</string>
+            <key>height</key><string>int64</string>
+          </dict>
+        </dict>
+      </dict>
+    </dict>
+    </plist>
+    """
+
+    nonisolated(unsafe) static var tagsCached = true
+
+    static func model(tagsCached: Bool = true) throws -> QSDataModel {
+        Fixtures.tagsCached = tagsCached
+        return try QSDataModel(propertyList: Data(modelPlist.utf8), fileName: "Notes.plist")
+    }
+
+    static let schemaSQL = """
+    CREATE TABLE notes (uniqueID INTEGER PRIMARY KEY, text TEXT NOT NULL, archived BOOLEAN NOT NULL DEFAULT 0, sortDate DATE NOT NULL, links BLOB);
+    CREATE TABLE tags (uniqueID TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+    CREATE TABLE attachments (uniqueID TEXT PRIMARY KEY, mimeType TEXT NOT NULL, width INTEGER, height INTEGER);
+    CREATE TABLE deletedNotes (uniqueID INTEGER PRIMARY KEY);
+    CREATE TABLE tagsNotesLookup (tagID TEXT NOT NULL, noteID INTEGER NOT NULL, ix INTEGER NOT NULL, PRIMARY KEY (tagID, noteID));
+    CREATE TABLE attachmentsNotesLookup (attachmentID TEXT NOT NULL, noteID INTEGER NOT NULL, ix INTEGER NOT NULL, PRIMARY KEY (attachmentID, noteID));
+    CREATE INDEX tagsNoteIDIndex ON tagsNotesLookup (noteID);
+    CREATE INDEX attachmentsNoteIDIndex ON attachmentsNotesLookup (noteID);
+    """
+
+    static let allTypes: [any QSDataObject.Type] = [Note.self, TimelineNote.self, Tag.self, Attachment.self]
+
+    /// A fresh database in a new temporary folder.
+    static func temporaryDatabaseURL() -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("qsdata-tests-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder.appendingPathComponent("test.sqlite")
+    }
+
+    @MainActor
+    static func openStore(url: URL = temporaryDatabaseURL(), tagsCached: Bool = true) async throws -> QSStore {
+        try await QSStore.open(
+            at: url, model: model(tagsCached: tagsCached), schema: QSSchema(creationSQL: schemaSQL), types: allTypes)
+    }
+
+    static let referenceDate = Date(timeIntervalSince1970: 1_400_000_000)
+}
+
+final class Note: QSUpdatableObject {
+    static let materialisations = Atomic<Int>(0)
+
+    let uniqueID: Int64
+    var text: String
+    var archived: Bool
+    var sortDate: Date
+    var links: [String]?
+    var tags: [Tag]
+    var attachments: [Attachment]
+
+    init(uniqueID: Int64, text: String, archived: Bool = false, sortDate: Date = Fixtures.referenceDate,
+         links: [String]? = nil, tags: [Tag] = [], attachments: [Attachment] = []) {
+        self.uniqueID = uniqueID
+        self.text = text
+        self.archived = archived
+        self.sortDate = sortDate
+        self.links = links
+        self.tags = tags
+        self.attachments = attachments
+    }
+
+    init(row: QSRow) throws {
+        Note.materialisations.add(1, ordering: .relaxed)
+        uniqueID = try row["uniqueID"]
+        text = try row["text"]
+        archived = try row["archived"]
+        sortDate = try row["sortDate"]
+        links = try row["links"]
+        tags = try row.related("tags")
+        attachments = try row.related("attachments")
+    }
+
+    func update(from row: QSRow) throws {
+        text = try row["text"]
+        archived = try row["archived"]
+        sortDate = try row["sortDate"]
+        links = try row["links"]
+        tags = try row.related("tags")
+        attachments = try row.related("attachments")
+    }
+
+    func encode(to row: inout QSRowEncoder) {
+        row["uniqueID"] = uniqueID
+        row["text"] = text
+        row["archived"] = archived
+        row["sortDate"] = sortDate
+        row["links"] = links
+        row.setRelated("tags", tags)
+        row.setRelated("attachments", attachments)
+    }
+}
+
+struct TimelineNote: QSDataObject, Equatable {
+    let uniqueID: Int64
+    var text: String
+    var archived: Bool
+    var sortDate: Date
+
+    init(row: QSRow) throws {
+        uniqueID = try row["uniqueID"]
+        text = try row["text"]
+        archived = try row["archived"]
+        sortDate = try row["sortDate"]
+    }
+
+    func encode(to row: inout QSRowEncoder) {
+        row["uniqueID"] = uniqueID
+        row["text"] = text
+        row["archived"] = archived
+        row["sortDate"] = sortDate
+    }
+}
+
+final class Tag: QSUpdatableObject {
+    static let materialisations = Atomic<Int>(0)
+
+    let uniqueID: String
+    var name: String
+
+    init(name: String) {
+        self.uniqueID = name.lowercased()
+        self.name = name
+    }
+
+    init(row: QSRow) throws {
+        Tag.materialisations.add(1, ordering: .relaxed)
+        uniqueID = try row["uniqueID"]
+        name = try row["name"]
+    }
+
+    func update(from row: QSRow) throws {
+        name = try row["name"]
+    }
+
+    func encode(to row: inout QSRowEncoder) {
+        row["uniqueID"] = uniqueID
+        row["name"] = name
+    }
+}
+
+struct Attachment: QSDataObject, Equatable {
+    let uniqueID: String
+    var mimeType: String
+    var width: Int64
+    var height: Int64
+
+    init(uniqueID: String, mimeType: String = "image/png", width: Int64 = 640, height: Int64 = 480) {
+        self.uniqueID = uniqueID
+        self.mimeType = mimeType
+        self.width = width
+        self.height = height
+    }
+
+    init(row: QSRow) throws {
+        uniqueID = try row["uniqueID"]
+        mimeType = try row["mimeType"]
+        width = try row["width"]
+        height = try row["height"]
+    }
+
+    func encode(to row: inout QSRowEncoder) {
+        row["uniqueID"] = uniqueID
+        row["mimeType"] = mimeType
+        row["width"] = width
+        row["height"] = height
+    }
+}

@@ -1,3 +1,0 @@
-import Testing
-import QSData
-@Test func sqliteVersion() { #expect(!QSDataVersion.sqlite.isEmpty) }
