@@ -1,0 +1,102 @@
+import Foundation
+import QSData
+
+/// The Vesper app core: opens the notes database and is the one place where notes change.
+///
+/// Two paths change notes, and they differ in one thing. The user-change methods
+/// (`userDid…`) set a value, its per-property modification date and the local
+/// `modificationDate` that marks the note for upload. The sync path
+/// (``applySyncValues(_:to:)``) sets the server's values and dates and leaves the local
+/// modification date alone, so a note downloaded from the server is not uploaded back.
+/// ```swift
+/// let vesper = try await VSDataController.open(at: databaseURL)
+/// let note = try await vesper.userDidCreateNote(text: "Buy milk", tagNames: ["Errands"])
+/// try vesper.userDidMarkAsArchived([note])
+/// try await vesper.close()
+/// ```
+@MainActor
+public final class VSDataController {
+    /// Every model type Vesper stores.
+    public static let types: [any QSDataObject.Type] = [VSNote.self, VSTimelineNote.self, VSTag.self, VSAttachment.self]
+
+    /// The store; use it for change notifications and statement accounting.
+    public let store: QSStore
+    /// The attachment files beside the database.
+    public let attachmentStorage: VSAttachmentStorage
+    /// The current date, for modification dates. Tests replace it.
+    public var now: () -> Date = Date.init
+    /// Proposes a note ID; ``makeNoteID()`` checks it is in range and unused. Tests replace it.
+    public var proposeNoteID: () -> Int64 = { Int64.random(in: VSDataController.noteIDRange) }
+
+    /// Note IDs are random integers above 999 and at most 2^53, so they survive a trip through a
+    /// JSON number (a double) unchanged.
+    public static let noteIDRange: ClosedRange<Int64> = 1_000...(1 << 53)
+
+    private init(store: QSStore) {
+        self.store = store
+        self.attachmentStorage = VSAttachmentStorage(databaseURL: store.url)
+    }
+
+    /// Opens (or creates) the notes database at `url` and loads every tag.
+    ///
+    /// - Parameter createFolder: create the database's folder when it is missing (for the
+    ///   default location); otherwise a missing folder is an error.
+    /// - Throws: ``VesperError/databaseFolderMissing(path:)``,
+    ///   ``VesperError/databaseFolderNotWritable(path:reason:)``, or the store's errors.
+    public static func open(at url: URL, createFolder: Bool = false) async throws -> VSDataController {
+        let folder = url.deletingLastPathComponent()
+        if createFolder {
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw VesperError.databaseFolderNotWritable(path: folder.path, reason: VSAttachmentStorage.reason(error))
+            }
+        }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw VesperError.databaseFolderMissing(path: folder.path)
+        }
+        let store = try await QSStore.open(
+            at: url, model: VesperResources.model(), schema: VesperResources.schema(), types: types)
+        return VSDataController(store: store)
+    }
+
+    /// Where the database lives when no path is given: `$XDG_DATA_HOME/vesper/vesper.sqlite`,
+    /// else `~/.local/share/vesper/vesper.sqlite`.
+    public static func defaultDatabaseURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        let dataHome: URL
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            dataHome = URL(fileURLWithPath: xdg, isDirectory: true)
+        } else {
+            let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+                ?? FileManager.default.homeDirectoryForCurrentUser
+            dataHome = home.appendingPathComponent(".local/share", isDirectory: true)
+        }
+        return dataHome.appendingPathComponent("vesper/vesper.sqlite", isDirectory: false)
+    }
+
+    /// Waits for every enqueued write and throws the first that failed.
+    public func flush() async throws {
+        try await store.flush()
+    }
+
+    /// Flushes and closes the database.
+    public func close() async throws {
+        try await store.close()
+    }
+
+    /// A note ID in ``noteIDRange`` used by no note and no deleted note.
+    func makeNoteID() async throws -> Int64 {
+        for _ in 0..<100 {
+            let candidate = proposeNoteID()
+            guard Self.noteIDRange.contains(candidate) else { continue }
+            let taken = try await store.read { db in
+                try db.fetchValue(
+                    "SELECT EXISTS (SELECT 1 FROM notes WHERE uniqueID = ?1) OR EXISTS (SELECT 1 FROM deletedNotes WHERE uniqueID = ?1)",
+                    [.integer(candidate)])
+            }
+            if taken == .integer(0) { return candidate }
+        }
+        throw VesperError.noFreeNoteID
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// What the Vesper app core refuses, and why. Each message reads as one line in a terminal.
+public enum VesperError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No note has this uniqueID.
+    case noteNotFound(Int64)
+    /// A note's text must have something in it besides whitespace.
+    case emptyText
+    /// A tag name must have something in it besides whitespace.
+    case emptyTagName
+    /// No tag has this name.
+    case tagNotFound(String)
+    /// The note does not have this tag.
+    case tagNotOnNote(name: String, noteID: Int64)
+    /// A tag rename may change only the case of the name.
+    case tagRenameNotCaseOnly(from: String, to: String)
+    /// The file to attach can't be read.
+    case unreadableAttachment(path: String, reason: String)
+    /// The file to attach is not a PNG or JPEG picture.
+    case unsupportedAttachment(path: String)
+    /// The attachment's file can't be written into the attachments folder.
+    case cannotStoreAttachment(path: String, reason: String)
+    /// The database's folder does not exist, or is not a folder.
+    case databaseFolderMissing(path: String)
+    /// The database's folder can't be created or written.
+    case databaseFolderNotWritable(path: String, reason: String)
+    /// No free note ID was found (practically impossible: 2^53 candidates).
+    case noFreeNoteID
+
+    public var description: String {
+        switch self {
+        case .noteNotFound(let id): "There is no note with ID \(id)."
+        case .emptyText: "A note needs some text."
+        case .emptyTagName: "A tag needs a name."
+        case .tagNotFound(let name): "There is no tag named \"\(name)\"."
+        case .tagNotOnNote(let name, let noteID): "Note \(noteID) has no tag named \"\(name)\"."
+        case .tagRenameNotCaseOnly(let from, let to):
+            "Can't rename the tag \"\(from)\" to \"\(to)\": a tag's name may change only in case. Tag the notes with \"\(to)\" instead."
+        case .unreadableAttachment(let path, let reason): "Can't read \(path): \(reason)."
+        case .unsupportedAttachment(let path): "\(path) is not a PNG or JPEG picture; only pictures can be attached."
+        case .cannotStoreAttachment(let path, let reason): "Can't store the attachment at \(path): \(reason)."
+        case .databaseFolderMissing(let path): "The folder for the database does not exist: \(path)."
+        case .databaseFolderNotWritable(let path, let reason): "Can't use the folder \(path) for the database: \(reason)."
+        case .noFreeNoteID: "Could not find a free note ID."
+        }
+    }
+}
