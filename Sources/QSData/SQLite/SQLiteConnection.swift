@@ -167,12 +167,14 @@ public final class SQLiteConnection {
     func startRecording(_ recorder: StatementRecorder) {
         self.recorder = recorder
         let context = Unmanaged.passUnretained(recorder).toOpaque()
-        sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_STMT), { _, context, statement, _ in
-            guard let context, let statement else { return 0 }
+        sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_STMT), { _, context, statement, text in
+            guard let context, let statement, let sql = sqlite3_sql(OpaquePointer(statement)) else { return 0 }
+            // SQLite also reports what a statement's triggers run ("-- TRIGGER name", then
+            // "-- <each trigger statement>") under the same prepared statement: those are part
+            // of the statement, not statements of their own. Only the statement's own text is.
+            if let text, strcmp(text.assumingMemoryBound(to: CChar.self), sql) != 0 { return 0 }
             let recorder = Unmanaged<StatementRecorder>.fromOpaque(context).takeUnretainedValue()
-            if let sql = sqlite3_sql(OpaquePointer(statement)) {
-                recorder.record(String(cString: sql))
-            }
+            recorder.record(String(cString: sql))
             return 0
         }, context)
     }
