@@ -11,7 +11,33 @@ extension VSDataController {
     public func userDidCreateNote(text: String, tagNames: [String] = []) async throws -> VSNote {
         try Self.checkText(text)
         let tags = try resolveTags(named: tagNames)
-        let id = try await makeNoteID()
+        let note = makeNote(id: try await makeNoteID(), text: text, tags: tags)
+        try store.save(note)
+        return note
+    }
+
+    /// Creates and saves many notes in one transaction: each draft is its text and tag names.
+    /// - Throws: ``VesperError/emptyText`` or ``VesperError/emptyTagName`` before anything is saved.
+    @discardableResult
+    public func userDidCreateNotes(_ drafts: [(text: String, tagNames: [String])]) async throws -> [VSNote] {
+        var pool = try tagPool()
+        let resolved = try drafts.map { draft in
+            try Self.checkText(draft.text)
+            return (text: draft.text, tags: try resolveTags(named: draft.tagNames, pool: &pool))
+        }
+        var notes: [VSNote] = []
+        var chosen: Set<Int64> = []
+        for draft in resolved {
+            var id = try await makeNoteID()
+            while chosen.contains(id) { id = try await makeNoteID() }
+            chosen.insert(id)
+            notes.append(makeNote(id: id, text: draft.text, tags: draft.tags))
+        }
+        try store.save(notes)
+        return notes
+    }
+
+    private func makeNote(id: Int64, text: String, tags: [VSTag]) -> VSNote {
         let date = now()
         let note = VSNote(uniqueID: id, text: text, creationDate: date)
         note.tags = tags
@@ -22,7 +48,6 @@ extension VSDataController {
         note.attachmentsModificationDate = date
         note.modificationDate = date
         note.recalculate()
-        try store.save(note)
         return note
     }
 
@@ -146,15 +171,25 @@ extension VSDataController {
     /// The tags named `names`, in order, without duplicates: existing tags from the cache, new
     /// ones created (saved along with the note that uses them).
     func resolveTags(named names: [String]) throws -> [VSTag] {
-        var existing = Dictionary(uniqueKeysWithValues: try store.cachedObjects(of: VSTag.self).map { ($0.uniqueID, $0) })
+        var pool = try tagPool()
+        return try resolveTags(named: names, pool: &pool)
+    }
+
+    /// Every tag by uniqueID, from the cache.
+    private func tagPool() throws -> [String: VSTag] {
+        Dictionary(uniqueKeysWithValues: try store.cachedObjects(of: VSTag.self).map { ($0.uniqueID, $0) })
+    }
+
+    /// Resolves names against `pool` (existing and already-created tags), adding new tags to it.
+    private func resolveTags(named names: [String], pool: inout [String: VSTag]) throws -> [VSTag] {
         var tags: [VSTag] = []
         for name in names {
             guard let candidate = VSTag(name: name, date: now()) else { throw VesperError.emptyTagName }
             if tags.contains(where: { $0.uniqueID == candidate.uniqueID }) { continue }
-            if let tag = existing[candidate.uniqueID] {
+            if let tag = pool[candidate.uniqueID] {
                 tags.append(tag)
             } else {
-                existing[candidate.uniqueID] = candidate
+                pool[candidate.uniqueID] = candidate
                 tags.append(candidate)
             }
         }

@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import VesperCore
+
+struct DemoCommand: VesperSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "A scripted tour of Vesper and QSData on a fresh database, with SQL statement counts.",
+        discussion: "The database is made in a new temporary folder and removed afterwards unless --keep is given.")
+
+    @Flag(name: .long, help: "Keep the demo database and print where it is.")
+    var keep = false
+
+    @Option(name: .long, help: "How many notes the bulk delete removes.")
+    var bulkCount = 1_000
+
+    func validate() throws {
+        if bulkCount < 1 { throw ValidationError("--bulk-count must be at least 1.") }
+    }
+
+    @MainActor func execute(_ context: CommandContext) async throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vesper-demo-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { if !keep { try? FileManager.default.removeItem(at: folder) } }
+        let vesper = try await VSDataController.open(at: folder.appendingPathComponent("vesper.sqlite"))
+        var tour = VesperTour(vesper: vesper, folder: folder, bulkCount: bulkCount)
+        do {
+            try await tour.run()
+            try await vesper.close()
+        } catch {
+            try? await vesper.close()
+            throw error
+        }
+        if keep { tour.say("\nThe demo database is kept at \(vesper.store.url.path)") }
+        return tour.output
+    }
+}

@@ -1,0 +1,19 @@
+import ArgumentParser
+import VesperCore
+
+struct ExportCommand: DatabaseCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Print every note, with its tags and attachments, as JSON.")
+
+    @OptionGroup var options: GlobalOptions
+
+    func run(with vesper: VSDataController, context: CommandContext) async throws -> CommandOutput {
+        let notes = try await vesper.allNotes()
+        let export = VesperJSON.Export(
+            notes: notes.map { VesperJSON.Note($0, storage: vesper.attachmentStorage) },
+            tags: try await vesper.tagsWithNoteCounts().map { VesperJSON.Tag($0.tag, noteCount: $0.noteCount) },
+            deletedNoteIDs: try await vesper.deletedNoteIDs())
+        return CommandOutput(text: try VesperJSON.string(export), json: export)
+    }
+}

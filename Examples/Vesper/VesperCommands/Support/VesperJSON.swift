@@ -1,0 +1,111 @@
+import Foundation
+import VesperCore
+
+/// The JSON `vesper --json` and `vesper export` print. Public and Decodable so that scripts
+/// and tests can read it back. Dates are ISO 8601.
+public enum VesperJSON {
+    /// A note with everything it holds.
+    public struct Note: Codable, Equatable, Sendable {
+        public var id: Int64
+        public var text: String
+        public var truncatedText: String?
+        public var links: [String]
+        public var thumbnailID: String?
+        public var archived: Bool
+        public var creationDate: Date
+        public var sortDate: Date
+        public var modificationDate: Date?
+        public var textModificationDate: Date?
+        public var sortDateModificationDate: Date?
+        public var archivedModificationDate: Date?
+        public var tagsModificationDate: Date?
+        public var attachmentsModificationDate: Date?
+        public var tags: [String]
+        public var attachments: [Attachment]
+    }
+
+    /// A timeline row.
+    public struct TimelineNote: Codable, Equatable, Sendable {
+        public var id: Int64
+        public var truncatedText: String?
+        public var links: [String]
+        public var thumbnailID: String?
+        public var archived: Bool
+        public var sortDate: Date
+    }
+
+    /// An attachment and where its file is.
+    public struct Attachment: Codable, Equatable, Sendable {
+        public var id: String
+        public var mimeType: String
+        public var width: Int64
+        public var height: Int64
+        public var path: String
+    }
+
+    /// A tag and how many notes have it.
+    public struct Tag: Codable, Equatable, Sendable {
+        public var id: String
+        public var name: String
+        public var noteCount: Int
+    }
+
+    /// What `delete` deleted.
+    public struct Deleted: Codable, Equatable, Sendable {
+        public var deleted: [Int64]
+    }
+
+    /// Everything `export` writes.
+    public struct Export: Codable, Equatable, Sendable {
+        public var notes: [Note]
+        public var tags: [Tag]
+        public var deletedNoteIDs: [Int64]
+    }
+
+    static func string(_ value: any Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
+    }
+
+    /// A decoder for what ``string(_:)`` writes.
+    public static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}
+
+extension VesperJSON.Note {
+    @MainActor init(_ note: VSNote, storage: VSAttachmentStorage) {
+        self.init(
+            id: note.uniqueID, text: note.text, truncatedText: note.truncatedText, links: note.links ?? [],
+            thumbnailID: note.thumbnailID, archived: note.archived, creationDate: note.creationDate, sortDate: note.sortDate,
+            modificationDate: note.modificationDate, textModificationDate: note.textModificationDate,
+            sortDateModificationDate: note.sortDateModificationDate, archivedModificationDate: note.archivedModificationDate,
+            tagsModificationDate: note.tagsModificationDate, attachmentsModificationDate: note.attachmentsModificationDate,
+            tags: note.tags.map(\.name),
+            attachments: note.attachments.map { VesperJSON.Attachment($0, storage: storage) })
+    }
+}
+
+extension VesperJSON.TimelineNote {
+    init(_ note: VSTimelineNote) {
+        self.init(id: note.uniqueID, truncatedText: note.truncatedText, links: note.links ?? [],
+                  thumbnailID: note.thumbnailID, archived: note.archived, sortDate: note.sortDate)
+    }
+}
+
+extension VesperJSON.Attachment {
+    init(_ attachment: VSAttachment, storage: VSAttachmentStorage) {
+        self.init(id: attachment.uniqueID, mimeType: attachment.mimeType, width: attachment.width,
+                  height: attachment.height, path: storage.fileURL(for: attachment).path)
+    }
+}
+
+extension VesperJSON.Tag {
+    @MainActor init(_ tag: VSTag, noteCount: Int) {
+        self.init(id: tag.uniqueID, name: tag.name, noteCount: noteCount)
+    }
+}
