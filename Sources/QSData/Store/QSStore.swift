@@ -47,8 +47,10 @@ public final class QSStore {
         do {
             try await database.perform { connection in
                 try SchemaInstaller(schema: schema).install(on: connection)
-                let problems = try SchemaValidator(model: model).problems(in: connection)
-                    + Self.statementProblems(registry: registry, connection: connection)
+                var problems = try SchemaValidator(model: model).problems(in: connection)
+                if problems.isEmpty {
+                    problems = Self.statementProblems(registry: registry, connection: connection)
+                }
                 if !problems.isEmpty { throw QSDataError.schemaMismatch(problems) }
             }
         } catch {
@@ -97,8 +99,8 @@ public final class QSStore {
                 _ = try connection.statement(binding.sql.insert)
                 _ = try connection.statement(binding.sql.select)
                 return nil
-            } catch let error as SQLiteError {
-                return "\(binding.description.name): \(error.message) (uniqueID must be the table's PRIMARY KEY or UNIQUE)"
+            } catch let error as SQLiteError where error.message.contains("ON CONFLICT") {
+                return "\(binding.description.name): uniqueID must be the PRIMARY KEY of '\(binding.description.table)' or UNIQUE (\(error.message))"
             } catch {
                 return "\(binding.description.name): \(error)"
             }
