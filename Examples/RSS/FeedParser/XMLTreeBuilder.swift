@@ -44,7 +44,7 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         _ = parser.parse()
         if let error = builder.fatalError { throw error }
         guard let root = builder.root, builder.rootClosed else {
-            let code = (parser.parserError as NSError?)?.code ?? XMLParser.ErrorCode.prematureDocumentEndError.rawValue
+            let code = (parser.parserError as NSError?)?.code ?? 5  // libxml2 XML_ERR_DOCUMENT_END
             throw .malformedXML(code: code, line: parser.lineNumber, column: parser.columnNumber,
                                 message: "document ended before the root element was closed")
         }
@@ -111,14 +111,13 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         guard fatalError == nil, !rootClosed else { return }
         let code = (parseError as NSError).code
         if Self.isRecoverable(code) { return }
-        let message = XMLParser.ErrorCode(rawValue: code).map { String(describing: $0) } ?? "XML error \(code)"
-        fatalError = .malformedXML(code: code, line: parser.lineNumber, column: parser.columnNumber, message: message)
+        fatalError = .malformedXML(code: code, line: parser.lineNumber, column: parser.columnNumber,
+                                   message: "XML is not well-formed (libxml2 error \(code))")
     }
 
-    /// Namespace errors (libxml2 codes 200–299) and undeclared entities.
+    /// libxml2 error codes after which parsing continues with correct results:
+    /// namespace errors (200–299) and undeclared entities (26 error, 27 warning).
     private static func isRecoverable(_ code: Int) -> Bool {
-        (200..<300).contains(code)
-            || code == XMLParser.ErrorCode.undeclaredEntityError.rawValue
-            || code == XMLParser.ErrorCode.entityRefAtEOFError.rawValue
+        (200..<300).contains(code) || code == 26 || code == 27
     }
 }
