@@ -10,6 +10,9 @@ public enum FeedParserError: Error, Sendable, Hashable {
     /// The XML is not well-formed. `code` is the `XMLParser` error code,
     /// `line` and `column` are 1-based positions reported by the parser.
     case malformedXML(code: Int, line: Int, column: Int, message: String)
+    /// Elements are nested deeper than ``XMLTreeBuilder`` allows
+    /// (`limit` levels); parsing stopped at `line`/`column` to protect the stack.
+    case nestingTooDeep(limit: Int, line: Int, column: Int)
     /// The JSON could not be read or is not a JSON Feed object.
     case malformedJSON(message: String)
     /// The XML declaration names a character encoding that cannot be converted.

@@ -15,12 +15,16 @@ import FoundationXML
 /// constructs) do not get child nodes: their content is serialized back to
 /// markup into `text`, without the wrapping `<div>`.
 final class XMLTreeBuilder: NSObject, XMLParserDelegate {
+    /// Deepest element nesting accepted. libxml2 itself imposes no limit here,
+    /// and the converters walk the tree recursively.
+    static let maximumDepth = 1_000
+
     private let feedURL: URL?
     private let capturesMarkup: (XMLNode) -> Bool
     private var stack: [XMLNode] = []
     private var root: XMLNode?
     private var rootClosed = false
-    private var fatalError: FeedParserError?
+    private var failure: FeedParserError?
     /// Depth inside a markup-capturing element (0 = not capturing).
     private var captureDepth = 0
     private var skipsWrapperDiv = false
@@ -42,7 +46,7 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         parser.shouldResolveExternalEntities = false
         parser.delegate = builder
         _ = parser.parse()
-        if let error = builder.fatalError { throw error }
+        if let error = builder.failure { throw error }
         guard let root = builder.root, builder.rootClosed else {
             let code = (parser.parserError as NSError?)?.code ?? 5  // libxml2 XML_ERR_DOCUMENT_END
             throw .malformedXML(code: code, line: parser.lineNumber, column: parser.columnNumber,
@@ -55,6 +59,14 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                 qualifiedName: String?, attributes: [String: String] = [:]) {
+        if stack.count + captureDepth >= Self.maximumDepth {
+            if failure == nil {
+                failure = .nestingTooDeep(limit: Self.maximumDepth, line: parser.lineNumber,
+                                             column: parser.columnNumber)
+            }
+            parser.abortParsing()
+            return
+        }
         if captureDepth > 0 {
             captureDepth += 1
             if captureDepth == 2, skipsWrapperDiv, elementName == "div" { return }
@@ -108,10 +120,10 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
     }
 
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
-        guard fatalError == nil, !rootClosed else { return }
+        guard failure == nil, !rootClosed else { return }
         let code = (parseError as NSError).code
         if Self.isRecoverable(code) { return }
-        fatalError = .malformedXML(code: code, line: parser.lineNumber, column: parser.columnNumber,
+        failure = .malformedXML(code: code, line: parser.lineNumber, column: parser.columnNumber,
                                    message: "XML is not well-formed (libxml2 error \(code))")
     }
 
