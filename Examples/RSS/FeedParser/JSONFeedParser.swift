@@ -83,9 +83,7 @@ enum JSONFeedParser {
 
     /// A non-empty trimmed string, or `nil`.
     private static func string(_ value: Any?) -> String? {
-        guard let text = value as? String else { return nil }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        return trimmed.isEmpty ? nil : trimmed
+        (value as? String)?.trimmedNonEmpty
     }
 
     private static func url(_ value: Any?, base: URL) -> URL? {

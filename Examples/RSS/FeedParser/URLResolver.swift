@@ -6,9 +6,10 @@ enum URLResolver {
     /// characters not allowed in URLs (spaces, non-ASCII) are percent-encoded.
     /// Returns `nil` for empty or unusable references.
     static func resolve(_ reference: String?, against base: URL?) -> URL? {
-        guard let reference else { return nil }
-        let trimmed = reference.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { return nil }
+        guard let trimmed = reference?.trimmedNonEmpty else { return nil }
+        if trimmed.hasPrefix("https://") || trimmed.hasPrefix("http://"), let absolute = URL(string: trimmed) {
+            return absolute
+        }
         let candidate = URL(string: trimmed, relativeTo: base) ?? URL(string: encoded(trimmed), relativeTo: base)
         guard let url = candidate?.absoluteURL else { return nil }
         // A reference like "foo" with no base gives a scheme-less URL: useless.

@@ -43,8 +43,7 @@ final class XMLNode {
 
     /// The trimmed text of the element, or `nil` when empty.
     var trimmedText: String? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        return trimmed.isEmpty ? nil : trimmed
+        text.trimmedNonEmpty
     }
 
     /// The trimmed text of the first matching child.
@@ -54,9 +53,7 @@ final class XMLNode {
 
     /// An attribute value trimmed, or `nil` when absent or empty.
     func attribute(_ name: String) -> String? {
-        guard let value = attributes[name] else { return nil }
-        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
-        return trimmed.isEmpty ? nil : trimmed
+        attributes[name]?.trimmedNonEmpty
     }
 
     /// Resolves a possibly relative reference against this element's base URL.
