@@ -139,6 +139,12 @@ func parse(_ text: String, url: URL = fixtureURL) throws -> ParsedFeed {
         let item = try #require(feed.items.first)
         #expect(item.contentHTML == #"<p class="c">1 &lt; 2 &amp; <a href="x?a=1&amp;b=2">link</a></p><br></br>"#)
         #expect(item.title == "A <b>bold</b> title")
+
+        let unwrapped = try parse("""
+            <feed xmlns="http://www.w3.org/2005/Atom"><entry><id>2</id>
+            <content type="xhtml"><p>no wrapper</p><div>kept</div></content></entry></feed>
+            """)
+        #expect(unwrapped.items.first?.contentHTML == "<p>no wrapper</p><div>kept</div>")
     }
 
     @Test func jsonFeed11() throws {

@@ -69,7 +69,11 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         }
         if captureDepth > 0 {
             captureDepth += 1
-            if captureDepth == 2, skipsWrapperDiv, elementName == "div" { return }
+            if captureDepth == 2, skipsWrapperDiv {
+                // Only a leading <div> is the Atom wrapper; decide on the first child element.
+                if elementName == "div" { return }
+                skipsWrapperDiv = false
+            }
             stack.last?.text += MarkupWriter.startTag(qualifiedName ?? elementName, attributes)
             return
         }
