@@ -15,6 +15,10 @@ let package = Package(
         ),
         .target(name: "QSData", dependencies: ["CSQLite"], path: "Sources/QSData"),
         .testTarget(name: "QSDataTests", dependencies: ["QSData"], path: "Tests/QSDataTests"),
+
+        // RSS reader example: feed parsing (pure Foundation, no database).
+        .target(name: "FeedParser", path: "Examples/RSS/FeedParser"),
+        .testTarget(name: "FeedParserTests", dependencies: ["FeedParser"], path: "Tests/FeedParserTests"),
     ],
     swiftLanguageModes: [.v6]
 )
