@@ -48,6 +48,10 @@ let package = Package(
             dependencies: ["VesperCore", "VesperCommands"],
             path: "Tests/VesperTests"
         ),
+
+        // RSS reader example: feed parsing (pure Foundation, no database).
+        .target(name: "FeedParser", path: "Examples/RSS/FeedParser"),
+        .testTarget(name: "FeedParserTests", dependencies: ["FeedParser"], path: "Tests/FeedParserTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,7 +4,8 @@ import Synchronization
 
 /// A small notes model used across the tests: the shape of Vesper's, written for these tests.
 enum Fixtures {
-    static let modelPlist = """
+    static func modelPlist(tagsCached: Bool = true, attachmentsCached: Bool = false) -> String {
+        """
     <?xml version="1.0" encoding="UTF-8"?>
     <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
     <plist version="1.0">
@@ -70,6 +71,8 @@ enum Fixtures {
         <dict>
           <key>table</key><string>attachments</string>
           <key>immutable</key><true/>
+          <key>cachePermanently</key><\(attachmentsCached ? "true" : "false")/>
+          <key>fetchAllAtStartup</key><\(attachmentsCached ? "true" : "false")/>
           <key>properties</key>
           <dict>
             <key>uniqueID</key><string>string</string>
@@ -82,12 +85,11 @@ enum Fixtures {
     </dict>
     </plist>
     """
+    }
 
-    nonisolated(unsafe) static var tagsCached = true
-
-    static func model(tagsCached: Bool = true) throws -> QSDataModel {
-        Fixtures.tagsCached = tagsCached
-        return try QSDataModel(propertyList: Data(modelPlist.utf8), fileName: "Notes.plist")
+    static func model(tagsCached: Bool = true, attachmentsCached: Bool = false) throws -> QSDataModel {
+        let plist = modelPlist(tagsCached: tagsCached, attachmentsCached: attachmentsCached)
+        return try QSDataModel(propertyList: Data(plist.utf8), fileName: "Notes.plist")
     }
 
     static let schemaSQL = """
@@ -111,16 +113,30 @@ enum Fixtures {
     }
 
     @MainActor
-    static func openStore(url: URL = temporaryDatabaseURL(), tagsCached: Bool = true) async throws -> QSStore {
+    static func openStore(url: URL = temporaryDatabaseURL(), tagsCached: Bool = true, attachmentsCached: Bool = false) async throws -> QSStore {
         try await QSStore.open(
-            at: url, model: model(tagsCached: tagsCached), schema: QSSchema(creationSQL: schemaSQL), types: allTypes)
+            at: url, model: model(tagsCached: tagsCached, attachmentsCached: attachmentsCached),
+            schema: QSSchema(creationSQL: schemaSQL), types: allTypes)
     }
 
     static let referenceDate = Date(timeIntervalSince1970: 1_400_000_000)
 }
 
+/// Counts how often rows were made into instances, per uniqueID, so parallel tests don't mix.
+final class MaterialisationCounter: Sendable {
+    private let counts = Mutex<[String: Int]>([:])
+
+    func record(_ id: String) {
+        counts.withLock { $0[id, default: 0] += 1 }
+    }
+
+    func count(_ ids: some Sequence<String>) -> Int {
+        counts.withLock { counts in ids.reduce(0) { $0 + (counts[$1] ?? 0) } }
+    }
+}
+
 final class Note: QSUpdatableObject {
-    static let materialisations = Atomic<Int>(0)
+    static let materialisations = MaterialisationCounter()
 
     let uniqueID: Int64
     var text: String
@@ -142,8 +158,8 @@ final class Note: QSUpdatableObject {
     }
 
     init(row: QSRow) throws {
-        Note.materialisations.add(1, ordering: .relaxed)
         uniqueID = try row["uniqueID"]
+        Note.materialisations.record(String(uniqueID))
         text = try row["text"]
         archived = try row["archived"]
         sortDate = try row["sortDate"]
@@ -194,7 +210,7 @@ struct TimelineNote: QSDataObject, Equatable {
 }
 
 final class Tag: QSUpdatableObject {
-    static let materialisations = Atomic<Int>(0)
+    static let materialisations = MaterialisationCounter()
 
     let uniqueID: String
     var name: String
@@ -205,8 +221,8 @@ final class Tag: QSUpdatableObject {
     }
 
     init(row: QSRow) throws {
-        Tag.materialisations.add(1, ordering: .relaxed)
         uniqueID = try row["uniqueID"]
+        Tag.materialisations.record(uniqueID)
         name = try row["name"]
     }
 

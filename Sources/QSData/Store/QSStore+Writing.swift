@@ -5,7 +5,7 @@
 /// The methods throw only for mistakes found before any SQL runs: an unregistered type, a
 /// column the model does not declare, a value that can't be encoded.
 extension QSStore {
-    /// Saves one object with its relationships. See ``save(_:source:)-(_:QSChangeSource)``.
+    /// Saves one object with its relationships, as saving an array of one does.
     public func save<Object: QSDataObject>(_ object: Object, source: QSChangeSource = .app) throws {
         try save([object], source: source)
     }

@@ -36,8 +36,12 @@ public final class QSStore {
     /// checks `model` against the schema and each type against the model, then fetches the
     /// types marked `fetchAllAtStartup`.
     ///
-    /// - Parameter types: every Swift type the app stores; each must be declared in the model
-    ///   under its ``QSDataObject/modelName``.
+    /// - Parameters:
+    ///   - url: the database file; created when missing.
+    ///   - model: the object types, usually loaded with ``QSDataModel/init(contentsOf:)``.
+    ///   - schema: the SQL that creates and migrates the database.
+    ///   - types: every Swift type the app stores; each must be declared in the model
+    ///     under its ``QSDataObject/modelName``.
     /// - Throws: ``QSDataError`` naming what is wrong: the file, a schema mismatch, a type that
     ///   does not match the model; or ``SQLiteError``.
     public static func open(at url: URL, model: QSDataModel, schema: QSSchema, types: [any QSDataObject.Type]) async throws -> QSStore {
@@ -47,8 +51,10 @@ public final class QSStore {
         do {
             try await database.perform { connection in
                 try SchemaInstaller(schema: schema).install(on: connection)
-                let problems = try SchemaValidator(model: model).problems(in: connection)
-                    + Self.statementProblems(registry: registry, connection: connection)
+                var problems = try SchemaValidator(model: model).problems(in: connection)
+                if problems.isEmpty {
+                    problems = Self.statementProblems(registry: registry, connection: connection)
+                }
                 if !problems.isEmpty { throw QSDataError.schemaMismatch(problems) }
             }
         } catch {
@@ -97,8 +103,8 @@ public final class QSStore {
                 _ = try connection.statement(binding.sql.insert)
                 _ = try connection.statement(binding.sql.select)
                 return nil
-            } catch let error as SQLiteError {
-                return "\(binding.description.name): \(error.message) (uniqueID must be the table's PRIMARY KEY or UNIQUE)"
+            } catch let error as SQLiteError where error.message.contains("ON CONFLICT") {
+                return "\(binding.description.name): uniqueID must be the PRIMARY KEY of '\(binding.description.table)' or UNIQUE (\(error.message))"
             } catch {
                 return "\(binding.description.name): \(error)"
             }

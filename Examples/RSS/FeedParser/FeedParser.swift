@@ -1,0 +1,56 @@
+import Foundation
+
+/// Entry point: parses RSS 2.0, RSS 1.0 (RDF), Atom 1.0 and JSON Feed 1.0/1.1
+/// documents into a ``ParsedFeed``.
+///
+/// The format is detected from the bytes, never from the URL or a MIME type.
+/// Parsing is synchronous, has no shared state and may run on any thread.
+///
+/// ```swift
+/// let feed = try FeedParser.parse(data: data, url: subscriptionURL)
+/// for item in feed.items { print(item.uniqueID, item.title ?? "") }
+/// ```
+public enum FeedParser {
+    /// Parses a feed document.
+    ///
+    /// - Parameters:
+    ///   - data: The raw bytes as downloaded (any BOM or declared encoding).
+    ///   - url: The subscription URL. Relative links are resolved against it
+    ///     (after any `xml:base`), and it is part of every ``ParsedItem/uniqueID``.
+    /// - Throws: ``FeedParserError``; OPML input gives
+    ///   ``FeedParserError/unexpectedFormat(_:)`` (use ``OPMLParser``).
+    public static func parse(data: Data, url: URL) throws(FeedParserError) -> ParsedFeed {
+        if FeedFormatSniffer.looksLikeJSON(data) {
+            return try JSONFeedParser.parse(data: data, feedURL: url)
+        }
+        let bytes = try XMLInputNormalizer.normalize(data)
+        guard let format = FeedFormatSniffer.xmlFormat(bytes) else {
+            throw bytes.allSatisfy({ (0x09...0x0D).contains($0) || $0 == 0x20 }) ? .emptyData : .unsupportedFormat
+        }
+        switch format {
+        case .rss:
+            let root = try XMLTreeBuilder.parse(bytes, feedURL: url)
+            return RSSParser.feed(from: root, feedURL: url)
+        case .rdf:
+            let root = try XMLTreeBuilder.parse(bytes, feedURL: url)
+            return RDFParser.feed(from: root, feedURL: url)
+        case .atom:
+            let root = try XMLTreeBuilder.parse(bytes, feedURL: url, capturesMarkup: AtomParser.capturesMarkup)
+            return AtomParser.feed(from: root, feedURL: url)
+        case .jsonFeed, .opml:
+            throw .unexpectedFormat(format)
+        }
+    }
+
+    /// The format of `data`, or `nil` when it is none of the supported ones.
+    /// Only the beginning of the document is examined; it may still be ill-formed.
+    public static func detectFormat(data: Data) -> FeedFormat? {
+        if FeedFormatSniffer.looksLikeJSON(data) {
+            return data.range(of: Data("jsonfeed.org".utf8)) != nil ? .jsonFeed : nil
+        }
+        guard let bytes = try? XMLInputNormalizer.normalizeEncoding([UInt8](data.prefix(64 * 1024))) else {
+            return nil
+        }
+        return FeedFormatSniffer.xmlFormat(bytes)
+    }
+}

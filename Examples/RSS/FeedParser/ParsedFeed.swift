@@ -1,0 +1,51 @@
+import Foundation
+
+/// A syndication feed decoded from RSS, RDF, Atom or JSON Feed data.
+///
+/// `ParsedFeed` is a plain value: it holds no reference to the parser or the
+/// source bytes and can be sent freely between concurrency domains.
+public struct ParsedFeed: Sendable, Hashable {
+    /// The syntax the feed was written in.
+    public var format: FeedFormat
+    /// The feed's title, with HTML entities decoded.
+    public var title: String?
+    /// The web site the feed belongs to (RSS `link`, Atom `link rel="alternate"`,
+    /// JSON Feed `home_page_url`), resolved to an absolute URL.
+    public var homePageURL: URL?
+    /// The URL the feed says it lives at (Atom/RSS `link rel="self"`,
+    /// JSON Feed `feed_url`). `nil` when the document does not say.
+    public var feedURL: URL?
+    /// The feed's description or subtitle.
+    public var summary: String?
+    /// The feed's language code, when declared.
+    public var language: String?
+    /// A small icon or logo for the feed.
+    public var iconURL: URL?
+    /// Feed-level authors.
+    public var authors: [ParsedAuthor]
+    /// The articles, in document order.
+    public var items: [ParsedItem]
+
+    /// Creates a feed value. All properties except `format` default to empty.
+    public init(
+        format: FeedFormat,
+        title: String? = nil,
+        homePageURL: URL? = nil,
+        feedURL: URL? = nil,
+        summary: String? = nil,
+        language: String? = nil,
+        iconURL: URL? = nil,
+        authors: [ParsedAuthor] = [],
+        items: [ParsedItem] = []
+    ) {
+        self.format = format
+        self.title = title
+        self.homePageURL = homePageURL
+        self.feedURL = feedURL
+        self.summary = summary
+        self.language = language
+        self.iconURL = iconURL
+        self.authors = authors
+        self.items = items
+    }
+}

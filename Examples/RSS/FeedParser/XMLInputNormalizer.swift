@@ -1,0 +1,117 @@
+import Foundation
+
+/// Turns raw feed bytes into clean UTF-8 that `XMLParser` reads identically on
+/// every platform:
+///
+/// 1. byte-order marks are removed (UTF-16 input is transcoded);
+/// 2. a legacy `encoding="…"` in the XML declaration is converted to UTF-8 with
+///    ``TextEncodingConverter`` and the declaration rewritten to say UTF-8;
+/// 3. undeclared-UTF-8 input with stray invalid bytes is repaired as windows-1252;
+/// 4. HTML named entities that XML does not define (`&nbsp;`, `&eacute;` …) are
+///    rewritten as numeric references, so they survive instead of being errors.
+enum XMLInputNormalizer {
+    /// Returns normalized UTF-8 bytes.
+    static func normalize(_ data: Data) throws(FeedParserError) -> [UInt8] {
+        var bytes = [UInt8](data)
+        bytes = try normalizeEncoding(bytes)
+        return rewriteHTMLEntities(bytes) ?? bytes
+    }
+
+    /// Steps 1–3: BOM, declared encoding, UTF-8 repair.
+    static func normalizeEncoding(_ input: [UInt8]) throws(FeedParserError) -> [UInt8] {
+        var bytes = input
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            bytes.removeFirst(3)
+        } else if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+            let bigEndian = bytes[0] == 0xFE
+            let body = Data(bytes.dropFirst(2))
+            let text = String(data: body, encoding: bigEndian ? .utf16BigEndian : .utf16LittleEndian)
+            guard let text else { throw .unsupportedEncoding("UTF-16") }
+            return declaringUTF8(Array(text.utf8))
+        }
+        guard let label = declaredEncoding(bytes) else {
+            return TextEncodingConverter.repairedUTF8(bytes) ?? bytes
+        }
+        if TextEncodingConverter.isUTF8Compatible(label) {
+            return TextEncodingConverter.repairedUTF8(bytes) ?? bytes
+        }
+        if label.hasPrefix("utf-16") || label.hasPrefix("utf16") {
+            // Declared UTF-16 but no BOM, or already UTF-8 bytes: XMLParser would
+            // misread either way; trust the bytes if they look like ASCII.
+            return declaringUTF8(TextEncodingConverter.repairedUTF8(bytes) ?? bytes)
+        }
+        guard let converted = TextEncodingConverter.convertToUTF8(bytes, from: label) else {
+            throw .unsupportedEncoding(label)
+        }
+        return declaringUTF8(converted)
+    }
+
+    /// The lowercased `encoding` pseudo-attribute of a leading XML declaration.
+    static func declaredEncoding(_ bytes: [UInt8]) -> String? {
+        guard let end = declarationEnd(bytes) else { return nil }
+        let declaration = String(decoding: bytes[0..<end], as: UTF8.self)
+        guard let range = declaration.range(of: "encoding") else { return nil }
+        var rest = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\t" }
+        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
+        rest = rest.dropFirst()
+        let value = rest.prefix { $0 != quote }
+        let label = value.trimmingCharacters(in: .whitespaces).lowercased()
+        return label.isEmpty ? nil : label
+    }
+
+    /// Index just past `?>` of a declaration that starts the document.
+    private static func declarationEnd(_ bytes: [UInt8]) -> Int? {
+        guard bytes.starts(with: Array("<?xml".utf8)) else { return nil }
+        let limit = min(bytes.count, 512)
+        var index = 5
+        while index + 1 < limit {
+            if bytes[index] == UInt8(ascii: "?"), bytes[index + 1] == UInt8(ascii: ">") {
+                return index + 2
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Replaces (or adds) the XML declaration with one that says UTF-8.
+    private static func declaringUTF8(_ bytes: [UInt8]) -> [UInt8] {
+        let declaration = Array(#"<?xml version="1.0" encoding="UTF-8"?>"#.utf8)
+        if let end = declarationEnd(bytes) {
+            return declaration + bytes[end...]
+        }
+        return bytes
+    }
+
+    /// Step 4. Returns `nil` when nothing needed rewriting.
+    static func rewriteHTMLEntities(_ bytes: [UInt8]) -> [UInt8]? {
+        let ampersand = UInt8(ascii: "&"), semicolon = UInt8(ascii: ";")
+        var output: [UInt8] = []
+        var copiedUpTo = 0
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            guard bytes[index] == ampersand else { index += 1; continue }
+            var end = index + 1
+            while end < count, end - index <= 32, isNameByte(bytes[end]) { end += 1 }
+            guard end < count, bytes[end] == semicolon, end > index + 1 else { index += 1; continue }
+            let name = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
+            guard !HTMLEntityTable.xmlPredefined.contains(name),
+                  let codePoint = HTMLEntityTable.codePoint(named: name) else {
+                index = end + 1
+                continue
+            }
+            if output.isEmpty { output.reserveCapacity(count + 256) }
+            output.append(contentsOf: bytes[copiedUpTo..<index])
+            output.append(contentsOf: Array("&#\(codePoint);".utf8))
+            index = end + 1
+            copiedUpTo = index
+        }
+        guard copiedUpTo > 0 else { return nil }
+        output.append(contentsOf: bytes[copiedUpTo...])
+        return output
+    }
+
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
+    }
+}
