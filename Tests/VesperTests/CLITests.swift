@@ -177,3 +177,49 @@ import VesperCommands
         #expect(none.exitCode == 0 && none.output.contains("USAGE"))
     }
 }
+
+/// The `vesper` executable itself: what a person sees in a terminal.
+@Suite struct ExecutableTests {
+    /// The built `vesper` beside the test bundle, when the build made it.
+    static let executable: URL? = {
+        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [folder, folder.deletingLastPathComponent(), folder.deletingLastPathComponent().deletingLastPathComponent()]
+        return candidates.map { $0.appendingPathComponent("vesper") }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    func run(_ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, output: String, error: String) {
+        let executable: URL = try #require(Self.executable)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+    }
+
+    @Test(.enabled(if: executable != nil, "the vesper executable was not built"))
+    func errorsAreOneLineOnStandardErrorWithNonZeroStatus() throws {
+        let folder = try TestFolder()
+        let result = try run(["show", "4242", "--database", folder.databaseURL.path])
+        #expect(result.status == 1)
+        #expect(result.output.isEmpty)
+        #expect(result.error == "vesper: There is no note with ID 4242.\n")
+    }
+
+    @Test(.enabled(if: executable != nil, "the vesper executable was not built"))
+    func defaultDatabaseIsCreatedUnderTheDataHome() throws {
+        let folder = try TestFolder()
+        let dataHome = folder.url.appendingPathComponent("data")
+        let result = try run(["add", "hello"], environment: ["XDG_DATA_HOME": dataHome.path, "HOME": folder.url.path])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(FileManager.default.fileExists(atPath: dataHome.appendingPathComponent("vesper/vesper.sqlite").path))
+    }
+}
