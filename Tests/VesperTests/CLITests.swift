@@ -174,7 +174,13 @@ import VesperCommands
         let help = await VesperRunner.run(["--help"])
         #expect(help.exitCode == 0 && help.output.contains("rename-tag"))
         let none = await VesperRunner.run([])
-        #expect(none.exitCode == 0 && none.output.contains("USAGE"))
+        #expect(none.exitCode == 0 && none.output.contains("USAGE: vesper <subcommand>"))
+        for arguments in [["add", "--help"], ["help", "add"], ["add", "-h"]] {
+            let subcommandHelp = await VesperRunner.run(arguments)
+            #expect(subcommandHelp.exitCode == 0)
+            #expect(subcommandHelp.output.contains("USAGE: vesper add"), "\(arguments)")
+            #expect(subcommandHelp.output.contains("--tag <tag>"), "\(arguments)")
+        }
     }
 }
 

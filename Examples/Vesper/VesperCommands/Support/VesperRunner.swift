@@ -19,18 +19,21 @@ public enum VesperRunner {
     /// Parses `arguments` (without the program name), runs the command and returns its output.
     /// Never throws: a failure becomes one line of error output and a non-zero exit code.
     public static func run(_ arguments: [String], standardInput: @escaping () -> String? = readStandardInput) async -> VesperRunResult {
-        let command: any ParsableCommand
+        let subcommand: any VesperSubcommand
         do {
-            command = try Vesper.parseAsRoot(arguments)
+            var command = try Vesper.parseAsRoot(arguments)
+            guard let parsed = command as? any VesperSubcommand else {
+                // `vesper`, `vesper help add`: the built-in commands report help as an error.
+                try command.run()
+                return VesperRunResult(output: "", errorOutput: "", exitCode: 0)
+            }
+            subcommand = parsed
         } catch {
             let code = Vesper.exitCode(for: error)
             let message = Vesper.fullMessage(for: error) + "\n"
             return code == .success
                 ? VesperRunResult(output: message, errorOutput: "", exitCode: 0)
                 : VesperRunResult(output: "", errorOutput: message, exitCode: code.rawValue)
-        }
-        guard let subcommand = command as? any VesperSubcommand else {
-            return VesperRunResult(output: Vesper.helpMessage() + "\n", errorOutput: "", exitCode: 0)
         }
         do {
             let output = try await subcommand.execute(CommandContext(readStandardInput: standardInput))
