@@ -17,7 +17,7 @@ extension Int64: QSColumnValue {
         if row.isNull(at: index) { throw row.nullError(at: index) }
         return row.int64(at: index)
     }
-    public func columnValue(as type: QSPropertyType) -> SQLValue { .integer(self) }
+    @inlinable public func columnValue(as type: QSPropertyType) -> SQLValue { .integer(self) }
     public static func canStore(_ type: QSPropertyType) -> Bool { type == .int64 }
 }
 
@@ -26,7 +26,7 @@ extension Int: QSColumnValue {
         if row.isNull(at: index) { throw row.nullError(at: index) }
         return Int(truncatingIfNeeded: row.int64(at: index))
     }
-    public func columnValue(as type: QSPropertyType) -> SQLValue { .integer(Int64(self)) }
+    @inlinable public func columnValue(as type: QSPropertyType) -> SQLValue { .integer(Int64(self)) }
     public static func canStore(_ type: QSPropertyType) -> Bool { type == .int64 }
 }
 
@@ -35,7 +35,7 @@ extension Double: QSColumnValue {
         if row.isNull(at: index) { throw row.nullError(at: index) }
         return row.double(at: index)
     }
-    public func columnValue(as type: QSPropertyType) -> SQLValue { .real(self) }
+    @inlinable public func columnValue(as type: QSPropertyType) -> SQLValue { .real(self) }
     public static func canStore(_ type: QSPropertyType) -> Bool { type == .double }
 }
 
@@ -44,7 +44,7 @@ extension Bool: QSColumnValue {
         if row.isNull(at: index) { throw row.nullError(at: index) }
         return row.int64(at: index) != 0
     }
-    public func columnValue(as type: QSPropertyType) -> SQLValue { .integer(self ? 1 : 0) }
+    @inlinable public func columnValue(as type: QSPropertyType) -> SQLValue { .integer(self ? 1 : 0) }
     public static func canStore(_ type: QSPropertyType) -> Bool { type == .boolean }
 }
 
@@ -53,7 +53,7 @@ extension String: QSColumnValue {
         guard let text = row.text(at: index) else { throw row.nullError(at: index) }
         return text
     }
-    public func columnValue(as type: QSPropertyType) -> SQLValue { .text(self) }
+    @inlinable public func columnValue(as type: QSPropertyType) -> SQLValue { .text(self) }
     public static func canStore(_ type: QSPropertyType) -> Bool { type == .string }
 }
 
@@ -62,7 +62,7 @@ extension Data: QSColumnValue {
         guard let data = row.data(at: index) else { throw row.nullError(at: index) }
         return data
     }
-    public func columnValue(as type: QSPropertyType) -> SQLValue { .blob(self) }
+    @inlinable public func columnValue(as type: QSPropertyType) -> SQLValue { .blob(self) }
     public static func canStore(_ type: QSPropertyType) -> Bool { type == .data }
 }
 
@@ -72,7 +72,7 @@ extension Date: QSColumnValue {
         if row.isNull(at: index) { throw row.nullError(at: index) }
         return Date(timeIntervalSince1970: row.double(at: index))
     }
-    public func columnValue(as type: QSPropertyType) -> SQLValue { .real(timeIntervalSince1970) }
+    @inlinable public func columnValue(as type: QSPropertyType) -> SQLValue { .real(timeIntervalSince1970) }
     public static func canStore(_ type: QSPropertyType) -> Bool { type == .date }
 }
 
@@ -84,7 +84,7 @@ extension URL: QSColumnValue {
         }
         return url
     }
-    public func columnValue(as type: QSPropertyType) -> SQLValue { .text(absoluteString) }
+    @inlinable public func columnValue(as type: QSPropertyType) -> SQLValue { .text(absoluteString) }
     public static func canStore(_ type: QSPropertyType) -> Bool { type == .string }
 }
 
@@ -93,7 +93,7 @@ extension Optional: QSColumnValue where Wrapped: QSColumnValue {
         if row.isNull(at: index) { return nil }
         return try Wrapped.read(from: row, at: index)
     }
-    public func columnValue(as type: QSPropertyType) throws -> SQLValue {
+    @inlinable public func columnValue(as type: QSPropertyType) throws -> SQLValue {
         guard let self else { return .null }
         return try self.columnValue(as: type)
     }
@@ -111,6 +111,6 @@ extension SQLValue: QSColumnValue {
         case .data, .plist: return row.data(at: index).map { .blob($0) } ?? .null
         }
     }
-    public func columnValue(as type: QSPropertyType) -> SQLValue { self }
+    @inlinable public func columnValue(as type: QSPropertyType) -> SQLValue { self }
     public static func canStore(_ type: QSPropertyType) -> Bool { true }
 }

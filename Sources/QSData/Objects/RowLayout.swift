@@ -5,7 +5,7 @@
 final class RowLayout: Sendable {
     @usableFromInline let typeName: String
     @usableFromInline let names: [String]
-    let types: [QSPropertyType]
+    @usableFromInline let types: [QSPropertyType]
     let relationshipNames: [String]
     private let indexByName: [String: Int]
 

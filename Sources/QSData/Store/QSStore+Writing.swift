@@ -20,13 +20,11 @@ extension QSStore {
         try checkOpen()
         let binding = try registry.binding(for: Object.self)
         var batch = SaveBatch()
-        for object in objects {
-            try binding.encode(object, into: &batch, registry: registry)
-        }
-        let snapshots = batch.finished
-        try patchSiblings(of: snapshots)
+        try binding.encode(objects, into: &batch, registry: registry)
+        let groups = batch.finished
+        try patchSiblings(of: groups)
         enqueueWrite("save \(objects.count) \(Object.modelName)", source: source) { writer, change in
-            try writer.save(snapshots, into: &change)
+            try writer.save(groups, into: &change)
             return nil
         }
     }
@@ -126,12 +124,16 @@ extension QSStore {
     }
 
     /// Other types on the same table see what was just saved (F7).
-    private func patchSiblings(of snapshots: [ObjectSnapshot]) throws {
-        for snapshot in snapshots {
-            for sibling in registry.siblings(of: snapshot.binding) where sibling.hasCachedInstance(snapshot.id) {
-                let names = snapshot.binding.layout.names
-                let columns = Dictionary(uniqueKeysWithValues: zip(names, snapshot.values))
-                try sibling.patchCachedInstances(ids: [snapshot.id], with: columns)
+    private func patchSiblings(of groups: [SaveGroup]) throws {
+        for group in groups {
+            let siblings = registry.siblings(of: group.binding).filter(\.cachesInstances)
+            guard !siblings.isEmpty else { continue }
+            let names = group.binding.layout.names
+            for (id, values) in zip(group.ids, group.rows) {
+                for sibling in siblings where sibling.hasCachedInstance(id) {
+                    let columns = Dictionary(uniqueKeysWithValues: zip(names, values))
+                    try sibling.patchCachedInstances(ids: [id], with: columns)
+                }
             }
         }
     }
