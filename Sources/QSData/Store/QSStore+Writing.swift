@@ -20,12 +20,55 @@ extension QSStore {
         try checkOpen()
         let binding = try registry.binding(for: Object.self)
         var batch = SaveBatch()
-        try binding.encode(objects, into: &batch, registry: registry)
-        let groups = batch.finished
-        try patchSiblings(of: groups)
+        guard objects.count > Self.saveChunkSize else {
+            try binding.encode(objects, into: &batch, registry: registry)
+            let groups = batch.finished
+            try patchSiblings(of: groups)
+            enqueueWrite("save \(objects.count) \(Object.modelName)", source: source) { writer, change in
+                try writer.save(groups, into: &change)
+                return nil
+            }
+            return
+        }
+        // A large save: the first chunk now, the rest one per main-actor turn (see ChunkPipe).
+        let pipe = ChunkPipe()
+        try encodeChunk(of: objects, from: 0, binding: binding, batch: &batch, into: pipe)
         enqueueWrite("save \(objects.count) \(Object.modelName)", source: source) { writer, change in
-            try writer.save(groups, into: &change)
+            while let groups = try pipe.next() {
+                try writer.save(groups, into: &change)
+            }
             return nil
+        }
+        feedRemainingChunks(of: Transfer(value: objects), from: Self.saveChunkSize, binding: binding, batch: batch, into: pipe)
+    }
+
+    /// How many objects a save encodes per main-actor turn: about a millisecond of work.
+    static let saveChunkSize = 2_000
+
+    private func encodeChunk<Object>(
+        of objects: [Object], from start: Int, binding: TypeBinding<Object>, batch: inout SaveBatch, into pipe: ChunkPipe
+    ) throws {
+        let end = min(start + Self.saveChunkSize, objects.count)
+        try binding.encode(Array(objects[start..<end]), into: &batch, registry: registry)
+        let groups = batch.takeFinished()
+        try patchSiblings(of: groups)
+        pipe.put(groups)
+        if end == objects.count { pipe.finish() }
+    }
+
+    private func feedRemainingChunks<Object>(
+        of objects: Transfer<[Object]>, from start: Int, binding: TypeBinding<Object>, batch: SaveBatch, into pipe: ChunkPipe
+    ) {
+        guard start < objects.value.count else { return }
+        let carried = Transfer(value: batch)
+        Task { @MainActor in
+            var batch = carried.value
+            do {
+                try self.encodeChunk(of: objects.value, from: start, binding: binding, batch: &batch, into: pipe)
+                self.feedRemainingChunks(of: objects, from: start + Self.saveChunkSize, binding: binding, batch: batch, into: pipe)
+            } catch {
+                pipe.fail(error)
+            }
         }
     }
 

@@ -38,6 +38,18 @@ struct SaveBatch {
     var finished: [SaveGroup] {
         groups.map { SaveGroup(binding: $0.binding, ids: $0.ids, rows: $0.rows, relationships: $0.relationships) }
     }
+
+    /// Hands over the rows encoded so far and starts afresh, remembering which children were
+    /// already written, so a save in several chunks still writes each shared child once.
+    mutating func takeFinished() -> [SaveGroup] {
+        let taken = finished
+        for index in groups.indices {
+            groups[index].ids = []
+            groups[index].rows = []
+            groups[index].relationships = []
+        }
+        return taken
+    }
 }
 
 /// One type's rows as they will be written: Sendable, so they can travel to the queue.
