@@ -10,12 +10,24 @@ public protocol QSColumnValue {
     func columnValue(as type: QSPropertyType) throws -> SQLValue
     /// Whether a property of the model type `type` can hold this Swift type.
     static func canStore(_ type: QSPropertyType) -> Bool
+    /// Reads the value, or nil when the column is NULL. The default asks SQLite for the
+    /// column's type first; types that can tell NULL more cheaply override it.
+    static func readIfPresent(from row: QSRow, at index: Int) throws -> Self?
+}
+
+extension QSColumnValue {
+    @inlinable public static func readIfPresent(from row: QSRow, at index: Int) throws -> Self? {
+        if row.isNull(at: index) { return nil }
+        return try read(from: row, at: index)
+    }
 }
 
 extension Int64: QSColumnValue {
     @inlinable public static func read(from row: QSRow, at index: Int) throws -> Int64 {
-        if row.isNull(at: index) { throw row.nullError(at: index) }
-        return row.int64(at: index)
+        let value = row.int64(at: index)
+        // SQLite reads NULL as 0, so only a 0 needs the (rarely true) NULL check.
+        if value == 0, row.isNull(at: index) { throw row.nullError(at: index) }
+        return value
     }
     @inlinable public func columnValue(as type: QSPropertyType) -> SQLValue { .integer(self) }
     public static func canStore(_ type: QSPropertyType) -> Bool { type == .int64 }
@@ -23,8 +35,7 @@ extension Int64: QSColumnValue {
 
 extension Int: QSColumnValue {
     @inlinable public static func read(from row: QSRow, at index: Int) throws -> Int {
-        if row.isNull(at: index) { throw row.nullError(at: index) }
-        return Int(truncatingIfNeeded: row.int64(at: index))
+        Int(truncatingIfNeeded: try Int64.read(from: row, at: index))
     }
     @inlinable public func columnValue(as type: QSPropertyType) -> SQLValue { .integer(Int64(self)) }
     public static func canStore(_ type: QSPropertyType) -> Bool { type == .int64 }
@@ -32,8 +43,9 @@ extension Int: QSColumnValue {
 
 extension Double: QSColumnValue {
     @inlinable public static func read(from row: QSRow, at index: Int) throws -> Double {
-        if row.isNull(at: index) { throw row.nullError(at: index) }
-        return row.double(at: index)
+        let value = row.double(at: index)
+        if value == 0, row.isNull(at: index) { throw row.nullError(at: index) }
+        return value
     }
     @inlinable public func columnValue(as type: QSPropertyType) -> SQLValue { .real(self) }
     public static func canStore(_ type: QSPropertyType) -> Bool { type == .double }
@@ -41,8 +53,7 @@ extension Double: QSColumnValue {
 
 extension Bool: QSColumnValue {
     @inlinable public static func read(from row: QSRow, at index: Int) throws -> Bool {
-        if row.isNull(at: index) { throw row.nullError(at: index) }
-        return row.int64(at: index) != 0
+        try Int64.read(from: row, at: index) != 0
     }
     @inlinable public func columnValue(as type: QSPropertyType) -> SQLValue { .integer(self ? 1 : 0) }
     public static func canStore(_ type: QSPropertyType) -> Bool { type == .boolean }
@@ -52,6 +63,9 @@ extension String: QSColumnValue {
     @inlinable public static func read(from row: QSRow, at index: Int) throws -> String {
         guard let text = row.text(at: index) else { throw row.nullError(at: index) }
         return text
+    }
+    @inlinable public static func readIfPresent(from row: QSRow, at index: Int) -> String? {
+        row.text(at: index)
     }
     @inlinable public func columnValue(as type: QSPropertyType) -> SQLValue { .text(self) }
     public static func canStore(_ type: QSPropertyType) -> Bool { type == .string }
@@ -69,8 +83,7 @@ extension Data: QSColumnValue {
 /// Dates are stored as REAL seconds since 1970, which keeps milliseconds exact enough for sync.
 extension Date: QSColumnValue {
     @inlinable public static func read(from row: QSRow, at index: Int) throws -> Date {
-        if row.isNull(at: index) { throw row.nullError(at: index) }
-        return Date(timeIntervalSince1970: row.double(at: index))
+        Date(timeIntervalSince1970: try Double.read(from: row, at: index))
     }
     @inlinable public func columnValue(as type: QSPropertyType) -> SQLValue { .real(timeIntervalSince1970) }
     public static func canStore(_ type: QSPropertyType) -> Bool { type == .date }
@@ -90,8 +103,7 @@ extension URL: QSColumnValue {
 
 extension Optional: QSColumnValue where Wrapped: QSColumnValue {
     @inlinable public static func read(from row: QSRow, at index: Int) throws -> Wrapped? {
-        if row.isNull(at: index) { return nil }
-        return try Wrapped.read(from: row, at: index)
+        try Wrapped.readIfPresent(from: row, at: index)
     }
     @inlinable public func columnValue(as type: QSPropertyType) throws -> SQLValue {
         guard let self else { return .null }

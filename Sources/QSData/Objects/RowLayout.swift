@@ -36,3 +36,12 @@ struct LearnedColumn {
         self.index = index
     }
 }
+
+/// The read order a row has learned, and where the current row's reads have got to.
+@usableFromInline
+struct ReadState {
+    @usableFromInline var learned: [LearnedColumn] = []
+    @usableFromInline var position = 0
+
+    init() {}
+}
