@@ -153,7 +153,10 @@ extension QSStore {
 
     /// Checks the column names against the model and converts the values to the columns' types.
     private func columnValues(_ values: [String: any QSColumnValue], for binding: any AnyTypeBinding) throws -> [(name: String, value: SQLValue)] {
-        try values.keys.sorted().map { name in
+        guard !values.isEmpty else {
+            throw QSDataError.unknownColumn(type: binding.description.name, column: "(none: an update must set at least one column)")
+        }
+        return try values.keys.sorted().map { name in
             guard name != "uniqueID", let property = binding.description.property(named: name), let value = values[name] else {
                 throw QSDataError.unknownColumn(type: binding.description.name, column: name)
             }
