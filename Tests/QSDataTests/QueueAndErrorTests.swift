@@ -92,3 +92,40 @@ import Testing
         #expect(try await store.count(Attachment.self) == 0)
     }
 }
+
+@MainActor
+@Suite struct AlongsideAndTriggerTests {
+    @Test func appSQLRunsInTheDeleteTransactionWithTheDeletedIDs() async throws {
+        let store = try await Fixtures.openStore()
+        try store.save((0..<5).map { Note(uniqueID: Int64(70_000 + $0), text: "n") })
+        try store.delete(Note.self, ids: [70_000, 70_001, 99_999]) { db, deleted in
+            for id in deleted { try db.execute("INSERT INTO deletedNotes (uniqueID) VALUES (?)", [.integer(id)]) }
+        }
+        let recorded = try await store.fetchRows("SELECT uniqueID FROM deletedNotes ORDER BY uniqueID")
+        #expect(recorded == [[.integer(70_000)], [.integer(70_001)]])
+
+        // A failure in the app's SQL rolls back the store's delete too.
+        try store.delete(Note.self, ids: [70_002]) { db, _ in try db.execute("INSERT INTO nowhere VALUES (1)") }
+        await #expect(throws: QSWriteError.self) { try await store.flush() }
+        #expect(try await store.count(Note.self) == 3)
+    }
+
+    @Test func aStatementThatFiresATriggerCountsOnce() async throws {
+        let store = try await Fixtures.openStore()
+        try await store.execute("""
+            CREATE TRIGGER recordDeletedNote AFTER DELETE ON notes
+            BEGIN INSERT INTO deletedNotes (uniqueID) VALUES (old.uniqueID); END
+            """)
+        try store.save((0..<100).map { Note(uniqueID: Int64(71_000 + $0), text: "n") })
+        try await store.flush()
+        let log = try await store.recordStatements { try store.delete(Note.self, ids: (0..<100).map { Int64(71_000 + $0) }) }
+        #expect(log.count == 3, "\(log)")
+        #expect(try await store.fetchRows("SELECT count(*) FROM deletedNotes") == [[.integer(100)]])
+    }
+
+    @Test func aMissingFolderIsNamed() async throws {
+        let url = URL(fileURLWithPath: "/nonexistent-folder-\(UUID().uuidString)/db.sqlite")
+        let error = await #expect(throws: QSDataError.self) { _ = try await Fixtures.openStore(url: url) }
+        #expect(error == .cannotOpenDatabase(path: url.path, reason: "the folder \(url.deletingLastPathComponent().path) does not exist"))
+    }
+}

@@ -21,7 +21,11 @@ public final class SQLiteConnection {
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
-            let reason = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+            var reason = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            if !FileManager.default.fileExists(atPath: folder) {
+                reason = "the folder \(folder) does not exist"
+            }
             sqlite3_close(handle)
             throw QSDataError.cannotOpenDatabase(path: path, reason: reason)
         }

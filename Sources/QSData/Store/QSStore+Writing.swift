@@ -16,7 +16,12 @@ extension QSStore {
     /// Relationship rule: children are stored in the order given; a child listed twice keeps its
     /// first position. Related objects are saved too. Cached instances of other types on the same
     /// table are patched with the saved values.
-    public func save<Object: QSDataObject>(_ objects: [Object], source: QSChangeSource = .app) throws {
+    ///
+    /// - Parameter alongside: SQL of the app's own to run in the same transaction, after the
+    ///   store's statements (for tables outside the model, such as an outbox).
+    public func save<Object: QSDataObject>(
+        _ objects: [Object], source: QSChangeSource = .app, alongside: (@Sendable (SQLiteConnection) throws -> Void)? = nil
+    ) throws {
         try checkOpen()
         let binding = try registry.binding(for: Object.self)
         var batch = SaveBatch()
@@ -26,6 +31,7 @@ extension QSStore {
             try patchSiblings(of: groups)
             enqueueWrite("save \(objects.count) \(Object.modelName)", source: source) { writer, change in
                 try writer.save(groups, into: &change)
+                try alongside?(writer.connection)
                 return nil
             }
             return
@@ -37,6 +43,7 @@ extension QSStore {
             while let groups = try pipe.next() {
                 try writer.save(groups, into: &change)
             }
+            try alongside?(writer.connection)
             return nil
         }
         feedRemainingChunks(of: Transfer(value: objects), from: Self.saveChunkSize, binding: binding, batch: batch, into: pipe)
@@ -74,19 +81,29 @@ extension QSStore {
 
     /// Deletes objects and their lookup rows (F9): one statement for the table and one per
     /// relationship, whatever the number. Children are not deleted (see ``orphanIDs(of:)``).
-    public func delete<Object: QSDataObject>(_ objects: [Object], source: QSChangeSource = .app) throws {
-        try delete(Object.self, ids: objects.map(\.uniqueID), source: source)
+    public func delete<Object: QSDataObject>(
+        _ objects: [Object], source: QSChangeSource = .app, alongside: (@Sendable (SQLiteConnection, [Object.UniqueID]) throws -> Void)? = nil
+    ) throws {
+        try delete(Object.self, ids: objects.map(\.uniqueID), source: source, alongside: alongside)
     }
 
     /// Deletes the objects with these uniqueIDs and their lookup rows.
-    public func delete<Object: QSDataObject>(_ type: Object.Type, ids: some Sequence<Object.UniqueID>, source: QSChangeSource = .app) throws {
+    ///
+    /// - Parameter alongside: SQL of the app's own to run in the same transaction, after the
+    ///   deletes, given the uniqueIDs that were deleted — for example to record them in a
+    ///   `deletedNotes` table for sync.
+    public func delete<Object: QSDataObject>(
+        _ type: Object.Type, ids: some Sequence<Object.UniqueID>, source: QSChangeSource = .app,
+        alongside: (@Sendable (SQLiteConnection, [Object.UniqueID]) throws -> Void)? = nil
+    ) throws {
         try checkOpen()
         let binding = try registry.binding(for: type)
         let ids = ids.map(\.anyID)
         for typeBinding in [binding] + registry.siblings(of: binding) { typeBinding.evict(ids) }
         let argument = IDList.json(ids)
         enqueueWrite("delete \(ids.count) \(Object.modelName)", source: source) { writer, change in
-            _ = try writer.delete(binding, where: TableSQL.byIDs, arguments: [argument], into: &change)
+            let deleted = try writer.delete(binding, where: TableSQL.byIDs, arguments: [argument], into: &change)
+            try alongside?(writer.connection, deleted.compactMap { Object.UniqueID(anyID: $0) })
             return nil
         }
     }
@@ -96,12 +113,16 @@ extension QSStore {
     /// ```swift
     /// try store.delete(Article.self, where: "read = 1 AND datePublished < ?", arguments: [.real(cutoff)])
     /// ```
-    public func delete<Object: QSDataObject>(_ type: Object.Type, where condition: String, arguments: [SQLValue] = [], source: QSChangeSource = .app) throws {
+    public func delete<Object: QSDataObject>(
+        _ type: Object.Type, where condition: String, arguments: [SQLValue] = [], source: QSChangeSource = .app,
+        alongside: (@Sendable (SQLiteConnection, [Object.UniqueID]) throws -> Void)? = nil
+    ) throws {
         try checkOpen()
         let binding = try registry.binding(for: type)
         let registry = self.registry
         enqueueWrite("delete \(Object.modelName) where \(condition)", source: source) { writer, change in
             let ids = try writer.delete(binding, where: condition, arguments: arguments, into: &change)
+            try alongside?(writer.connection, ids.compactMap { Object.UniqueID(anyID: $0) })
             return { for typeBinding in [binding] + registry.siblings(of: binding) { typeBinding.evict(ids) } }
         }
     }
