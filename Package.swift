@@ -6,6 +6,11 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "QSData", targets: ["QSData"]),
+        .executable(name: "rss", targets: ["RSSCLI"]),
+    ],
+    dependencies: [
+        // Used only by the example CLIs; a client of the QSData product never builds it.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         .systemLibrary(
@@ -19,6 +24,26 @@ let package = Package(
         // RSS reader example: feed parsing (pure Foundation, no database).
         .target(name: "FeedParser", path: "Examples/RSS/FeedParser"),
         .testTarget(name: "FeedParserTests", dependencies: ["FeedParser"], path: "Tests/FeedParserTests"),
+        // The app core: model types, data controller, importer. The data model and schema are
+        // bundled copies of DataModels/RSS.*; RSSTests checks they are identical.
+        .target(
+            name: "RSSCore",
+            dependencies: ["QSData", "FeedParser"],
+            path: "Examples/RSS/RSSCore",
+            resources: [.copy("Resources/RSS.plist"), .copy("Resources/RSS.sql")]
+        ),
+        // The `rss` commands, as a library so that tests run them in-process.
+        .target(
+            name: "RSSCommands",
+            dependencies: ["RSSCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Examples/RSS/RSSCommands"
+        ),
+        .executableTarget(name: "RSSCLI", dependencies: ["RSSCommands"], path: "Examples/RSS/RSSCLI"),
+        .testTarget(
+            name: "RSSTests",
+            dependencies: ["RSSCore", "RSSCommands", "FeedParser"],
+            path: "Tests/RSSTests"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
