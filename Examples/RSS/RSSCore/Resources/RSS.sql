@@ -29,8 +29,9 @@ CREATE TABLE articles (
 -- Per-feed lists, newest first, and deleting a feed's articles.
 CREATE INDEX articlesFeedDateIndex ON articles (feedID, datePublished);
 -- Unread counts per feed and unread lists: a partial index holds only the unread rows, so it
--- stays small as articles are read. Queries must say `read = 0` for SQLite to use it.
-CREATE INDEX articlesUnreadIndex ON articles (feedID, datePublished) WHERE read = 0;
+-- stays small as articles are read. Queries must say `read = 0` for SQLite to use it. `read`
+-- is in the key only so that counting unread articles per feed never reads the table.
+CREATE INDEX articlesUnreadIndex ON articles (feedID, datePublished, read) WHERE read = 0;
 -- The starred list.
 CREATE INDEX articlesStarredIndex ON articles (datePublished) WHERE starred = 1;
 -- Deleting old read articles.
