@@ -10,41 +10,52 @@ public protocol QSColumnValue {
     func columnValue(as type: QSPropertyType) throws -> SQLValue
     /// Whether a property of the model type `type` can hold this Swift type.
     static func canStore(_ type: QSPropertyType) -> Bool
+    /// Reads the value, or nil when the column is NULL. The default asks SQLite for the
+    /// column's type first; types that can tell NULL more cheaply override it.
+    static func readIfPresent(from row: QSRow, at index: Int) throws -> Self?
+}
+
+extension QSColumnValue {
+    @inlinable public static func readIfPresent(from row: QSRow, at index: Int) throws -> Self? {
+        if row.isNull(at: index) { return nil }
+        return try read(from: row, at: index)
+    }
 }
 
 extension Int64: QSColumnValue {
     @inlinable public static func read(from row: QSRow, at index: Int) throws -> Int64 {
-        if row.isNull(at: index) { throw row.nullError(at: index) }
-        return row.int64(at: index)
+        let value = row.int64(at: index)
+        // SQLite reads NULL as 0, so only a 0 needs the (rarely true) NULL check.
+        if value == 0, row.isNull(at: index) { throw row.nullError(at: index) }
+        return value
     }
-    public func columnValue(as type: QSPropertyType) -> SQLValue { .integer(self) }
+    @inlinable public func columnValue(as type: QSPropertyType) -> SQLValue { .integer(self) }
     public static func canStore(_ type: QSPropertyType) -> Bool { type == .int64 }
 }
 
 extension Int: QSColumnValue {
     @inlinable public static func read(from row: QSRow, at index: Int) throws -> Int {
-        if row.isNull(at: index) { throw row.nullError(at: index) }
-        return Int(truncatingIfNeeded: row.int64(at: index))
+        Int(truncatingIfNeeded: try Int64.read(from: row, at: index))
     }
-    public func columnValue(as type: QSPropertyType) -> SQLValue { .integer(Int64(self)) }
+    @inlinable public func columnValue(as type: QSPropertyType) -> SQLValue { .integer(Int64(self)) }
     public static func canStore(_ type: QSPropertyType) -> Bool { type == .int64 }
 }
 
 extension Double: QSColumnValue {
     @inlinable public static func read(from row: QSRow, at index: Int) throws -> Double {
-        if row.isNull(at: index) { throw row.nullError(at: index) }
-        return row.double(at: index)
+        let value = row.double(at: index)
+        if value == 0, row.isNull(at: index) { throw row.nullError(at: index) }
+        return value
     }
-    public func columnValue(as type: QSPropertyType) -> SQLValue { .real(self) }
+    @inlinable public func columnValue(as type: QSPropertyType) -> SQLValue { .real(self) }
     public static func canStore(_ type: QSPropertyType) -> Bool { type == .double }
 }
 
 extension Bool: QSColumnValue {
     @inlinable public static func read(from row: QSRow, at index: Int) throws -> Bool {
-        if row.isNull(at: index) { throw row.nullError(at: index) }
-        return row.int64(at: index) != 0
+        try Int64.read(from: row, at: index) != 0
     }
-    public func columnValue(as type: QSPropertyType) -> SQLValue { .integer(self ? 1 : 0) }
+    @inlinable public func columnValue(as type: QSPropertyType) -> SQLValue { .integer(self ? 1 : 0) }
     public static func canStore(_ type: QSPropertyType) -> Bool { type == .boolean }
 }
 
@@ -53,7 +64,10 @@ extension String: QSColumnValue {
         guard let text = row.text(at: index) else { throw row.nullError(at: index) }
         return text
     }
-    public func columnValue(as type: QSPropertyType) -> SQLValue { .text(self) }
+    @inlinable public static func readIfPresent(from row: QSRow, at index: Int) -> String? {
+        row.text(at: index)
+    }
+    @inlinable public func columnValue(as type: QSPropertyType) -> SQLValue { .text(self) }
     public static func canStore(_ type: QSPropertyType) -> Bool { type == .string }
 }
 
@@ -62,17 +76,16 @@ extension Data: QSColumnValue {
         guard let data = row.data(at: index) else { throw row.nullError(at: index) }
         return data
     }
-    public func columnValue(as type: QSPropertyType) -> SQLValue { .blob(self) }
+    @inlinable public func columnValue(as type: QSPropertyType) -> SQLValue { .blob(self) }
     public static func canStore(_ type: QSPropertyType) -> Bool { type == .data }
 }
 
 /// Dates are stored as REAL seconds since 1970, which keeps milliseconds exact enough for sync.
 extension Date: QSColumnValue {
     @inlinable public static func read(from row: QSRow, at index: Int) throws -> Date {
-        if row.isNull(at: index) { throw row.nullError(at: index) }
-        return Date(timeIntervalSince1970: row.double(at: index))
+        Date(timeIntervalSince1970: try Double.read(from: row, at: index))
     }
-    public func columnValue(as type: QSPropertyType) -> SQLValue { .real(timeIntervalSince1970) }
+    @inlinable public func columnValue(as type: QSPropertyType) -> SQLValue { .real(timeIntervalSince1970) }
     public static func canStore(_ type: QSPropertyType) -> Bool { type == .date }
 }
 
@@ -84,16 +97,15 @@ extension URL: QSColumnValue {
         }
         return url
     }
-    public func columnValue(as type: QSPropertyType) -> SQLValue { .text(absoluteString) }
+    @inlinable public func columnValue(as type: QSPropertyType) -> SQLValue { .text(absoluteString) }
     public static func canStore(_ type: QSPropertyType) -> Bool { type == .string }
 }
 
 extension Optional: QSColumnValue where Wrapped: QSColumnValue {
     @inlinable public static func read(from row: QSRow, at index: Int) throws -> Wrapped? {
-        if row.isNull(at: index) { return nil }
-        return try Wrapped.read(from: row, at: index)
+        try Wrapped.readIfPresent(from: row, at: index)
     }
-    public func columnValue(as type: QSPropertyType) throws -> SQLValue {
+    @inlinable public func columnValue(as type: QSPropertyType) throws -> SQLValue {
         guard let self else { return .null }
         return try self.columnValue(as: type)
     }
@@ -111,6 +123,6 @@ extension SQLValue: QSColumnValue {
         case .data, .plist: return row.data(at: index).map { .blob($0) } ?? .null
         }
     }
-    public func columnValue(as type: QSPropertyType) -> SQLValue { self }
+    @inlinable public func columnValue(as type: QSPropertyType) -> SQLValue { self }
     public static func canStore(_ type: QSPropertyType) -> Bool { true }
 }

@@ -38,11 +38,28 @@ public protocol QSDataObject: SendableMetatype {
 
     /// Called once after the instance is created from the database. Does nothing by default.
     mutating func awakeFromFetch()
+
+    /// Makes an instance of every remaining row. QSData implements it; types never do.
+    ///
+    /// It is a requirement rather than a helper so that its loop is compiled for each conforming
+    /// type, where `init(row:)` and the column reads inline: this is the fetch's hot path.
+    static func _instances(from rows: QSRowReader) throws -> [Self]
 }
 
 extension QSDataObject {
     public static var modelName: String { String(describing: Self.self) }
     public mutating func awakeFromFetch() {}
+
+    @inlinable
+    public static func _instances(from rows: QSRowReader) throws -> [Self] {
+        var instances: [Self] = []
+        while try rows.next() {
+            var instance = try Self(row: rows.row)
+            instance.awakeFromFetch()
+            instances.append(instance)
+        }
+        return instances
+    }
 }
 
 /// A class whose instances are shared (uniqued or cached) and therefore patched in place.

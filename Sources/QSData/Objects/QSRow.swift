@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 /// One row of a model type's table, as `init(row:)` and `update(from:)` read it.
@@ -12,10 +13,14 @@ import Foundation
 /// the order in which a type reads its columns on the first row and follows it after that.
 public final class QSRow {
     @usableFromInline let layout: RowLayout
-    @usableFromInline let statement: SQLiteStatement?
-    @usableFromInline var values: [SQLValue]
-    @usableFromInline var learned: [LearnedColumn] = []
-    @usableFromInline var cursor = 0
+    /// The statement's SQLite handle, read directly so that reading a column costs no
+    /// reference counting; nil for a row made of values.
+    @usableFromInline let handle: OpaquePointer?
+    @usableFromInline let values: [SQLValue]
+    /// Where the next read is expected. Kept behind a pointer: reads through it skip Swift's
+    /// dynamic exclusivity checks, which would otherwise cost more than the read itself.
+    @usableFromInline let state: UnsafeMutablePointer<ReadState>
+    private let statement: SQLiteStatement?
     var relatedObjects: [String: any ChildrenByParent] = [:]
     var parentID: QSAnyID = .integer(0)
     var probe: TypeProbe?
@@ -24,22 +29,38 @@ public final class QSRow {
     init(layout: RowLayout, statement: SQLiteStatement) {
         self.layout = layout
         self.statement = statement
+        self.handle = statement.handle
         self.values = []
+        self.state = .allocate(capacity: 1)
+        state.initialize(to: ReadState())
     }
 
     /// A row made of values, in the layout's column order.
     init(layout: RowLayout, values: [SQLValue], related: [String: any ChildrenByParent] = [:], parentID: QSAnyID) {
         self.layout = layout
         self.statement = nil
+        self.handle = nil
         self.values = values
         self.relatedObjects = related
         self.parentID = parentID
+        self.state = .allocate(capacity: 1)
+        state.initialize(to: ReadState())
+    }
+
+    deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     /// Prepares to read the next row of the statement.
     func advance(parentID: QSAnyID) {
-        cursor = 0
+        state.pointee.position = 0
         self.parentID = parentID
+    }
+
+    /// Prepares to read the next row, for types without relationships.
+    @inlinable func advance() {
+        state.pointee.position = 0
     }
 
     /// The name of the model type this row belongs to.
@@ -52,10 +73,11 @@ public final class QSRow {
     @inlinable
     public subscript<Value: QSColumnValue>(_ name: String) -> Value {
         get throws {
-            if cursor < learned.count {
-                let column = learned[cursor]
+            let position = state.pointee.position
+            if position < state.pointee.learned.count {
+                let column = state.pointee.learned[position]
                 if column.name == name {
-                    cursor += 1
+                    state.pointee.position = position + 1
                     return try Value.read(from: self, at: column.index)
                 }
             }
@@ -70,9 +92,9 @@ public final class QSRow {
         guard let index = layout.index(of: name) else {
             throw QSDataError.missingColumn(type: layout.typeName, column: name)
         }
-        if probe == nil, cursor == learned.count {
-            learned.append(LearnedColumn(name: name, index: index))
-            cursor += 1
+        if probe == nil, state.pointee.position == state.pointee.learned.count {
+            state.pointee.learned.append(LearnedColumn(name: name, index: index))
+            state.pointee.position += 1
         }
         return index
     }
@@ -96,32 +118,41 @@ public final class QSRow {
 
     /// Whether the column at `index` is NULL.
     @inlinable public func isNull(at index: Int) -> Bool {
-        if let statement { return statement.isNull(at: Int32(index)) }
+        if let handle { return sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL }
         if case .null = values[index] { return true }
         return false
     }
 
     /// The column at `index` as an integer.
     @inlinable public func int64(at index: Int) -> Int64 {
-        if let statement { return statement.int64(at: Int32(index)) }
+        if let handle { return sqlite3_column_int64(handle, Int32(index)) }
         return values[index].int64
     }
 
     /// The column at `index` as a double.
     @inlinable public func double(at index: Int) -> Double {
-        if let statement { return statement.double(at: Int32(index)) }
+        if let handle { return sqlite3_column_double(handle, Int32(index)) }
         return values[index].double
     }
 
     /// The column at `index` as text, nil when NULL.
     @inlinable public func text(at index: Int) -> String? {
-        if let statement { return statement.text(at: Int32(index)) }
+        if let handle {
+            guard let bytes = sqlite3_column_text(handle, Int32(index)) else { return nil }
+            let count = Int(sqlite3_column_bytes(handle, Int32(index)))
+            return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        }
         return values[index].text
     }
 
     /// The column at `index` as bytes, nil when NULL.
     @inlinable public func data(at index: Int) -> Data? {
-        if let statement { return statement.data(at: Int32(index)) }
+        if let handle {
+            if sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL { return nil }
+            let count = Int(sqlite3_column_bytes(handle, Int32(index)))
+            guard count > 0, let bytes = sqlite3_column_blob(handle, Int32(index)) else { return Data() }
+            return Data(bytes: bytes, count: count)
+        }
         return values[index].data
     }
 

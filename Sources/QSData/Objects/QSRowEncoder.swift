@@ -60,7 +60,7 @@ public struct QSRowEncoder {
         return try? Value?.read(from: row, at: index)
     }
 
-    @usableFromInline
+    @inlinable
     mutating func store<Value: QSColumnValue>(_ value: Value?, at index: Int) {
         do {
             values[index] = try value.columnValue(as: layout.types[index])

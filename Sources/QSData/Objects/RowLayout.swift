@@ -5,7 +5,7 @@
 final class RowLayout: Sendable {
     @usableFromInline let typeName: String
     @usableFromInline let names: [String]
-    let types: [QSPropertyType]
+    @usableFromInline let types: [QSPropertyType]
     let relationshipNames: [String]
     private let indexByName: [String: Int]
 
@@ -35,4 +35,13 @@ struct LearnedColumn {
         self.name = name
         self.index = index
     }
+}
+
+/// The read order a row has learned, and where the current row's reads have got to.
+@usableFromInline
+struct ReadState {
+    @usableFromInline var learned: [LearnedColumn] = []
+    @usableFromInline var position = 0
+
+    init() {}
 }

@@ -4,7 +4,7 @@ import Foundation
 /// One open SQLite database: runs SQL, caches prepared statements, wraps transactions.
 ///
 /// A connection is not thread-safe; ``QSStore`` owns one and uses it only on its serial queue.
-/// Apps reach it through ``QSStore/read(_:)`` and ``QSStore/write(source:_:)`` to run their own SQL.
+/// Apps reach it through ``QSStore/read(_:)`` and ``QSStore/write(_:_:)`` to run their own SQL.
 public final class SQLiteConnection {
     /// The database file's path (`:memory:` for an in-memory database).
     public let path: String

@@ -5,7 +5,7 @@
 /// The methods throw only for mistakes found before any SQL runs: an unregistered type, a
 /// column the model does not declare, a value that can't be encoded.
 extension QSStore {
-    /// Saves one object with its relationships. See ``save(_:source:)-(_:QSChangeSource)``.
+    /// Saves one object with its relationships, as saving an array of one does.
     public func save<Object: QSDataObject>(_ object: Object, source: QSChangeSource = .app) throws {
         try save([object], source: source)
     }
@@ -20,14 +20,55 @@ extension QSStore {
         try checkOpen()
         let binding = try registry.binding(for: Object.self)
         var batch = SaveBatch()
-        for object in objects {
-            try binding.encode(object, into: &batch, registry: registry)
+        guard objects.count > Self.saveChunkSize else {
+            try binding.encode(objects, into: &batch, registry: registry)
+            let groups = batch.finished
+            try patchSiblings(of: groups)
+            enqueueWrite("save \(objects.count) \(Object.modelName)", source: source) { writer, change in
+                try writer.save(groups, into: &change)
+                return nil
+            }
+            return
         }
-        let snapshots = batch.finished
-        try patchSiblings(of: snapshots)
+        // A large save: the first chunk now, the rest one per main-actor turn (see ChunkPipe).
+        let pipe = ChunkPipe()
+        try encodeChunk(of: objects, from: 0, binding: binding, batch: &batch, into: pipe)
         enqueueWrite("save \(objects.count) \(Object.modelName)", source: source) { writer, change in
-            try writer.save(snapshots, into: &change)
+            while let groups = try pipe.next() {
+                try writer.save(groups, into: &change)
+            }
             return nil
+        }
+        feedRemainingChunks(of: Transfer(value: objects), from: Self.saveChunkSize, binding: binding, batch: batch, into: pipe)
+    }
+
+    /// How many objects a save encodes per main-actor turn: about a millisecond of work.
+    static let saveChunkSize = 2_000
+
+    private func encodeChunk<Object>(
+        of objects: [Object], from start: Int, binding: TypeBinding<Object>, batch: inout SaveBatch, into pipe: ChunkPipe
+    ) throws {
+        let end = min(start + Self.saveChunkSize, objects.count)
+        try binding.encode(Array(objects[start..<end]), into: &batch, registry: registry)
+        let groups = batch.takeFinished()
+        try patchSiblings(of: groups)
+        pipe.put(groups)
+        if end == objects.count { pipe.finish() }
+    }
+
+    private func feedRemainingChunks<Object>(
+        of objects: Transfer<[Object]>, from start: Int, binding: TypeBinding<Object>, batch: SaveBatch, into pipe: ChunkPipe
+    ) {
+        guard start < objects.value.count else { return }
+        let carried = Transfer(value: batch)
+        Task { @MainActor in
+            var batch = carried.value
+            do {
+                try self.encodeChunk(of: objects.value, from: start, binding: binding, batch: &batch, into: pipe)
+                self.feedRemainingChunks(of: objects, from: start + Self.saveChunkSize, binding: binding, batch: batch, into: pipe)
+            } catch {
+                pipe.fail(error)
+            }
         }
     }
 
@@ -112,7 +153,10 @@ extension QSStore {
 
     /// Checks the column names against the model and converts the values to the columns' types.
     private func columnValues(_ values: [String: any QSColumnValue], for binding: any AnyTypeBinding) throws -> [(name: String, value: SQLValue)] {
-        try values.keys.sorted().map { name in
+        guard !values.isEmpty else {
+            throw QSDataError.unknownColumn(type: binding.description.name, column: "(none: an update must set at least one column)")
+        }
+        return try values.keys.sorted().map { name in
             guard name != "uniqueID", let property = binding.description.property(named: name), let value = values[name] else {
                 throw QSDataError.unknownColumn(type: binding.description.name, column: name)
             }
@@ -126,12 +170,16 @@ extension QSStore {
     }
 
     /// Other types on the same table see what was just saved (F7).
-    private func patchSiblings(of snapshots: [ObjectSnapshot]) throws {
-        for snapshot in snapshots {
-            for sibling in registry.siblings(of: snapshot.binding) where sibling.hasCachedInstance(snapshot.id) {
-                let names = snapshot.binding.layout.names
-                let columns = Dictionary(uniqueKeysWithValues: zip(names, snapshot.values))
-                try sibling.patchCachedInstances(ids: [snapshot.id], with: columns)
+    private func patchSiblings(of groups: [SaveGroup]) throws {
+        for group in groups {
+            let siblings = registry.siblings(of: group.binding).filter(\.cachesInstances)
+            guard !siblings.isEmpty else { continue }
+            let names = group.binding.layout.names
+            for (id, values) in zip(group.ids, group.rows) {
+                for sibling in siblings where sibling.hasCachedInstance(id) {
+                    let columns = Dictionary(uniqueKeysWithValues: zip(names, values))
+                    try sibling.patchCachedInstances(ids: [id], with: columns)
+                }
             }
         }
     }

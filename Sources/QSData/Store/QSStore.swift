@@ -36,8 +36,12 @@ public final class QSStore {
     /// checks `model` against the schema and each type against the model, then fetches the
     /// types marked `fetchAllAtStartup`.
     ///
-    /// - Parameter types: every Swift type the app stores; each must be declared in the model
-    ///   under its ``QSDataObject/modelName``.
+    /// - Parameters:
+    ///   - url: the database file; created when missing.
+    ///   - model: the object types, usually loaded with ``QSDataModel/init(contentsOf:)``.
+    ///   - schema: the SQL that creates and migrates the database.
+    ///   - types: every Swift type the app stores; each must be declared in the model
+    ///     under its ``QSDataObject/modelName``.
     /// - Throws: ``QSDataError`` naming what is wrong: the file, a schema mismatch, a type that
     ///   does not match the model; or ``SQLiteError``.
     public static func open(at url: URL, model: QSDataModel, schema: QSSchema, types: [any QSDataObject.Type]) async throws -> QSStore {

@@ -7,45 +7,45 @@ struct RowWriter {
 
     // MARK: Saving
 
-    /// Inserts or updates each object, then rewrites its lookup rows if their order or
-    /// membership changed. Unchanged rows are not written.
-    func save(_ snapshots: [ObjectSnapshot], into change: inout QSChange) throws {
-        for snapshot in snapshots {
-            let binding = snapshot.binding
-            let typeName = binding.description.name
-            let inserted = try insertIfNew(snapshot)
-            var changed = try inserted || updateIfChanged(snapshot)
-            for relationship in snapshot.relationships {
-                guard let sql = binding.sql.relationships[relationship.name] else { continue }
-                if try writeLookupRows(relationship, sql: sql, parentID: snapshot.id, parentIsNew: inserted) {
-                    changed = true
-                }
-            }
-            if inserted {
-                change.record(\.inserted, [snapshot.id], of: typeName)
-            } else if changed {
-                change.record(\.updated, [snapshot.id], of: typeName)
-            }
-            if changed {
-                for sibling in registry.siblings(of: binding) {
-                    change.record(inserted ? \.inserted : \.updated, [snapshot.id], of: sibling.description.name)
-                }
-            }
+    /// Inserts or updates each row, then rewrites its lookup rows if their order or membership
+    /// changed. Unchanged rows are not written.
+    func save(_ groups: [SaveGroup], into change: inout QSChange) throws {
+        for group in groups {
+            try save(group, into: &change)
         }
     }
 
-    private func insertIfNew(_ snapshot: ObjectSnapshot) throws -> Bool {
-        let statement = try connection.statement(snapshot.binding.sql.insert)
-        try statement.bind(snapshot.values)
-        try statement.step()
-        statement.reset()
-        return connection.changes > 0
+    private func save(_ group: SaveGroup, into change: inout QSChange) throws {
+        let binding = group.binding
+        let insert = try connection.statement(binding.sql.insert)
+        let update = try binding.sql.updateIfChanged.map { try connection.statement($0) }
+        var inserted: [QSAnyID] = []
+        var updated: [QSAnyID] = []
+        for (offset, values) in group.rows.enumerated() {
+            let id = group.ids[offset]
+            let isNew = try run(insert, values)
+            var changed = try isNew || update.map { try run($0, values) } ?? false
+            for relationship in group.relationships[offset] {
+                guard let sql = binding.sql.relationships[relationship.name] else { continue }
+                if try writeLookupRows(relationship, sql: sql, parentID: id, parentIsNew: isNew) {
+                    changed = true
+                }
+            }
+            if isNew {
+                inserted.append(id)
+            } else if changed {
+                updated.append(id)
+            }
+        }
+        for typeBinding in [binding] + registry.siblings(of: binding) {
+            change.record(\.inserted, inserted, of: typeBinding.description.name)
+            change.record(\.updated, updated, of: typeBinding.description.name)
+        }
     }
 
-    private func updateIfChanged(_ snapshot: ObjectSnapshot) throws -> Bool {
-        guard let sql = snapshot.binding.sql.updateIfChanged else { return false }
-        let statement = try connection.statement(sql)
-        try statement.bind(snapshot.values)
+    /// Runs a write statement with `values`; returns whether it changed a row.
+    private func run(_ statement: SQLiteStatement, _ values: [SQLValue]) throws -> Bool {
+        try statement.bind(values)
         try statement.step()
         statement.reset()
         return connection.changes > 0

@@ -1,39 +1,64 @@
-/// The rows one save writes: each object encoded once, children before their parents.
+/// The rows one save writes, grouped by type: each object encoded once, children included.
 struct SaveBatch {
-    struct Key: Hashable {
-        let typeName: String
+    /// The encoded rows of one type, in the order they were encoded.
+    struct Group {
+        let binding: any AnyTypeBinding
+        /// Reused for every object of the type, so it learns the type's column order once.
+        var encoder: QSRowEncoder
+        var ids: [QSAnyID] = []
+        var rows: [[SQLValue]] = []
+        var relationships: [[RelationshipSnapshot]] = []
+    }
+
+    private struct ChildKey: Hashable {
+        let binding: ObjectIdentifier
         let id: QSAnyID
     }
 
-    private(set) var snapshots: [ObjectSnapshot?] = []
-    private var positions: [Key: Int] = [:]
-    /// One encoder per type, reused so each learns its type's column order once.
-    var encoders: [String: QSRowEncoder] = [:]
+    var groups: [Group] = []
+    private var groupIndexByBinding: [ObjectIdentifier: Int] = [:]
+    private var claimedChildren: Set<ChildKey> = []
 
-    /// Claims a place for the object; false when the batch already has (or is building) it.
-    mutating func reserve(_ key: Key) -> Bool {
-        guard positions[key] == nil else { return false }
-        positions[key] = snapshots.count
-        snapshots.append(nil)
-        return true
+    /// The position in ``groups`` of the group for `binding`, created when missing.
+    mutating func groupIndex(for binding: any AnyTypeBinding) -> Int {
+        let key = ObjectIdentifier(binding)
+        if let index = groupIndexByBinding[key] { return index }
+        groups.append(Group(binding: binding, encoder: QSRowEncoder(layout: binding.layout)))
+        groupIndexByBinding[key] = groups.count - 1
+        return groups.count - 1
     }
 
-    mutating func fill(_ key: Key, with snapshot: ObjectSnapshot) {
-        if let position = positions[key] {
-            snapshots[position] = snapshot
+    /// Whether a related object still needs encoding; true once per (type, uniqueID).
+    /// Children shared by many parents (a tag on every note) are written once per save.
+    mutating func claimChild(of binding: any AnyTypeBinding, id: QSAnyID) -> Bool {
+        claimedChildren.insert(ChildKey(binding: ObjectIdentifier(binding), id: id)).inserted
+    }
+
+    /// The finished rows, ready to travel to the database queue.
+    var finished: [SaveGroup] {
+        groups.map { SaveGroup(binding: $0.binding, ids: $0.ids, rows: $0.rows, relationships: $0.relationships) }
+    }
+
+    /// Hands over the rows encoded so far and starts afresh, remembering which children were
+    /// already written, so a save in several chunks still writes each shared child once.
+    mutating func takeFinished() -> [SaveGroup] {
+        let taken = finished
+        for index in groups.indices {
+            groups[index].ids = []
+            groups[index].rows = []
+            groups[index].relationships = []
         }
+        return taken
     }
-
-    /// The finished snapshots, in writing order.
-    var finished: [ObjectSnapshot] { snapshots.compactMap { $0 } }
 }
 
-/// One object's values as they will be written: Sendable, so it can travel to the queue.
-struct ObjectSnapshot: Sendable {
+/// One type's rows as they will be written: Sendable, so they can travel to the queue.
+struct SaveGroup: Sendable {
     let binding: any AnyTypeBinding
-    let id: QSAnyID
-    let values: [SQLValue]
-    let relationships: [RelationshipSnapshot]
+    let ids: [QSAnyID]
+    let rows: [[SQLValue]]
+    /// Per row, the relationships the object set (empty when it has none).
+    let relationships: [[RelationshipSnapshot]]
 }
 
 /// A parent's children for one relationship, as uniqueIDs in order, each once.

@@ -1,28 +1,11 @@
 /// Turning instances into rows to save, and patching cached instances, on the main actor.
 extension TypeBinding {
-    /// Encodes `object` (and, first, its children) into `batch`, and caches it.
-    func encode(_ object: Object, into batch: inout SaveBatch, registry: TypeRegistry) throws {
-        let id = object.uniqueID.anyID
-        let key = SaveBatch.Key(typeName: description.name, id: id)
-        guard batch.reserve(key) else { return }
-
-        var encoder = batch.encoders.removeValue(forKey: description.name) ?? QSRowEncoder(layout: layout)
-        object.encode(to: &encoder)
-        let encoded = try encoder.finish()
-        batch.encoders[description.name] = encoder
-
-        var relationships: [RelationshipSnapshot] = []
-        for relationship in description.relationships {
-            // A relationship the type did not set is left as it is in the database.
-            guard let children = encoded.relationships[relationship.name] else { continue }
-            guard let childBinding = registry.binding(named: relationship.childType) else {
-                throw QSDataError.unregisteredType(relationship.childType)
-            }
-            try childBinding.addChildren(children, to: &batch, registry: registry)
-            relationships.append(RelationshipSnapshot(name: relationship.name, childIDs: children.childIDs))
+    /// Encodes `objects` (and their children) into `batch`, and caches them.
+    func encode(_ objects: [Object], into batch: inout SaveBatch, registry: TypeRegistry) throws {
+        let group = batch.groupIndex(for: self)
+        for object in objects {
+            try encode(object, group: group, into: &batch, registry: registry)
         }
-        batch.fill(key, with: ObjectSnapshot(binding: self, id: id, values: encoded.values, relationships: relationships))
-        cache.insert(object)
     }
 
     func addChildren(_ children: any RelatedChildren, to batch: inout SaveBatch, registry: TypeRegistry) throws {
@@ -31,10 +14,35 @@ extension TypeBinding {
                 type: description.name,
                 problems: ["a relationship to \(description.name) was given children of type \(children.childTypeName)"])
         }
-        for child in typed.children {
-            try encode(child, into: &batch, registry: registry)
+        let group = batch.groupIndex(for: self)
+        for child in typed.children where batch.claimChild(of: self, id: child.uniqueID.anyID) {
+            try encode(child, group: group, into: &batch, registry: registry)
         }
     }
+
+    private func encode(_ object: Object, group: Int, into batch: inout SaveBatch, registry: TypeRegistry) throws {
+        object.encode(to: &batch.groups[group].encoder)
+        let encoded = try batch.groups[group].encoder.finish()
+
+        var relationships: [RelationshipSnapshot] = []
+        if !encoded.relationships.isEmpty {
+            for relationship in description.relationships {
+                // A relationship the type did not set is left as it is in the database.
+                guard let children = encoded.relationships[relationship.name] else { continue }
+                guard let childBinding = registry.binding(named: relationship.childType) else {
+                    throw QSDataError.unregisteredType(relationship.childType)
+                }
+                try childBinding.addChildren(children, to: &batch, registry: registry)
+                relationships.append(RelationshipSnapshot(name: relationship.name, childIDs: children.childIDs))
+            }
+        }
+        batch.groups[group].ids.append(object.uniqueID.anyID)
+        batch.groups[group].rows.append(encoded.values)
+        batch.groups[group].relationships.append(relationships)
+        cache.insert(object)
+    }
+
+    var cachesInstances: Bool { cache.policy != .none }
 
     func hasCachedInstance(_ id: QSAnyID) -> Bool {
         guard cache.policy != .none, let typedID = Object.UniqueID(anyID: id) else { return false }

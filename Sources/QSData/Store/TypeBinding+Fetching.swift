@@ -27,6 +27,9 @@ extension TypeBinding {
         try statement.bind(request.arguments)
         defer { statement.reset() }
         let row = QSRow(layout: layout, statement: statement)
+        if cache.policy == .none && related.isEmpty {
+            return try Object._instances(from: QSRowReader(row: row, statement: statement))
+        }
         row.relatedObjects = related
         let needsID = cache.policy != .none || !related.isEmpty
         var objects: [Object] = []

@@ -13,6 +13,9 @@ protocol AnyTypeBinding: AnyObject, Sendable {
     /// Main actor: adds the children of a saved parent to the batch, once each.
     func addChildren(_ children: any RelatedChildren, to batch: inout SaveBatch, registry: TypeRegistry) throws
 
+    /// Whether the type keeps instances at all (uniqued classes and permanent caches do).
+    var cachesInstances: Bool { get }
+
     /// Main actor: whether an instance with this uniqueID is cached or alive.
     func hasCachedInstance(_ id: QSAnyID) -> Bool
 

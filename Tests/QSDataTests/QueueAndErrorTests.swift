@@ -1,0 +1,94 @@
+import Foundation
+import QSData
+import Testing
+
+@MainActor
+@Suite struct QueueAndErrorTests {
+    @Test func aFetchSeesEveryWriteEnqueuedBeforeIt() async throws {
+        let store = try await Fixtures.openStore()
+        for index in 0..<200 {
+            try store.save(Note(uniqueID: Int64(20_000 + index), text: "n\(index)"))
+        }
+        try store.delete(Note.self, ids: [20_000, 20_001])
+        try store.update(Note.self, ids: [20_002], set: ["text": "changed"])
+        // No flush: the fetch itself is ordered after the writes on the queue.
+        let rows = try await store.fetchRows("SELECT count(*), (SELECT text FROM notes WHERE uniqueID = 20002) FROM notes")
+        #expect(rows == [[.integer(198), .text("changed")]])
+    }
+
+    @Test func aFailedWriteIsRolledBackAndReported() async throws {
+        let store = try await Fixtures.openStore()
+        try store.save(Tag(name: "Unique"))
+        try await store.flush()
+
+        var reported: [QSWriteError] = []
+        let observation = store.observeWriteErrors { reported.append($0) }
+        // tags.name is UNIQUE: a second tag with the same name but another uniqueID must fail,
+        // and the note saved in the same call must not be written either.
+        let clash = Tag(name: "Unique")
+        let impostor = Tag(name: "Other")
+        impostor.name = "Unique"
+        try store.save(Note(uniqueID: 30_000, text: "in the failed batch", tags: [clash, impostor]))
+
+        let error = await #expect(throws: QSWriteError.self) { try await store.flush() }
+        let sqliteError = try #require(error?.underlying as? SQLiteError)
+        #expect(sqliteError.code == 19)  // SQLITE_CONSTRAINT
+        #expect(sqliteError.message.contains("tags.name"))
+        #expect(sqliteError.sql?.hasPrefix("UPDATE \"tags\"") == true || sqliteError.sql?.hasPrefix("INSERT INTO \"tags\"") == true)
+        #expect(error?.operation == "save 1 Note")
+        #expect(reported.count == 1)
+        #expect(try await store.count(Note.self) == 0)
+        #expect(try await store.count(Tag.self) == 1)
+        try await store.flush()  // reported once only
+        observation.cancel()
+    }
+
+    @Test func changesArriveAsAnAsyncSequenceWithTheirSource() async throws {
+        let store = try await Fixtures.openStore()
+        let stream = store.changes
+        try store.save(Note(uniqueID: 40_000, text: "from sync"), source: .sync)
+        try store.delete(Note.self, ids: [40_000])
+        try await store.flush()
+        var iterator = stream.makeAsyncIterator()
+        let first = await iterator.next()
+        let second = await iterator.next()
+        #expect(first?.source == .sync)
+        #expect(first?.insertedIDs(of: Note.self) == [40_000])
+        #expect(first?.insertedIDs(of: TimelineNote.self) == [40_000])
+        #expect(second?.source == .app)
+        #expect(second?.deletedIDs(of: Note.self) == [40_000])
+    }
+
+    @Test func rawSQLRunsOnTheSameQueue() async throws {
+        let store = try await Fixtures.openStore()
+        try store.save(Note(uniqueID: 50_000, text: "gone"))
+        try store.write { db in
+            try db.execute("INSERT INTO deletedNotes (uniqueID) VALUES (?)", [50_000])
+        }
+        let count = try await store.read { db in try db.fetchValue("SELECT count(*) FROM deletedNotes") }
+        #expect(count == .integer(1))
+        let missing = await #expect(throws: SQLiteError.self) {
+            try await store.execute("INSERT INTO nowhere VALUES (1)")
+        }
+        #expect(missing?.sql == "INSERT INTO nowhere VALUES (1)")
+        #expect(missing?.message == "no such table: nowhere")
+    }
+
+    @Test func aClosedStoreRefusesWork() async throws {
+        let store = try await Fixtures.openStore()
+        try await store.close()
+        #expect(throws: QSDataError.storeClosed) { try store.save(Tag(name: "late")) }
+        await #expect(throws: QSDataError.storeClosed) { _ = try await store.fetchAll(Note.self) }
+    }
+
+    @Test func largeStringIDListsWork() async throws {
+        let store = try await Fixtures.openStore()
+        let attachments = (0..<40_000).map { Attachment(uniqueID: "id \"\($0)\" \\ ünï") }
+        try store.save(attachments)
+        let fetched = try await store.fetch(Attachment.self, ids: attachments.map(\.uniqueID))
+        #expect(fetched.count == 40_000)
+        #expect(fetched.last?.uniqueID == "id \"39999\" \\ ünï")
+        try store.delete(attachments)
+        #expect(try await store.count(Attachment.self) == 0)
+    }
+}
