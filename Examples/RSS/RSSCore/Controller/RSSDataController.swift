@@ -36,6 +36,9 @@ public final class RSSDataController {
             model: QSDataModel(contentsOf: RSSResources.modelURL),
             schema: QSSchema(creationFile: RSSResources.schemaURL),
             types: RSSResources.types)
+        // A reader's working set is the unread index and the newest articles; SQLite's default
+        // 2 MB page cache makes large imports thrash the primary-key index.
+        try await store.execute("PRAGMA cache_size = -32768")
         let controller = RSSDataController(store: store)
         try await controller.reloadUnreadCounts()
         return controller

@@ -48,7 +48,7 @@ public struct DemoRunner {
         let feedFolder = scratchFolder.appendingPathComponent("feeds")
         let files = try subscription.write(to: feedFolder)
         defer { try? FileManager.default.removeItem(at: feedFolder) }
-        say("Importing \(format(articleCount)) articles in \(files.count) synthetic feeds (\(subscription.authorCount) authors, two per article)…")
+        say("Importing \(format(articleCount)) articles in \(files.count) synthetic feeds (\(subscription.authorCount) authors, one or two per article)…")
         let summary = await FeedImporter(data: data).importFeeds(from: [.file(feedFolder)])
         if let failure = summary.failures.first { throw failure }
         report.feeds = summary.feeds

@@ -2,6 +2,10 @@ import Foundation
 
 /// A made-up subscription for the demo: RSS 2.0 feeds with shared authors, written as files so
 /// that the demo imports them the way `rss import` imports anything.
+///
+/// Like real feeds, each feed has a small staff: four authors, one of whom also writes for the
+/// next feed. Every article credits one or two of them, so authors are shared between the
+/// articles of a feed and between neighbouring feeds.
 public struct SyntheticSubscription: Sendable {
     public var articleCount: Int
     public var feedCount: Int
@@ -9,13 +13,17 @@ public struct SyntheticSubscription: Sendable {
     /// The publication date of the newest article; each older one is ten minutes earlier.
     public var newestDate: Date
 
-    public init(articleCount: Int, feedCount: Int? = nil, authorCount: Int = 500,
+    public init(articleCount: Int, feedCount: Int? = nil, authorCount: Int? = nil,
                 newestDate: Date = Date(timeIntervalSince1970: 1_750_000_000)) {
         self.articleCount = max(0, articleCount)
         self.feedCount = max(1, feedCount ?? min(300, max(1, articleCount / 100)))
-        self.authorCount = max(1, authorCount)
+        self.authorCount = max(1, authorCount ?? self.feedCount * Self.staffStride)
         self.newestDate = newestDate
     }
+
+    /// Authors per feed, and how far apart the staffs of neighbouring feeds start (so one overlaps).
+    static let staffSize = 4
+    static let staffStride = 3
 
     /// Writes one file per feed into `folder` (created if needed) and returns their URLs.
     public func write(to folder: URL) throws -> [URL] {
@@ -47,14 +55,18 @@ public struct SyntheticSubscription: Sendable {
         var article = feed
         while article < articleCount {
             let date = newestDate.addingTimeInterval(-600 * Double(article))
-            let first = article % authorCount
-            let second = (article * 7 + 3) % authorCount
+            let staff = feed * Self.staffStride
+            let position = article / feedCount
+            let first = (staff + position % Self.staffSize) % authorCount
+            let second = (staff + (position + 1) % Self.staffSize) % authorCount
+            let credits = article % 3 == 0 ? "<dc:creator>Author \(first)</dc:creator>"
+                : "<dc:creator>Author \(first)</dc:creator><dc:creator>Author \(second)</dc:creator>"
             xml += """
             <item><title>Article \(article) of feed \(feed)</title>\
             <link>https://feed\(feed).example.com/\(article)</link>\
             <guid isPermaLink="false">synthetic-\(article)</guid>\
             <pubDate>\(formatter.string(from: date))</pubDate>\
-            <dc:creator>Author \(first)</dc:creator><dc:creator>Author \(second)</dc:creator>\
+            \(credits)\
             <description>&lt;p&gt;Body of article \(article), written for the demo.&lt;/p&gt;</description></item>
 
             """

@@ -50,5 +50,5 @@ CREATE TABLE authorsArticlesLookup (
     authorID TEXT NOT NULL,
     ix INTEGER NOT NULL,
     PRIMARY KEY (authorID, articleID)
-);
+) WITHOUT ROWID;                        -- the primary key is the table: one B-tree less per row
 CREATE INDEX authorsArticlesLookupArticleIndex ON authorsArticlesLookup (articleID);
