@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "QSData", targets: ["QSData"]),
         .executable(name: "vesper", targets: ["VesperCLI"]),
+        .executable(name: "rss", targets: ["RSSCLI"]),
     ],
     dependencies: [
         // Used only by the example CLIs; a client of the QSData product never builds it.
@@ -49,9 +50,31 @@ let package = Package(
             path: "Tests/VesperTests"
         ),
 
-        // RSS reader example: feed parsing (pure Foundation, no database).
+        // MARK: RSS reader example
+
+        // Feed parsing (pure Foundation, no database).
         .target(name: "FeedParser", path: "Examples/RSS/FeedParser"),
         .testTarget(name: "FeedParserTests", dependencies: ["FeedParser"], path: "Tests/FeedParserTests"),
+        // The app core: model types, data controller, importer. The data model and schema are
+        // bundled copies of DataModels/RSS.*; RSSTests checks they are identical.
+        .target(
+            name: "RSSCore",
+            dependencies: ["QSData", "FeedParser"],
+            path: "Examples/RSS/RSSCore",
+            resources: [.copy("Resources/RSS.plist"), .copy("Resources/RSS.sql")]
+        ),
+        // The `rss` commands, as a library so that tests run them in-process.
+        .target(
+            name: "RSSCommands",
+            dependencies: ["RSSCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Examples/RSS/RSSCommands"
+        ),
+        .executableTarget(name: "RSSCLI", dependencies: ["RSSCommands"], path: "Examples/RSS/RSSCLI"),
+        .testTarget(
+            name: "RSSTests",
+            dependencies: ["RSSCore", "RSSCommands", "FeedParser"],
+            path: "Tests/RSSTests"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

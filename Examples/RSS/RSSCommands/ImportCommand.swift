@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import RSSCore
+
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import feeds from files, folders, http(s) URLs and OPML subscription lists.",
+        discussion: "Re-importing a feed adds nothing twice: only new and changed articles are written, and read and starred state is kept. A source that fails is reported and skipped; the rest import.")
+
+    @OptionGroup var options: GlobalOptions
+    @OptionGroup var output: OutputOptions
+
+    @Argument(help: ArgumentHelp("Feed files, folders of feeds, http(s) URLs or OPML files.", valueName: "source"))
+    var sources: [String]
+
+    func validate() throws {
+        if sources.isEmpty { throw ValidationError("name at least one file, folder or URL to import") }
+    }
+
+    func run() async throws { try await execute() }
+
+    @MainActor private func execute() async throws {
+        let console = Console.current
+        let locations = try sources.map { try FeedLocation(argument: $0) }
+        let summary = try await options.withData { data in
+            let importer = FeedImporter(data: data)
+            let progress = ImportProgressView(console: console, showsFeeds: !output.json)
+            importer.onEvent = { progress.show($0) }
+            let summary = await importer.importFeeds(from: locations)
+            progress.finish()
+            return summary
+        }
+        if output.json {
+            console.line(try Output.json(summary))
+        } else {
+            console.line("Imported \(Output.plural(summary.feeds, "feed")) in \(String(format: "%.2f", summary.seconds)) s: "
+                + "\(Output.count(summary.newArticles)) new, \(Output.count(summary.updatedArticles)) updated, "
+                + "\(Output.count(summary.unchangedArticles)) unchanged articles; "
+                + "\(Output.count(summary.skippedFeeds)) skipped (\(Output.count(Int(summary.articlesPerSecond))) articles/s)")
+        }
+        if !summary.failures.isEmpty {
+            throw CommandFailure(description: "\(Output.plural(summary.failures.count, "source")) could not be imported (listed above)")
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import ArgumentParser
+import Foundation
+import RSSCore
+
+/// Text and JSON renderings shared by the commands.
+enum Output {
+    /// Pretty, key-sorted JSON with ISO 8601 dates.
+    static func json(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// `2024-05-01 14:03` in UTC, or `—` when there is no date.
+    static func date(_ date: Date?) -> String {
+        guard let date else { return "—" }
+        return date.formatted(Date.VerbatimFormatStyle(
+            format: "\(year: .defaultDigits)-\(month: .twoDigits)-\(day: .twoDigits) \(hour: .twoDigits(clock: .twentyFourHour, hourCycle: .zeroBased)):\(minute: .twoDigits)",
+            timeZone: .gmt, calendar: Calendar(identifier: .gregorian)))
+    }
+
+    /// A number with thousands separators.
+    static func count(_ number: Int) -> String {
+        number.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))
+    }
+
+    /// "1 article", "2 articles".
+    static func plural(_ number: Int, _ noun: String) -> String {
+        "\(count(number)) \(noun)\(number == 1 ? "" : "s")"
+    }
+
+    /// HTML reduced to readable text: tags dropped, block ends as line breaks, entities decoded.
+    static func plainText(fromHTML html: String) -> String {
+        var text = html.replacingOccurrences(of: "<(br|/p|/div|/li|/h[1-6])[^>]*>", with: "\n", options: [.regularExpression, .caseInsensitive])
+        text = text.replacingOccurrences(of: "<[^>]+>", with: "", options: .regularExpression)
+        let entities = ["&lt;": "<", "&gt;": ">", "&quot;": "\"", "&#39;": "'", "&apos;": "'", "&nbsp;": " ", "&amp;": "&"]
+        for (entity, character) in entities { text = text.replacingOccurrences(of: entity, with: character) }
+        text = text.replacingOccurrences(of: "\n{3,}", with: "\n\n", options: .regularExpression)
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+/// The JSON form of a feed in `rss feeds --json`.
+struct FeedJSON: Codable, Equatable {
+    var id: String
+    var title: String?
+    var homePageURL: String?
+    var folder: String?
+    var unread: Int
+
+    @MainActor init(_ feed: Feed, unread: Int) {
+        id = feed.uniqueID
+        title = feed.title
+        homePageURL = feed.homePageURL
+        folder = feed.folder
+        self.unread = unread
+    }
+}
+
+/// The JSON form of an article in `rss list --json`.
+struct ArticleSummaryJSON: Codable, Equatable {
+    var id: String
+    var feedID: String
+    var title: String?
+    var datePublished: Date?
+    var read: Bool
+    var starred: Bool
+
+    @MainActor init(_ article: ArticleSummary) {
+        id = article.uniqueID
+        feedID = article.feedID
+        title = article.title
+        datePublished = article.datePublished
+        read = article.read
+        starred = article.starred
+    }
+}
+
+/// The JSON form of an article in `rss show --json`.
+struct ArticleJSON: Codable, Equatable {
+    var id: String
+    var feedID: String
+    var title: String?
+    var url: String?
+    var externalURL: String?
+    var contentHTML: String?
+    var summary: String?
+    var imageURL: String?
+    var datePublished: Date?
+    var dateModified: Date?
+    var read: Bool
+    var starred: Bool
+    var authors: [String]
+
+    init(_ article: Article) {
+        id = article.uniqueID
+        feedID = article.feedID
+        title = article.title
+        url = article.url
+        externalURL = article.externalURL
+        contentHTML = article.contentHTML
+        summary = article.summary
+        imageURL = article.imageURL
+        datePublished = article.datePublished
+        dateModified = article.dateModified
+        read = article.read
+        starred = article.starred
+        authors = article.authors.map(\.displayName)
+    }
+}
+
+/// A date on the command line: `2024-05-01` (midnight UTC) or full ISO 8601.
+struct DateArgument: ExpressibleByArgument {
+    let date: Date
+
+    init?(argument: String) {
+        if let date = try? Date(argument, strategy: .iso8601) {
+            self.date = date
+        } else if let date = try? Date(argument + "T00:00:00Z", strategy: .iso8601) {
+            self.date = date
+        } else {
+            return nil
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import QSData
+import RSSCommands
+import RSSCore
+import Testing
+
+/// Temporary folders, databases, feed documents and CLI runs for the RSS tests.
+enum TestSupport {
+    /// The package root, found from this file.
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // RSSTests
+        .deletingLastPathComponent()  // Tests
+        .deletingLastPathComponent()
+
+    /// `../shared/reference/feeds` next to the package; tests skip when it is absent.
+    static let referenceFeeds = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/reference/feeds")
+
+    static var referenceFeedsAvailable: Bool {
+        FileManager.default.fileExists(atPath: referenceFeeds.path)
+    }
+
+    /// A new empty folder.
+    static func temporaryFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rss-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// A controller on a new database in a new folder.
+    @MainActor
+    static func openData() async throws -> (RSSDataController, URL) {
+        let folder = try temporaryFolder()
+        let data = try await RSSDataController.open(at: folder.appendingPathComponent("rss.sqlite"))
+        return (data, folder)
+    }
+
+    /// Writes `text` to `folder/name` and returns the file's URL.
+    @discardableResult
+    static func write(_ text: String, named name: String, in folder: URL) throws -> URL {
+        let url = folder.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url)
+        return url
+    }
+
+    /// One RSS item.
+    struct Item {
+        var guid: String
+        var title: String
+        var body = "Body"
+        var authors: [String] = ["Ann"]
+        var day = 1
+    }
+
+    /// An RSS 2.0 document with these items.
+    static func rss(title: String = "Test feed", items: [Item]) -> String {
+        let entries = items.map { item in
+            """
+            <item><guid isPermaLink="false">\(item.guid)</guid><title>\(item.title)</title>\
+            <link>https://example.com/\(item.guid)</link>\
+            <pubDate>\(String(format: "%02d", item.day)) Mar 2024 10:00:00 GMT</pubDate>\
+            \(item.authors.map { "<dc:creator>\($0)</dc:creator>" }.joined())\
+            <description>\(item.body)</description></item>
+            """
+        }.joined(separator: "\n")
+        return """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel>
+        <title>\(title)</title><link>https://example.com/</link><description>d</description>
+        \(entries)
+        </channel></rss>
+        """
+    }
+
+    /// Items numbered from 0.
+    static func items(_ count: Int, body: String = "Body") -> [Item] {
+        (0..<count).map { Item(guid: "item-\($0)", title: "Item \($0)", body: body, day: 1 + $0 % 28) }
+    }
+
+    /// The number of rows SQLite changed on the store's connection since it opened.
+    @MainActor
+    static func totalChanges(_ store: QSStore) async throws -> Int64 {
+        let rows = try await store.fetchRows("SELECT total_changes()")
+        guard case .integer(let value)? = rows.first?.first else { return -1 }
+        return value
+    }
+
+    /// The result of running `rss` in-process.
+    struct Run {
+        var status: Int32
+        var output: String
+        var error: String
+    }
+
+    /// Runs `rss` with these arguments on the database at `database`.
+    static func rss(_ arguments: [String], database: URL) async -> Run {
+        let (console, output, error) = Console.capturing()
+        let status = await RSSCommand.run(arguments + ["--database", database.path], console: console)
+        return Run(status: status, output: output.text, error: error.text)
+    }
+
+    /// Decodes JSON a command printed.
+    static func decode<Value: Decodable>(_ type: Value.Type, from text: String) throws -> Value {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try decoder.decode(type, from: Data(text.utf8))
+    }
+
+    /// A TCP port on 127.0.0.1 nothing listens on: bound, read, then closed again.
+    static func closedPort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                bind(descriptor, socketAddress, length) == 0 && getsockname(descriptor, socketAddress, &length) == 0
+            }
+        }
+        try #require(bound)
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// Articles and authors made in code, for tests that need many.
+@MainActor
+enum Bulk {
+    /// `count` articles in `feeds` feeds; each has two of `authorCount` shared authors.
+    static func articles(_ count: Int, feeds: Int = 10, authorCount: Int = 50) -> [ArticleContent] {
+        let authors = (0..<authorCount).map { Author(name: "Author \($0)") }
+        return (0..<count).map { index in
+            var article = ArticleContent(item: .init(uniqueID: String(format: "a%06d", index), title: "Article \(index)",
+                                                     datePublished: Date(timeIntervalSince1970: 1_700_000_000 + Double(index))),
+                                         feedID: "https://feed\(index % feeds).example.com/")
+            article.authors = [authors[index % authorCount], authors[(index * 7 + 1) % authorCount]]
+            return article
+        }
+    }
+
+    /// Saves the articles and their feeds and refreshes the unread counts.
+    static func store(_ articles: [ArticleContent], in data: RSSDataController) async throws {
+        let feeds = Set(articles.map(\.feedID)).map { Feed(uniqueID: $0, title: $0) }
+        try data.store.save(feeds)
+        try data.store.save(articles)
+        try await data.store.flush()
+        try await data.reloadUnreadCounts()
+    }
+}
