@@ -9,7 +9,7 @@ final class ChangeCenter {
     private var changeStreams: [UUID: AsyncStream<QSChange>.Continuation] = [:]
     private var errorHandlers: [UUID: @MainActor (QSWriteError) -> Void] = [:]
     private var errorStreams: [UUID: AsyncStream<QSWriteError>.Continuation] = [:]
-    private var unreportedErrors: [QSWriteError] = []
+    private var unreportedErrors: [(error: QSWriteError, writes: [QSWrite])] = []
     let inbox = Inbox()
 
     // MARK: Subscribing
@@ -69,18 +69,19 @@ final class ChangeCenter {
             case .committed(let change, let mainActorWork):
                 mainActorWork?()
                 if !change.isEmpty { deliver(change) }
-            case .failed(let error):
-                unreportedErrors.append(error)
+            case .failed(let error, let writes):
+                unreportedErrors.append((error, writes))
                 errorHandlers.values.forEach { $0(error) }
                 errorStreams.values.forEach { $0.yield(error) }
             }
         }
     }
 
-    /// The failures no flush has reported yet; reporting them clears them.
+    /// The failures no flush has reported yet and no one awaited through ``QSWrite/committed()``;
+    /// reporting them clears them.
     func takeUnreportedErrors() -> [QSWriteError] {
         defer { unreportedErrors = [] }
-        return unreportedErrors
+        return unreportedErrors.filter { !$0.writes.contains(where: \.isAwaited) }.map(\.error)
     }
 
     private func deliver(_ change: QSChange) {
@@ -93,7 +94,7 @@ final class ChangeCenter {
 final class Inbox: @unchecked Sendable {
     enum Item {
         case committed(QSChange, mainActorWork: (@MainActor @Sendable () -> Void)?)
-        case failed(QSWriteError)
+        case failed(QSWriteError, writes: [QSWrite])
     }
 
     private let lock = NSLock()

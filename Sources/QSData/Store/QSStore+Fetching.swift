@@ -81,6 +81,12 @@ extension QSStore {
         try registry.binding(for: type).cache.allObjects
     }
 
+    /// The instance with `id` if the store holds it in memory (permanently cached, or uniqued and
+    /// alive); nil otherwise. Runs no SQL and does not wait.
+    public func cachedObject<Object: QSDataObject>(of type: Object.Type, id: Object.UniqueID) throws -> Object? {
+        try registry.binding(for: type).cache.object(for: id)
+    }
+
     /// The number of instances of the type the store holds in memory.
     public func cachedObjectCount<Object: QSDataObject>(of type: Object.Type) throws -> Int {
         try registry.binding(for: type).cache.count

@@ -18,9 +18,11 @@ extension QSStore {
     }
 
     /// Enqueues `body` in a transaction, without waiting; a failure is reported like any write.
-    public func write(_ operation: String = "raw SQL write", _ body: @escaping @Sendable (SQLiteConnection) throws -> Void) throws {
+    /// Inside ``performBatch(_:)`` it joins the batch's transaction.
+    @discardableResult
+    public func write(_ operation: String = "raw SQL write", _ body: @escaping @Sendable (SQLiteConnection) throws -> Void) throws -> QSWrite {
         try checkOpen()
-        enqueueWrite(operation, source: .app) { writer, _ in
+        return submitWrite(operation, source: .app) { writer, _ in
             try body(writer.connection)
             return nil
         }

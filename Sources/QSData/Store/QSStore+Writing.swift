@@ -6,7 +6,8 @@
 /// column the model does not declare, a value that can't be encoded.
 extension QSStore {
     /// Saves one object with its relationships, as saving an array of one does.
-    public func save<Object: QSDataObject>(_ object: Object, source: QSChangeSource = .app) throws {
+    @discardableResult
+    public func save<Object: QSDataObject>(_ object: Object, source: QSChangeSource = .app) throws -> QSWrite {
         try save([object], source: source)
     }
 
@@ -19,9 +20,10 @@ extension QSStore {
     ///
     /// - Parameter alongside: SQL of the app's own to run in the same transaction, after the
     ///   store's statements (for tables outside the model, such as an outbox).
+    @discardableResult
     public func save<Object: QSDataObject>(
         _ objects: [Object], source: QSChangeSource = .app, alongside: (@Sendable (SQLiteConnection) throws -> Void)? = nil
-    ) throws {
+    ) throws -> QSWrite {
         try checkOpen()
         let binding = try registry.binding(for: Object.self)
         var batch = SaveBatch()
@@ -29,17 +31,16 @@ extension QSStore {
             try binding.encode(objects, into: &batch, registry: registry)
             let groups = batch.finished
             try patchSiblings(of: groups)
-            enqueueWrite("save \(objects.count) \(Object.modelName)", source: source) { writer, change in
+            return submitWrite("save \(objects.count) \(Object.modelName)", source: source) { writer, change in
                 try writer.save(groups, into: &change)
                 try alongside?(writer.connection)
                 return nil
             }
-            return
         }
         // A large save: the first chunk now, the rest one per main-actor turn (see ChunkPipe).
         let pipe = ChunkPipe()
         try encodeChunk(of: objects, from: 0, binding: binding, batch: &batch, into: pipe)
-        enqueueWrite("save \(objects.count) \(Object.modelName)", source: source) { writer, change in
+        let write = submitWrite("save \(objects.count) \(Object.modelName)", source: source) { writer, change in
             while let groups = try pipe.next() {
                 try writer.save(groups, into: &change)
             }
@@ -47,6 +48,7 @@ extension QSStore {
             return nil
         }
         feedRemainingChunks(of: Transfer(value: objects), from: Self.saveChunkSize, binding: binding, batch: batch, into: pipe)
+        return write
     }
 
     /// How many objects a save encodes per main-actor turn: about a millisecond of work.
@@ -81,9 +83,10 @@ extension QSStore {
 
     /// Deletes objects and their lookup rows (F9): one statement for the table and one per
     /// relationship, whatever the number. Children are not deleted (see ``orphanIDs(of:)``).
+    @discardableResult
     public func delete<Object: QSDataObject>(
         _ objects: [Object], source: QSChangeSource = .app, alongside: (@Sendable (SQLiteConnection, [Object.UniqueID]) throws -> Void)? = nil
-    ) throws {
+    ) throws -> QSWrite {
         try delete(Object.self, ids: objects.map(\.uniqueID), source: source, alongside: alongside)
     }
 
@@ -92,16 +95,17 @@ extension QSStore {
     /// - Parameter alongside: SQL of the app's own to run in the same transaction, after the
     ///   deletes, given the uniqueIDs that were deleted — for example to record them in a
     ///   `deletedNotes` table for sync.
+    @discardableResult
     public func delete<Object: QSDataObject>(
         _ type: Object.Type, ids: some Sequence<Object.UniqueID>, source: QSChangeSource = .app,
         alongside: (@Sendable (SQLiteConnection, [Object.UniqueID]) throws -> Void)? = nil
-    ) throws {
+    ) throws -> QSWrite {
         try checkOpen()
         let binding = try registry.binding(for: type)
         let ids = ids.map(\.anyID)
         for typeBinding in [binding] + registry.siblings(of: binding) { typeBinding.evict(ids) }
         let argument = IDList.json(ids)
-        enqueueWrite("delete \(ids.count) \(Object.modelName)", source: source) { writer, change in
+        return submitWrite("delete \(ids.count) \(Object.modelName)", source: source) { writer, change in
             let deleted = try writer.delete(binding, where: TableSQL.byIDs, arguments: [argument], into: &change)
             try alongside?(writer.connection, deleted.compactMap { Object.UniqueID(anyID: $0) })
             return nil
@@ -113,14 +117,15 @@ extension QSStore {
     /// ```swift
     /// try store.delete(Article.self, where: "read = 1 AND datePublished < ?", arguments: [.real(cutoff)])
     /// ```
+    @discardableResult
     public func delete<Object: QSDataObject>(
         _ type: Object.Type, where condition: String, arguments: [SQLValue] = [], source: QSChangeSource = .app,
         alongside: (@Sendable (SQLiteConnection, [Object.UniqueID]) throws -> Void)? = nil
-    ) throws {
+    ) throws -> QSWrite {
         try checkOpen()
         let binding = try registry.binding(for: type)
         let registry = self.registry
-        enqueueWrite("delete \(Object.modelName) where \(condition)", source: source) { writer, change in
+        return submitWrite("delete \(Object.modelName) where \(condition)", source: source) { writer, change in
             let ids = try writer.delete(binding, where: condition, arguments: arguments, into: &change)
             try alongside?(writer.connection, ids.compactMap { Object.UniqueID(anyID: $0) })
             return { for typeBinding in [binding] + registry.siblings(of: binding) { typeBinding.evict(ids) } }
@@ -132,9 +137,10 @@ extension QSStore {
     /// ```swift
     /// try store.update(Article.self, ids: unreadIDs, set: ["read": true])
     /// ```
+    @discardableResult
     public func update<Object: QSDataObject>(
         _ type: Object.Type, ids: some Sequence<Object.UniqueID>, set values: [String: any QSColumnValue], source: QSChangeSource = .app
-    ) throws {
+    ) throws -> QSWrite {
         try checkOpen()
         let binding = try registry.binding(for: type)
         let columns = try columnValues(values, for: binding)
@@ -144,7 +150,7 @@ extension QSStore {
             try typeBinding.patchCachedInstances(ids: ids, with: patch)
         }
         let argument = IDList.json(ids)
-        enqueueWrite("update \(ids.count) \(Object.modelName)", source: source) { writer, change in
+        return submitWrite("update \(ids.count) \(Object.modelName)", source: source) { writer, change in
             _ = try writer.update(binding, columns: columns, where: TableSQL.byIDs, arguments: [argument], into: &change)
             return nil
         }
@@ -152,15 +158,16 @@ extension QSStore {
 
     /// Sets properties on the rows an SQL condition selects, in one statement; cached instances
     /// are patched once it commits.
+    @discardableResult
     public func update<Object: QSDataObject>(
         _ type: Object.Type, where condition: String, arguments: [SQLValue] = [], set values: [String: any QSColumnValue], source: QSChangeSource = .app
-    ) throws {
+    ) throws -> QSWrite {
         try checkOpen()
         let binding = try registry.binding(for: type)
         let columns = try columnValues(values, for: binding)
         let patch = Dictionary(uniqueKeysWithValues: columns.map { ($0.name, $0.value) })
         let registry = self.registry
-        enqueueWrite("update \(Object.modelName) where \(condition)", source: source) { writer, change in
+        return submitWrite("update \(Object.modelName) where \(condition)", source: source) { writer, change in
             let ids = try writer.update(binding, columns: columns, where: condition, arguments: arguments, into: &change)
             return {
                 for typeBinding in [binding] + registry.siblings(of: binding) {
@@ -202,28 +209,6 @@ extension QSStore {
                     try sibling.patchCachedInstances(ids: [id], with: columns)
                 }
             }
-        }
-    }
-
-    /// Enqueues a write in its own transaction. `work` may return main-actor work to run after
-    /// the commit, before observers hear of the change.
-    func enqueueWrite(
-        _ operation: String, source: QSChangeSource,
-        _ work: @escaping @Sendable (RowWriter, inout QSChange) throws -> (@MainActor @Sendable () -> Void)?
-    ) {
-        let registry = self.registry
-        let inbox = changeCenter.inbox
-        database.enqueue { connection in
-            do {
-                guard let connection else { throw QSDataError.storeClosed }
-                var change = QSChange(source: source)
-                let writer = RowWriter(connection: connection, registry: registry)
-                let mainActorWork = try connection.transaction { try work(writer, &change) }
-                inbox.post(.committed(change, mainActorWork: mainActorWork))
-            } catch {
-                inbox.post(.failed(QSWriteError(operation: operation, underlying: error)))
-            }
-            Task { @MainActor [weak self] in self?.changeCenter.deliverFinishedWork() }
         }
     }
 }

@@ -24,6 +24,8 @@ public final class QSStore {
     let database: DatabaseQueue
     let changeCenter = ChangeCenter()
     private(set) var isClosed = false
+    /// The writes collected by ``performBatch(_:)`` while its body runs; nil outside a batch.
+    var openBatch: OpenBatch?
 
     private init(url: URL, model: QSDataModel, registry: TypeRegistry, database: DatabaseQueue) {
         self.url = url

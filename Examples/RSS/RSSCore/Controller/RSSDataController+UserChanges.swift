@@ -107,9 +107,11 @@ extension RSSDataController {
     @discardableResult
     public func deleteFeed(_ feed: Feed) async throws -> Int {
         let count = try await store.count(Article.self, where: "feedID = ?", arguments: [.text(feed.uniqueID)])
-        try store.delete(Article.self, where: "feedID = ?", arguments: [.text(feed.uniqueID)])
-        try store.delete(Feed.self, ids: [feed.uniqueID])
-        try await store.flush()
+        let write = try store.performBatch {
+            try store.delete(Article.self, where: "feedID = ?", arguments: [.text(feed.uniqueID)])
+            try store.delete(Feed.self, ids: [feed.uniqueID])
+        }
+        try await write.committed()
         unreadCounts[feed.uniqueID] = nil
         return count
     }

@@ -61,7 +61,7 @@ public final class RSSDataController {
 
     /// The feed with this uniqueID (its URL). Served from memory.
     public func feed(id: String) -> Feed? {
-        feeds.first { $0.uniqueID == id }
+        (try? store.cachedObject(of: Feed.self, id: id)) ?? nil
     }
 
     /// Finds a feed by URL, exact title (any case), or a unique prefix of its URL.

@@ -128,10 +128,8 @@ public final class FeedImporter {
 
     // MARK: Storing
 
-    /// Saves the feed, then its articles in one transaction, and waits for both. If the
-    /// articles can't be stored, a feed this import created is removed again, so a failed
-    /// feed leaves nothing behind. (QSData can't yet save two types in one transaction; see
-    /// FRAMEWORK-NOTES.md.)
+    /// Saves the feed and its articles in one transaction and waits for it to commit, so a
+    /// feed that fails leaves nothing behind.
     private func store(_ parsed: ParsedFeed, from job: Job) async throws {
         let store = data.store
         let feedID = job.location.url.absoluteString
@@ -147,18 +145,11 @@ public final class FeedImporter {
         let articles = parsed.items
             .filter { ids.insert($0.uniqueID).inserted }
             .map { ArticleContent(item: $0, feedID: feedID) }
-        do {
+        let write = try store.performBatch {
             try store.save(feed)
             try store.save(articles)
-            try await store.flush()
-        } catch {
-            if existing == nil {
-                try? store.delete(Article.self, where: "feedID = ?", arguments: [.text(feedID)])
-                try? store.delete(Feed.self, ids: [feedID])
-                try? await store.flush()
-            }
-            throw error
         }
+        try await write.committed()
     }
 
     // MARK: Reading, off the main actor

@@ -1,0 +1,89 @@
+/// How writes reach the database: each in its own transaction, or several together in a batch.
+extension QSStore {
+    /// Commits every write `body` makes in one transaction: all of them or none.
+    ///
+    /// Inside `body`, call the store's write methods as usual; they are collected instead of
+    /// enqueued one by one. If any fails on the queue, the whole batch rolls back. If `body`
+    /// throws, nothing is written (objects already changed in memory keep their changes).
+    /// ```swift
+    /// try store.performBatch {
+    ///     try store.save(feed)
+    ///     try store.save(articles)
+    ///     try store.delete(Article.self, ids: vanished)
+    /// }
+    /// ```
+    @discardableResult
+    public func performBatch(_ body: () throws -> Void) throws -> QSWrite {
+        try checkOpen()
+        if let outer = openBatch {
+            try body()  // a nested batch joins the outer one, and shares its outcome
+            return outer.ticket
+        }
+        let ticket = QSWrite(operation: "batch", center: changeCenter)
+        openBatch = OpenBatch(ticket: ticket)
+        defer { openBatch = nil }
+        try body()
+        enqueue(openBatch?.writes ?? [], ticket: ticket)
+        return ticket
+    }
+
+    /// Runs `work` in a transaction on the queue, or adds it to the open batch.
+    @discardableResult
+    func submitWrite(
+        _ operation: String, source: QSChangeSource,
+        _ work: @escaping @Sendable (RowWriter, inout QSChange) throws -> (@MainActor @Sendable () -> Void)?
+    ) -> QSWrite {
+        let write = PendingWrite(operation: operation, source: source, work: work, ticket: QSWrite(operation: operation, center: changeCenter))
+        if openBatch != nil {
+            openBatch?.writes.append(write)
+        } else {
+            enqueue([write], ticket: nil)
+        }
+        return write.ticket
+    }
+
+    private func enqueue(_ writes: [PendingWrite], ticket: QSWrite?) {
+        let registry = self.registry
+        let inbox = changeCenter.inbox
+        let operation = writes.count == 1 ? writes[0].operation : "batch of \(writes.count) writes (\(writes.map(\.operation).joined(separator: "; ")))"
+        database.enqueue { connection in
+            var failure: QSWriteError?
+            do {
+                guard let connection else { throw QSDataError.storeClosed }
+                let writer = RowWriter(connection: connection, registry: registry)
+                var committed: [(QSChange, (@MainActor @Sendable () -> Void)?)] = []
+                try connection.transaction {
+                    for write in writes {
+                        var change = QSChange(source: write.source)
+                        committed.append((change, try write.work(writer, &change)))
+                        committed[committed.count - 1].0 = change
+                    }
+                }
+                for (change, mainActorWork) in committed {
+                    inbox.post(.committed(change, mainActorWork: mainActorWork))
+                }
+            } catch {
+                let writeError = QSWriteError(operation: operation, underlying: error)
+                failure = writeError
+                inbox.post(.failed(writeError, writes: writes.map(\.ticket) + (ticket.map { [$0] } ?? [])))
+            }
+            for write in writes { write.ticket.finish(failure) }
+            ticket?.finish(failure)
+            Task { @MainActor [weak self] in self?.changeCenter.deliverFinishedWork() }
+        }
+    }
+}
+
+/// The writes ``QSStore/performBatch(_:)`` is collecting, and the ticket they will share.
+struct OpenBatch {
+    let ticket: QSWrite
+    var writes: [PendingWrite] = []
+}
+
+/// A write waiting to be enqueued: what it is, and the work it does in its transaction.
+struct PendingWrite {
+    let operation: String
+    let source: QSChangeSource
+    let work: @Sendable (RowWriter, inout QSChange) throws -> (@MainActor @Sendable () -> Void)?
+    let ticket: QSWrite
+}

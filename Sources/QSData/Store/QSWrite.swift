@@ -1,0 +1,73 @@
+import Synchronization
+
+/// A write the store has enqueued: await ``committed()`` to know it reached the database.
+///
+/// Every write method returns one, and most callers ignore it: writes are not awaited. An app
+/// that must know when a particular write committed, or whether it failed, keeps it:
+/// ```swift
+/// let write = try store.save(articles)
+/// parseNextFeed()                       // goes on while the save runs
+/// try await write.committed()           // throws QSWriteError if it was rolled back
+/// ```
+public final class QSWrite: Sendable {
+    /// What was asked for, such as `save 3 VSNote`.
+    public let operation: String
+    private let state = Mutex<State>(.pending([]))
+    private let awaited = Atomic<Bool>(false)
+
+    private enum State {
+        case pending([CheckedContinuation<Void, any Error>])
+        case finished(QSWriteError?)
+    }
+
+    /// Where the write's change notifications are delivered, so ``committed()`` can deliver
+    /// them before it returns.
+    private weak let center: ChangeCenter?
+
+    init(operation: String, center: ChangeCenter?) {
+        self.operation = operation
+        self.center = center
+    }
+
+    /// Waits until the write's transaction has committed; throws ``QSWriteError`` when it was
+    /// rolled back instead.
+    ///
+    /// When it returns, observers have heard of the write's changes. A failure reported here is
+    /// not thrown again by ``QSStore/flush()``.
+    @MainActor
+    public func committed() async throws {
+        awaited.store(true, ordering: .relaxed)
+        defer { center?.deliverFinishedWork() }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let outcome: QSWriteError?? = state.withLock { state in
+                switch state {
+                case .pending(let waiting):
+                    state = .pending(waiting + [continuation])
+                    return nil
+                case .finished(let failure):
+                    return .some(failure)
+                }
+            }
+            switch outcome {
+            case nil: break
+            case .some(nil): continuation.resume()
+            case .some(.some(let failure)): continuation.resume(throwing: failure)
+            }
+        }
+    }
+
+    /// Whether someone asked for this write's outcome, and so has been told of a failure.
+    var isAwaited: Bool { awaited.load(ordering: .relaxed) }
+
+    /// Database queue: the transaction ended, with `failure` when it was rolled back.
+    func finish(_ failure: QSWriteError?) {
+        let waiting = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
+            guard case .pending(let waiting) = state else { return [] }
+            state = .finished(failure)
+            return waiting
+        }
+        for continuation in waiting {
+            if let failure { continuation.resume(throwing: failure) } else { continuation.resume() }
+        }
+    }
+}
