@@ -86,3 +86,16 @@ import Testing
         #expect(try await store.count(Tag.self) == 2)
     }
 }
+
+@MainActor
+@Suite struct ImmutableTypeTests {
+    @Test func savingAStoredImmutableObjectWritesNothing() async throws {
+        let store = try await Fixtures.openStore()  // Attachment is immutable in the fixture model
+        try store.save(Attachment(uniqueID: "fixed", width: 1))
+        try await store.flush()
+        let log = try await store.recordStatements { try store.save(Attachment(uniqueID: "fixed", width: 2)) }
+        #expect(log.count == 1, "\(log)")
+        #expect(log.statements.first?.hasPrefix("INSERT INTO \"attachments\"") == true)
+        #expect(try await store.fetch(Attachment.self, id: "fixed")?.width == 1)
+    }
+}

@@ -6,7 +6,8 @@ public struct QSObjectDescription: Sendable, Equatable {
     public let table: String
     /// At most one live instance per uniqueID (for classes; values are always fresh).
     public let uniqued: Bool
-    /// The app promises never to change an instance after creation.
+    /// The app promises never to change an instance after creation, so saving one that is
+    /// already stored writes nothing (one `INSERT … DO NOTHING`, no update).
     public let immutable: Bool
     /// Instances are kept in memory for the life of the store.
     public let cachePermanently: Bool

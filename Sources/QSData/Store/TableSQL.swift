@@ -3,7 +3,8 @@ struct TableSQL: Sendable {
     let table: String
     let select: String
     let insert: String
-    /// Updates the row only when a value differs; nil when the type has no column besides uniqueID.
+    /// Updates the row only when a value differs; nil when the type has no column besides
+    /// uniqueID, or is `immutable` (a saved row never changes, so saving again only inserts).
     let updateIfChanged: String?
     let relationships: [String: RelationshipSQL]
 
@@ -16,7 +17,7 @@ struct TableSQL: Sendable {
         let placeholders = columns.indices.map { "?\($0 + 1)" }
         insert = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders.joined(separator: ", "))) ON CONFLICT(\(uniqueID)) DO NOTHING"
         let others = columns.indices.dropFirst()
-        if others.isEmpty {
+        if others.isEmpty || description.immutable {
             updateIfChanged = nil
         } else {
             let assignments = others.map { "\(columns[$0]) = ?\($0 + 1)" }.joined(separator: ", ")
