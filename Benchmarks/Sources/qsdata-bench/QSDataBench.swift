@@ -60,6 +60,7 @@ struct BenchmarkRun {
         var results: [BenchResult] = []
         for name in names {
             print("running \(name)…")
+            fflush(nil)
             results += try await workloads.run(name)
         }
         results = addRatios(results, rawName: Impl.raw)

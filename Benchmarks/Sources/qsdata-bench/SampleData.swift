@@ -64,7 +64,7 @@ enum SampleData {
     }
 
     /// Note `index`: about 200 characters of text, two distinct tags, one attachment, links on
-    /// one note in ten, every other note archived.
+    /// one note in a hundred, every other note archived.
     static func note(_ index: Int) -> NoteValues {
         var text = "Note \(index):"
         var word = index
@@ -76,7 +76,7 @@ enum SampleData {
         var secondTag = (index / tagCount + 7 * index + 3) % tagCount
         if secondTag == firstTag { secondTag = (secondTag + 1) % tagCount }
         let attachment = AttachmentValues(uniqueID: "attachment \(index)", mimeType: "image/png", height: 480 + Int64(index % 100), width: 640)
-        let links: [String]? = index % 10 == 0 ? ["https://example.com/\(index)", "https://example.org/notes/\(index)"] : nil
+        let links: [String]? = index % 100 == 0 ? ["https://example.com/\(index)", "https://example.org/notes/\(index)"] : nil
         let modified = date(index + 500)
         return NoteValues(
             uniqueID: firstNoteID + Int64(index),

@@ -9,7 +9,10 @@ enum GRDBBench {
             try db.execute(sql: "PRAGMA journal_mode = WAL")
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
-        return try DatabaseQueue(path: path, configuration: configuration)
+        let dbQueue = try DatabaseQueue(path: path, configuration: configuration)
+        // Read the schema now, as QSData does when it opens.
+        _ = try dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+        return dbQueue
     }
 
     /// GRDB's synchronous read and write, called from the main thread like the raw
