@@ -21,7 +21,7 @@ struct BenchResult: Codable {
 final class Harness {
     let repetitions: Int
     let folder: URL
-    private let clock = ContinuousClock()
+    let clock = ContinuousClock()
     private var fileCounter = 0
 
     init(repetitions: Int) throws {
@@ -54,21 +54,36 @@ final class Harness {
         return path
     }
 
-    /// Runs `setup` (untimed), `body` (timed) and `teardown` (untimed) once to warm up, then
-    /// `repetitions` times. Returns the timed durations in milliseconds.
-    func measure<Context>(
-        setup: () async throws -> Context,
-        _ body: (Context) async throws -> Void,
-        teardown: (Context) async throws -> Void = { _ in }
-    ) async throws -> [Double] {
-        var samples: [Double] = []
-        for repetition in 0...repetitions {
+    /// One timed run of an implementation: `setup` (untimed), `body` (timed), `teardown` (untimed).
+    typealias Trial = () async throws -> Double
+
+    func trial<Context>(
+        setup: @escaping () async throws -> Context,
+        _ body: @escaping (Context) async throws -> Void,
+        teardown: @escaping (Context) async throws -> Void = { _ in }
+    ) -> Trial {
+        let clock = self.clock
+        return {
             let context = try await setup()
             let start = clock.now
             try await body(context)
             let elapsed = start.duration(to: clock.now)
             try await teardown(context)
-            if repetition > 0 { samples.append(elapsed.milliseconds) }
+            return elapsed.milliseconds
+        }
+    }
+
+    /// Runs each implementation once to warm up, then `repetitions` rounds in which every
+    /// implementation runs once, in rotating order, so that the shared host's load changes
+    /// affect all of them alike. Returns the timed milliseconds by implementation name.
+    func interleave(_ trials: [(name: String, trial: Trial)]) async throws -> [String: [Double]] {
+        for (_, trial) in trials { _ = try await trial() }
+        var samples: [String: [Double]] = [:]
+        for round in 0..<repetitions {
+            for offset in trials.indices {
+                let (name, trial) = trials[(offset + round) % trials.count]
+                samples[name, default: []].append(try await trial())
+            }
         }
         return samples
     }
