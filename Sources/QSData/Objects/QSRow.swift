@@ -12,10 +12,13 @@ import Foundation
 /// the order in which a type reads its columns on the first row and follows it after that.
 public final class QSRow {
     @usableFromInline let layout: RowLayout
-    @usableFromInline let statement: SQLiteStatement?
-    @usableFromInline var values: [SQLValue]
-    @usableFromInline var learned: [LearnedColumn] = []
-    @usableFromInline var cursor = 0
+    // The statement outlives the row (a row is valid only inside the call it is passed to), so
+    // the row holds it unowned: no retain/release on every column read. The mutable state is
+    // only touched by the one thread reading the row, so exclusivity is not checked at run time.
+    @usableFromInline unowned(unsafe) let statement: SQLiteStatement?
+    @exclusivity(unchecked) @usableFromInline var values: [SQLValue]
+    @exclusivity(unchecked) @usableFromInline var learned: [LearnedColumn] = []
+    @exclusivity(unchecked) @usableFromInline var cursor = 0
     var relatedObjects: [String: any ChildrenByParent] = [:]
     var parentID: QSAnyID = .integer(0)
     var probe: TypeProbe?

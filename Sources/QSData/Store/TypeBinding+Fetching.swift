@@ -28,7 +28,8 @@ extension TypeBinding {
         defer { statement.reset() }
         let row = QSRow(layout: layout, statement: statement)
         row.relatedObjects = related
-        let needsID = cache.policy != .none || !related.isEmpty
+        let caches = cache.policy != .none
+        let needsID = caches || !related.isEmpty
         var objects: [Object] = []
         while try statement.step() {
             if needsID {
@@ -43,7 +44,7 @@ extension TypeBinding {
             }
             var object = try Object(row: row)
             object.awakeFromFetch()
-            cache.insert(object)
+            if caches { cache.insert(object) }
             objects.append(object)
         }
         return objects
