@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 /// One row of a model type's table, as `init(row:)` and `update(from:)` read it.
@@ -12,10 +13,12 @@ import Foundation
 /// the order in which a type reads its columns on the first row and follows it after that.
 public final class QSRow {
     @usableFromInline let layout: RowLayout
-    // The statement outlives the row (a row is valid only inside the call it is passed to), so
-    // the row holds it unowned: no retain/release on every column read. The mutable state is
-    // only touched by the one thread reading the row, so exclusivity is not checked at run time.
-    @usableFromInline unowned(unsafe) let statement: SQLiteStatement?
+    @usableFromInline let statement: SQLiteStatement?
+    // Columns are read through the statement's raw handle: the statement outlives the row (a row
+    // is valid only inside the call it is passed to), and unwrapping the optional object on every
+    // column read cost a retain and a release each. The mutable state is only touched by the one
+    // thread reading the row, so exclusivity is not checked at run time.
+    @usableFromInline let handle: OpaquePointer?
     @exclusivity(unchecked) @usableFromInline var values: [SQLValue]
     @exclusivity(unchecked) @usableFromInline var learned: [LearnedColumn] = []
     @exclusivity(unchecked) @usableFromInline var cursor = 0
@@ -27,6 +30,7 @@ public final class QSRow {
     init(layout: RowLayout, statement: SQLiteStatement) {
         self.layout = layout
         self.statement = statement
+        self.handle = statement.handle
         self.values = []
     }
 
@@ -34,6 +38,7 @@ public final class QSRow {
     init(layout: RowLayout, values: [SQLValue], related: [String: any ChildrenByParent] = [:], parentID: QSAnyID) {
         self.layout = layout
         self.statement = nil
+        self.handle = nil
         self.values = values
         self.relatedObjects = related
         self.parentID = parentID
@@ -99,32 +104,32 @@ public final class QSRow {
 
     /// Whether the column at `index` is NULL.
     @inlinable public func isNull(at index: Int) -> Bool {
-        if let statement { return statement.isNull(at: Int32(index)) }
+        if let handle { return sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL }
         if case .null = values[index] { return true }
         return false
     }
 
     /// The column at `index` as an integer.
     @inlinable public func int64(at index: Int) -> Int64 {
-        if let statement { return statement.int64(at: Int32(index)) }
+        if let handle { return sqlite3_column_int64(handle, Int32(index)) }
         return values[index].int64
     }
 
     /// The column at `index` as a double.
     @inlinable public func double(at index: Int) -> Double {
-        if let statement { return statement.double(at: Int32(index)) }
+        if let handle { return sqlite3_column_double(handle, Int32(index)) }
         return values[index].double
     }
 
     /// The column at `index` as text, nil when NULL.
     @inlinable public func text(at index: Int) -> String? {
-        if let statement { return statement.text(at: Int32(index)) }
+        if let handle { return SQLiteStatement.text(handle, Int32(index)) }
         return values[index].text
     }
 
     /// The column at `index` as bytes, nil when NULL.
     @inlinable public func data(at index: Int) -> Data? {
-        if let statement { return statement.data(at: Int32(index)) }
+        if let handle { return SQLiteStatement.data(handle, Int32(index)) }
         return values[index].data
     }
 

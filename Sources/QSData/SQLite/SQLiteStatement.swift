@@ -130,6 +130,10 @@ public final class SQLiteStatement {
 
     /// The column at `index` as text, or nil when it is NULL.
     @inlinable public func text(at index: Int32) -> String? {
+        Self.text(handle, index)
+    }
+
+    @inlinable static func text(_ handle: OpaquePointer, _ index: Int32) -> String? {
         guard let bytes = sqlite3_column_text(handle, index) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, index))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
@@ -137,6 +141,10 @@ public final class SQLiteStatement {
 
     /// The column at `index` as bytes, or nil when it is NULL.
     @inlinable public func data(at index: Int32) -> Data? {
+        Self.data(handle, index)
+    }
+
+    @inlinable static func data(_ handle: OpaquePointer, _ index: Int32) -> Data? {
         if sqlite3_column_type(handle, index) == SQLITE_NULL { return nil }
         let count = Int(sqlite3_column_bytes(handle, index))
         guard count > 0, let bytes = sqlite3_column_blob(handle, index) else { return Data() }
