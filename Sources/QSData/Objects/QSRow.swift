@@ -16,7 +16,7 @@ public final class QSRow {
     /// The statement's SQLite handle, read directly so that reading a column costs no
     /// reference counting; nil for a row made of values.
     @usableFromInline let handle: OpaquePointer?
-    @usableFromInline let values: [SQLValue]
+    @usableFromInline var values: [SQLValue]
     /// Where the next read is expected. Kept behind a pointer: reads through it skip Swift's
     /// dynamic exclusivity checks, which would otherwise cost more than the read itself.
     @usableFromInline let state: UnsafeMutablePointer<ReadState>

@@ -10,7 +10,9 @@ struct RelatedChildrenOf<Child: QSDataObject>: RelatedChildren {
     let children: [Child]
 
     var childTypeName: String { Child.modelName }
-    var childIDs: [QSAnyID] { children.map(\.uniqueID.anyID) }
+    // A closure, not the key path `\.uniqueID.anyID`: in this unspecialised generic context a
+    // key path is instantiated at run time on every call, which dominated large saves.
+    var childIDs: [QSAnyID] { children.map { $0.uniqueID.anyID } }
 
     func asLookup(parentID: QSAnyID) -> any ChildrenByParent {
         ChildrenByParentOf<Child>(childrenByParent: [parentID: children])

@@ -57,6 +57,7 @@ struct RelationshipSQL: Sendable {
         parent = quoted(relationship.parentIDColumn)
         child = quoted(relationship.childIDColumn)
         index = quoted(relationship.indexColumn)
+        insert = "INSERT INTO \(lookupTable) (\(parent), \(child), \(index)) VALUES (?, ?, ?)"
     }
 
     /// The (parent, child) pairs, in order, of the parents the query `tail` selects.
@@ -68,9 +69,8 @@ struct RelationshipSQL: Sendable {
         "SELECT \(child) FROM \(lookupTable) WHERE \(parent) = ? ORDER BY \(index)"
     }
 
-    var insert: String {
-        "INSERT INTO \(lookupTable) (\(parent), \(child), \(index)) VALUES (?, ?, ?)"
-    }
+    /// Stored, not computed: it is looked up in the statement cache once per saved parent.
+    let insert: String
 
     var deleteForOneParent: String {
         "DELETE FROM \(lookupTable) WHERE \(parent) = ?"

@@ -58,12 +58,17 @@ extension TypeBinding {
         guard !overlay.isEmpty else { return [] }
         var encoder = QSRowEncoder(layout: layout)
         var patched: [QSAnyID] = []
+        // One row for every instance: it learns the order in which the type reads its columns
+        // on the first and follows it after that (a new row per instance searched by name each time).
+        let row = QSRow(layout: layout, values: [], parentID: .integer(0))
         for id in ids {
             guard let typedID = Object.UniqueID(anyID: id), let current = cache.object(for: typedID) else { continue }
             current.encode(to: &encoder)
             var (values, related) = try encoder.finish()
             for (index, value) in overlay { values[index] = value }
-            let row = QSRow(layout: layout, values: values, related: related.mapValues { $0.asLookup(parentID: id) }, parentID: id)
+            row.values = values
+            row.relatedObjects = related.isEmpty ? [:] : related.mapValues { $0.asLookup(parentID: id) }
+            row.advance(parentID: id)
             if let updatable = current as? any QSUpdatableObject {
                 try updatable.update(from: row)
             } else {

@@ -31,7 +31,8 @@ extension TypeBinding {
             return try Object._instances(from: QSRowReader(row: row, statement: statement))
         }
         row.relatedObjects = related
-        let needsID = cache.policy != .none || !related.isEmpty
+        let caches = cache.policy != .none
+        let needsID = caches || !related.isEmpty
         var objects: [Object] = []
         while try statement.step() {
             if needsID {
@@ -46,7 +47,7 @@ extension TypeBinding {
             }
             var object = try Object(row: row)
             object.awakeFromFetch()
-            cache.insert(object)
+            if caches { cache.insert(object) }
             objects.append(object)
         }
         return objects

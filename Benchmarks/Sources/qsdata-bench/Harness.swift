@@ -1,0 +1,203 @@
+import Foundation
+
+/// One row of the results table.
+struct BenchResult: Codable {
+    let workload: String
+    let implementation: String
+    let unit: String
+    let repetitions: Int
+    let median: Double
+    let min: Double
+    let max: Double
+    /// The median divided by the raw sqlite3 median of the same workload.
+    var ratioToRaw: Double?
+    /// SQL statements per run (transaction control not counted), where the workload reports them.
+    var statements: Int?
+    var note: String?
+}
+
+/// Runs workloads: a warm-up, then timed repetitions on a monotonic clock.
+@MainActor
+final class Harness {
+    let repetitions: Int
+    let folder: URL
+    let clock = ContinuousClock()
+    private var fileCounter = 0
+
+    init(repetitions: Int) throws {
+        self.repetitions = repetitions
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("qsdata-bench-\(ProcessInfo.processInfo.processIdentifier)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    func removeFiles() {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// A path for a new database file in the benchmark's folder.
+    func newDatabasePath(_ name: String) -> String {
+        fileCounter += 1
+        return folder.appendingPathComponent("\(name)-\(fileCounter).sqlite").path
+    }
+
+    /// Deletes a database file with its WAL and shared-memory files.
+    func deleteDatabase(_ path: String) {
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: path + suffix)
+        }
+    }
+
+    /// Copies a closed database file to a new path.
+    func copyDatabase(_ template: String, name: String) throws -> String {
+        let path = newDatabasePath(name)
+        try FileManager.default.copyItem(atPath: template, toPath: path)
+        return path
+    }
+
+    /// One timed run of an implementation: `setup` (untimed), `body` (timed), `teardown` (untimed).
+    typealias Trial = () async throws -> Double
+
+    func trial<Context>(
+        setup: @escaping () async throws -> Context,
+        _ body: @escaping (Context) async throws -> Void,
+        teardown: @escaping (Context) async throws -> Void = { _ in }
+    ) -> Trial {
+        let clock = self.clock
+        return {
+            let context = try await setup()
+            let start = clock.now
+            try await body(context)
+            let elapsed = start.duration(to: clock.now)
+            try await teardown(context)
+            return elapsed.milliseconds
+        }
+    }
+
+    /// Runs each implementation once to warm up, then `repetitions` rounds in which every
+    /// implementation runs once, in rotating order, so that the shared host's load changes
+    /// affect all of them alike. Returns the timed milliseconds by implementation name.
+    func interleave(_ trials: [(name: String, trial: Trial)]) async throws -> [String: [Double]] {
+        for (_, trial) in trials { _ = try await trial() }
+        var samples: [String: [Double]] = [:]
+        for round in 0..<repetitions {
+            for offset in trials.indices {
+                let (name, trial) = trials[(offset + round) % trials.count]
+                samples[name, default: []].append(try await trial())
+            }
+        }
+        return samples
+    }
+
+    func result(_ workload: String, _ implementation: String, _ samples: [Double], unit: String = "ms",
+                statements: Int? = nil, note: String? = nil) -> BenchResult {
+        let sorted = samples.sorted()
+        return BenchResult(
+            workload: workload, implementation: implementation, unit: unit, repetitions: samples.count,
+            median: Statistics.median(sorted), min: sorted.first ?? 0, max: sorted.last ?? 0,
+            ratioToRaw: nil, statements: statements, note: note)
+    }
+}
+
+enum Statistics {
+    static func median(_ sorted: [Double]) -> Double {
+        guard !sorted.isEmpty else { return 0 }
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
+    /// The value below which `fraction` of the samples fall (nearest rank).
+    static func percentile(_ samples: [Double], _ fraction: Double) -> Double {
+        let sorted = samples.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        let rank = Int((fraction * Double(sorted.count)).rounded(.up)) - 1
+        return sorted[min(max(rank, 0), sorted.count - 1)]
+    }
+}
+
+extension Duration {
+    var milliseconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) * 1_000 + Double(attoseconds) / 1e15
+    }
+}
+
+/// A 1 ms ticker on the main actor that records the interval between its ticks: any interval
+/// much longer than 1 ms is time the main actor was busy (blocked) and could not tick.
+@MainActor
+final class MainActorTicker {
+    private var task: Task<Void, Never>?
+    private(set) var intervals: [Double] = []
+
+    func start() {
+        intervals = []
+        task = Task { @MainActor [weak self] in
+            let clock = ContinuousClock()
+            var last = clock.now
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(1))
+                let now = clock.now
+                self?.intervals.append(last.duration(to: now).milliseconds)
+                last = now
+            }
+        }
+    }
+
+    func stop() async {
+        task?.cancel()
+        await task?.value
+        task = nil
+    }
+}
+
+/// Prints results as a table, grouped by workload, with ratios of medians to raw sqlite3.
+enum ReportPrinter {
+    static func table(_ results: [BenchResult]) -> String {
+        let header = ["Workload", "Implementation", "median", "min", "max", "× raw", "stmts"]
+        var rows: [[String]] = []
+        for result in results {
+            rows.append([
+                result.workload,
+                result.implementation,
+                format(result.median, result.unit),
+                format(result.min, result.unit),
+                format(result.max, result.unit),
+                result.ratioToRaw.map { String(format: "%.2f×", $0) } ?? "",
+                result.statements.map(String.init) ?? "",
+            ])
+        }
+        let widths = header.indices.map { column in
+            ([header[column]] + rows.map { $0[column] }).map(\.count).max() ?? 0
+        }
+        func line(_ cells: [String]) -> String {
+            "| " + cells.enumerated().map { column, cell in
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                return column >= 2 ? padding + cell : cell + padding
+            }.joined(separator: " | ") + " |"
+        }
+        var text = line(header) + "\n"
+        text += "|" + widths.enumerated().map { column, width in
+            column >= 2 ? String(repeating: "-", count: width + 1) + ":" : ":" + String(repeating: "-", count: width + 1)
+        }.joined(separator: "|") + "|\n"
+        for row in rows { text += line(row) + "\n" }
+        return text
+    }
+
+    static func format(_ value: Double, _ unit: String) -> String {
+        let digits = value >= 100 ? 0 : value >= 10 ? 1 : 2
+        return String(format: "%.\(digits)f \(unit)", value)
+    }
+}
+
+/// Sets each result's ratio of medians to the raw sqlite3 result of the same workload.
+func addRatios(_ results: [BenchResult], rawName: String) -> [BenchResult] {
+    let rawMedians = Dictionary(
+        results.filter { $0.implementation == rawName }.map { ($0.workload, $0.median) },
+        uniquingKeysWith: { first, _ in first })
+    return results.map { result in
+        var result = result
+        if let raw = rawMedians[result.workload], raw > 0, result.unit == "ms" {
+            result.ratioToRaw = result.median / raw
+        }
+        return result
+    }
+}

@@ -1,0 +1,246 @@
+import Foundation
+import QSData
+
+// The QSData model types, as an app writes them: properties read and written by column name.
+
+struct VSTimelineNote: QSDataObject {
+    let uniqueID: Int64
+    let truncatedText: String?
+    let links: [String]?
+    let sortDate: Date
+    let thumbnailID: String?
+    let archived: Bool
+
+    init(row: QSRow) throws {
+        uniqueID = try row["uniqueID"]
+        truncatedText = try row["truncatedText"]
+        links = try row["links"]
+        sortDate = try row["sortDate"]
+        thumbnailID = try row["thumbnailID"]
+        archived = try row["archived"]
+    }
+
+    func encode(to row: inout QSRowEncoder) {
+        row["uniqueID"] = uniqueID
+        row["truncatedText"] = truncatedText
+        row["links"] = links
+        row["sortDate"] = sortDate
+        row["thumbnailID"] = thumbnailID
+        row["archived"] = archived
+    }
+}
+
+final class VSNote: QSUpdatableObject {
+    let uniqueID: Int64
+    var truncatedText: String?
+    var links: [String]?
+    var sortDate: Date
+    var thumbnailID: String?
+    var archived: Bool
+    var text: String?
+    var creationDate: Date
+    var textModificationDate: Date?
+    var sortDateModificationDate: Date?
+    var archivedModificationDate: Date?
+    var tagsModificationDate: Date?
+    var attachmentsModificationDate: Date?
+    var modificationDate: Date?
+    var tags: [VSTag]
+    var attachments: [VSAttachment]
+
+    init(_ values: NoteValues, tags: [VSTag]) {
+        uniqueID = values.uniqueID
+        truncatedText = values.truncatedText
+        links = values.links
+        sortDate = values.sortDate
+        thumbnailID = values.thumbnailID
+        archived = values.archived
+        text = values.text
+        creationDate = values.creationDate
+        textModificationDate = values.textModificationDate
+        sortDateModificationDate = values.sortDateModificationDate
+        archivedModificationDate = values.archivedModificationDate
+        tagsModificationDate = values.tagsModificationDate
+        attachmentsModificationDate = values.attachmentsModificationDate
+        modificationDate = values.modificationDate
+        self.tags = values.tagIndexes.map { tags[$0] }
+        attachments = [VSAttachment(values.attachment)]
+    }
+
+    init(row: QSRow) throws {
+        uniqueID = try row["uniqueID"]
+        truncatedText = try row["truncatedText"]
+        links = try row["links"]
+        sortDate = try row["sortDate"]
+        thumbnailID = try row["thumbnailID"]
+        archived = try row["archived"]
+        text = try row["text"]
+        creationDate = try row["creationDate"]
+        textModificationDate = try row["textModificationDate"]
+        sortDateModificationDate = try row["sortDateModificationDate"]
+        archivedModificationDate = try row["archivedModificationDate"]
+        tagsModificationDate = try row["tagsModificationDate"]
+        attachmentsModificationDate = try row["attachmentsModificationDate"]
+        modificationDate = try row["modificationDate"]
+        tags = try row.related("tags")
+        attachments = try row.related("attachments")
+    }
+
+    func update(from row: QSRow) throws {
+        truncatedText = try row["truncatedText"]
+        links = try row["links"]
+        sortDate = try row["sortDate"]
+        thumbnailID = try row["thumbnailID"]
+        archived = try row["archived"]
+        text = try row["text"]
+        creationDate = try row["creationDate"]
+        textModificationDate = try row["textModificationDate"]
+        sortDateModificationDate = try row["sortDateModificationDate"]
+        archivedModificationDate = try row["archivedModificationDate"]
+        tagsModificationDate = try row["tagsModificationDate"]
+        attachmentsModificationDate = try row["attachmentsModificationDate"]
+        modificationDate = try row["modificationDate"]
+        tags = try row.related("tags")
+        attachments = try row.related("attachments")
+    }
+
+    func encode(to row: inout QSRowEncoder) {
+        row["uniqueID"] = uniqueID
+        row["truncatedText"] = truncatedText
+        row["links"] = links
+        row["sortDate"] = sortDate
+        row["thumbnailID"] = thumbnailID
+        row["archived"] = archived
+        row["text"] = text
+        row["creationDate"] = creationDate
+        row["textModificationDate"] = textModificationDate
+        row["sortDateModificationDate"] = sortDateModificationDate
+        row["archivedModificationDate"] = archivedModificationDate
+        row["tagsModificationDate"] = tagsModificationDate
+        row["attachmentsModificationDate"] = attachmentsModificationDate
+        row["modificationDate"] = modificationDate
+        row.setRelated("tags", tags)
+        row.setRelated("attachments", attachments)
+    }
+}
+
+final class VSTag: QSUpdatableObject {
+    let uniqueID: String
+    var name: String
+    var nameModificationDate: Date?
+
+    init(_ values: TagValues) {
+        uniqueID = values.uniqueID
+        name = values.name
+        nameModificationDate = values.nameModificationDate
+    }
+
+    init(row: QSRow) throws {
+        uniqueID = try row["uniqueID"]
+        name = try row["name"]
+        nameModificationDate = try row["nameModificationDate"]
+    }
+
+    func update(from row: QSRow) throws {
+        name = try row["name"]
+        nameModificationDate = try row["nameModificationDate"]
+    }
+
+    func encode(to row: inout QSRowEncoder) {
+        row["uniqueID"] = uniqueID
+        row["name"] = name
+        row["nameModificationDate"] = nameModificationDate
+    }
+}
+
+struct VSAttachment: QSDataObject {
+    let uniqueID: String
+    let mimeType: String
+    let height: Int64
+    let width: Int64
+
+    init(_ values: AttachmentValues) {
+        uniqueID = values.uniqueID
+        mimeType = values.mimeType
+        height = values.height
+        width = values.width
+    }
+
+    init(row: QSRow) throws {
+        uniqueID = try row["uniqueID"]
+        mimeType = try row["mimeType"]
+        height = try row["height"]
+        width = try row["width"]
+    }
+
+    func encode(to row: inout QSRowEncoder) {
+        row["uniqueID"] = uniqueID
+        row["mimeType"] = mimeType
+        row["height"] = height
+        row["width"] = width
+    }
+}
+
+final class Article: QSUpdatableObject {
+    let uniqueID: Int64
+    var feedID: String
+    var title: String
+    var url: String
+    var datePublished: Date
+    var read: Bool
+    var starred: Bool
+
+    init(row: QSRow) throws {
+        uniqueID = try row["uniqueID"]
+        feedID = try row["feedID"]
+        title = try row["title"]
+        url = try row["url"]
+        datePublished = try row["datePublished"]
+        read = try row["read"]
+        starred = try row["starred"]
+    }
+
+    func update(from row: QSRow) throws {
+        feedID = try row["feedID"]
+        title = try row["title"]
+        url = try row["url"]
+        datePublished = try row["datePublished"]
+        read = try row["read"]
+        starred = try row["starred"]
+    }
+
+    func encode(to row: inout QSRowEncoder) {
+        row["uniqueID"] = uniqueID
+        row["feedID"] = feedID
+        row["title"] = title
+        row["url"] = url
+        row["datePublished"] = datePublished
+        row["read"] = read
+        row["starred"] = starred
+    }
+}
+
+/// The benchmark's model and schema, from the package's resources.
+enum BenchModel {
+    static let types: [any QSDataObject.Type] = [VSNote.self, VSTimelineNote.self, VSTag.self, VSAttachment.self, Article.self]
+
+    static func resource(_ name: String, _ ext: String) throws -> URL {
+        guard let url = Bundle.module.url(forResource: name, withExtension: ext) else {
+            throw RawSQLiteError(description: "missing resource \(name).\(ext)")
+        }
+        return url
+    }
+
+    static func schemaSQL() throws -> String {
+        try String(contentsOf: resource("Notes", "sql"), encoding: .utf8)
+    }
+
+    @MainActor
+    static func openStore(_ path: String) async throws -> QSStore {
+        try await QSStore.open(
+            at: URL(fileURLWithPath: path),
+            model: QSDataModel(contentsOf: resource("Notes", "plist")),
+            schema: QSSchema(creationSQL: schemaSQL()),
+            types: types)
+    }
+}

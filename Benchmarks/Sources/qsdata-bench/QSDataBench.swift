@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+
+@main
+struct QSDataBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "qsdata-bench",
+        abstract: "Times QSData against raw sqlite3 and GRDB on the same work (SPEC §5).",
+        discussion: """
+            Workloads: \(Workloads.names.joined(separator: ", ")). Each runs once to warm up, then \
+            --repetitions timed runs; the table shows median, min and max, and the ratio of each \
+            median to the raw sqlite3 median of the same workload.
+            """)
+
+    @Option(help: "Run only the workloads whose name contains this text (P1 … P6, byid); repeatable.")
+    var filter: [String] = []
+
+    @Option(help: "Multiply every workload size by this factor (0.1 for a quick run).")
+    var scale: Double = 1
+
+    @Option(help: "Timed repetitions per workload, after one warm-up run (at least 5 for a report).")
+    var repetitions: Int = 5
+
+    @Option(help: "Also write the results as JSON to this file.")
+    var json: String?
+
+    func validate() throws {
+        guard scale > 0 else { throw ValidationError("--scale must be positive") }
+        guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
+    }
+
+    func run() async throws {
+        try await BenchmarkRun(filter: filter, scale: scale, repetitions: repetitions, jsonPath: json).run()
+    }
+}
+
+/// The whole run, on the main actor (QSData's store lives there).
+@MainActor
+struct BenchmarkRun {
+    let filter: [String]
+    let scale: Double
+    let repetitions: Int
+    let jsonPath: String?
+
+    #if DEBUG
+    static let buildMode = "debug"
+    #else
+    static let buildMode = "release"
+    #endif
+
+    func run() async throws {
+        let names = Workloads.names.filter { name in
+            filter.isEmpty || filter.contains { name.lowercased().contains($0.lowercased()) }
+        }
+        let harness = try Harness(repetitions: repetitions)
+        defer { harness.removeFiles() }
+        let workloads = Workloads(harness: harness, sizes: Sizes(scale: scale))
+        print("qsdata-bench: SQLite \(RawDatabase.version), \(Self.buildMode) build, \(ProcessInfo.processInfo.activeProcessorCount) cores, "
+              + "scale \(scale), 1 warm-up + \(repetitions) timed repetitions, journal_mode=WAL synchronous=NORMAL")
+        var results: [BenchResult] = []
+        for name in names {
+            print("running \(name)…")
+            fflush(nil)
+            results += try await workloads.run(name)
+        }
+        results = addRatios(results, rawName: Impl.raw)
+        print()
+        print(ReportPrinter.table(results))
+        for result in results {
+            if let note = result.note { print("- \(result.workload) / \(result.implementation): \(note)") }
+        }
+        if let jsonPath {
+            let report = Report(
+                sqliteVersion: RawDatabase.version, buildMode: Self.buildMode,
+                cores: ProcessInfo.processInfo.activeProcessorCount, scale: scale, repetitions: repetitions,
+                date: ISO8601DateFormatter().string(from: Date()), results: results)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try encoder.encode(report).write(to: URL(fileURLWithPath: jsonPath))
+            print("wrote \(jsonPath)")
+        }
+    }
+}
+
+struct Report: Codable {
+    let sqliteVersion: String
+    let buildMode: String
+    let cores: Int
+    let scale: Double
+    let repetitions: Int
+    let date: String
+    let results: [BenchResult]
+}
