@@ -17,8 +17,10 @@ struct RowWriter {
 
     private func save(_ group: SaveGroup, into change: inout QSChange) throws {
         let binding = group.binding
-        let insert = try connection.statement(binding.sql.insert)
-        let update = try binding.sql.updateIfChanged.map { try connection.statement($0) }
+        let sql = binding.sql
+        let insert = try connection.statement(sql.insert)
+        let update = try sql.updateIfChanged.map { try connection.statement($0) }
+        var lookups: [String: LookupWriter] = [:]
         var inserted: [QSAnyID] = []
         var updated: [QSAnyID] = []
         for (offset, values) in group.rows.enumerated() {
@@ -26,8 +28,11 @@ struct RowWriter {
             let isNew = try run(insert, values)
             var changed = try isNew || update.map { try run($0, values) } ?? false
             for relationship in group.relationships[offset] {
-                guard let sql = binding.sql.relationships[relationship.name] else { continue }
-                if try writeLookupRows(relationship, sql: sql, parentID: id, parentIsNew: isNew) {
+                if lookups[relationship.name] == nil {
+                    guard let relationshipSQL = sql.relationships[relationship.name] else { continue }
+                    lookups[relationship.name] = try LookupWriter(sql: relationshipSQL, connection: connection)
+                }
+                if try lookups[relationship.name]?.write(relationship.childIDs, parentID: id, parentIsNew: isNew) == true {
                     changed = true
                 }
             }
@@ -49,23 +54,6 @@ struct RowWriter {
         try statement.step()
         statement.reset()
         return connection.changes > 0
-    }
-
-    /// Returns whether the lookup rows changed.
-    private func writeLookupRows(_ relationship: RelationshipSnapshot, sql: RelationshipSQL, parentID: QSAnyID, parentIsNew: Bool) throws -> Bool {
-        if !parentIsNew {
-            let existing = try connection.fetchRows(sql.childrenOfOneParent, [parentID.sqlValue]).map { $0.first ?? .null }
-            if existing == relationship.childIDs.map(\.sqlValue) { return false }
-            try connection.execute(sql.deleteForOneParent, [parentID.sqlValue])
-        }
-        guard !relationship.childIDs.isEmpty else { return !parentIsNew }
-        let insert = try connection.statement(sql.insert)
-        for (index, childID) in relationship.childIDs.enumerated() {
-            try insert.bind([parentID.sqlValue, childID.sqlValue, .integer(Int64(index))])
-            try insert.step()
-        }
-        insert.reset()
-        return true
     }
 
     // MARK: Bulk delete and update

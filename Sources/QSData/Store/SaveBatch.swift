@@ -68,8 +68,19 @@ struct RelationshipSnapshot: Sendable {
 
     /// Keeps the first position of a child listed twice: a lookup table has one row per pair.
     init(name: String, childIDs: [QSAnyID]) {
-        var seen: Set<QSAnyID> = []
         self.name = name
-        self.childIDs = childIDs.filter { seen.insert($0).inserted }
+        self.childIDs = Self.firstOccurrences(childIDs)
+    }
+
+    private static func firstOccurrences(_ ids: [QSAnyID]) -> [QSAnyID] {
+        // Most parents have a handful of children: comparing beats building a set.
+        if ids.count <= 8 {
+            var kept: [QSAnyID] = []
+            kept.reserveCapacity(ids.count)
+            for id in ids where !kept.contains(id) { kept.append(id) }
+            return kept
+        }
+        var seen: Set<QSAnyID> = []
+        return ids.filter { seen.insert($0).inserted }
     }
 }

@@ -1,5 +1,5 @@
 /// The SQL text the store runs for one object type, built once at registration.
-struct TableSQL: Sendable {
+final class TableSQL: Sendable {
     let table: String
     let select: String
     let insert: String
