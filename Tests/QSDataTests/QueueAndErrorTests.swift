@@ -129,3 +129,44 @@ import Testing
         #expect(error == .cannotOpenDatabase(path: url.path, reason: "the folder \(url.deletingLastPathComponent().path) does not exist"))
     }
 }
+
+@Suite struct SQLiteConnectionTests {
+    @Test func fetchValueIsNilWithoutARowAndNullForANullColumn() throws {
+        let connection = try SQLiteConnection(path: ":memory:")
+        try connection.execute("CREATE TABLE t (x)")
+        #expect(try connection.fetchValue("SELECT x FROM t") == nil)
+        try connection.execute("INSERT INTO t VALUES (NULL)")
+        #expect(try connection.fetchValue("SELECT x FROM t") == .some(.null))
+    }
+
+    @Test func nestedTransactionsRollBackOnlyTheInnerPart() throws {
+        let connection = try SQLiteConnection(path: ":memory:")
+        try connection.execute("CREATE TABLE t (x)")
+        try connection.transaction {
+            try connection.execute("INSERT INTO t VALUES (1)")
+            struct Inner: Error {}
+            do {
+                try connection.transaction {
+                    try connection.execute("INSERT INTO t VALUES (2)")
+                    throw Inner()
+                }
+            } catch is Inner {}
+        }
+        #expect(try connection.fetchRows("SELECT x FROM t") == [[.integer(1)]])
+    }
+
+    @Test func argumentsMustMatchTheParameters() throws {
+        let connection = try SQLiteConnection(path: ":memory:")
+        let error = #expect(throws: SQLiteError.self) { try connection.execute("SELECT ?, ?", [1]) }
+        #expect(error?.message == "the statement has 2 parameters but 1 arguments were given")
+        #expect(error?.sql == "SELECT ?, ?")
+    }
+
+    @Test func everyStorageClassRoundTrips() throws {
+        let connection = try SQLiteConnection(path: ":memory:")
+        let values: [SQLValue] = [.null, 42, 2.5, "", "text ünï", .blob(Data()), .blob(Data([0, 1, 255]))]
+        for value in values {
+            #expect(try connection.fetchValue("SELECT ?", [value]) == value)
+        }
+    }
+}

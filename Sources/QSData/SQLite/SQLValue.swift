@@ -4,8 +4,9 @@ import Foundation
 ///
 /// Arguments to raw SQL and to bulk updates are `SQLValue`s; literals convert directly:
 /// ```swift
-/// let arguments: [SQLValue] = [1, "ice cream", 2.5, true, nil]
+/// let arguments: [SQLValue] = [1, "ice cream", 2.5, true, .null]
 /// ```
+/// (`nil` is deliberately not a literal for `.null`: in an `SQLValue?` it would be ambiguous.)
 public enum SQLValue: Sendable, Hashable {
     case null
     case integer(Int64)
@@ -14,10 +15,9 @@ public enum SQLValue: Sendable, Hashable {
     case blob(Data)
 }
 
-extension SQLValue: ExpressibleByNilLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+extension SQLValue: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
     ExpressibleByStringLiteral, ExpressibleByBooleanLiteral
 {
-    public init(nilLiteral: ()) { self = .null }
     public init(integerLiteral value: Int64) { self = .integer(value) }
     public init(floatLiteral value: Double) { self = .real(value) }
     public init(stringLiteral value: String) { self = .text(value) }

@@ -122,7 +122,8 @@ public final class SQLiteConnection {
         let statement = try statement(sql)
         try statement.bind(arguments)
         defer { statement.reset() }
-        return try statement.step() ? statement.value(at: 0) : nil
+        guard try statement.step() else { return nil }
+        return statement.value(at: 0)
     }
 
     /// The number of rows the last INSERT, UPDATE or DELETE changed.

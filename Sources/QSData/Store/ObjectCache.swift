@@ -23,6 +23,9 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
     }
 
     let policy: Policy
+    /// Counts the instances the app put in (by saving them), so a fetch can tell cheaply
+    /// whether the app may have saved an instance while the fetch was running.
+    private(set) var appInsertions = 0
     private let lock = NSLock()
     private var entries: [Object.UniqueID: Entry] = [:]
     private var pruneThreshold = 1_024
@@ -55,6 +58,15 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
             if entries.count > pruneThreshold { pruneDeadEntries() }
             lock.unlock()
         }
+    }
+
+    /// Keeps an instance the app saved, replacing any other instance.
+    func insertFromApp(_ object: Object) {
+        guard policy != .none else { return }
+        insert(object)
+        lock.lock()
+        appInsertions += 1
+        lock.unlock()
     }
 
     /// Forgets the instances for `ids`.

@@ -96,9 +96,11 @@ extension QSStore {
     func fetchRows<Object>(_ binding: TypeBinding<Object>, _ request: FetchRequest) async throws -> [Object] {
         try checkOpen()
         let registry = self.registry
+        let appInsertionsBefore = binding.cache.appInsertions
         let transfer = try await database.perform { connection in
             Transfer(value: try binding.fetch(request, in: QueueContext(connection: connection, registry: registry)))
         }
+        guard binding.cache.appInsertions != appInsertionsBefore else { return transfer.value }
         return canonical(transfer.value, binding: binding)
     }
 

@@ -39,7 +39,7 @@ extension TypeBinding {
         batch.groups[group].ids.append(object.uniqueID.anyID)
         batch.groups[group].rows.append(encoded.values)
         batch.groups[group].relationships.append(relationships)
-        cache.insert(object)
+        cache.insertFromApp(object)
     }
 
     var cachesInstances: Bool { cache.policy != .none }
