@@ -69,11 +69,10 @@ extension SQLiteVesperStorage {
             // 2. One note per ID (S4).
             for incoming in NoteMerge.coalesce(uploaded) {
                 // 3. A tombstoned note is never resurrected by a late upload.
-                // (Compared by pattern: SQLValue is nil-literal-expressible, so `!= nil` would be wrong.)
-                let tombstone = try connection.fetchValue(
+                let tombstones = try connection.fetchRows(
                     "SELECT 1 FROM deletedNotes WHERE userID = ? AND noteID = ?",
                     [.integer(userID), .integer(incoming.noteID)])
-                if case .some = tombstone { continue }
+                if !tombstones.isEmpty { continue }
                 // 4. Insert a new note; merge into an existing one property by property.
                 if let existing = try fetchNote(noteID: incoming.noteID, userID: userID) {
                     if let merged = NoteMerge.merge(incoming, into: existing) {
