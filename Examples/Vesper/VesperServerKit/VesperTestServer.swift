@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// A live server for tests: listens on a free port (unless the configuration names one) until
 /// ``shutdown()``.
@@ -13,10 +14,12 @@ import NIOCore
 public final class VesperTestServer: Sendable {
     /// The API's base URL, such as `http://127.0.0.1:54321/api/`.
     public let baseURL: URL
+    private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
-    private init(baseURL: URL, task: Task<Void, any Error>) {
+    private init(baseURL: URL, group: ServiceGroup, task: Task<Void, any Error>) {
         self.baseURL = baseURL
+        self.group = group
         self.task = task
     }
 
@@ -31,9 +34,10 @@ public final class VesperTestServer: Sendable {
             continuation.yield(channel.localAddress?.port ?? configuration.port)
             continuation.finish()
         }
+        let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
         let task = Task {
             defer { continuation.finish() }
-            try await application.run()
+            try await group.run()
         }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else {
@@ -42,19 +46,15 @@ public final class VesperTestServer: Sendable {
         }
         let host = configuration.hostname.contains(":") ? "[\(configuration.hostname)]" : configuration.hostname
         guard let baseURL = URL(string: "http://\(host):\(port)/api/") else {
-            task.cancel()
+            await group.triggerGracefulShutdown()
             throw VesperServerError.didNotStart
         }
-        return VesperTestServer(baseURL: baseURL, task: task)
+        return VesperTestServer(baseURL: baseURL, group: group, task: task)
     }
 
-    /// Stops accepting connections and waits for the server to finish.
+    /// Stops accepting connections, lets in-flight requests finish, and waits for the server to end.
     public func shutdown() async throws {
-        task.cancel()
-        do {
-            try await task.value
-        } catch is CancellationError {
-            // The expected way for a cancelled server to end.
-        }
+        await group.triggerGracefulShutdown()
+        try await task.value
     }
 }
