@@ -13,6 +13,14 @@ struct PasswordHasher: Sendable {
     static let algorithm = "bcrypt-sha256"
 
     let cost: UInt8
+    /// A hash of nothing in particular, verified against for unknown usernames.
+    private let decoyHash: String
+
+    /// Computes one hash (the decoy) right away, at startup, so that logins never wait for it.
+    init(cost: UInt8) {
+        self.cost = cost
+        decoyHash = Bcrypt.hash(Self.prehash("decoy"), cost: cost)
+    }
 
     func hash(_ password: String) async throws -> String {
         let input = Self.prehash(password)
@@ -26,13 +34,10 @@ struct PasswordHasher: Sendable {
         return try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(input, hash: hash) }
     }
 
-    /// Spends the time of a verification, for unknown usernames, so timing doesn't reveal them.
+    /// Spends exactly the time of a verification, for unknown usernames, so that timing doesn't
+    /// reveal which accounts exist.
     func verifyNothing(_ password: String) async throws {
-        let input = Self.prehash(password)
-        let cost = cost
-        _ = try await NIOThreadPool.singleton.runIfActive {
-            Bcrypt.verify(input, hash: Bcrypt.hash("not a password", cost: cost))
-        }
+        _ = try await verify(password, hash: decoyHash, algorithm: Self.algorithm)
     }
 
     private static func prehash(_ password: String) -> String {
