@@ -12,6 +12,8 @@ let package = Package(
     dependencies: [
         // Used only by the example CLIs; a client of the QSData product never builds it.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // MD5 of attachment files for the blob upload (Vesper sync client).
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         .systemLibrary(
@@ -31,10 +33,16 @@ let package = Package(
             path: "Examples/Vesper/VesperCore",
             resources: [.copy("Resources/Vesper.plist"), .copy("Resources/Vesper.sql")]
         ),
+        // The sync client (VESPER-SYNC-PROTOCOL.md): wire objects, API calls, mergers, account.
+        .target(
+            name: "VesperSync",
+            dependencies: ["VesperCore", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Examples/Vesper/VesperSync"
+        ),
         // The `vesper` commands, as a library so that tests run them in-process.
         .target(
             name: "VesperCommands",
-            dependencies: ["VesperCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["VesperCore", "VesperSync", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Examples/Vesper/VesperCommands"
         ),
         .executableTarget(
@@ -48,6 +56,11 @@ let package = Package(
             name: "VesperTests",
             dependencies: ["VesperCore", "VesperCommands"],
             path: "Tests/VesperTests"
+        ),
+        .testTarget(
+            name: "VesperSyncTests",
+            dependencies: ["VesperCore", "VesperSync", "VesperCommands"],
+            path: "Tests/VesperSyncTests"
         ),
 
         // MARK: RSS reader example
