@@ -39,7 +39,9 @@ final class VSAPICall {
         do {
             renewed = try await authenticator.token(replacing: token)
         } catch {
-            return first
+            var failed = first
+            failed.error = .notLoggedIn(String(describing: error))
+            return failed
         }
         return await send(signed(renewed), transport: transport)
     }

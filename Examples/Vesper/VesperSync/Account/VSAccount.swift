@@ -45,6 +45,8 @@ public final class VSAccount {
     /// Bumped by login and logout, so that a sync running across them stores nothing (C7).
     private var generation = 0
     private var observation: QSObservation?
+    /// The clock correction, measured on every response (also before there is a stored state).
+    private var skew = VSClockSkew()
 
     /// An account for the database of `dataController`, reading its file if there is one.
     /// - Parameters:
@@ -61,7 +63,10 @@ public final class VSAccount {
         self.syncDelay = syncDelay
         self.sleep = sleep
         state = try self.file.load()
-        if let state { caller = makeCaller(state.server) }
+        if let state {
+            caller = makeCaller(state.server)
+            skew = VSClockSkew(seconds: state.clockSkew)
+        }
         installClock()
     }
 
@@ -98,6 +103,7 @@ public final class VSAccount {
         var newState = sameAccount ? state ?? VSAccountState(server: root, username: username, password: password)
                                    : VSAccountState(server: root, username: username, password: password)
         newState.password = password
+        newState.clockSkew = skew.seconds
         try file.save(newState)
         if !sameAccount { try dataController.markAllNotesForUpload() }
         generation += 1
@@ -116,6 +122,7 @@ public final class VSAccount {
         token = nil
         caller = nil
         state = nil
+        skew = VSClockSkew()
         loginWasRejected = false
         try file.remove()
         installClock()
@@ -165,18 +172,18 @@ public final class VSAccount {
         var report = VSSyncReport()
 
         // 1. Tags first, so that notes find their tags with the server's names.
-        do { try await sync.syncTags(into: &report) } catch { report.failures.append("tags: \(Self.message(error))") }
+        do { try await sync.syncTags(into: &report) } catch { report.failures.append(Self.failure("tags", error)) }
         // 2. Deletions before notes, so a note deleted elsewhere is gone before notes merge.
-        do { try await sync.syncDeletedNotes(into: &report) } catch { report.failures.append("deletedNotes: \(Self.message(error))") }
+        do { try await sync.syncDeletedNotes(into: &report) } catch { report.failures.append(Self.failure("deletedNotes", error)) }
         // 3. Notes, with their tag names and attachment metadata.
         var notesToken: String?
         do {
             notesToken = try await sync.syncNotes(syncToken: state?.notesSyncToken, into: &report)
         } catch {
-            report.failures.append("notes: \(Self.message(error))")
+            report.failures.append(Self.failure("notes", error))
         }
         // 4. Attachment bytes, now that the metadata is here.
-        do { try await sync.syncAttachments(into: &report) } catch { report.failures.append("attachments: \(Self.message(error))") }
+        do { try await sync.syncAttachments(into: &report) } catch { report.failures.append(Self.failure("attachments", error)) }
         try await dataController.flush()
 
         // Signed out (or into another account) meanwhile: keep nothing from this run.
@@ -217,18 +224,15 @@ public final class VSAccount {
     // MARK: Clock skew (§9.5)
 
     private func observeServerDate(of result: VSAPIResult) {
-        guard let serverDate = result.serverDate, var current = state else { return }
-        var skew = VSClockSkew(seconds: current.clockSkew)
-        guard skew.observe(serverDate: serverDate, deviceNow: deviceNow()) else { return }
-        current.clockSkew = skew.seconds
-        state = current
+        guard let serverDate = result.serverDate, skew.observe(serverDate: serverDate, deviceNow: deviceNow()) else { return }
+        state?.clockSkew = skew.seconds
         installClock()
     }
 
     /// Makes the data controller stamp user changes with the corrected clock, in whole
     /// milliseconds (what the server keeps), so that local dates survive the round trip exactly.
     private func installClock() {
-        let skew = VSClockSkew(seconds: state?.clockSkew ?? 0)
+        let skew = self.skew
         let deviceNow = self.deviceNow
         dataController.now = { VSSyncDate.truncated(skew.correctedNow(deviceNow())) }
     }
@@ -249,6 +253,15 @@ public final class VSAccount {
     static func validate(server: URL) throws {
         guard let scheme = server.scheme?.lowercased(), scheme == "http" || scheme == "https", server.host != nil else {
             throw VSAccountError.invalidServerURL(server.absoluteString)
+        }
+    }
+
+    /// One line for a failed step, naming it once.
+    static func failure(_ step: String, _ error: any Error) -> String {
+        switch error {
+        case VSAccountError.callFailed(_, let error): "\(step): \(error)."
+        case VSAccountError.unexpectedResponse(_, let reason): "\(step): unexpected response (\(reason))."
+        default: "\(step): \(message(error))"
         }
     }
 

@@ -14,7 +14,7 @@ public struct VSSyncTagMerger {
         self.dataController = dataController
     }
 
-    /// Applies the server's tags; returns the names of the tags created or changed here.
+    /// Applies the server's tags; returns the names (as they are now) of the tags created or renamed here.
     @discardableResult
     public func merge(_ serverTags: [VSSyncTag]) throws -> [String] {
         var changed: [String] = []
@@ -22,8 +22,8 @@ public struct VSSyncTagMerger {
             if let local = try dataController.tag(named: serverTag.name) {
                 guard VSSyncDate.serverWins(serverTag.nameModificationDate, over: local.nameModificationDate) else { continue }
                 let renamed = local.name != VSTag.cleanedName(serverTag.name)
-                try dataController.applySyncTag(name: serverTag.name, modificationDate: serverTag.nameModificationDate)
-                if renamed { changed.append(local.name) }
+                let applied = try dataController.applySyncTag(name: serverTag.name, modificationDate: serverTag.nameModificationDate)
+                if renamed, let applied { changed.append(applied.name) }
             } else if let created = try dataController.applySyncTag(name: serverTag.name, modificationDate: serverTag.nameModificationDate) {
                 changed.append(created.name)
             }
