@@ -8,12 +8,18 @@ let package = Package(
         .library(name: "QSData", targets: ["QSData"]),
         .executable(name: "vesper", targets: ["VesperCLI"]),
         .executable(name: "rss", targets: ["RSSCLI"]),
+        .executable(name: "vesper-server", targets: ["VesperServer"]),
     ],
     dependencies: [
         // Used only by the example CLIs; a client of the QSData product never builds it.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        // MD5 of attachment files for the blob upload (Vesper sync client).
+        // Used only by the Vesper sync server (and swift-crypto by the sync client, for MD5).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
     ],
     targets: [
         .systemLibrary(
@@ -59,8 +65,39 @@ let package = Package(
         ),
         .testTarget(
             name: "VesperSyncTests",
-            dependencies: ["VesperCore", "VesperSync", "VesperCommands"],
+            dependencies: ["VesperCore", "VesperSync", "VesperCommands", "VesperServerKit"],
             path: "Tests/VesperSyncTests"
+        ),
+
+        // The `vesper-server` sync server (VESPER-SYNC-PROTOCOL.md), as a library so that tests
+        // start it in-process on a free port.
+        .target(
+            name: "VesperServerKit",
+            dependencies: [
+                "QSData",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Examples/Vesper/VesperServerKit"
+        ),
+        .executableTarget(
+            name: "VesperServer",
+            dependencies: [
+                "VesperServerKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Examples/Vesper/VesperServer"
+        ),
+        .testTarget(
+            name: "VesperServerTests",
+            dependencies: ["VesperServerKit", "QSData", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Tests/VesperServerTests"
         ),
 
         // MARK: RSS reader example

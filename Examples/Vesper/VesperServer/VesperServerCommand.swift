@@ -1,0 +1,107 @@
+import ArgumentParser
+import Foundation
+import Logging
+import VesperServerKit
+
+/// `vesper-server`: runs the Vesper sync server until SIGINT or SIGTERM.
+@main
+struct VesperServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vesper-server",
+        abstract: "The Vesper notes sync server (VESPER-SYNC-PROTOCOL.md).",
+        discussion: """
+            The server secret signs login tokens and blob URLs and derives note-text key 0. It comes from \
+            VESPER_SERVER_SECRET, or else from the file `secret` next to the database, created on first run.
+            Extra note-text keys for rotation: VESPER_TEXT_KEYS="1:<base64 32 bytes>,2:<…>"; new writes use \
+            the highest ID, or VESPER_TEXT_KEY_ID when set. Older rows stay readable.
+            """)
+
+    @Option(help: "The address to bind.")
+    var hostname = "127.0.0.1"
+
+    @Option(help: "The port to listen on.")
+    var port = 8080
+
+    @Option(help: "The SQLite database file. Default: ~/.local/share/vesper-server/vesper-server.sqlite")
+    var database: String?
+
+    @Option(help: "The folder for attachment bytes. Default: ~/.local/share/vesper-server/attachments")
+    var attachments: String?
+
+    @Option(help: "The externally visible base URL used in blob URLs, such as https://vesper.example.com/")
+    var publicURL: String?
+
+    @Option(help: "The log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel = "info"
+
+    func run() async throws {
+        var logger = Logger(label: "vesper-server")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+
+        let dataFolder = Self.defaultDataFolder()
+        let databasePath = database ?? dataFolder.appendingPathComponent("vesper-server.sqlite").path
+        let databaseFolder = URL(fileURLWithPath: databasePath).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: databaseFolder, withIntermediateDirectories: true)
+        let attachmentsPath = attachments ?? dataFolder.appendingPathComponent("attachments").path
+
+        var configuration = VesperServerConfiguration(
+            hostname: hostname, port: port, databasePath: databasePath, attachmentsPath: attachmentsPath,
+            secret: try Self.secret(folder: databaseFolder, logger: logger))
+        let environment = ProcessInfo.processInfo.environment
+        if let keys = environment["VESPER_TEXT_KEYS"] {
+            configuration.textKeys = try Self.parseTextKeys(keys)
+        }
+        configuration.currentTextKeyID = environment["VESPER_TEXT_KEY_ID"].flatMap { Int($0) }
+        if let publicURL {
+            guard let url = URL(string: publicURL) else { throw ValidationError("--public-url is not a URL") }
+            configuration.publicBaseURL = url
+        }
+
+        let server = try VesperSyncServer(configuration: configuration, logger: logger)
+        logger.info(
+            "vesper-server starting",
+            metadata: ["address": "\(hostname):\(port)", "database": "\(databasePath)", "attachments": "\(attachmentsPath)"])
+        try await server.run()
+        logger.info("vesper-server stopped")
+    }
+
+    /// `$XDG_DATA_HOME/vesper-server`, or `~/.local/share/vesper-server`.
+    static func defaultDataFolder() -> URL {
+        let environment = ProcessInfo.processInfo.environment
+        let base = environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
+        return base.appendingPathComponent("vesper-server", isDirectory: true)
+    }
+
+    /// VESPER_SERVER_SECRET, or the `secret` file in `folder`, created (mode 0600) when missing.
+    static func secret(folder: URL, logger: Logger) throws -> String {
+        if let secret = ProcessInfo.processInfo.environment["VESPER_SERVER_SECRET"], !secret.isEmpty { return secret }
+        let file = folder.appendingPathComponent("secret")
+        if let existing = try? String(contentsOf: file, encoding: .utf8) {
+            let trimmed = existing.trimmingCharacters(in: .whitespacesAndNewlines)
+            if !trimmed.isEmpty { return trimmed }
+        }
+        var bytes = [UInt8](repeating: 0, count: 32)
+        var generator = SystemRandomNumberGenerator()
+        for index in bytes.indices { bytes[index] = generator.next() }
+        let secret = Data(bytes).base64EncodedString()
+        guard
+            FileManager.default.createFile(
+                atPath: file.path, contents: Data((secret + "\n").utf8), attributes: [.posixPermissions: 0o600])
+        else { throw ValidationError("cannot write the server secret to \(file.path)") }
+        logger.notice("Created a new server secret", metadata: ["file": "\(file.path)"])
+        return secret
+    }
+
+    static func parseTextKeys(_ text: String) throws -> [Int: Data] {
+        var keys: [Int: Data] = [:]
+        for entry in text.split(separator: ",") {
+            let parts = entry.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2, let id = Int(parts[0].trimmingCharacters(in: .whitespaces)),
+                let key = Data(base64Encoded: parts[1].trimmingCharacters(in: .whitespaces))
+            else { throw ValidationError("VESPER_TEXT_KEYS must look like 1:<base64>,2:<base64>") }
+            keys[id] = key
+        }
+        return keys
+    }
+}

@@ -1,0 +1,137 @@
+import Crypto
+import Foundation
+import Hummingbird
+import Logging
+
+/// createAccount, login, forgotpassword, changepasswordauthenticated, emailupdates (§2).
+extension VesperAPI {
+    private struct CreateAccountBody: Decodable { var emailUpdates: Bool? }
+    private struct LoginResponse: Encodable {
+        var token: String
+        var emailUpdates: Bool
+    }
+    private struct ForgotPasswordBody: Decodable { var username: String }
+    private struct ChangePasswordBody: Decodable { var password: String }
+    private struct EmailUpdates: Codable { var emailUpdates: Bool }
+
+    /// §2.2: 204, or 400 with `VSErrorInvalidUsername`, `VSErrorInvalidPassword` or
+    /// `VSErrorUsernameAlreadyExists`.
+    func createAccount(_ request: Request, context: VesperRequestContext) async throws -> Response {
+        guard let credentials = BasicCredentials(authorization: request.headers[.authorization]) else {
+            throw APIError.badRequest("the Authorization header must be Basic credentials")
+        }
+        guard BasicCredentials.isValidUsername(credentials.username) else {
+            throw APIError.accountError("VSErrorInvalidUsername")
+        }
+        guard BasicCredentials.isValidPassword(credentials.password) else {
+            throw APIError.accountError("VSErrorInvalidPassword")
+        }
+        let body = try JSONBody.decode(
+            CreateAccountBody.self, from: try await collectJSON(request), empty: CreateAccountBody())
+        if try await storage.account(username: credentials.username) != nil {
+            throw APIError.accountError("VSErrorUsernameAlreadyExists")
+        }
+        let hash = try await hasher.hash(credentials.password)
+        do {
+            let id = try await storage.createAccount(
+                username: credentials.username, passwordHash: hash, passwordAlgorithm: PasswordHasher.algorithm,
+                emailUpdates: body.emailUpdates ?? false)
+            context.logger.info("Account created", metadata: ["userID": "\(id)"])
+        } catch StorageError.usernameTaken {
+            throw APIError.accountError("VSErrorUsernameAlreadyExists")
+        }
+        return .empty(.noContent)
+    }
+
+    /// §2.3: 200 `{"token","emailUpdates"}`; 400 for empty credentials; 401 for wrong ones;
+    /// 429 once the username or the client address has too many recent failures.
+    func login(_ request: Request, context: VesperRequestContext) async throws -> Response {
+        guard let credentials = BasicCredentials(authorization: request.headers[.authorization]),
+            !credentials.username.isEmpty, !credentials.password.isEmpty
+        else { throw APIError.badRequest("the Authorization header must carry a username and password") }
+        let throttleKeys = ["user:" + credentials.username, "address:" + context.clientAddress]
+        if let seconds = await throttle.retryAfter(keys: throttleKeys) {
+            context.logger.notice("Login throttled", metadata: ["address": "\(context.clientAddress)"])
+            throw APIError.tooManyRequests(retryAfter: seconds)
+        }
+        guard let account = try await storage.account(username: credentials.username) else {
+            try await hasher.verifyNothing(credentials.password)
+            await throttle.recordFailure(keys: throttleKeys)
+            throw APIError.unauthorized
+        }
+        guard
+            try await hasher.verify(
+                credentials.password, hash: account.passwordHash, algorithm: account.passwordAlgorithm)
+        else {
+            await throttle.recordFailure(keys: throttleKeys)
+            throw APIError.unauthorized
+        }
+        await throttle.recordSuccess(username: credentials.username)
+        let lifetime = configuration.tokenLifetime.components.seconds
+        let token = LoginToken(
+            userID: account.id, credentialVersion: account.credentialVersion,
+            expiry: Self.nowMilliseconds() / 1000 + lifetime)
+        return try .json(LoginResponse(token: token.signed(with: keys.loginTokens), emailUpdates: account.emailUpdates))
+    }
+
+    /// §2.4: always 204 once the body names a username, so the response never reveals whether
+    /// the account exists (fix for S13). For an existing account, a single-use reset token is
+    /// stored (hashed) and the reset link is logged in place of sending an email.
+    func forgotPassword(_ request: Request, context: VesperRequestContext) async throws -> Response {
+        let body = try JSONBody.decode(ForgotPasswordBody.self, from: try await collectJSON(request))
+        let username = body.username.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        guard !username.isEmpty else { throw APIError.badRequest("username is empty") }
+        let throttleKeys = ["reset:" + username, "reset-address:" + context.clientAddress]
+        if let seconds = await throttle.retryAfter(keys: throttleKeys) {
+            throw APIError.tooManyRequests(retryAfter: seconds)
+        }
+        await throttle.recordFailure(keys: throttleKeys)
+        if let account = try await storage.account(username: username) {
+            let token = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64URLEncoded
+            try await storage.savePasswordReset(
+                tokenHash: Data(SHA256.hash(data: Data(token.utf8))), userID: account.id,
+                expiry: Self.nowMilliseconds() + 3_600_000)
+            // Stands in for the email: the operator forwards the link.
+            context.logger.notice(
+                "Password reset requested",
+                metadata: [
+                    "userID": "\(account.id)",
+                    "link": "\(publicBaseURL(for: request))resetpassword?token=\(token)",
+                ])
+        }
+        return .empty(.noContent)
+    }
+
+    /// §2.5: 204; 400 for an invalid new password; 403 when the account is gone. Bumps the
+    /// credential version, so every login token issued before stops working.
+    func changePassword(_ request: Request, context: VesperRequestContext) async throws -> Response {
+        let account = try await authenticate(request)
+        let body = try JSONBody.decode(ChangePasswordBody.self, from: try await collectJSON(request))
+        guard BasicCredentials.isValidPassword(body.password) else {
+            throw APIError.badRequest("VSErrorInvalidPassword")
+        }
+        let hash = try await hasher.hash(body.password)
+        guard
+            try await storage.changePassword(
+                userID: account.id, passwordHash: hash, passwordAlgorithm: PasswordHasher.algorithm)
+        else { throw APIError.forbidden("no such account") }
+        context.logger.info("Password changed", metadata: ["userID": "\(account.id)"])
+        return .empty(.noContent)
+    }
+
+    /// §2.6 GET: 200 `{"emailUpdates": bool}`.
+    func emailUpdates(_ request: Request, context: VesperRequestContext) async throws -> Response {
+        let account = try await authenticate(request)
+        return try .json(EmailUpdates(emailUpdates: account.emailUpdates))
+    }
+
+    /// §2.6 POST: 204; 400 unless `emailUpdates` is a boolean (fix for S10).
+    func setEmailUpdates(_ request: Request, context: VesperRequestContext) async throws -> Response {
+        let account = try await authenticate(request)
+        let body = try JSONBody.decode(EmailUpdates.self, from: try await collectJSON(request))
+        guard try await storage.setEmailUpdates(body.emailUpdates, userID: account.id) else {
+            throw APIError.forbidden("no such account")
+        }
+        return .empty(.noContent)
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// tags, deletedNotes, notes (§4, §5, §7).
+extension VesperAPI {
+    /// §4.3 with its recommended changes: uniqueIDs recomputed from names, nameless elements
+    /// skipped, upserts on (userID, uniqueID), and 200 with an array in every case (fix for S9).
+    func tags(_ request: Request, context: VesperRequestContext) async throws -> Response {
+        let account = try await authenticate(request)
+        let uploaded = try JSONBody.decode([WireTag].self, from: try await collectJSON(request), empty: [])
+        let tags = try await storage.syncTags(uploaded.compactMap { $0.syncTag() }, userID: account.id)
+        return try .json(tags.map(WireTagResponse.init))
+    }
+
+    /// §5.2: 200 with the IDs of tombstones newer than the token that existed before this call.
+    func deletedNotes(_ request: Request, context: VesperRequestContext) async throws -> Response {
+        let account = try await authenticate(request)
+        let uploaded = try JSONBody.decode([Int64].self, from: try await collectJSON(request), empty: [])
+        if let bad = uploaded.first(where: { $0 < 0 || $0 > maximumNoteID }) {
+            throw APIError.badRequest("note ID \(bad) is out of range")
+        }
+        let since = SyncToken.date(from: request.headers[.vesperSyncToken], userID: account.id)
+        let result = try await storage.syncDeletedNotes(uploaded, since: since, userID: account.id)
+        var response = try Response.json(result.items)
+        response.headers[.vesperSyncToken] = SyncToken.encode(userID: account.id, date: result.date)
+        return response
+    }
+
+    /// §7.3: merges the upload, then 200 with the notes changed since the token date minus
+    /// 10 minutes, or 204 when there are none. Every element is validated before anything is
+    /// written, so a bad element writes nothing.
+    func notes(_ request: Request, context: VesperRequestContext) async throws -> Response {
+        let account = try await authenticate(request)
+        let wireNotes = try JSONBody.decode([WireNote].self, from: try await collectJSON(request), empty: [])
+        var uploaded: [SyncNote] = []
+        uploaded.reserveCapacity(wireNotes.count)
+        for wireNote in wireNotes {
+            if let note = try wireNote.syncNote() { uploaded.append(note) }
+        }
+        let since = SyncToken.date(from: request.headers[.vesperSyncToken], userID: account.id)
+        let result = try await storage.syncNotes(
+            uploaded, since: since, overlap: Self.notesOverlap, userID: account.id)
+        context.logger.debug(
+            "Notes synced",
+            metadata: ["userID": "\(account.id)", "uploaded": "\(uploaded.count)", "returned": "\(result.items.count)"])
+        var response = result.items.isEmpty ? Response.empty(.noContent) : try .json(result.items.map(WireNoteResponse.init))
+        response.headers[.vesperSyncToken] = SyncToken.encode(userID: account.id, date: result.date)
+        return response
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import QSData
+
+/// Tags, tombstones and notes: each call is one transaction; no unbounded `IN` lists (S5) —
+/// uploads are handled one row at a time through cached prepared statements.
+extension SQLiteVesperStorage {
+    // MARK: Tags (§4.3)
+
+    func syncTags(_ uploaded: [SyncTag], userID: Int64) throws -> [SyncTag] {
+        try connection.transaction {
+            let stored = try connection.fetchRows(
+                "SELECT uniqueID, name, nameModificationDate FROM tags WHERE userID = ? ORDER BY uniqueID",
+                [.integer(userID)]
+            ).map { row in
+                guard let uniqueID = row[0].stringValue, let name = row[1].stringValue, let date = row[2].int64Value
+                else { throw StorageError.corruptRow(table: "tags", reason: "a required column is NULL") }
+                return SyncTag(uniqueID: uniqueID, name: name, nameModificationDate: date)
+            }
+            let outcome = TagMerge.merge(uploaded: uploaded, stored: stored)
+            for tag in outcome.writes {
+                // An upsert, so two devices' concurrent first uploads cannot create duplicates.
+                try connection.execute(
+                    """
+                    INSERT INTO tags (userID, uniqueID, name, nameModificationDate) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (userID, uniqueID) DO UPDATE SET name = excluded.name,
+                        nameModificationDate = excluded.nameModificationDate
+                    WHERE excluded.nameModificationDate > tags.nameModificationDate
+                    """, [.integer(userID), .text(tag.uniqueID), .text(tag.name), .integer(tag.nameModificationDate)])
+            }
+            return outcome.response
+        }
+    }
+
+    // MARK: Deleted notes (§5.2, with the fixes for S2 and S3)
+
+    func syncDeletedNotes(_ uploaded: [Int64], since: Int64?, userID: Int64) throws -> SyncResult<Int64> {
+        try connection.transaction {
+            // 1. The call's date: the token to return, and the date of the tombstones it writes.
+            let now = nextDate()
+            let sinceDate = min(since ?? 0, now)
+            // 2. Tombstones that existed before this call and are newer than the token.
+            let existing = try connection.fetchRows(
+                """
+                SELECT noteID FROM deletedNotes WHERE userID = ? AND serverModificationDate > ?
+                ORDER BY serverModificationDate, noteID
+                """, [.integer(userID), .integer(sinceDate)]
+            ).compactMap { $0[0].int64Value }
+            // 3. Record each new tombstone once (unique per user) and delete its note, in the
+            //    same transaction.
+            for noteID in uploaded {
+                try connection.execute(
+                    "INSERT OR IGNORE INTO deletedNotes (userID, noteID, serverModificationDate) VALUES (?, ?, ?)",
+                    [.integer(userID), .integer(noteID), .integer(now)])
+                try connection.execute(
+                    "DELETE FROM notes WHERE userID = ? AND noteID = ?", [.integer(userID), .integer(noteID)])
+            }
+            return SyncResult(items: existing, date: now)
+        }
+    }
+
+    // MARK: Notes (§7.3, with the fixes for S1, S4, S5 and S11)
+
+    func syncNotes(_ uploaded: [SyncNote], since: Int64?, overlap: Int64, userID: Int64) throws
+        -> SyncResult<SyncNote>
+    {
+        try connection.transaction {
+            // 1. The call's date: the token to return and the serverModificationDate of its writes.
+            let now = nextDate()
+            // 2. One note per ID (S4).
+            for incoming in NoteMerge.coalesce(uploaded) {
+                // 3. A tombstoned note is never resurrected by a late upload.
+                let tombstones = try connection.fetchRows(
+                    "SELECT 1 FROM deletedNotes WHERE userID = ? AND noteID = ?",
+                    [.integer(userID), .integer(incoming.noteID)])
+                if !tombstones.isEmpty { continue }
+                // 4. Insert a new note; merge into an existing one property by property.
+                if let existing = try fetchNote(noteID: incoming.noteID, userID: userID) {
+                    if let merged = NoteMerge.merge(incoming, into: existing) {
+                        try writeNote(merged, userID: userID, serverModificationDate: now, isNew: false)
+                    }
+                } else {
+                    try writeNote(incoming, userID: userID, serverModificationDate: now, isNew: true)
+                }
+            }
+            // 5. Everything changed since the token date minus the overlap, tombstones excluded.
+            let sinceDate = since.map { min($0, now) - overlap } ?? Int64.min
+            let rows = try connection.fetchRows(
+                """
+                SELECT \(Self.noteColumns) FROM notes
+                WHERE userID = ? AND serverModificationDate > ?
+                    AND NOT EXISTS (SELECT 1 FROM deletedNotes d WHERE d.userID = notes.userID AND d.noteID = notes.noteID)
+                ORDER BY serverModificationDate, noteID
+                """, [.integer(userID), .integer(sinceDate)])
+            return SyncResult(items: try rows.map { try note(from: $0, userID: userID) }, date: now)
+        }
+    }
+
+    // MARK: Note rows
+
+    private static let noteColumns = """
+        noteID, archived, text, textKeyID, creationDate, sortDate, textModificationDate, archivedModificationDate, \
+        sortDateModificationDate, tagsModificationDate, attachmentsModificationDate, tags, attachments
+        """
+
+    private func fetchNote(noteID: Int64, userID: Int64) throws -> SyncNote? {
+        try connection.fetchRows(
+            "SELECT \(Self.noteColumns) FROM notes WHERE userID = ? AND noteID = ?",
+            [.integer(userID), .integer(noteID)]
+        ).first.map { try note(from: $0, userID: userID) }
+    }
+
+    /// A row as a note with its text opened by the key the row names. A text that cannot be
+    /// opened is an error, never `nil`: writing nil back would lose the text (S1).
+    private func note(from row: [SQLValue], userID: Int64) throws -> SyncNote {
+        guard let noteID = row[0].int64Value, let creationDate = row[4].int64Value, let sortDate = row[5].int64Value
+        else { throw StorageError.corruptRow(table: "notes", reason: "a required column is NULL") }
+        var text: String?
+        if let sealed = row[2].dataValue {
+            guard let keyID = row[3].int64Value else {
+                throw StorageError.corruptRow(table: "notes", reason: "note \(noteID) has text but no key ID")
+            }
+            text = try cipher.open(.init(keyID: keyID, combined: sealed), userID: userID, noteID: noteID)
+        }
+        return SyncNote(
+            noteID: noteID,
+            archived: row[1].int64Value.map { $0 != 0 },
+            text: text,
+            creationDate: creationDate,
+            sortDate: sortDate,
+            textModificationDate: row[6].int64Value,
+            archivedModificationDate: row[7].int64Value,
+            sortDateModificationDate: row[8].int64Value,
+            tagsModificationDate: row[9].int64Value,
+            attachmentsModificationDate: row[10].int64Value,
+            tags: row[11].stringValue,
+            attachments: row[12].dataValue)
+    }
+
+    /// Inserts or rewrites a whole row; the text is sealed afresh with the current key, so rows
+    /// move to the newest key as they are written (lazy re-encryption).
+    private func writeNote(_ note: SyncNote, userID: Int64, serverModificationDate: Int64, isNew: Bool) throws {
+        let sealed = try note.text.map { try cipher.seal($0, userID: userID, noteID: note.noteID) }
+        let values: [SQLValue] = [
+            .optional(note.archived), .optional(sealed?.combined), .optional(sealed?.keyID),
+            .integer(note.sortDate), .optional(note.textModificationDate), .optional(note.archivedModificationDate),
+            .optional(note.sortDateModificationDate), .optional(note.tagsModificationDate),
+            .optional(note.attachmentsModificationDate), .integer(serverModificationDate), .optional(note.tags),
+            .optional(note.attachments),
+        ]
+        if isNew {
+            try connection.execute(
+                """
+                INSERT INTO notes (archived, text, textKeyID, sortDate, textModificationDate, archivedModificationDate,
+                    sortDateModificationDate, tagsModificationDate, attachmentsModificationDate, serverModificationDate,
+                    tags, attachments, creationDate, userID, noteID)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, values + [.integer(note.creationDate), .integer(userID), .integer(note.noteID)])
+        } else {
+            try connection.execute(
+                """
+                UPDATE notes SET archived = ?, text = ?, textKeyID = ?, sortDate = ?, textModificationDate = ?,
+                    archivedModificationDate = ?, sortDateModificationDate = ?, tagsModificationDate = ?,
+                    attachmentsModificationDate = ?, serverModificationDate = ?, tags = ?, attachments = ?
+                WHERE userID = ? AND noteID = ?
+                """, values + [.integer(userID), .integer(note.noteID)])
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// Everything `vesper-server` needs to run: where it listens, where it keeps data, its secret
+/// and its limits.
+///
+/// ```swift
+/// let configuration = VesperServerConfiguration(
+///     databasePath: "/var/lib/vesper/vesper.sqlite", attachmentsPath: "/var/lib/vesper/attachments",
+///     secret: "…")
+/// ```
+public struct VesperServerConfiguration: Sendable {
+    /// The address to bind.
+    public var hostname: String
+    /// The port to bind; 0 picks a free one.
+    public var port: Int
+    /// The SQLite database file (created when missing; its folder must exist).
+    public var databasePath: String
+    /// The folder for attachment bytes, one subfolder per user (created when missing).
+    public var attachmentsPath: String
+    /// The secret login tokens and blob URLs are signed with, and the default text key derives
+    /// from. Random when nil, which suits tests only: tokens and the default text key then die
+    /// with the process.
+    public var secret: String?
+    /// How long a login token is valid.
+    public var tokenLifetime: Duration
+    /// The largest request body accepted (a first sync uploads every note in one body); larger → 413.
+    public var maxBodyBytes: Int
+    /// Failed logins allowed per username and per client address in any minute; more → 429.
+    public var loginAttemptsPerMinute: Int
+
+    /// Note-text encryption keys by ID: 32 raw bytes each. Key 0 is derived from `secret` unless
+    /// given here. Rotate by adding a key with a higher ID: new writes use `currentTextKeyID`
+    /// (the highest ID by default) and rows sealed with older keys stay readable.
+    public var textKeys: [Int: Data] = [:]
+    /// The key new writes are sealed with; the highest configured ID when nil.
+    public var currentTextKeyID: Int?
+    /// bcrypt's cost factor (2^cost rounds).
+    public var bcryptCost: UInt8 = 10
+    /// The largest attachment accepted by a blob upload.
+    public var maxBlobBytes: Int = 50 << 20
+    /// How long an upload or download URL stays valid.
+    public var blobURLLifetime: Duration = .seconds(300)
+    /// The externally visible base URL, such as `https://vesper.example.com/`, used in blob
+    /// URLs. When nil they are built from the request's `Host` header over http.
+    public var publicBaseURL: URL?
+
+    public init(
+        hostname: String = "127.0.0.1", port: Int = 0, databasePath: String, attachmentsPath: String,
+        secret: String? = nil, tokenLifetime: Duration = .seconds(86_400 * 30),
+        maxBodyBytes: Int = 64 << 20, loginAttemptsPerMinute: Int = 10
+    ) {
+        self.hostname = hostname
+        self.port = port
+        self.databasePath = databasePath
+        self.attachmentsPath = attachmentsPath
+        self.secret = secret
+        self.tokenLifetime = tokenLifetime
+        self.maxBodyBytes = maxBodyBytes
+        self.loginAttemptsPerMinute = loginAttemptsPerMinute
+    }
+}

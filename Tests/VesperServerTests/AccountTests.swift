@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+
+@testable import VesperServerKit
+
+@Suite("Accounts (§2)")
+struct AccountTests {
+    @Test func createAccountAnswers204ThenLoginReturnsTokenAndEmailUpdates() async throws {
+        try await TestEnvironment.with { env in
+            let created = try await env.client.send(
+                "POST", "createAccount", headers: TestClient.basic("Alice@Example.com", "correct horse"),
+                body: Data(#"{"emailUpdates":true}"#.utf8))
+            #expect(created.status == 204)
+            #expect(created.body.isEmpty)
+            // The username was lower-cased: logging in with either case works.
+            let login = try await env.client.send(
+                "POST", "login", headers: TestClient.basic("alice@example.com", "correct horse"), body: Data("{}".utf8))
+            #expect(login.status == 200)
+            #expect(login.header("Content-Type") == "application/json; charset=utf-8")
+            let object = try #require(try login.jsonObject() as? [String: Any])
+            #expect((object["token"] as? String)?.isEmpty == false)
+            #expect(object["emailUpdates"] as? Bool == true)
+        }
+    }
+
+    @Test func createAccountRejectsInvalidUsernamesAndPasswordsWithTheProtocolConstants() async throws {
+        try await TestEnvironment.with { env in
+            for username in ["abc", "no-at-sign.com", "no-dot@example", "has space@example.com", String(repeating: "a", count: 140) + "@example.com"] {
+                let response = try await env.client.send(
+                    "POST", "createAccount", headers: TestClient.basic(username, "correct horse"))
+                #expect(response.status == 400)
+                #expect(response.text == "VSErrorInvalidUsername", "\(username)")
+            }
+            for password in ["", "short", String(repeating: "p", count: 100)] {
+                let response = try await env.client.send(
+                    "POST", "createAccount", headers: TestClient.basic("bob@example.com", password))
+                #expect(response.status == 400)
+                #expect(response.text == "VSErrorInvalidPassword")
+            }
+            // A password may contain colons: only the first one splits.
+            let colons = try await env.client.send(
+                "POST", "createAccount", headers: TestClient.basic("carol@example.com", "pass:word:123"))
+            #expect(colons.status == 204)
+            _ = try await env.logIn("carol@example.com", password: "pass:word:123")
+        }
+    }
+
+    @Test func createAccountWithATakenUsernameIn400UsernameAlreadyExists() async throws {
+        try await TestEnvironment.with { env in
+            _ = try await env.signUp()
+            let again = try await env.client.send(
+                "POST", "createAccount", headers: TestClient.basic("ALICE@example.com", "another password"))
+            #expect(again.status == 400)
+            #expect(again.text == "VSErrorUsernameAlreadyExists")
+            #expect(try DatabaseInspector(path: env.configuration.databasePath).count("SELECT count(*) FROM accounts") == 1)
+        }
+    }
+
+    @Test func createAccountWithoutUsableAuthorizationIs400() async throws {
+        try await TestEnvironment.with { (env: TestEnvironment) async throws in
+            #expect(try await env.client.send("POST", "createAccount").status == 400)
+            #expect(try await env.client.send("POST", "createAccount", headers: ["Authorization": "Basic !!!"]).status == 400)
+            #expect(try await env.client.send("POST", "createAccount", headers: ["Authorization": "Bearer abc"]).status == 400)
+        }
+    }
+
+    @Test func passwordsAreStoredAsSaltedBcryptNeverInPlainText() async throws {
+        try await TestEnvironment.with { env in
+            _ = try await env.signUp()
+            let row = try #require(try env.databaseRows("SELECT passwordHash, passwordAlgorithm FROM accounts").first)
+            guard case .text(let hash) = row[0], case .text(let algorithm) = row[1] else {
+                Issue.record("unexpected row \(row)")
+                return
+            }
+            #expect(hash.hasPrefix("$2"))
+            #expect(!hash.contains("correct horse"))
+            #expect(algorithm == "bcrypt-sha256")
+        }
+    }
+
+    @Test func loginFailuresAre400ForEmptyAnd401ForWrongCredentials() async throws {
+        try await TestEnvironment.with { env in
+            _ = try await env.signUp()
+            let wrong = try await env.client.send(
+                "POST", "login", headers: TestClient.basic("alice@example.com", "wrong password"), body: Data("{}".utf8))
+            #expect(wrong.status == 401)
+            let unknown = try await env.client.send(
+                "POST", "login", headers: TestClient.basic("nobody@example.com", "correct horse"), body: Data("{}".utf8))
+            #expect(unknown.status == 401)
+            let empty = try await env.client.send(
+                "POST", "login", headers: TestClient.basic("alice@example.com", ""), body: Data("{}".utf8))
+            #expect(empty.status == 400)
+            #expect(try await env.client.send("POST", "login").status == 400)
+        }
+    }
+
+    @Test func loginIsThrottledAfterTooManyFailuresWith429AndRetryAfter() async throws {
+        try await TestEnvironment.with({ $0.loginAttemptsPerMinute = 3 }) { env in
+            _ = try await env.signUp()
+            for _ in 0..<3 {
+                let response = try await env.client.send(
+                    "POST", "login", headers: TestClient.basic("alice@example.com", "wrong password"))
+                #expect(response.status == 401)
+            }
+            // Even the right password is refused while throttled: the password isn't even checked.
+            let throttled = try await env.client.send(
+                "POST", "login", headers: TestClient.basic("alice@example.com", "correct horse"))
+            #expect(throttled.status == 429)
+            let retryAfter = try #require(throttled.header("Retry-After").flatMap { Int($0) })
+            #expect((1...61).contains(retryAfter))
+            // Another account from the same address is throttled too (per-address limit).
+            let other = try await env.client.send(
+                "POST", "login", headers: TestClient.basic("bob@example.com", "whatever1"))
+            #expect(other.status == 429)
+        }
+    }
+
+    @Test func forgotPasswordAnswers204WhetherOrNotTheAccountExists() async throws {
+        try await TestEnvironment.with { env in
+            _ = try await env.signUp()
+            let known = try await env.client.send(
+                "POST", "forgotpassword", body: Data(#"{"username":"alice@example.com"}"#.utf8))
+            #expect(known.status == 204)
+            let unknown = try await env.client.send(
+                "POST", "forgotpassword", body: Data(#"{"username":"nobody@example.com"}"#.utf8))
+            #expect(unknown.status == 204)
+            #expect(try await env.client.send("POST", "forgotpassword", body: Data("{}".utf8)).status == 400)
+            #expect(try await env.client.send("POST", "forgotpassword", body: Data(#"{"username":5}"#.utf8)).status == 400)
+            // Only the real account got a (hashed) reset token.
+            #expect(try DatabaseInspector(path: env.configuration.databasePath).count("SELECT count(*) FROM passwordResets") == 1)
+        }
+    }
+
+    @Test func changePasswordRevokesOldTokensAndTheNewPasswordLogsIn() async throws {
+        try await TestEnvironment.with { env in
+            let token = try await env.signUp()
+            let invalid = try await env.client.post("changepasswordauthenticated", token: token, json: ["password": "short"])
+            #expect(invalid.status == 400)
+            let wrongShape = try await env.client.post("changepasswordauthenticated", token: token, json: ["password": 12345678])
+            #expect(wrongShape.status == 400)
+            let changed = try await env.client.post(
+                "changepasswordauthenticated", token: token, json: ["password": "a new password"])
+            #expect(changed.status == 204)
+            #expect(try await env.client.post("tags", token: token, json: []).status == 401)
+            let newToken = try await env.logIn(password: "a new password")
+            #expect(try await env.client.post("tags", token: newToken, json: []).status == 200)
+            let old = try await env.client.send(
+                "POST", "login", headers: TestClient.basic("alice@example.com", "correct horse"))
+            #expect(old.status == 401)
+        }
+    }
+
+    @Test func emailUpdatesCanBeReadAndSetAndRejectsNonBooleans() async throws {
+        try await TestEnvironment.with { env in
+            let token = try await env.signUp()
+            let initial = try await env.client.send("GET", "emailupdates", headers: TestClient.auth(token))
+            #expect(initial.status == 200)
+            #expect((try initial.jsonObject() as? [String: Any])?["emailUpdates"] as? Bool == false)
+            #expect(try await env.client.post("emailupdates", token: token, json: ["emailUpdates": true]).status == 204)
+            let after = try await env.client.send("GET", "emailupdates", headers: TestClient.auth(token))
+            #expect((try after.jsonObject() as? [String: Any])?["emailUpdates"] as? Bool == true)
+            #expect(try await env.client.post("emailupdates", token: token, json: ["emailUpdates": "yes"]).status == 400)
+            #expect(try await env.client.post("emailupdates", token: token, json: [:] as [String: Any]).status == 400)
+            #expect(try await env.client.send("GET", "emailupdates").status == 401)
+        }
+    }
+}
