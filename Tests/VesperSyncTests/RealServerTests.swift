@@ -75,6 +75,30 @@ final class RealHarness: SyncServerHarness {
         try await run(tokenLifetime: .seconds(2)) { try await $0.anExpiredTokenMakesTheClientLogInAgainOnce() }
     }
 
+    /// The wire details the client relies on: a `Date` header on every response (skew), a sync
+    /// token on notes responses, arrays from tags and deletedNotes, 401 for a bad token.
+    @Test func theServerSendsWhatTheClientReliesOn() async throws {
+        let harness = try await RealHarness.start()
+        let caller = VSAPICaller(serverURL: harness.url, transport: harness.transport)
+        #expect(await caller.createAccount(username: "dave@example.com", password: "password 123", emailUpdates: false).statusCode == 204)
+        let login = await caller.login(username: "dave@example.com", password: "password 123")
+        #expect(login.statusCode == 200 && login.serverDate != nil)
+        let authenticator = CredentialsAuthenticator(caller: caller, username: "dave@example.com", password: "password 123")
+        caller.authenticator = authenticator
+        let notes = await caller.uploadNotes([], syncToken: nil)
+        #expect(notes.succeeded && notes.syncToken != nil && notes.serverDate != nil)
+        let tags = await caller.uploadTags([VSSyncTag(name: "Paris", nameModificationDate: Date()).json])
+        #expect(tags.succeeded && (tags.json == nil || tags.json?.array != nil))
+        let deleted = await caller.uploadDeletedNotes([12])
+        #expect(deleted.succeeded && deleted.json?.array != nil)
+        authenticator.current = "not a token"
+        let unauthenticated = await VSAPICaller(serverURL: harness.url, transport: harness.transport).uploadNotes([], syncToken: nil)
+        #expect(unauthenticated.statusCode == 0 && unauthenticated.error == .notLoggedIn("no account"))
+        let retried = await caller.listBlobs()
+        #expect(retried.succeeded && retried.json?.array != nil)
+        try await harness.stop()
+    }
+
     @Test(arguments: [11, 12] as [UInt64])
     func randomEditsConverge(seed: UInt64) async throws {
         try await run { try await $0.randomEditsConverge(seed: seed, steps: 50) }
