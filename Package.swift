@@ -13,7 +13,7 @@ let package = Package(
     dependencies: [
         // Used only by the example CLIs; a client of the QSData product never builds it.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        // Used only by the Vesper sync server.
+        // Used only by the Vesper sync server (and swift-crypto by the sync client, for MD5).
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
@@ -39,10 +39,16 @@ let package = Package(
             path: "Examples/Vesper/VesperCore",
             resources: [.copy("Resources/Vesper.plist"), .copy("Resources/Vesper.sql")]
         ),
+        // The sync client (VESPER-SYNC-PROTOCOL.md): wire objects, API calls, mergers, account.
+        .target(
+            name: "VesperSync",
+            dependencies: ["VesperCore", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Examples/Vesper/VesperSync"
+        ),
         // The `vesper` commands, as a library so that tests run them in-process.
         .target(
             name: "VesperCommands",
-            dependencies: ["VesperCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["VesperCore", "VesperSync", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Examples/Vesper/VesperCommands"
         ),
         .executableTarget(
@@ -56,6 +62,11 @@ let package = Package(
             name: "VesperTests",
             dependencies: ["VesperCore", "VesperCommands"],
             path: "Tests/VesperTests"
+        ),
+        .testTarget(
+            name: "VesperSyncTests",
+            dependencies: ["VesperCore", "VesperSync", "VesperCommands", "VesperServerKit"],
+            path: "Tests/VesperSyncTests"
         ),
 
         // The `vesper-server` sync server (VESPER-SYNC-PROTOCOL.md), as a library so that tests

@@ -14,7 +14,7 @@ public struct Vesper: ParsableCommand {
             AddCommand.self, ListCommand.self, ShowCommand.self, EditCommand.self,
             TagCommand.self, UntagCommand.self, TagsCommand.self, RenameTagCommand.self,
             ArchiveCommand.self, UnarchiveCommand.self, DeleteCommand.self, SearchCommand.self,
-            AttachCommand.self, ExportCommand.self, DemoCommand.self,
+            AttachCommand.self, ExportCommand.self, AccountCommand.self, SyncCommand.self, DemoCommand.self,
         ])
 
     public init() {}

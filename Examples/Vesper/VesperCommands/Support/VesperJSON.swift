@@ -1,5 +1,6 @@
 import Foundation
 import VesperCore
+import VesperSync
 
 /// The JSON `vesper --json` and `vesper export` print. Public and Decodable so that scripts
 /// and tests can read it back. Dates are ISO 8601.
@@ -62,6 +63,18 @@ public enum VesperJSON {
         public var deletedNoteIDs: [Int64]
     }
 
+    /// What `account … --json` prints.
+    public struct AccountStatus: Codable, Equatable, Sendable {
+        public var loggedIn: Bool
+        public var server: String?
+        public var username: String?
+        public var lastSyncDate: Date?
+        public var clockSkew: Double
+        public var notesToUpload: Int
+        public var deletionsToUpload: Int
+        public var accountFile: String
+    }
+
     static func string(_ value: any Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -87,6 +100,17 @@ extension VesperJSON.Note {
             tagsModificationDate: note.tagsModificationDate, attachmentsModificationDate: note.attachmentsModificationDate,
             tags: note.tags.map(\.name),
             attachments: note.attachments.map { VesperJSON.Attachment($0, storage: storage) })
+    }
+}
+
+extension VesperJSON.AccountStatus {
+    @MainActor init(_ account: VSAccount) async throws {
+        self.init(
+            loggedIn: account.isSignedIn, server: account.state?.server.absoluteString, username: account.state?.username,
+            lastSyncDate: account.state?.lastSyncDate, clockSkew: account.state?.clockSkew ?? 0,
+            notesToUpload: try await account.dataController.countOfNotesToUpload(),
+            deletionsToUpload: try await account.dataController.deletedNoteIDs().count,
+            accountFile: account.file.url.path)
     }
 }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import QSData
 import VesperCore
+import VesperSync
 
 /// What one run of `vesper` printed and how it ended.
 public struct VesperRunResult: Sendable, Equatable {
@@ -50,6 +51,8 @@ public enum VesperRunner {
         case let error as QSDataError: error.description
         case let error as SQLiteError: error.description
         case let error as QSWriteError: error.description
+        case let error as VSAccountError: error.description
+        case let error as SyncFailed: error.description
         case let error as CocoaError: error.localizedDescription
         default: String(describing: error)
         }

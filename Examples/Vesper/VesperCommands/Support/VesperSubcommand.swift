@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import VesperCore
+import VesperSync
 
 /// What a command may use besides its arguments.
 struct CommandContext {
@@ -47,10 +48,17 @@ struct GlobalOptions: ParsableArguments {
     var json = false
 
     @MainActor func openDataController() async throws -> VSDataController {
-        if let database {
-            return try await VSDataController.open(at: URL(fileURLWithPath: database))
+        let vesper = if let database {
+            try await VSDataController.open(at: URL(fileURLWithPath: database))
+        } else {
+            try await VSDataController.open(at: VSDataController.defaultDatabaseURL(), createFolder: true)
         }
-        return try await VSDataController.open(at: VSDataController.defaultDatabaseURL(), createFolder: true)
+        // With a sync account whose server clock differs, edits are stamped with the server's time (§9.5).
+        if let skew = try? VSAccountFile(databaseURL: vesper.store.url).load()?.clockSkew, skew != 0 {
+            let correction = VSClockSkew(seconds: skew)
+            vesper.now = { VSSyncDate.truncated(correction.correctedNow(Date())) }
+        }
+        return vesper
     }
 }
 

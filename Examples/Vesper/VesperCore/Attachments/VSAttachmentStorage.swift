@@ -16,8 +16,22 @@ public struct VSAttachmentStorage: Sendable {
         fileURL(uniqueID: attachment.uniqueID)
     }
 
-    func fileURL(uniqueID: String) -> URL {
+    /// Where the file of the attachment with `uniqueID` lives.
+    public func fileURL(uniqueID: String) -> URL {
         folder.appendingPathComponent(uniqueID, isDirectory: false)
+    }
+
+    /// The names of the files in the folder (attachment uniqueIDs); empty when there is no folder.
+    public func storedFileNames() -> Set<String> {
+        Set((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+    }
+
+    /// Whether `name` can be a file name here: letters, digits and hyphens (a UUID, maybe with
+    /// a suffix), so that a name from the network can never reach outside the folder.
+    public static func isValidFileName(_ name: String) -> Bool {
+        (1...80).contains(name.utf8.count) && name.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D
+        }
     }
 
     /// Reads the picture at `url` and checks that it is a PNG or JPEG.
@@ -35,9 +49,14 @@ public struct VSAttachmentStorage: Sendable {
         return (data, info)
     }
 
-    /// Writes the file of a new attachment.
-    func store(_ data: Data, uniqueID: String) throws {
+    /// Writes the file of an attachment (new here, or downloaded by sync), atomically.
+    /// - Throws: ``VesperError/cannotStoreAttachment(path:reason:)``, also for a name that is
+    ///   not a valid file name (see ``isValidFileName(_:)``).
+    public func store(_ data: Data, uniqueID: String) throws {
         let destination = fileURL(uniqueID: uniqueID)
+        guard Self.isValidFileName(uniqueID) else {
+            throw VesperError.cannotStoreAttachment(path: destination.path, reason: "not a valid attachment name")
+        }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try data.write(to: destination, options: .atomic)

@@ -1,12 +1,13 @@
 import Foundation
 import QSData
 
-/// A value from the sync server with the date it last changed there.
+/// A value from the sync server with the date it last changed there (nil when the server has
+/// none: a note created on a device that never changed that property).
 public struct VSServerValue<Value: Sendable>: Sendable {
     public var value: Value
-    public var modificationDate: Date
+    public var modificationDate: Date?
 
-    public init(_ value: Value, modificationDate: Date) {
+    public init(_ value: Value, modificationDate: Date?) {
         self.value = value
         self.modificationDate = modificationDate
     }
@@ -39,7 +40,9 @@ public struct VSNoteServerValues: Sendable {
 extension VSDataController {
     /// Sets the server's values and modification dates on an existing note.
     public func applySyncValues(_ values: VSNoteServerValues, to note: VSNote) throws {
-        let tags = try values.tagNames.map { try resolveTags(named: $0.value) }
+        // Tags first seen in a note from the server have no name date of their own here: nil
+        // loses to any date, so they can't override a newer case change made elsewhere.
+        let tags = try values.tagNames.map { try resolveTags(named: $0.value, newTagDate: nil) }
         if let text = values.text {
             note.text = text.value
             note.textModificationDate = text.modificationDate

@@ -175,16 +175,26 @@ extension VSDataController {
         return try resolveTags(named: names, pool: &pool)
     }
 
+    /// Like ``resolveTags(named:)``, giving new tags `newTagDate` as their name date.
+    func resolveTags(named names: [String], newTagDate: Date?) throws -> [VSTag] {
+        var pool = try tagPool()
+        return try resolveTags(named: names, pool: &pool, newTagDate: newTagDate)
+    }
+
     /// Every tag by uniqueID, from the cache.
-    private func tagPool() throws -> [String: VSTag] {
+    func tagPool() throws -> [String: VSTag] {
         Dictionary(uniqueKeysWithValues: try store.cachedObjects(of: VSTag.self).map { ($0.uniqueID, $0) })
     }
 
     /// Resolves names against `pool` (existing and already-created tags), adding new tags to it.
     private func resolveTags(named names: [String], pool: inout [String: VSTag]) throws -> [VSTag] {
+        try resolveTags(named: names, pool: &pool, newTagDate: now())
+    }
+
+    private func resolveTags(named names: [String], pool: inout [String: VSTag], newTagDate: Date?) throws -> [VSTag] {
         var tags: [VSTag] = []
         for name in names {
-            guard let candidate = VSTag(name: name, date: now()) else { throw VesperError.emptyTagName }
+            guard let candidate = VSTag(name: name, date: newTagDate) else { throw VesperError.emptyTagName }
             if tags.contains(where: { $0.uniqueID == candidate.uniqueID }) { continue }
             if let tag = pool[candidate.uniqueID] {
                 tags.append(tag)

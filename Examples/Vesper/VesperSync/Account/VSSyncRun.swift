@@ -1,0 +1,94 @@
+import Foundation
+import VesperCore
+
+/// The steps of one sync (§9.3), each a small pipeline: model → sync objects → call → sync
+/// objects → merger. The account runs them in order and keeps the state they return.
+@MainActor
+struct VSSyncRun {
+    let caller: VSAPICaller
+    let dataController: VSDataController
+    let notesPerRequest: Int
+    let now: () -> Date
+
+    /// Tags (§4): every local tag up; the server's newer or missing ones merged.
+    func syncTags(into report: inout VSSyncReport) async throws {
+        // 1. Every local tag, as sync objects.
+        let local = try dataController.tags().map(VSSyncTag.init)
+        // 2. The exchange.
+        let result = await caller.uploadTags(local.map(\.json))
+        let elements = try Self.array(of: result, call: "tags")
+        report.tagsUploaded = local.count
+        // 3. Merge what came back; tags without a usable name are skipped, as the stock client does.
+        let serverTags = elements.compactMap { try? VSSyncTag(json: $0) }
+        report.tagsDownloaded = try VSSyncTagMerger(dataController: dataController).merge(serverTags)
+    }
+
+    /// Deletions (§5): the IDs deleted here up (no token: the full tombstone list comes back,
+    /// which is always correct); the returned IDs deleted here; the uploaded ones forgotten.
+    func syncDeletedNotes(into report: inout VSSyncReport) async throws {
+        let pending = try await dataController.deletedNoteIDs()
+        let result = await caller.uploadDeletedNotes(pending)
+        let elements = try Self.array(of: result, call: "deletedNotes")
+        let deletedElsewhere = elements.compactMap(\.integer)
+        report.deletionsDownloaded = try await dataController.applySyncDeletedNotes(ids: deletedElsewhere)
+        try await dataController.syncDidUploadDeletedNotes(ids: pending)
+        report.deletionsUploaded = pending
+    }
+
+    /// Notes (§6, §7): the notes changed here up, in batches, with the stored sync token; each
+    /// response merged; each batch's notes unmarked once the server has them. Returns the
+    /// token to store, or nil when no response carried one.
+    func syncNotes(syncToken: String?, into report: inout VSSyncReport) async throws -> String? {
+        // 1. The notes changed here, with their tags and attachments, and their upload marks.
+        let notes = try await dataController.notesToUpload()
+        let marks = notes.compactMap { note in
+            note.modificationDate.map { VSDataController.UploadMark(noteID: note.uniqueID, modificationDate: $0) }
+        }
+        let wire = try notes.map { try VSSyncNote($0).json() }
+        let merger = VSSyncNoteMerger(dataController: dataController)
+        var newToken: String?
+        // 2. One request per batch (one empty request when nothing changed here, to download).
+        for start in stride(from: 0, to: max(wire.count, 1), by: max(notesPerRequest, 1)) {
+            let end = min(start + notesPerRequest, wire.count)
+            let result = await caller.uploadNotes(Array(wire[start..<end]), syncToken: syncToken)
+            let elements = try Self.array(of: result, call: "notes")
+            // 3. Server notes as sync objects; a malformed one is reported and skipped.
+            var serverNotes: [VSSyncNote] = []
+            for element in elements {
+                do { serverNotes.append(try VSSyncNote(json: element)) } catch { report.notesRejected.append(String(describing: error)) }
+            }
+            // 4. Merge, never resurrecting a note deleted here meanwhile.
+            let pendingDeletions = Set(try await dataController.deletedNoteIDs())
+            let outcome = try await merger.merge(serverNotes, pendingDeletions: pendingDeletions)
+            report.notesCreated += outcome.created
+            report.notesUpdated += outcome.updated
+            // 5. The server has this batch: unmark the notes not changed again since.
+            let batchMarks = marks.filter { mark in notes[start..<end].contains { $0.uniqueID == mark.noteID } }
+            try dataController.syncDidUploadNotes(batchMarks)
+            report.notesUploaded += notes[start..<end].map(\.uniqueID)
+            newToken = result.syncToken ?? newToken
+        }
+        try await dataController.flush()
+        return newToken
+    }
+
+    /// Attachment bytes (§8).
+    func syncAttachments(into report: inout VSSyncReport) async throws {
+        let outcome = try await VSAttachmentSyncer(caller: caller, dataController: dataController, now: now).sync()
+        report.attachmentsUploaded = outcome.uploaded
+        report.attachmentsDownloaded = outcome.downloaded
+        report.failures += outcome.failures.map { "attachments: \($0)" }
+    }
+
+    /// The JSON array of a successful result; empty for an empty body (204).
+    /// - Throws: ``VSAccountError/callFailed(call:error:)`` or ``VSAccountError/unexpectedResponse(call:reason:)``.
+    static func array(of result: VSAPIResult, call: String) throws -> [VSJSON] {
+        if let error = result.error { throw VSAccountError.callFailed(call: call, error: error) }
+        guard let json = result.json else {
+            guard result.data?.isEmpty ?? true else { throw VSAccountError.unexpectedResponse(call: call, reason: "body is not JSON") }
+            return []
+        }
+        guard let array = json.array else { throw VSAccountError.unexpectedResponse(call: call, reason: "not a JSON array") }
+        return array
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+import VesperServerKit
+import VesperSync
+
+/// The real server (`VesperServerKit`) on a free loopback port, over HTTP with URLSession.
+@MainActor
+final class RealHarness: SyncServerHarness {
+    let server: VesperTestServer
+    let folder: TestFolder
+    let tokenLifetime: Duration
+    let transport: any VSHTTPTransport = VSURLSessionTransport(timeout: 30)
+
+    var url: URL { server.baseURL }
+
+    private init(server: VesperTestServer, folder: TestFolder, tokenLifetime: Duration) {
+        self.server = server
+        self.folder = folder
+        self.tokenLifetime = tokenLifetime
+    }
+
+    static func start(tokenLifetime: Duration = .seconds(3_600)) async throws -> RealHarness {
+        let folder = try TestFolder()
+        var configuration = VesperServerConfiguration(
+            hostname: "127.0.0.1", port: 0, databasePath: folder.url.appendingPathComponent("server.sqlite").path,
+            attachmentsPath: folder.url.appendingPathComponent("blobs").path, secret: "test secret for the sync client tests",
+            tokenLifetime: tokenLifetime, loginAttemptsPerMinute: 1_000)
+        configuration.bcryptCost = 4
+        try FileManager.default.createDirectory(atPath: configuration.attachmentsPath, withIntermediateDirectories: true)
+        return RealHarness(server: try await VesperTestServer.start(configuration), folder: folder, tokenLifetime: tokenLifetime)
+    }
+
+    /// Waits until every token issued so far has expired.
+    func expireTokens() async throws {
+        try await Task.sleep(for: tokenLifetime + .milliseconds(1_100))
+    }
+
+    func stop() async throws {
+        try await server.shutdown()
+    }
+}
+
+/// The two-client scenarios against the real server.
+@MainActor
+@Suite(.serialized) struct RealServerSyncTests {
+    func run(tokenLifetime: Duration = .seconds(3_600), _ body: (SyncScenarios) async throws -> Void) async throws {
+        let harness = try await RealHarness.start(tokenLifetime: tokenLifetime)
+        do {
+            // A device clock close to the server's (no skew correction), moved by hand.
+            try await body(try SyncScenarios(harness: harness, clock: TestClock(start: Date())))
+        } catch {
+            try? await harness.stop()
+            throw error
+        }
+        try await harness.stop()
+    }
+
+    @Test func noteTravelsWithOrderedTagsAttachmentMetadataAndBytes() async throws {
+        try await run { try await $0.noteTravelsWithOrderedTagsAttachmentMetadataAndBytes() }
+    }
+
+    @Test func caseOnlyTagRenameReachesTheOtherClient() async throws {
+        try await run { try await $0.caseOnlyTagRenameReachesTheOtherClient() }
+    }
+
+    @Test func archiveOnOneAndTextEditOnTheOtherBothSurvive() async throws {
+        try await run { try await $0.archiveOnOneAndTextEditOnTheOtherBothSurvive() }
+    }
+
+    @Test func deleteOnOneRemovesItOnTheOtherAndALateUploadNeverResurrectsIt() async throws {
+        try await run { try await $0.deleteOnOneRemovesItOnTheOtherAndALateUploadNeverResurrectsIt() }
+    }
+
+    @Test func anExpiredTokenMakesTheClientLogInAgainOnce() async throws {
+        try await run(tokenLifetime: .seconds(2)) { try await $0.anExpiredTokenMakesTheClientLogInAgainOnce() }
+    }
+
+    /// The wire details the client relies on: a `Date` header on every response (skew), a sync
+    /// token on notes responses, arrays from tags and deletedNotes, 401 for a bad token.
+    @Test func theServerSendsWhatTheClientReliesOn() async throws {
+        let harness = try await RealHarness.start()
+        let caller = VSAPICaller(serverURL: harness.url, transport: harness.transport)
+        #expect(await caller.createAccount(username: "dave@example.com", password: "password 123", emailUpdates: false).statusCode == 204)
+        let login = await caller.login(username: "dave@example.com", password: "password 123")
+        #expect(login.statusCode == 200 && login.serverDate != nil)
+        let authenticator = CredentialsAuthenticator(caller: caller, username: "dave@example.com", password: "password 123")
+        caller.authenticator = authenticator
+        let notes = await caller.uploadNotes([], syncToken: nil)
+        #expect(notes.succeeded && notes.syncToken != nil && notes.serverDate != nil)
+        let tags = await caller.uploadTags([VSSyncTag(name: "Paris", nameModificationDate: Date()).json])
+        #expect(tags.succeeded && (tags.json == nil || tags.json?.array != nil))
+        let deleted = await caller.uploadDeletedNotes([12])
+        #expect(deleted.succeeded && deleted.json?.array != nil)
+        authenticator.current = "not a token"
+        let unauthenticated = await VSAPICaller(serverURL: harness.url, transport: harness.transport).uploadNotes([], syncToken: nil)
+        #expect(unauthenticated.statusCode == 0 && unauthenticated.error == .notLoggedIn("no account"))
+        let retried = await caller.listBlobs()
+        #expect(retried.succeeded && retried.json?.array != nil)
+        try await harness.stop()
+    }
+
+    @Test(arguments: [11, 12] as [UInt64])
+    func randomEditsConverge(seed: UInt64) async throws {
+        try await run { try await $0.randomEditsConverge(seed: seed, steps: 50) }
+    }
+}
