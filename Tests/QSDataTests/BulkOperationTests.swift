@@ -113,3 +113,19 @@ import Testing
         }
     }
 }
+
+@MainActor
+@Suite struct BulkUpdateReportingTests {
+    @Test func anUpdateNamingMissingIDsReportsOnlyTheRowsItChanged() async throws {
+        let store = try await Fixtures.openStore()
+        try store.save((0..<3).map { Note(uniqueID: Int64(90_000 + $0), text: "n") })
+        var change: QSChange?
+        let observation = store.observeChanges { change = $0 }
+        let log = try await store.recordStatements {
+            try store.update(Note.self, ids: [90_000, 90_002, 99_999], set: ["text": "x"])
+        }
+        #expect(log.count == 2, "\(log)")  // the UPDATE, then the SELECT that tells which existed
+        #expect(change?.updatedIDs(of: Note.self) == [90_000, 90_002])
+        observation.cancel()
+    }
+}

@@ -24,6 +24,8 @@ public final class QSRow {
     var relatedObjects: [String: any ChildrenByParent] = [:]
     var parentID: QSAnyID = .integer(0)
     var probe: TypeProbe?
+    /// Decoders for `plist` and `json` columns, made on first use and kept for every row.
+    let coders = StructuredCoders()
 
     /// A row read from a statement positioned on it.
     init(layout: RowLayout, statement: SQLiteStatement) {

@@ -12,8 +12,8 @@ extension QSStructuredValue {
         guard let data = row.data(at: index) else { throw row.nullError(at: index) }
         do {
             switch row.propertyType(at: index) {
-            case .plist: return try PropertyListDecoder().decode(Self.self, from: data)
-            default: return try JSONDecoder().decode(Self.self, from: data)
+            case .plist: return try row.coders.plistDecoder.decode(Self.self, from: data)
+            default: return try row.coders.jsonDecoder.decode(Self.self, from: data)
             }
         } catch {
             throw row.conversionError(at: index, expected: Self.self, found: "\(data.count) bytes that don't decode (\(error))")
@@ -22,12 +22,8 @@ extension QSStructuredValue {
 
     public func columnValue(as type: QSPropertyType) throws -> SQLValue {
         switch type {
-        case .plist:
-            let encoder = PropertyListEncoder()
-            encoder.outputFormat = .binary
-            return .blob(try encoder.encode(self))
-        default:
-            return .text(String(decoding: try JSONEncoder().encode(self), as: UTF8.self))
+        case .plist: return .blob(try StructuredCoders.plistEncoder().encode(self))
+        default: return .text(String(decoding: try StructuredCoders.jsonEncoder().encode(self), as: UTF8.self))
         }
     }
 
@@ -36,3 +32,41 @@ extension QSStructuredValue {
 
 extension Array: QSColumnValue, QSStructuredValue where Element: Codable {}
 extension Dictionary: QSColumnValue, QSStructuredValue where Key == String, Value: Codable {}
+
+/// Coders for structured columns. Making one costs more than decoding a small value, so a row
+/// keeps one of each for all the rows of a fetch, and each thread keeps its own encoders.
+final class StructuredCoders {
+    private var plist: PropertyListDecoder?
+    private var json: JSONDecoder?
+
+    var plistDecoder: PropertyListDecoder {
+        if let plist { return plist }
+        let decoder = PropertyListDecoder()
+        plist = decoder
+        return decoder
+    }
+
+    var jsonDecoder: JSONDecoder {
+        if let json { return json }
+        let decoder = JSONDecoder()
+        json = decoder
+        return decoder
+    }
+
+    static func plistEncoder() -> PropertyListEncoder {
+        let key = "QSData.plistEncoder"
+        if let encoder = Thread.current.threadDictionary[key] as? PropertyListEncoder { return encoder }
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = .binary
+        Thread.current.threadDictionary[key] = encoder
+        return encoder
+    }
+
+    static func jsonEncoder() -> JSONEncoder {
+        let key = "QSData.jsonEncoder"
+        if let encoder = Thread.current.threadDictionary[key] as? JSONEncoder { return encoder }
+        let encoder = JSONEncoder()
+        Thread.current.threadDictionary[key] = encoder
+        return encoder
+    }
+}

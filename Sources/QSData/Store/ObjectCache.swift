@@ -28,7 +28,11 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
     private(set) var appInsertions = 0
     private let lock = NSLock()
     private var entries: [Object.UniqueID: Entry] = [:]
-    private var pruneThreshold = 1_024
+    /// Every key of a weak entry in the order it arrived, swept a couple per insert so that dead
+    /// entries go without ever stopping to scan the whole cache (see ``sweepSomeDeadEntries()``).
+    private var sweepKeys: [Object.UniqueID] = []
+    private var sweepRead = 0
+    private var sweepWrite = 0
 
     init(policy: Policy) {
         self.policy = policy
@@ -54,8 +58,10 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
         case .weak:
             let box = WeakBox(object as AnyObject)
             lock.lock()
-            entries[object.uniqueID] = .weak(box)
-            if entries.count > pruneThreshold { pruneDeadEntries() }
+            if entries.updateValue(.weak(box), forKey: object.uniqueID) == nil {
+                sweepKeys.append(object.uniqueID)
+            }
+            sweepSomeDeadEntries()
             lock.unlock()
         }
     }
@@ -100,12 +106,37 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
         }
     }
 
-    /// Drops entries whose instance is gone. Runs when the table doubles, so its cost is amortised.
+    /// Looks at the next two keys in arrival order and drops their entries if the instance is
+    /// gone, compacting the key list in place as it goes. Two per insert is enough: the cache
+    /// can never hold more than twice the live instances plus the inserts since the last pass.
+    private func sweepSomeDeadEntries() {
+        for _ in 0..<2 {
+            if sweepRead == sweepKeys.count {
+                sweepKeys.removeLast(sweepKeys.count - sweepWrite)
+                sweepRead = 0
+                sweepWrite = 0
+                return
+            }
+            let key = sweepKeys[sweepRead]
+            sweepRead += 1
+            guard let entry = entries[key] else { continue }
+            if case .weak(let box) = entry, box.object == nil {
+                entries[key] = nil
+                continue
+            }
+            sweepKeys[sweepWrite] = key
+            sweepWrite += 1
+        }
+    }
+
+    /// Drops every entry whose instance is gone.
     private func pruneDeadEntries() {
         entries = entries.filter { _, entry in
             if case .weak(let box) = entry { return box.object != nil }
             return true
         }
-        pruneThreshold = max(1_024, entries.count * 2)
+        sweepKeys = Array(entries.keys)
+        sweepRead = 0
+        sweepWrite = 0
     }
 }

@@ -151,7 +151,7 @@ extension QSStore {
         }
         let argument = IDList.json(ids)
         return submitWrite("update \(ids.count) \(Object.modelName)", source: source) { writer, change in
-            _ = try writer.update(binding, columns: columns, where: TableSQL.byIDs, arguments: [argument], into: &change)
+            try writer.update(binding, columns: columns, ids: ids, idList: argument, into: &change)
             return nil
         }
     }

@@ -80,12 +80,30 @@ struct RowWriter {
     func update(_ binding: any AnyTypeBinding, columns: [(name: String, value: SQLValue)], where condition: String, arguments: [SQLValue], into change: inout QSChange) throws -> [QSAnyID] {
         let sql = binding.sql.updateReturningIDs(columns: columns.map(\.name), where: condition)
         let ids = try idsReturned(by: sql, columns.map(\.value) + arguments)
+        record(ids, columns: columns, of: binding, into: &change)
+        return ids
+    }
+
+    /// Sets `columns` on the rows with these uniqueIDs, in one statement. When every ID had a
+    /// row (the usual case) no more is needed to know which changed; otherwise one SELECT finds
+    /// the ones that exist, so observers hear exactly the updated IDs.
+    func update(_ binding: any AnyTypeBinding, columns: [(name: String, value: SQLValue)], ids: [QSAnyID], idList: SQLValue, into change: inout QSChange) throws {
+        let sql = binding.sql.update(columns: columns.map(\.name), where: TableSQL.byIDs)
+        try connection.execute(sql, columns.map(\.value) + [idList])
+        var updated = ids
+        if connection.changes != ids.count {
+            let existing = "SELECT \(quoted("uniqueID")) FROM \(binding.sql.table) WHERE \(TableSQL.byIDs)"
+            updated = try idsReturned(by: existing, [idList])
+        }
+        record(updated, columns: columns, of: binding, into: &change)
+    }
+
+    private func record(_ ids: [QSAnyID], columns: [(name: String, value: SQLValue)], of binding: any AnyTypeBinding, into change: inout QSChange) {
         let names = Set(columns.map(\.name))
         for typeBinding in [binding] + registry.siblings(of: binding)
         where typeBinding.description.properties.contains(where: { names.contains($0.name) }) {
             change.record(\.updated, ids, of: typeBinding.description.name)
         }
-        return ids
     }
 
     private func idsReturned(by sql: String, _ arguments: [SQLValue]) throws -> [QSAnyID] {

@@ -33,9 +33,13 @@ final class TableSQL: Sendable {
         "DELETE FROM \(table) WHERE \(condition) RETURNING \(quoted("uniqueID"))"
     }
 
-    func updateReturningIDs(columns: [String], where condition: String) -> String {
+    func update(columns: [String], where condition: String) -> String {
         let assignments = columns.map { "\(quoted($0)) = ?" }.joined(separator: ", ")
-        return "UPDATE \(table) SET \(assignments) WHERE \(condition) RETURNING \(quoted("uniqueID"))"
+        return "UPDATE \(table) SET \(assignments) WHERE \(condition)"
+    }
+
+    func updateReturningIDs(columns: [String], where condition: String) -> String {
+        update(columns: columns, where: condition) + " RETURNING \(quoted("uniqueID"))"
     }
 
     static let byIDs = "\(quoted("uniqueID")) IN (\(IDList.subquery))"
