@@ -66,6 +66,15 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
         }
     }
 
+    /// Makes room for `count` more instances, so a large save does not stop to grow the table.
+    func reserveCapacity(adding count: Int) {
+        guard policy != .none else { return }
+        lock.lock()
+        entries.reserveCapacity(entries.count + count)
+        if policy == .weak { sweepKeys.reserveCapacity(sweepKeys.count + count) }
+        lock.unlock()
+    }
+
     /// Keeps an instance the app saved, replacing any other instance.
     func insertFromApp(_ object: Object) {
         guard policy != .none else { return }

@@ -38,8 +38,14 @@ extension QSStore {
             }
         }
         // A large save: the first chunk now, the rest one per main-actor turn (see ChunkPipe).
+        // The batch lives in a box so each chunk extends it in place instead of copying it.
         let pipe = ChunkPipe()
-        try encodeChunk(of: objects, from: 0, binding: binding, batch: &batch, into: pipe)
+        let box = SaveBatchBox(batch)
+        binding.cache.reserveCapacity(adding: objects.count)
+        try encodeChunk(of: objects, from: 0, binding: binding, batch: &box.batch, into: pipe)
+        // Size the set of written children for the whole save now, from the first chunk, so it
+        // never stops a later chunk to grow.
+        box.batch.reserveChildCapacity(forObjects: objects.count, afterEncoding: Self.saveChunkSize)
         let write = submitWrite("save \(objects.count) \(Object.modelName)", source: source) { writer, change in
             while let groups = try pipe.next() {
                 try writer.save(groups, into: &change)
@@ -47,12 +53,12 @@ extension QSStore {
             try alongside?(writer.connection)
             return nil
         }
-        feedRemainingChunks(of: Transfer(value: objects), from: Self.saveChunkSize, binding: binding, batch: batch, into: pipe)
+        feedRemainingChunks(of: Transfer(value: objects), from: Self.saveChunkSize, binding: binding, box: Transfer(value: box), into: pipe)
         return write
     }
 
     /// How many objects a save encodes per main-actor turn: about a millisecond of work.
-    static let saveChunkSize = 2_000
+    static let saveChunkSize = 500
 
     private func encodeChunk<Object>(
         of objects: [Object], from start: Int, binding: TypeBinding<Object>, batch: inout SaveBatch, into pipe: ChunkPipe
@@ -66,15 +72,13 @@ extension QSStore {
     }
 
     private func feedRemainingChunks<Object>(
-        of objects: Transfer<[Object]>, from start: Int, binding: TypeBinding<Object>, batch: SaveBatch, into pipe: ChunkPipe
+        of objects: Transfer<[Object]>, from start: Int, binding: TypeBinding<Object>, box: Transfer<SaveBatchBox>, into pipe: ChunkPipe
     ) {
         guard start < objects.value.count else { return }
-        let carried = Transfer(value: batch)
         Task { @MainActor in
-            var batch = carried.value
             do {
-                try self.encodeChunk(of: objects.value, from: start, binding: binding, batch: &batch, into: pipe)
-                self.feedRemainingChunks(of: objects, from: start + Self.saveChunkSize, binding: binding, batch: batch, into: pipe)
+                try self.encodeChunk(of: objects.value, from: start, binding: binding, batch: &box.value.batch, into: pipe)
+                self.feedRemainingChunks(of: objects, from: start + Self.saveChunkSize, binding: binding, box: box, into: pipe)
             } catch {
                 pipe.fail(error)
             }

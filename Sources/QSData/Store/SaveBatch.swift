@@ -34,6 +34,14 @@ struct SaveBatch {
         claimedChildren.insert(ChildKey(binding: ObjectIdentifier(binding), id: id)).inserted
     }
 
+    /// Makes room in the set of written children for a save of `total` objects, extrapolating
+    /// from the first `encoded` ones.
+    mutating func reserveChildCapacity(forObjects total: Int, afterEncoding encoded: Int) {
+        guard encoded > 0 else { return }
+        let estimate = claimedChildren.count * total / encoded
+        claimedChildren.reserveCapacity(estimate + estimate / 8)
+    }
+
     /// The finished rows, ready to travel to the database queue.
     var finished: [SaveGroup] {
         groups.map { SaveGroup(binding: $0.binding, ids: $0.ids, rows: $0.rows, relationships: $0.relationships) }
@@ -82,5 +90,15 @@ struct RelationshipSnapshot: Sendable {
         }
         var seen: Set<QSAnyID> = []
         return ids.filter { seen.insert($0).inserted }
+    }
+}
+
+/// Holds a save's batch between the main-actor turns of a large save, so that each chunk
+/// extends the same storage instead of copying the batch (and its set of written children).
+final class SaveBatchBox {
+    var batch: SaveBatch
+
+    init(_ batch: SaveBatch) {
+        self.batch = batch
     }
 }
