@@ -58,13 +58,16 @@ public final class FeedImporter {
         var discovered = queue.count + summary.failures.count
         onEvent?(.discovered(total: discovered))
 
-        // 2. Tally inserted and updated articles from the store's change notifications.
-        var tally = (inserted: 0, updated: 0)
+        // 2. Collect inserted and updated articles from the store's change notifications.
+        var written = WrittenArticles()
         let observation = data.store.observeChanges { change in
-            tally.inserted += change.insertedIDs(of: ArticleContent.self).count
-            tally.updated += change.updatedIDs(of: ArticleContent.self).count
+            written.inserted.formUnion(change.insertedIDs(of: ArticleContent.self))
+            written.updated.formUnion(change.updatedIDs(of: ArticleContent.self))
         }
         defer { observation.cancel() }
+        // Feeds whose write is enqueued but not yet known to have committed: a few stay in
+        // flight so that storing one feed overlaps with handing over the next.
+        var inFlight: [StoringFeed] = []
 
         // 3. Read and parse off the main actor, a few at a time; store each feed as it arrives.
         let loader = self.loader
@@ -97,28 +100,61 @@ public final class FeedImporter {
                     }
                     onEvent?(.discovered(total: discovered))
                 case .feed(let job, let parsed):
-                    let before = tally
                     do {
-                        try await store(parsed, from: job)
+                        inFlight.append(StoringFeed(job: job, parsed: parsed, write: try store(parsed, from: job)))
                     } catch {
                         record(ImportFailure(source: job.location.description, reason: "not stored: \(error)"), in: &summary)
-                        continue
                     }
-                    let new = tally.inserted - before.inserted
-                    let updated = tally.updated - before.updated
-                    let unchanged = max(0, Set(parsed.items.map(\.uniqueID)).count - new - updated)
-                    summary.feeds += 1
-                    summary.newArticles += new
-                    summary.updatedArticles += updated
-                    summary.unchangedArticles += unchanged
-                    data.unreadCounts[job.location.url.absoluteString, default: 0] += new
-                    onEvent?(.imported(source: job.location.description, title: parsed.title ?? job.title ?? job.location.description,
-                                       new: new, updated: updated, unchanged: unchanged))
+                    if inFlight.count >= Self.feedsInFlight {
+                        await finish(inFlight.removeFirst(), written: written, in: &summary)
+                    }
                 }
             }
         }
+        for storing in inFlight {
+            await finish(storing, written: written, in: &summary)
+        }
         summary.seconds = Self.seconds(since: started)
         return summary
+    }
+
+    /// How many feeds may be written but not yet confirmed at once.
+    static let feedsInFlight = 4
+
+    /// A feed handed to the store, waiting for its transaction to commit.
+    private struct StoringFeed {
+        let job: Job
+        let parsed: ParsedFeed
+        let write: QSWrite
+    }
+
+    /// The article IDs this import inserted and updated, from the change notifications.
+    private struct WrittenArticles {
+        var inserted: Set<String> = []
+        var updated: Set<String> = []
+    }
+
+    /// Waits for a feed's write to commit, then counts what it changed and reports it.
+    private func finish(_ storing: StoringFeed, written: @autoclosure () -> WrittenArticles, in summary: inout ImportSummary) async {
+        let job = storing.job
+        do {
+            try await storing.write.committed()
+        } catch {
+            record(ImportFailure(source: job.location.description, reason: "not stored: \(error)"), in: &summary)
+            return
+        }
+        let articles = written()
+        let ids = Set(storing.parsed.items.map(\.uniqueID))
+        let new = ids.filter { articles.inserted.contains($0) }.count
+        let updated = ids.filter { articles.updated.contains($0) && !articles.inserted.contains($0) }.count
+        let unchanged = max(0, ids.count - new - updated)
+        summary.feeds += 1
+        summary.newArticles += new
+        summary.updatedArticles += updated
+        summary.unchangedArticles += unchanged
+        data.unreadCounts[job.location.url.absoluteString, default: 0] += new
+        onEvent?(.imported(source: job.location.description, title: storing.parsed.title ?? job.title ?? job.location.description,
+                           new: new, updated: updated, unchanged: unchanged))
     }
 
     private func record(_ failure: ImportFailure, in summary: inout ImportSummary) {
@@ -128,12 +164,13 @@ public final class FeedImporter {
 
     // MARK: Storing
 
-    /// Saves the feed and its articles in one transaction and waits for it to commit, so a
-    /// feed that fails leaves nothing behind.
-    private func store(_ parsed: ParsedFeed, from job: Job) async throws {
+    /// Saves the feed and its articles in one transaction, so a feed that fails leaves nothing
+    /// behind. Returns at once; the write says when it committed.
+    private func store(_ parsed: ParsedFeed, from job: Job) throws -> QSWrite {
         let store = data.store
         let feedID = job.location.url.absoluteString
-        let existing = try await store.fetch(Feed.self, id: feedID)
+        // Feeds are cached permanently and loaded at startup, so the cache has every stored feed.
+        let existing = try store.cachedObject(of: Feed.self, id: feedID)
         let feed = existing ?? Feed(uniqueID: feedID)
         feed.title = parsed.title ?? job.title ?? feed.title
         feed.homePageURL = parsed.homePageURL?.absoluteString ?? feed.homePageURL
@@ -145,11 +182,10 @@ public final class FeedImporter {
         let articles = parsed.items
             .filter { ids.insert($0.uniqueID).inserted }
             .map { ArticleContent(item: $0, feedID: feedID) }
-        let write = try store.performBatch {
+        return try store.performBatch {
             try store.save(feed)
             try store.save(articles)
         }
-        try await write.committed()
     }
 
     // MARK: Reading, off the main actor
