@@ -57,7 +57,9 @@ let package = Package(
             path: "Examples/Vesper/VesperCLI"
         ),
 
-        .testTarget(name: "QSDataTests", dependencies: ["QSData"], path: "Tests/QSDataTests"),
+        .testTarget(name: "QSDataTests", dependencies: ["QSData", "QSDataCrashWriter"], path: "Tests/QSDataTests"),
+        // A process that writes until it is killed, for QSDataTests' crash-safety test.
+        .executableTarget(name: "QSDataCrashWriter", dependencies: ["QSData"], path: "Tests/QSDataCrashWriter"),
         .testTarget(
             name: "VesperTests",
             dependencies: ["VesperCore", "VesperCommands"],
