@@ -12,14 +12,14 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
         case strong
     }
 
-    private enum Entry {
-        case strong(Object)
-        case weak(WeakBox)
-    }
+    /// One cached instance: held strongly, or weakly (stored inline, so keeping a uniqued
+    /// instance costs no allocation of its own).
+    private struct Entry {
+        var strong: Object?
+        weak var weak: AnyObject?
 
-    private final class WeakBox {
-        weak var object: AnyObject?
-        init(_ object: AnyObject) { self.object = object }
+        var object: Object? { strong ?? weak as? Object }
+        var isDead: Bool { strong == nil && weak == nil }
     }
 
     let policy: Policy
@@ -53,12 +53,12 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
             return
         case .strong:
             lock.lock()
-            entries[object.uniqueID] = .strong(object)
+            entries[object.uniqueID] = Entry(strong: object, weak: nil)
             lock.unlock()
         case .weak:
-            let box = WeakBox(object as AnyObject)
+            let entry = Entry(strong: nil, weak: object as AnyObject)
             lock.lock()
-            if entries.updateValue(.weak(box), forKey: object.uniqueID) == nil {
+            if entries.updateValue(entry, forKey: object.uniqueID) == nil {
                 sweepKeys.append(object.uniqueID)
             }
             sweepSomeDeadEntries()
@@ -108,11 +108,7 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
     }
 
     private static func object(in entry: Entry?) -> Object? {
-        switch entry {
-        case .strong(let object): return object
-        case .weak(let box): return box.object as? Object
-        case nil: return nil
-        }
+        entry?.object
     }
 
     /// Looks at the next two keys in arrival order and drops their entries if the instance is
@@ -129,7 +125,7 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
             let key = sweepKeys[sweepRead]
             sweepRead += 1
             guard let entry = entries[key] else { continue }
-            if case .weak(let box) = entry, box.object == nil {
+            if entry.isDead {
                 entries[key] = nil
                 continue
             }
@@ -140,10 +136,7 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
 
     /// Drops every entry whose instance is gone.
     private func pruneDeadEntries() {
-        entries = entries.filter { _, entry in
-            if case .weak(let box) = entry { return box.object != nil }
-            return true
-        }
+        entries = entries.filter { !$0.value.isDead }
         sweepKeys = Array(entries.keys)
         sweepRead = 0
         sweepWrite = 0

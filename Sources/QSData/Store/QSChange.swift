@@ -15,12 +15,23 @@ public enum QSChangeSource: String, Sendable {
 /// ```
 public struct QSChange: Sendable, Equatable {
     /// The uniqueIDs one type had inserted, updated and deleted.
+    ///
+    /// The queue records them as lists (cheap, even for 100,000 IDs); the sets are made when an
+    /// observer asks for them.
     public struct IDs: Sendable, Equatable {
-        public var inserted: Set<QSAnyID> = []
-        public var updated: Set<QSAnyID> = []
-        public var deleted: Set<QSAnyID> = []
+        var insertedList: [QSAnyID] = []
+        var updatedList: [QSAnyID] = []
+        var deletedList: [QSAnyID] = []
 
-        public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+        public var inserted: Set<QSAnyID> { Set(insertedList) }
+        public var updated: Set<QSAnyID> { Set(updatedList) }
+        public var deleted: Set<QSAnyID> { Set(deletedList) }
+
+        public var isEmpty: Bool { insertedList.isEmpty && updatedList.isEmpty && deletedList.isEmpty }
+
+        public static func == (lhs: IDs, rhs: IDs) -> Bool {
+            lhs.inserted == rhs.inserted && lhs.updated == rhs.updated && lhs.deleted == rhs.deleted
+        }
     }
 
     public let source: QSChangeSource
@@ -37,23 +48,16 @@ public struct QSChange: Sendable, Equatable {
 
     public var isEmpty: Bool { changesByType.values.allSatisfy(\.isEmpty) }
 
-    public func insertedIDs<T: QSDataObject>(of type: T.Type) -> Set<T.UniqueID> { ids(of: type, \.inserted) }
-    public func updatedIDs<T: QSDataObject>(of type: T.Type) -> Set<T.UniqueID> { ids(of: type, \.updated) }
-    public func deletedIDs<T: QSDataObject>(of type: T.Type) -> Set<T.UniqueID> { ids(of: type, \.deleted) }
+    public func insertedIDs<T: QSDataObject>(of type: T.Type) -> Set<T.UniqueID> { ids(of: type, \.insertedList) }
+    public func updatedIDs<T: QSDataObject>(of type: T.Type) -> Set<T.UniqueID> { ids(of: type, \.updatedList) }
+    public func deletedIDs<T: QSDataObject>(of type: T.Type) -> Set<T.UniqueID> { ids(of: type, \.deletedList) }
 
-    private func ids<T: QSDataObject>(of type: T.Type, _ kind: KeyPath<IDs, Set<QSAnyID>>) -> Set<T.UniqueID> {
+    private func ids<T: QSDataObject>(of type: T.Type, _ kind: KeyPath<IDs, [QSAnyID]>) -> Set<T.UniqueID> {
         Set((changesByType[T.modelName]?[keyPath: kind] ?? []).compactMap { T.UniqueID(anyID: $0) })
     }
 
-    mutating func record(_ kind: WritableKeyPath<IDs, Set<QSAnyID>>, _ ids: some Sequence<QSAnyID>, of typeName: String) {
-        changesByType[typeName, default: IDs()][keyPath: kind].formUnion(ids)
-    }
-
-    mutating func merge(_ other: QSChange) {
-        for (type, ids) in other.changesByType {
-            record(\.inserted, ids.inserted, of: type)
-            record(\.updated, ids.updated, of: type)
-            record(\.deleted, ids.deleted, of: type)
-        }
+    mutating func record(_ kind: WritableKeyPath<IDs, [QSAnyID]>, _ ids: some Collection<QSAnyID>, of typeName: String) {
+        guard !ids.isEmpty else { return }
+        changesByType[typeName, default: IDs()][keyPath: kind].append(contentsOf: ids)
     }
 }

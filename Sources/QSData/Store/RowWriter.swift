@@ -43,8 +43,8 @@ struct RowWriter {
             }
         }
         for typeBinding in [binding] + registry.siblings(of: binding) {
-            change.record(\.inserted, inserted, of: typeBinding.description.name)
-            change.record(\.updated, updated, of: typeBinding.description.name)
+            change.record(\.insertedList, inserted, of: typeBinding.description.name)
+            change.record(\.updatedList, updated, of: typeBinding.description.name)
         }
     }
 
@@ -71,7 +71,7 @@ struct RowWriter {
             }
         }
         for typeBinding in [binding] + registry.siblings(of: binding) {
-            change.record(\.deleted, ids, of: typeBinding.description.name)
+            change.record(\.deletedList, ids, of: typeBinding.description.name)
         }
         return ids
     }
@@ -102,7 +102,7 @@ struct RowWriter {
         let names = Set(columns.map(\.name))
         for typeBinding in [binding] + registry.siblings(of: binding)
         where typeBinding.description.properties.contains(where: { names.contains($0.name) }) {
-            change.record(\.updated, ids, of: typeBinding.description.name)
+            change.record(\.updatedList, ids, of: typeBinding.description.name)
         }
     }
 
