@@ -99,3 +99,27 @@ import Testing
         #expect(try await store.fetch(Attachment.self, id: "fixed")?.width == 1)
     }
 }
+
+@MainActor
+@Suite struct WriteChangesTests {
+    @Test func aCommittedWriteTellsWhatItChanged() async throws {
+        let store = try await Fixtures.openStore()
+        try store.save((0..<10).map { Note(uniqueID: Int64(95_000 + $0), text: "n", archived: $0 < 4) })
+        let update = try store.update(Note.self, where: "archived = ?", arguments: [true], set: ["text": "old"])
+        #expect(update.changes.isEmpty)  // not committed yet
+        try await update.committed()
+        #expect(update.changes.count == 1)
+        #expect(update.changes.first?.updatedIDs(of: Note.self) == [95_000, 95_001, 95_002, 95_003])
+
+        let batch = try store.performBatch {
+            try store.delete(Note.self, ids: [95_004])
+            try store.save(Tag(name: "Counted"))
+        }
+        try await batch.committed()
+        #expect(batch.changes.map(\.typeNames) == [["Note", "TimelineNote"], ["Tag"]])
+
+        let failed = try store.write { db in try db.execute("INSERT INTO nowhere VALUES (1)") }
+        await #expect(throws: QSWriteError.self) { try await failed.committed() }
+        #expect(failed.changes.isEmpty)
+    }
+}

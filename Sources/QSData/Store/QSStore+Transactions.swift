@@ -48,15 +48,15 @@ extension QSStore {
         let operation = writes.count == 1 ? writes[0].operation : "batch of \(writes.count) writes (\(writes.map(\.operation).joined(separator: "; ")))"
         database.enqueue { connection in
             var failure: QSWriteError?
+            var committed: [(QSChange, (@MainActor @Sendable () -> Void)?)] = []
             do {
                 guard let connection else { throw QSDataError.storeClosed }
                 let writer = RowWriter(connection: connection, registry: registry)
-                var committed: [(QSChange, (@MainActor @Sendable () -> Void)?)] = []
                 try connection.transaction {
                     for write in writes {
                         var change = QSChange(source: write.source)
-                        committed.append((change, try write.work(writer, &change)))
-                        committed[committed.count - 1].0 = change
+                        let mainActorWork = try write.work(writer, &change)
+                        committed.append((change, mainActorWork))
                     }
                 }
                 for (change, mainActorWork) in committed {
@@ -67,8 +67,10 @@ extension QSStore {
                 failure = writeError
                 inbox.post(.failed(writeError, writes: writes.map(\.ticket) + (ticket.map { [$0] } ?? [])))
             }
-            for write in writes { write.ticket.finish(failure) }
-            ticket?.finish(failure)
+            for (index, write) in writes.enumerated() {
+                write.ticket.finish(failure, changes: failure == nil ? [committed[index].0] : [])
+            }
+            ticket?.finish(failure, changes: committed.map(\.0))
             Task { @MainActor [weak self] in self?.changeCenter.deliverFinishedWork() }
         }
     }

@@ -17,7 +17,7 @@ public final class QSWrite: Sendable {
 
     private enum State {
         case pending([CheckedContinuation<Void, any Error>])
-        case finished(QSWriteError?)
+        case finished(QSWriteError?, [QSChange])
     }
 
     /// Where the write's change notifications are delivered, so ``committed()`` can deliver
@@ -44,7 +44,7 @@ public final class QSWrite: Sendable {
                 case .pending(let waiting):
                     state = .pending(waiting + [continuation])
                     return nil
-                case .finished(let failure):
+                case .finished(let failure, _):
                     return .some(failure)
                 }
             }
@@ -59,11 +59,28 @@ public final class QSWrite: Sendable {
     /// Whether someone asked for this write's outcome, and so has been told of a failure.
     var isAwaited: Bool { awaited.load(ordering: .relaxed) }
 
+    /// What the write changed, once it has committed: the inserted, updated and deleted IDs,
+    /// one change per write (a batch has several). Empty before the commit and after a rollback.
+    ///
+    /// Useful after a bulk update or delete `where:` an SQL condition, whose IDs are known only
+    /// once it has run:
+    /// ```swift
+    /// let write = try store.update(Article.self, where: "feedID = ?", arguments: [.text(feed)], set: ["read": true])
+    /// try await write.committed()
+    /// let marked = write.changes.reduce(0) { $0 + $1.updatedIDs(of: Article.self).count }
+    /// ```
+    public var changes: [QSChange] {
+        state.withLock { state in
+            if case .finished(nil, let changes) = state { return changes }
+            return []
+        }
+    }
+
     /// Database queue: the transaction ended, with `failure` when it was rolled back.
-    func finish(_ failure: QSWriteError?) {
+    func finish(_ failure: QSWriteError?, changes: [QSChange] = []) {
         let waiting = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
             guard case .pending(let waiting) = state else { return [] }
-            state = .finished(failure)
+            state = .finished(failure, failure == nil ? changes : [])
             return waiting
         }
         for continuation in waiting {

@@ -40,11 +40,10 @@ extension RSSDataController {
             arguments = condition.arguments
         }
         let condition = clauses.joined(separator: " AND ")
-        let count = try await store.count(ArticleSummary.self, where: condition, arguments: arguments)
-        guard count > 0 else { return 0 }
-        try store.update(ArticleSummary.self, where: condition, arguments: arguments, set: ["read": read])
-        try await store.flush()
-        try await reloadUnreadCounts()
+        let write = try store.update(ArticleSummary.self, where: condition, arguments: arguments, set: ["read": read])
+        try await write.committed()
+        let count = write.changes.reduce(0) { $0 + $1.updatedIDs(of: ArticleSummary.self).count }
+        if count > 0 { try await reloadUnreadCounts() }
         return count
     }
 
@@ -92,18 +91,13 @@ extension RSSDataController {
             condition += " AND feedID = ?"
             arguments.append(.text(feedID))
         }
-        let count = try await store.count(Article.self, where: condition, arguments: arguments)
-        guard count > 0 else { return 0 }
-        try store.delete(Article.self, where: condition, arguments: arguments)
-        try await store.flush()
-        return count
+        let write = try store.delete(Article.self, where: condition, arguments: arguments)
+        try await write.committed()
+        return write.changes.reduce(0) { $0 + $1.deletedIDs(of: Article.self).count }
     }
 
-    /// Unsubscribes: deletes the feed and all its articles. Returns the number of articles.
-    ///
-    /// Two transactions (articles, then the feed): QSData has no multi-type write yet (see
-    /// Examples/RSS/FRAMEWORK-NOTES.md). Articles go first, so an interruption leaves an empty
-    /// feed, never articles without a feed.
+    /// Unsubscribes: deletes the feed and all its articles, in one transaction. Returns the
+    /// number of articles.
     @discardableResult
     public func deleteFeed(_ feed: Feed) async throws -> Int {
         let count = try await store.count(Article.self, where: "feedID = ?", arguments: [.text(feed.uniqueID)])
