@@ -8,15 +8,10 @@ struct ArchiveCommand: DatabaseCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    @Argument(help: "The notes' IDs.")
-    var ids: [Int64] = []
-
-    func validate() throws {
-        if ids.isEmpty { throw ValidationError("Give at least one note ID.") }
-    }
+    @OptionGroup var selection: NoteIDs
 
     func run(with vesper: VSDataController, context: CommandContext) async throws -> CommandOutput {
-        let notes = try await vesper.notes(ids: ids)
+        let notes = try await vesper.notes(ids: selection.ids)
         try vesper.userDidMarkAsArchived(notes)
         return CommandOutput(
             text: "Archived \(TextFormat.count(notes.count, "note")).",

@@ -9,15 +9,10 @@ struct DeleteCommand: DatabaseCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    @Argument(help: "The notes' IDs.")
-    var ids: [Int64] = []
-
-    func validate() throws {
-        if ids.isEmpty { throw ValidationError("Give at least one note ID.") }
-    }
+    @OptionGroup var selection: NoteIDs
 
     func run(with vesper: VSDataController, context: CommandContext) async throws -> CommandOutput {
-        let notes = try await vesper.notes(ids: ids)
+        let notes = try await vesper.notes(ids: selection.ids)
         try await vesper.userDidDeleteNotes(notes)
         let deleted = notes.map(\.uniqueID)
         return CommandOutput(text: "Deleted \(TextFormat.count(deleted.count, "note")).", json: VesperJSON.Deleted(deleted: deleted))

@@ -9,21 +9,13 @@ struct TagCommand: DatabaseCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    @Argument(help: "The note's ID.")
-    var id: Int64
-
-    @Argument(help: "The tag names.")
-    var names: [String] = []
-
-    func validate() throws {
-        if names.isEmpty { throw ValidationError("Give at least one tag name.") }
-    }
+    @OptionGroup var arguments: NoteAndTagNames
 
     func run(with vesper: VSDataController, context: CommandContext) async throws -> CommandOutput {
-        let note = try await vesper.note(id: id)
-        try vesper.userDidAddTags(names, to: note)
+        let note = try await vesper.note(id: arguments.id)
+        try vesper.userDidAddTags(arguments.names, to: note)
         return CommandOutput(
-            text: "Note \(id) tags: \(note.tags.map(\.name).joined(separator: ", ")).",
+            text: "Note \(arguments.id) tags: \(note.tags.map(\.name).joined(separator: ", ")).",
             json: VesperJSON.Note(note, storage: vesper.attachmentStorage))
     }
 }

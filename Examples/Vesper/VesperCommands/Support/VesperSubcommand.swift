@@ -77,3 +77,26 @@ struct CommandOutput {
         return try VesperJSON.string(json)
     }
 }
+
+/// The note IDs a command acts on: at least one.
+struct NoteIDs: ParsableArguments {
+    @Argument(help: "The notes' IDs.")
+    var ids: [Int64] = []
+
+    func validate() throws {
+        if ids.isEmpty { throw ValidationError("Give at least one note ID.") }
+    }
+}
+
+/// One note and the tag names a command adds or removes: at least one.
+struct NoteAndTagNames: ParsableArguments {
+    @Argument(help: "The note's ID.")
+    var id: Int64
+
+    @Argument(help: "The tag names.")
+    var names: [String] = []
+
+    func validate() throws {
+        if names.isEmpty { throw ValidationError("Give at least one tag name.") }
+    }
+}
