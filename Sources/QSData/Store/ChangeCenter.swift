@@ -69,7 +69,11 @@ final class ChangeCenter {
             case .committed(let change, let mainActorWork):
                 mainActorWork?()
                 if !change.isEmpty { deliver(change) }
-            case .failed(let error, let writes):
+            case .failed(let error, let writes, let restores):
+                for restore in restores {
+                    let change = restore()
+                    if !change.isEmpty { deliver(change) }
+                }
                 unreportedErrors.append((error, writes))
                 errorHandlers.values.forEach { $0(error) }
                 errorStreams.values.forEach { $0.yield(error) }
@@ -94,7 +98,8 @@ final class ChangeCenter {
 final class Inbox: @unchecked Sendable {
     enum Item {
         case committed(QSChange, mainActorWork: (@MainActor @Sendable () -> Void)?)
-        case failed(QSWriteError, writes: [QSWrite])
+        /// `restores` bring the instances the writes had changed back to what the database holds.
+        case failed(QSWriteError, writes: [QSWrite], restores: [@MainActor @Sendable () -> QSChange])
     }
 
     private let lock = NSLock()

@@ -84,12 +84,17 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Forgets the instances for `ids`.
-    func remove<IDs: Sequence>(_ ids: IDs) where IDs.Element == Object.UniqueID {
-        guard policy != .none else { return }
+    /// Forgets the instances for `ids`; returns those that were alive.
+    @discardableResult
+    func remove<IDs: Sequence>(_ ids: IDs) -> [Object] where IDs.Element == Object.UniqueID {
+        guard policy != .none else { return [] }
+        var removed: [Object] = []
         lock.lock()
-        for id in ids { entries[id] = nil }
+        for id in ids {
+            if let object = entries.removeValue(forKey: id)?.object { removed.append(object) }
+        }
         lock.unlock()
+        return removed
     }
 
     /// Every instance still alive.

@@ -28,12 +28,16 @@ extension QSStore {
     }
 
     /// Runs `work` in a transaction on the queue, or adds it to the open batch.
+    ///
+    /// - Parameter touches: what the write already changed in memory, put back if it rolls back.
     @discardableResult
     func submitWrite(
-        _ operation: String, source: QSChangeSource,
+        _ operation: String, source: QSChangeSource, touches: MemoryTouches? = nil,
         _ work: @escaping @Sendable (RowWriter, inout QSChange) throws -> (@MainActor @Sendable () -> Void)?
     ) -> QSWrite {
-        let write = PendingWrite(operation: operation, source: source, work: work, ticket: QSWrite(operation: operation, center: changeCenter))
+        let write = PendingWrite(
+            operation: operation, source: source, work: work, touches: touches,
+            ticket: QSWrite(operation: operation, center: changeCenter))
         if openBatch != nil {
             openBatch?.writes.append(write)
         } else {
@@ -65,7 +69,14 @@ extension QSStore {
             } catch {
                 let writeError = QSWriteError(operation: operation, underlying: error)
                 failure = writeError
-                inbox.post(.failed(writeError, writes: writes.map(\.ticket) + (ticket.map { [$0] } ?? [])))
+                // The transaction rolled back: what the writes changed in memory goes back to
+                // what the database holds.
+                var restores: [@MainActor @Sendable () -> QSChange] = []
+                if let connection {
+                    let context = QueueContext(connection: connection, registry: registry)
+                    restores = writes.compactMap { write in write.touches?.restoreWork(source: write.source, in: context) }
+                }
+                inbox.post(.failed(writeError, writes: writes.map(\.ticket) + (ticket.map { [$0] } ?? []), restores: restores))
             }
             for (index, write) in writes.enumerated() {
                 write.ticket.finish(failure, changes: failure == nil ? [committed[index].0] : [])
@@ -87,5 +98,6 @@ struct PendingWrite {
     let operation: String
     let source: QSChangeSource
     let work: @Sendable (RowWriter, inout QSChange) throws -> (@MainActor @Sendable () -> Void)?
+    let touches: MemoryTouches?
     let ticket: QSWrite
 }

@@ -66,16 +66,22 @@ extension TypeBinding {
             current.encode(to: &encoder)
             var (values, related) = try encoder.finish()
             for (index, value) in overlay { values[index] = value }
-            row.values = values
-            row.relatedObjects = related.isEmpty ? [:] : related.mapValues { $0.asLookup(parentID: id) }
-            row.advance(parentID: id)
-            if let updatable = current as? any QSUpdatableObject {
-                try updatable.update(from: row)
-            } else {
-                cache.insert(try Object(row: row))
-            }
+            try replace(current, values: values, related: related, id: id, using: row)
             patched.append(id)
         }
         return patched
+    }
+
+    /// Makes the cached `current` hold `values` and `related`: a class changes in place through
+    /// `update(from:)`, a value is replaced in the cache.
+    func replace(_ current: Object, values: [SQLValue], related: [String: any RelatedChildren], id: QSAnyID, using row: QSRow) throws {
+        row.values = values
+        row.relatedObjects = related.isEmpty ? [:] : related.mapValues { $0.asLookup(parentID: id) }
+        row.advance(parentID: id)
+        if let updatable = current as? any QSUpdatableObject {
+            try updatable.update(from: row)
+        } else {
+            cache.insert(try Object(row: row))
+        }
     }
 }
