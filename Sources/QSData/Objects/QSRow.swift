@@ -94,7 +94,11 @@ public final class QSRow {
         guard let index = layout.index(of: name) else {
             throw QSDataError.missingColumn(type: layout.typeName, column: name)
         }
-        if probe == nil, state.pointee.position == state.pointee.learned.count {
+        if let probe {
+            // The registration check reads sample values: give this read one of the kind its
+            // Swift type reads, so that a type mismatch is reported rather than thrown.
+            if let sample = probe.sampleValue(name, valueType) { values[index] = sample }
+        } else if state.pointee.position == state.pointee.learned.count {
             state.pointee.learned.append(LearnedColumn(name: name, index: index))
             state.pointee.position += 1
         }

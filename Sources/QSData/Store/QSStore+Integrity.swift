@@ -10,6 +10,13 @@ public struct QSIntegrityReport: Sendable, Equatable, CustomStringConvertible {
         public let missingParents: Int
         /// Rows whose child row is missing.
         public let missingChildren: Int
+
+        public init(lookupTable: String, relationships: [String], missingParents: Int, missingChildren: Int) {
+            self.lookupTable = lookupTable
+            self.relationships = relationships
+            self.missingParents = missingParents
+            self.missingChildren = missingChildren
+        }
     }
 
     /// One entry per lookup table (and pair of columns) that has dangling rows.
