@@ -2,7 +2,14 @@
 /// the deleted rows, and applies each relationship's ``QSDeleteRule``. Instances in memory
 /// follow: deleted ones are forgotten, and cached parents stop listing them.
 extension QSStore {
-    /// Deletes objects with their lookup rows, as deleting by their uniqueIDs does.
+    /// Deletes objects with their lookup rows, as deleting by their uniqueIDs does. An object in
+    /// hand that lists children in a relationship whose rule is `deny` is refused before any SQL.
+    ///
+    /// - Parameters:
+    ///   - objects: The objects to delete, all of one type.
+    ///   - source: Who made the change, reported to observers: the app (the default) or sync.
+    ///   - alongside: SQL of the app's own to run in the same transaction, after the deletes,
+    ///     given the uniqueIDs that were deleted.
     @discardableResult
     public func delete<Object: QSDataObject>(
         _ objects: [Object], source: QSChangeSource = .app, alongside: (@Sendable (SQLiteConnection, [Object.UniqueID]) throws -> Void)? = nil
@@ -25,9 +32,13 @@ extension QSStore {
     /// ``QSDataError/deleteDenied(type:relationship:)`` here, before any SQL; one only the
     /// database can see fails the write, which rolls back and reports it like any write error.
     ///
-    /// - Parameter alongside: SQL of the app's own to run in the same transaction, after the
-    ///   deletes, given the uniqueIDs that were deleted — for example to record them in a
-    ///   `deletedNotes` table for sync.
+    /// - Parameters:
+    ///   - type: The type whose rows to delete.
+    ///   - ids: The uniqueIDs to delete; any number, duplicates and unknown IDs included.
+    ///   - source: Who made the change, reported to observers: the app (the default) or sync.
+    ///   - alongside: SQL of the app's own to run in the same transaction, after the deletes,
+    ///     given the uniqueIDs that were deleted — for example to record them in a
+    ///     `deletedNotes` table for sync.
     @discardableResult
     public func delete<Object: QSDataObject>(
         _ type: Object.Type, ids: some Sequence<Object.UniqueID>, source: QSChangeSource = .app,
@@ -56,6 +67,14 @@ extension QSStore {
     /// ```swift
     /// try store.delete(Article.self, where: "read = 1 AND datePublished < ?", arguments: [.real(cutoff)])
     /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The type whose rows to delete.
+    ///   - condition: An SQL `WHERE` condition on the type's table, with `?` placeholders.
+    ///   - arguments: The values bound to the condition's placeholders, in order.
+    ///   - source: Who made the change, reported to observers: the app (the default) or sync.
+    ///   - alongside: SQL of the app's own to run in the same transaction, after the deletes,
+    ///     given the uniqueIDs that were deleted.
     @discardableResult
     public func delete<Object: QSDataObject>(
         _ type: Object.Type, where condition: String, arguments: [SQLValue] = [], source: QSChangeSource = .app,

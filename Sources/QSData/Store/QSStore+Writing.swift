@@ -18,8 +18,11 @@ extension QSStore {
     /// first position. Related objects are saved too. Cached instances of other types on the same
     /// table are patched with the saved values.
     ///
-    /// - Parameter alongside: SQL of the app's own to run in the same transaction, after the
-    ///   store's statements (for tables outside the model, such as an outbox).
+    /// - Parameters:
+    ///   - objects: The objects to save, all of one type.
+    ///   - source: Who made the change, reported to observers: the app (the default) or sync.
+    ///   - alongside: SQL of the app's own to run in the same transaction, after the store's
+    ///     statements (for tables outside the model, such as an outbox).
     @discardableResult
     public func save<Object: QSDataObject>(
         _ objects: [Object], source: QSChangeSource = .app, alongside: (@Sendable (SQLiteConnection) throws -> Void)? = nil
