@@ -12,7 +12,7 @@ import Testing
         let episodes = (0..<count).map { Episode(uniqueID: "e\($0)", title: "Episode \($0)", hosts: [hosts[$0 % 3], hosts[($0 + 1) % 3]]) }
         let podcast = Podcast(uniqueID: 1, title: "Show", episodes: episodes)
         try store.save(podcast)
-        try store.save(Host(uniqueID: "ann", favorites: [episodes[0], episodes[1]]))
+        try store.save(Host(uniqueID: "ann", favorites: [EpisodeSummary(episodes[0]), EpisodeSummary(episodes[1])]))
         return (podcast, episodes, hosts)
     }
 
@@ -93,7 +93,7 @@ import Testing
         let store = try await PodcastFixtures.openStore()
         let episodes = (0..<10_000).map { Episode(uniqueID: "e\($0)", title: "\($0)") }
         try store.save(Podcast(uniqueID: 1, title: "Big", episodes: episodes))
-        try store.save(Host(uniqueID: "ann", favorites: Array(episodes.prefix(5_000))))
+        try store.save(Host(uniqueID: "ann", favorites: episodes.prefix(5_000).map(EpisodeSummary.init)))
         try await store.flush()
         let log = try await store.recordStatements {
             try store.delete(Episode.self, ids: episodes.map(\.uniqueID))

@@ -2,8 +2,8 @@ import Foundation
 import QSData
 
 /// A small podcast library, written for the integrity tests: `Podcast` → ordered `episodes`,
-/// `Episode` → ordered `hosts`, `Host` → ordered `favorites` (episodes again), and a light
-/// `EpisodeSummary` on the same table as `Episode`, without its required `audioURL`.
+/// `Episode` → ordered `hosts`, `Host` → ordered `favorites` (back to the episodes table, as the
+/// light `EpisodeSummary`, which lacks `Episode`'s required `audioURL`).
 enum PodcastFixtures {
     struct Rules {
         var episodes: QSDeleteRule = .nullify
@@ -84,7 +84,7 @@ enum PodcastFixtures {
               </dict>
               <key>relationships</key>
               <dict>
-                \(relationship("favorites", table: "hostFavorites", parent: "hostID", child: "episodeID", childClass: "Episode", rule: rules.favorites))
+                \(relationship("favorites", table: "hostFavorites", parent: "hostID", child: "episodeID", childClass: "EpisodeSummary", rule: rules.favorites))
               </dict>
             </dict>
           </dict>
@@ -209,6 +209,10 @@ final class Episode: QSUpdatableObject {
 }
 
 struct EpisodeSummary: QSDataObject, Equatable {
+    init(_ episode: Episode) {
+        self.init(uniqueID: episode.uniqueID, title: episode.title, played: episode.played)
+    }
+
     let uniqueID: String
     var title: String
     var played: Bool
@@ -235,9 +239,9 @@ struct EpisodeSummary: QSDataObject, Equatable {
 struct Host: QSDataObject, Equatable {
     let uniqueID: String
     let name: String
-    var favorites: [Episode]
+    var favorites: [EpisodeSummary]
 
-    init(uniqueID: String, name: String? = nil, favorites: [Episode] = []) {
+    init(uniqueID: String, name: String? = nil, favorites: [EpisodeSummary] = []) {
         self.uniqueID = uniqueID
         self.name = name ?? uniqueID.capitalized
         self.favorites = favorites
@@ -256,6 +260,6 @@ struct Host: QSDataObject, Equatable {
     }
 
     static func == (lhs: Host, rhs: Host) -> Bool {
-        lhs.uniqueID == rhs.uniqueID && lhs.name == rhs.name && lhs.favorites.map(\.uniqueID) == rhs.favorites.map(\.uniqueID)
+        lhs.uniqueID == rhs.uniqueID && lhs.name == rhs.name && lhs.favorites == rhs.favorites
     }
 }

@@ -17,6 +17,8 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
     private struct Entry {
         var strong: Object?
         weak var weak: AnyObject?
+        /// The ``WriteStamp`` of the last write through which the app changed the instance.
+        var stamp: UInt64 = 0
 
         var object: Object? { strong ?? weak as? Object }
         var isDead: Bool { strong == nil && weak == nil }
@@ -53,11 +55,11 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
             return
         case .strong:
             lock.lock()
-            entries[object.uniqueID] = Entry(strong: object, weak: nil)
+            entries[object.uniqueID] = Entry(strong: object, weak: nil, stamp: entries[object.uniqueID]?.stamp ?? 0)
             lock.unlock()
         case .weak:
-            let entry = Entry(strong: nil, weak: object as AnyObject)
             lock.lock()
+            let entry = Entry(strong: nil, weak: object as AnyObject, stamp: entries[object.uniqueID]?.stamp ?? 0)
             if entries.updateValue(entry, forKey: object.uniqueID) == nil {
                 sweepKeys.append(object.uniqueID)
             }
@@ -81,7 +83,24 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
         insert(object)
         lock.lock()
         appInsertions += 1
+        entries[object.uniqueID]?.stamp = WriteStamp.current
         lock.unlock()
+    }
+
+    /// Records that the app's latest write changed the instance for `id`.
+    func markChangedByApp(_ id: Object.UniqueID) {
+        guard policy != .none else { return }
+        lock.lock()
+        entries[id]?.stamp = WriteStamp.current
+        lock.unlock()
+    }
+
+    /// Whether the app changed the instance for `id` through a write later than `stamp`.
+    func changedByApp(_ id: Object.UniqueID, after stamp: UInt64) -> Bool {
+        guard policy != .none else { return false }
+        lock.lock()
+        defer { lock.unlock() }
+        return (entries[id]?.stamp ?? 0) > stamp
     }
 
     /// Forgets the instances for `ids`; returns those that were alive.

@@ -45,12 +45,13 @@ extension QSStore {
         alongside: (@Sendable (SQLiteConnection, [Object.UniqueID]) throws -> Void)? = nil
     ) throws -> QSWrite {
         try checkOpen()
+        let stamp = WriteStamp.next()
         let binding = try registry.binding(for: type)
         let ids = ids.map(\.anyID)
         let table = binding.description.table
         try checkDenials(onTable: table, ids: ids)
         let touches = MemoryTouches()
-        registry.forgetDeleted([table: ids], touches: touches)
+        registry.forgetDeleted([table: ids], timing: .atOnce, touches: touches)
         let argument = IDList.json(ids)
         let registry = self.registry
         return submitWrite("delete \(ids.count) \(Object.modelName)", source: source, touches: touches) { writer, change in
@@ -58,7 +59,7 @@ extension QSStore {
             let ids = try writer.delete(binding, where: TableSQL.byIDs, arguments: [argument], into: &change, deleted: &deleted)
             try alongside?(writer.connection, ids.compactMap { Object.UniqueID(anyID: $0) })
             deleted[table] = nil  // already forgotten
-            return registry.forgettingWork(deleted)
+            return registry.forgettingWork(deleted, stamp: stamp)
         }
     }
 
@@ -81,13 +82,14 @@ extension QSStore {
         alongside: (@Sendable (SQLiteConnection, [Object.UniqueID]) throws -> Void)? = nil
     ) throws -> QSWrite {
         try checkOpen()
+        let stamp = WriteStamp.next()
         let binding = try registry.binding(for: type)
         let registry = self.registry
         return submitWrite("delete \(Object.modelName) where \(condition)", source: source) { writer, change in
             var deleted: RowDeleter.DeletedRows = [:]
             let ids = try writer.delete(binding, where: condition, arguments: arguments, into: &change, deleted: &deleted)
             try alongside?(writer.connection, ids.compactMap { Object.UniqueID(anyID: $0) })
-            return registry.forgettingWork(deleted)
+            return registry.forgettingWork(deleted, stamp: stamp)
         }
     }
 
@@ -106,19 +108,22 @@ extension QSStore {
 
 extension TypeRegistry {
     /// The main-actor work that forgets rows deleted on the queue; nil when there are none.
-    func forgettingWork(_ deleted: RowDeleter.DeletedRows) -> (@MainActor @Sendable () -> Void)? {
+    func forgettingWork(_ deleted: RowDeleter.DeletedRows, stamp: UInt64) -> (@MainActor @Sendable () -> Void)? {
         guard deleted.values.contains(where: { !$0.isEmpty }) else { return nil }
-        return { self.forgetDeleted(deleted, touches: nil) }
+        return { self.forgetDeleted(deleted, timing: .afterCommit(of: stamp), touches: nil) }
     }
 
     /// Forgets deleted rows' instances of every type on their table, and makes cached parents
-    /// drop them. With `touches`, a rollback puts all of it back.
+    /// drop them. With `touches`, a rollback puts all of it back. After a commit, instances the
+    /// app saved again through a later write are left alone: that write puts their rows back.
     @MainActor
-    func forgetDeleted(_ deleted: RowDeleter.DeletedRows, touches: MemoryTouches?) {
+    func forgetDeleted(_ deleted: RowDeleter.DeletedRows, timing: PatchTiming, touches: MemoryTouches?) {
         for (table, ids) in deleted where !ids.isEmpty {
             for binding in bindings(onTable: table) {
                 if let touches {
                     touches.addUndo(binding.evictKeepingInstances(ids))
+                } else if case .afterCommit(let stamp) = timing {
+                    binding.evict(ids, afterCommitOf: stamp)
                 } else {
                     binding.evict(ids)
                 }
@@ -127,7 +132,7 @@ extension TypeRegistry {
             guard !parents.isEmpty else { continue }
             let idSet = Set(ids)
             for (parent, relationship) in parents {
-                let changed = parent.dropChildren(idSet, from: relationship)
+                let changed = parent.dropChildren(idSet, from: relationship, timing: timing)
                 touches?.changed(parent, ids: changed)
             }
         }

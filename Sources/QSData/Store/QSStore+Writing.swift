@@ -28,6 +28,7 @@ extension QSStore {
         _ objects: [Object], source: QSChangeSource = .app, alongside: (@Sendable (SQLiteConnection) throws -> Void)? = nil
     ) throws -> QSWrite {
         try checkOpen()
+        _ = WriteStamp.next()
         let binding = try registry.binding(for: Object.self)
         var batch = SaveBatch()
         guard objects.count > Self.saveChunkSize else {
@@ -104,13 +105,14 @@ extension QSStore {
         _ type: Object.Type, ids: some Sequence<Object.UniqueID>, set values: [String: any QSColumnValue], source: QSChangeSource = .app
     ) throws -> QSWrite {
         try checkOpen()
+        _ = WriteStamp.next()
         let binding = try registry.binding(for: type)
         let columns = try columnValues(values, for: binding)
         let ids = ids.map(\.anyID)
         let patch = Dictionary(uniqueKeysWithValues: columns.map { ($0.name, $0.value) })
         let touches = MemoryTouches()
         for typeBinding in [binding] + registry.siblings(of: binding) {
-            touches.changed(typeBinding, ids: try typeBinding.patchCachedInstances(ids: ids, with: patch))
+            touches.changed(typeBinding, ids: try typeBinding.patchCachedInstances(ids: ids, with: patch, timing: .atOnce))
         }
         let argument = IDList.json(ids)
         return submitWrite("update \(ids.count) \(Object.modelName)", source: source, touches: touches) { writer, change in
@@ -126,6 +128,7 @@ extension QSStore {
         _ type: Object.Type, where condition: String, arguments: [SQLValue] = [], set values: [String: any QSColumnValue], source: QSChangeSource = .app
     ) throws -> QSWrite {
         try checkOpen()
+        let stamp = WriteStamp.next()
         let binding = try registry.binding(for: type)
         let columns = try columnValues(values, for: binding)
         let patch = Dictionary(uniqueKeysWithValues: columns.map { ($0.name, $0.value) })
@@ -134,7 +137,7 @@ extension QSStore {
             let ids = try writer.update(binding, columns: columns, where: condition, arguments: arguments, into: &change)
             return {
                 for typeBinding in [binding] + registry.siblings(of: binding) {
-                    _ = try? typeBinding.patchCachedInstances(ids: ids, with: patch)
+                    _ = try? typeBinding.patchCachedInstances(ids: ids, with: patch, timing: .afterCommit(of: stamp))
                 }
             }
         }
@@ -171,7 +174,7 @@ extension QSStore {
             for (id, values) in zip(group.ids, group.rows) {
                 for sibling in siblings where sibling.hasCachedInstance(id) {
                     let columns = Dictionary(uniqueKeysWithValues: zip(names, values))
-                    touches.changed(sibling, ids: try sibling.patchCachedInstances(ids: [id], with: columns))
+                    touches.changed(sibling, ids: try sibling.patchCachedInstances(ids: [id], with: columns, timing: .atOnce))
                 }
             }
         }

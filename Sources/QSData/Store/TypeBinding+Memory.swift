@@ -7,12 +7,12 @@ extension TypeBinding {
         return { for object in removed.value { cache.insert(object) } }
     }
 
-    func dropChildren(_ ids: Set<QSAnyID>, from relationship: String) -> [QSAnyID] {
+    func dropChildren(_ ids: Set<QSAnyID>, from relationship: String, timing: PatchTiming) -> [QSAnyID] {
         guard cache.policy != .none, !ids.isEmpty else { return [] }
         var encoder = QSRowEncoder(layout: layout)
         let row = QSRow(layout: layout, values: [], parentID: .integer(0))
         var changed: [QSAnyID] = []
-        for object in cache.allObjects {
+        for object in cache.allObjects where !timing.skips(object.uniqueID, in: cache) {
             object.encode(to: &encoder)
             let id = object.uniqueID.anyID
             do {
@@ -20,6 +20,7 @@ extension TypeBinding {
                 guard let kept = related[relationship]?.removing(ids) else { continue }
                 related[relationship] = kept
                 try replace(object, values: values, related: related, id: id, using: row)
+                timing.record(object.uniqueID, in: cache)
             } catch {
                 // An instance that can't be patched is forgotten: the next fetch reads the database.
                 cache.remove([object.uniqueID])

@@ -23,17 +23,21 @@ protocol AnyTypeBinding: AnyObject, Sendable {
 
     /// Main actor: makes cached instances reflect new column values. Returns the IDs patched.
     @discardableResult
-    func patchCachedInstances(ids: some Sequence<QSAnyID>, with columns: [String: SQLValue]) throws -> [QSAnyID]
+    func patchCachedInstances(ids: some Sequence<QSAnyID>, with columns: [String: SQLValue], timing: PatchTiming) throws -> [QSAnyID]
 
     /// Forgets cached instances.
     func evict(_ ids: [QSAnyID])
+
+    /// Main actor: forgets the instances of rows a committed write deleted, except those the app
+    /// saved again through a later write.
+    func evict(_ ids: [QSAnyID], afterCommitOf stamp: UInt64)
 
     /// Main actor: forgets cached instances and returns what puts them back (thread-safe).
     func evictKeepingInstances(_ ids: [QSAnyID]) -> @Sendable () -> Void
 
     /// Main actor: makes cached instances that list any of `ids` in `relationship` drop them,
     /// keeping the order of the rest. Returns the IDs of the instances changed.
-    func dropChildren(_ ids: Set<QSAnyID>, from relationship: String) -> [QSAnyID]
+    func dropChildren(_ ids: Set<QSAnyID>, from relationship: String, timing: PatchTiming) -> [QSAnyID]
 
     /// Main actor: whether an instance the store holds for one of `ids` lists children in
     /// `relationship`.
@@ -101,5 +105,10 @@ final class TypeBinding<Object: QSDataObject>: AnyTypeBinding, @unchecked Sendab
 
     func evict(_ ids: [QSAnyID]) {
         cache.remove(ids.compactMap { Object.UniqueID(anyID: $0) })
+    }
+
+    func evict(_ ids: [QSAnyID], afterCommitOf stamp: UInt64) {
+        let timing = PatchTiming.afterCommit(of: stamp)
+        cache.remove(ids.compactMap { Object.UniqueID(anyID: $0) }.filter { !timing.skips($0, in: cache) })
     }
 }

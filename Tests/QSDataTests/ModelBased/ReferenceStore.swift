@@ -44,39 +44,74 @@ struct ReferenceStore: Equatable {
 
     // MARK: Saving
 
-    /// What a save is asked to write: rows with, per relationship the object sets, its children.
-    /// Children are written once per save, the first time they are met, like the store does.
+    /// What a save is asked to write, in the order the store writes it: type by type, in the
+    /// order the types are first met, and within a type each object after its children. Each
+    /// child is written once per save (the first time it is met); a top-level object met again
+    /// deeper in the graph (a stale copy) is written again, and the copy written last wins.
     struct SaveWalk {
-        var claimed: Set<String> = []
+        private var claimed: Set<String> = []
+        private var typeOrder: [String] = []
+        private var writes: [String: [(inout ReferenceStore) throws(Refusal) -> Void]] = [:]
 
-        mutating func claim(_ table: Table, _ id: String) -> Bool {
-            claimed.insert("\(table.rawValue)/\(id)").inserted
+        mutating func claim(_ type: String, _ id: String) -> Bool {
+            claimed.insert("\(type)/\(id)").inserted
         }
-    }
 
-    mutating func savePodcast(_ podcast: Podcast, walk: inout SaveWalk) {
-        let id = String(podcast.uniqueID)
-        podcasts[id] = podcast.title
-        setChildren(.podcastEpisodes, of: id, podcast.episodes.map(\.uniqueID))
-        for episode in podcast.episodes where walk.claim(.episodes, episode.uniqueID) {
-            saveEpisode(episode, walk: &walk)
+        /// Notes that a type is met, which fixes when its rows are written.
+        mutating func meet(_ type: String) {
+            if writes[type] == nil {
+                writes[type] = []
+                typeOrder.append(type)
+            }
         }
-    }
 
-    mutating func saveEpisode(_ episode: Episode, walk: inout SaveWalk) {
-        episodes[episode.uniqueID] = EpisodeRow(title: episode.title, played: episode.played, audioURL: episode.audioURL)
-        setChildren(.episodeHosts, of: episode.uniqueID, episode.hosts.map(\.uniqueID))
-        for host in episode.hosts where walk.claim(.hosts, host.uniqueID) {
-            saveHost(host, walk: &walk)
+        mutating func add(_ type: String, _ write: @escaping (inout ReferenceStore) throws(Refusal) -> Void) {
+            meet(type)
+            writes[type, default: []].append(write)
         }
-    }
 
-    /// Hosts are immutable: an existing row keeps its columns; the relationship is still written.
-    mutating func saveHost(_ host: Host, walk: inout SaveWalk) {
-        if hosts[host.uniqueID] == nil { hosts[host.uniqueID] = host.name }
-        setChildren(.hostFavorites, of: host.uniqueID, host.favorites.map(\.uniqueID))
-        for episode in host.favorites where walk.claim(.episodes, episode.uniqueID) {
-            saveEpisode(episode, walk: &walk)
+        func apply(to reference: inout ReferenceStore) throws(Refusal) {
+            for type in typeOrder {
+                for write in writes[type] ?? [] { try write(&reference) }
+            }
+        }
+
+        mutating func podcast(_ podcast: Podcast) {
+            meet("Episode")
+            for episode in podcast.episodes where claim("Episode", episode.uniqueID) {
+                self.episode(episode)
+            }
+            let id = String(podcast.uniqueID), title = podcast.title, episodes = podcast.episodes.map(\.uniqueID)
+            add("Podcast") { reference throws(Refusal) in
+                reference.podcasts[id] = title
+                reference.setChildren(.podcastEpisodes, of: id, episodes)
+            }
+        }
+
+        mutating func episode(_ episode: Episode) {
+            meet("Host")
+            for host in episode.hosts where claim("Host", host.uniqueID) {
+                self.host(host)
+            }
+            let id = episode.uniqueID, hosts = episode.hosts.map(\.uniqueID)
+            let row = EpisodeRow(title: episode.title, played: episode.played, audioURL: episode.audioURL)
+            add("Episode") { reference throws(Refusal) in
+                reference.episodes[id] = row
+                reference.setChildren(.episodeHosts, of: id, hosts)
+            }
+        }
+
+        /// Hosts are immutable: an existing row keeps its columns; the relationship is still written.
+        mutating func host(_ host: Host) {
+            meet("EpisodeSummary")
+            for summary in host.favorites where claim("EpisodeSummary", summary.uniqueID) {
+                add("EpisodeSummary") { reference throws(Refusal) in try reference.saveSummary(summary) }
+            }
+            let id = host.uniqueID, name = host.name, favorites = host.favorites.map(\.uniqueID)
+            add("Host") { reference throws(Refusal) in
+                if reference.hosts[id] == nil { reference.hosts[id] = name }
+                reference.setChildren(.hostFavorites, of: id, favorites)
+            }
         }
     }
 
@@ -88,7 +123,7 @@ struct ReferenceStore: Equatable {
         episodes[summary.uniqueID] = row
     }
 
-    private mutating func setChildren(_ lookup: Lookup, of parent: String, _ children: [String]) {
+    fileprivate mutating func setChildren(_ lookup: Lookup, of parent: String, _ children: [String]) {
         var kept: [String] = []
         for child in children where !kept.contains(child) { kept.append(child) }
         lookups[lookup, default: [:]][parent] = kept.isEmpty ? nil : kept

@@ -71,7 +71,9 @@ enum StoreOperation: CustomStringConvertible {
             let pool = Bool.random(using: &rng) && !existingEpisodes.isEmpty ? existingEpisodes : episodeIDs
             return .saveSummaries([(pool.randomElement(using: &rng)!, title, Bool.random(using: &rng))])
         case 34..<42:
-            return .saveHost(id: hostIDs.randomElement(using: &rng)!, favorites: some(episodeIDs, upTo: 3))
+            // Mostly stored episodes: a new one in the list can't be saved as a summary.
+            let pool = Int.random(in: 0..<10, using: &rng) > 0 && !existingEpisodes.isEmpty ? existingEpisodes : episodeIDs
+            return .saveHost(id: hostIDs.randomElement(using: &rng)!, favorites: some(pool, upTo: 3))
         case 42..<50:
             return .setPlayed(ids: some(episodeIDs, upTo: 4), played: Bool.random(using: &rng), throughSummary: Bool.random(using: &rng))
         case 50..<54:
