@@ -17,8 +17,11 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
     private struct Entry {
         var strong: Object?
         weak var weak: AnyObject?
-        /// The ``WriteStamp`` of the last write through which the app changed the instance.
-        var stamp: UInt64 = 0
+        /// The ``WriteStamp`` of the last save that gave the instance its column values, and of
+        /// the last that gave it its relationships (saving another type on the table sets
+        /// only the first).
+        var valuesStamp: UInt64 = 0
+        var relationshipsStamp: UInt64 = 0
 
         var object: Object? { strong ?? weak as? Object }
         var isDead: Bool { strong == nil && weak == nil }
@@ -55,17 +58,28 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
             return
         case .strong:
             lock.lock()
-            entries[object.uniqueID] = Entry(strong: object, weak: nil, stamp: entries[object.uniqueID]?.stamp ?? 0)
+            replaceEntry(Entry(strong: object, weak: nil), for: object.uniqueID)
             lock.unlock()
         case .weak:
             lock.lock()
-            let entry = Entry(strong: nil, weak: object as AnyObject, stamp: entries[object.uniqueID]?.stamp ?? 0)
-            if entries.updateValue(entry, forKey: object.uniqueID) == nil {
+            if !replaceEntry(Entry(strong: nil, weak: object as AnyObject), for: object.uniqueID) {
                 sweepKeys.append(object.uniqueID)
             }
             sweepSomeDeadEntries()
             lock.unlock()
         }
+    }
+
+    /// Stores `entry`, keeping the stamps of the entry it replaces. Returns whether there was one.
+    /// Call with the lock held.
+    @discardableResult
+    private func replaceEntry(_ entry: Entry, for id: Object.UniqueID) -> Bool {
+        guard let previous = entries.updateValue(entry, forKey: id) else { return false }
+        if previous.valuesStamp != 0 || previous.relationshipsStamp != 0 {
+            entries[id]?.valuesStamp = previous.valuesStamp
+            entries[id]?.relationshipsStamp = previous.relationshipsStamp
+        }
+        return true
     }
 
     /// Makes room for `count` more instances, so a large save does not stop to grow the table.
@@ -83,24 +97,27 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
         insert(object)
         lock.lock()
         appInsertions += 1
-        entries[object.uniqueID]?.stamp = WriteStamp.current
+        entries[object.uniqueID]?.valuesStamp = WriteStamp.current
+        entries[object.uniqueID]?.relationshipsStamp = WriteStamp.current
         lock.unlock()
     }
 
-    /// Records that the app's latest write changed the instance for `id`.
-    func markChangedByApp(_ id: Object.UniqueID) {
+    /// Records that the instance for `id` holds the column values of the app's latest save.
+    func markValuesSaved(_ id: Object.UniqueID) {
         guard policy != .none else { return }
         lock.lock()
-        entries[id]?.stamp = WriteStamp.current
+        entries[id]?.valuesStamp = WriteStamp.current
         lock.unlock()
     }
 
-    /// Whether the app changed the instance for `id` through a write later than `stamp`.
-    func changedByApp(_ id: Object.UniqueID, after stamp: UInt64) -> Bool {
+    /// Whether the instance for `id` holds the column values (or, with `relationships`, the
+    /// relationships) of a save later than `stamp`.
+    func savedByApp(_ id: Object.UniqueID, after stamp: UInt64, relationships: Bool) -> Bool {
         guard policy != .none else { return false }
         lock.lock()
         defer { lock.unlock() }
-        return (entries[id]?.stamp ?? 0) > stamp
+        guard let entry = entries[id] else { return false }
+        return (relationships ? entry.relationshipsStamp : entry.valuesStamp) > stamp
     }
 
     /// Forgets the instances for `ids`; returns those that were alive.

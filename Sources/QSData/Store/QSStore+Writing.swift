@@ -174,7 +174,7 @@ extension QSStore {
             for (id, values) in zip(group.ids, group.rows) {
                 for sibling in siblings where sibling.hasCachedInstance(id) {
                     let columns = Dictionary(uniqueKeysWithValues: zip(names, values))
-                    touches.changed(sibling, ids: try sibling.patchCachedInstances(ids: [id], with: columns, timing: .atOnce))
+                    touches.changed(sibling, ids: try sibling.patchCachedInstances(ids: [id], with: columns, timing: .saved))
                 }
             }
         }

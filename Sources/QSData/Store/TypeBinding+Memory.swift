@@ -12,7 +12,7 @@ extension TypeBinding {
         var encoder = QSRowEncoder(layout: layout)
         let row = QSRow(layout: layout, values: [], parentID: .integer(0))
         var changed: [QSAnyID] = []
-        for object in cache.allObjects where !timing.skips(object.uniqueID, in: cache) {
+        for object in cache.allObjects where !timing.skips(object.uniqueID, in: cache, relationships: true) {
             object.encode(to: &encoder)
             let id = object.uniqueID.anyID
             do {
@@ -20,7 +20,6 @@ extension TypeBinding {
                 guard let kept = related[relationship]?.removing(ids) else { continue }
                 related[relationship] = kept
                 try replace(object, values: values, related: related, id: id, using: row)
-                timing.record(object.uniqueID, in: cache)
             } catch {
                 // An instance that can't be patched is forgotten: the next fetch reads the database.
                 cache.remove([object.uniqueID])

@@ -1,8 +1,8 @@
 import Synchronization
 
 /// Orders the app's writes. Work a write leaves for after its commit (patching instances after
-/// an update or delete `where:`) skips the instances the app changed through a later write,
-/// whose values the database will hold once that write commits.
+/// an update or delete `where:`, or a cascade) skips the instances the app saved through a later
+/// write: that save's values are what the database holds once it commits.
 enum WriteStamp {
     private static let latest = Atomic<UInt64>(0)
 
@@ -19,20 +19,23 @@ enum WriteStamp {
 
 /// When cached instances are patched, relative to the app's writes.
 enum PatchTiming {
-    /// As the app makes the write: the instances are marked as changed by it.
+    /// As the app saves: the instances are marked as changed by the save, whose values they hold.
+    case saved
+    /// As the app makes any other write (a bulk update or delete by uniqueIDs).
     case atOnce
-    /// Once the write with this stamp has committed: instances the app changed through a
-    /// later write are left as they are.
+    /// Once the write with this stamp has committed: instances the app saved through a later
+    /// write are left as they are.
     case afterCommit(of: UInt64)
 
-    /// Whether to leave the instance for `id` in `cache` alone.
-    func skips<Object>(_ id: Object.UniqueID, in cache: ObjectCache<Object>) -> Bool {
+    /// Whether to leave the column values (or, with `relationships`, the relationships) of the
+    /// instance for `id` in `cache` alone.
+    func skips<Object>(_ id: Object.UniqueID, in cache: ObjectCache<Object>, relationships: Bool = false) -> Bool {
         guard case .afterCommit(let stamp) = self else { return false }
-        return cache.changedByApp(id, after: stamp)
+        return cache.savedByApp(id, after: stamp, relationships: relationships)
     }
 
-    /// Marks the instance for `id` as changed by the app's write when patched at once.
+    /// Marks the instance for `id` as holding the column values of the app's save.
     func record<Object>(_ id: Object.UniqueID, in cache: ObjectCache<Object>) {
-        if case .atOnce = self { cache.markChangedByApp(id) }
+        if case .saved = self { cache.markValuesSaved(id) }
     }
 }

@@ -11,7 +11,7 @@ import Testing
 /// (`QSDATA_MODEL_SEEDS=3 swift test --filter ModelBasedStoreTests` runs seed 3 alone).
 @MainActor
 @Suite struct ModelBasedStoreTests {
-    static let operationsPerSeed = 700
+    static let operationsPerSeed = 2_500
 
     nonisolated static let seeds: [UInt64] = ProcessInfo.processInfo.environment["QSDATA_MODEL_SEEDS"]
         .map { $0.split(separator: ",").compactMap { UInt64($0) } } ?? [1, 2, 3, 2_026]
