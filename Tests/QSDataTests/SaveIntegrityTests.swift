@@ -120,6 +120,31 @@ import Testing
         #expect(podcast.episodes.first === episodes[0])
     }
 
+    @Test func aBatchWhoseBodyThrowsBringsChangedInstancesBack() async throws {
+        let store = try await PodcastFixtures.openStore()
+        let podcast = Podcast(uniqueID: 1, title: "Show", episodes: [Episode(uniqueID: "a", title: "A")])
+        try store.save(podcast)
+        try await store.flush()
+        var changes: [QSChange] = []
+        let observation = store.observeChanges { changes.append($0) }
+        #expect(throws: Refused.self) {
+            try store.performBatch {
+                podcast.title = "Renamed"
+                try store.save(podcast)
+                try store.save(Podcast(uniqueID: 2, title: "New"))
+                try store.delete(Episode.self, ids: ["a"])
+                throw Refused()
+            }
+        }
+        #expect(podcast.episodes.isEmpty)
+        try await store.flush()
+        #expect(podcast.title == "Show")
+        #expect(podcast.episodes.map(\.uniqueID) == ["a"])
+        #expect(try store.cachedObject(of: Podcast.self, id: 2) == nil)
+        #expect(changes.first?.updatedIDs(of: Podcast.self) == [1, 2])
+        observation.cancel()
+    }
+
     // MARK: Types
 
     @Test func aPropertyTypeTheColumnCantKeepIsASchemaMismatch() async throws {

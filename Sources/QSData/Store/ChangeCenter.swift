@@ -78,14 +78,20 @@ final class ChangeCenter {
                 mainActorWork?()
                 if !change.isEmpty { deliver(change) }
             case .failed(let error, let writes, let restores):
-                for restore in restores {
-                    let change = restore()
-                    if !change.isEmpty { deliver(change) }
-                }
+                restore(restores)
                 unreportedErrors.append((error, writes))
                 call(&errorHandlers, with: error)
                 errorStreams.values.forEach { $0.yield(error) }
+            case .restored(let restores):
+                restore(restores)
             }
+        }
+    }
+
+    private func restore(_ restores: [@MainActor @Sendable () -> QSChange]) {
+        for restore in restores {
+            let change = restore()
+            if !change.isEmpty { deliver(change) }
         }
     }
 
@@ -116,6 +122,9 @@ final class Inbox: @unchecked Sendable {
         case committed(QSChange, mainActorWork: (@MainActor @Sendable () -> Void)?)
         /// `restores` bring the instances the writes had changed back to what the database holds.
         case failed(QSWriteError, writes: [QSWrite], restores: [@MainActor @Sendable () -> QSChange])
+        /// Writes that never ran (their batch's body threw) changed instances in memory; these
+        /// bring them back.
+        case restored([@MainActor @Sendable () -> QSChange])
     }
 
     private let lock = NSLock()

@@ -4,7 +4,8 @@ extension QSStore {
     ///
     /// Inside `body`, call the store's write methods as usual; they are collected instead of
     /// enqueued one by one. If any fails on the queue, the whole batch rolls back. If `body`
-    /// throws, nothing is written (objects already changed in memory keep their changes).
+    /// throws, nothing is written. Either way the instances the batch's writes had changed in
+    /// memory are brought back to what the database holds (observers hear them as updated).
     /// ```swift
     /// try store.performBatch {
     ///     try store.save(feed)
@@ -22,9 +23,27 @@ extension QSStore {
         let ticket = QSWrite(operation: "batch", center: changeCenter)
         openBatch = OpenBatch(ticket: ticket)
         defer { openBatch = nil }
-        try body()
+        do {
+            try body()
+        } catch {
+            restoreMemory(changedBy: openBatch?.writes ?? [])
+            throw error
+        }
         enqueue(openBatch?.writes ?? [], ticket: ticket)
         return ticket
+    }
+
+    /// Brings what `writes` changed in memory back to what the database holds, for writes that
+    /// will never run. Observers hear the restored instances as updated.
+    private func restoreMemory(changedBy writes: [PendingWrite]) {
+        let registry = self.registry
+        let inbox = changeCenter.inbox
+        database.enqueue { connection in
+            guard let connection else { return }
+            let context = QueueContext(connection: connection, registry: registry)
+            let restores = writes.compactMap { write in write.touches?.restoreWork(source: write.source, in: context) }
+            inbox.post(.restored(restores))
+        }
     }
 
     /// Runs `work` in a transaction on the queue, or adds it to the open batch.

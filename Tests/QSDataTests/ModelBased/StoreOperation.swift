@@ -40,10 +40,10 @@ enum StoreOperation: CustomStringConvertible {
         }
     }
 
-    /// Whether the operation may run inside a batch (it throws nothing before its SQL runs).
+    /// Whether the operation may run inside a batch.
     var batchable: Bool {
         switch self {
-        case .deleteObjects(.hosts, _), .batch, .reopen, .failingSave: false
+        case .batch, .reopen, .failingSave: false
         default: true
         }
     }
