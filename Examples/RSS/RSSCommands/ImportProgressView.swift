@@ -2,57 +2,48 @@ import Foundation
 import RSSCore
 
 /// Shows an import as it runs: a progress bar redrawn in place on a terminal, plain lines
-/// otherwise. Skipped sources are always printed, on standard error.
+/// otherwise. Skipped sources and warnings are always printed, on standard error.
 @MainActor
 final class ImportProgressView {
     private let console: Console
     private let showsFeeds: Bool
+    private let bar: ProgressBar
     private var total = 0
     private var done = 0
     private var newArticles = 0
-    private var barIsShown = false
 
     init(console: Console, showsFeeds: Bool) {
         self.console = console
         self.showsFeeds = showsFeeds
+        bar = ProgressBar(console: console)
     }
 
     func show(_ event: ImportEvent) {
         switch event {
         case .discovered(let total):
             self.total = total
-        case .imported(let source, let title, let new, let updated, let unchanged):
+        case .subscribed(let source):
             done += 1
-            newArticles += new
+            if !console.isTerminal, showsFeeds { console.line("\(source): subscribed, not fetched") }
+        case .imported(let source, let title, let articles):
+            done += 1
+            newArticles += articles.new
             if !console.isTerminal, showsFeeds {
-                console.line("\(title) (\(source)): \(new) new, \(updated) updated, \(unchanged) unchanged")
+                console.line("\(title) (\(source)): \(Output.describe(articles))")
             }
+        case .warned(let warning):
+            bar.clear()
+            console.errorLine("warning: \(warning.source): \(warning.reason)")
         case .failed(let failure):
             done += 1
-            clearBar()
+            bar.clear()
             console.errorLine("skipped \(failure.source): \(failure.reason)")
         }
-        drawBar()
+        bar.draw(done: done, total: total, caption: "\(done)/\(total) sources · \(Output.count(newArticles)) new articles")
     }
 
     /// Ends the bar's line so that what follows starts on a new one.
     func finish() {
-        if barIsShown { console.writeError("\n") }
-        barIsShown = false
-    }
-
-    private func drawBar() {
-        guard console.isTerminal, total > 0 else { return }
-        let width = 30
-        let filled = min(width, done * width / total)
-        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        console.writeError("\r\(bar) \(done)/\(total) sources · \(Output.count(newArticles)) new articles\u{1B}[K")
-        barIsShown = true
-    }
-
-    private func clearBar() {
-        guard barIsShown else { return }
-        console.writeError("\r\u{1B}[K")
-        barIsShown = false
+        bar.finish()
     }
 }
