@@ -182,12 +182,13 @@ import Testing
             #expect(summary.failures == [ImportFailure(source: server.url("gone.xml").absoluteString, reason: "the server answered HTTP 404")])
             #expect(refreshed.error.contains("failed \(server.url("gone.xml")): the server answered HTTP 404"))
 
-            let one = await TestSupport.rss(["refresh", "--feed", "One"], database: database)
+            let one = await TestSupport.rss(["refresh", "--feed", server.url("one.xml").absoluteString], database: database)
             #expect(one.status == 0, "\(one.error)")
             #expect(one.output.contains("Refreshed 1 feed"))
             #expect(one.output.contains("0 fetched, 1 not modified, 0 failed"))
             let reopened = try await RSSDataController.open(at: database)
-            #expect(reopened.feeds.first { $0.title == "One" }?.folder == "News")
+            #expect(reopened.feed(id: server.url("one.xml").absoluteString)?.folder == "News")
+            #expect(reopened.feed(id: server.url("gone.xml").absoluteString)?.title == "Gone")
             try await reopened.close()
         }
     }

@@ -31,8 +31,11 @@ public final class FeedFetcher: Sendable {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
-        configuration.timeoutIntervalForRequest = timeout.inSeconds
-        configuration.timeoutIntervalForResource = timeout.inSeconds
+        // Only a backstop: the fetch's own timer ends it first. FoundationNetworking counts
+        // these in whole seconds, so a limit under one second would end every request at once.
+        let backstop = (timeout.inSeconds + 1).rounded(.up)
+        configuration.timeoutIntervalForRequest = backstop
+        configuration.timeoutIntervalForResource = backstop
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
@@ -133,7 +136,7 @@ public final class FeedFetcher: Sendable {
             do {
                 (data, response) = try await send(urlRequest)
             } catch {
-                if Task.isCancelled { return .failure(.timedOut(timeout)) }
+                if Task.isCancelled || (error as? URLError)?.code == .timedOut { return .failure(.timedOut(timeout)) }
                 return .failure(.network(Self.describe(error)))
             }
             bytes += data.count

@@ -36,6 +36,12 @@ public struct FeedMove: Sendable, Equatable, Codable {
     public var feed: String
     public var from: String
     public var to: String
+
+    public init(feed: String, from: String, to: String) {
+        self.feed = feed
+        self.from = from
+        self.to = to
+    }
 }
 
 /// Progress reported while refreshing, on the main actor.
