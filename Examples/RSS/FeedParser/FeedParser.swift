@@ -44,7 +44,7 @@ public enum FeedParser {
             ? try XMLTreeBuilder.parse(bytes, feedURL: base, capturesMarkup: AtomParser.capturesMarkup)
             : try XMLTreeBuilder.parse(bytes, feedURL: base)
         var feed = convert(root)
-        if !isWeb(base), let home = feed.homePageURL, isWeb(home) {
+        if !isWeb(base), let home = feed.homePageURL, isWeb(home), resolvedAgainstFile(feed) {
             root.rebase(on: home)
             feed = convert(root)
         }
@@ -54,6 +54,17 @@ public enum FeedParser {
 
     private static func isWeb(_ url: URL) -> Bool {
         ["http", "https"].contains(url.scheme?.lowercased() ?? "")
+    }
+
+    /// Whether any link of `feed` was resolved against a file: only then is it worth resolving
+    /// the links again against the feed's home page.
+    private static func resolvedAgainstFile(_ feed: ParsedFeed) -> Bool {
+        func isFile(_ url: URL?) -> Bool { url?.isFileURL == true }
+        if isFile(feed.feedURL) || isFile(feed.iconURL) || feed.authors.contains(where: { isFile($0.url) }) { return true }
+        return feed.items.contains { item in
+            isFile(item.url) || isFile(item.externalURL) || isFile(item.imageURL)
+                || item.authors.contains { isFile($0.url) } || item.attachments.contains { isFile($0.url) }
+        }
     }
 
     /// The format of `data`, or `nil` when it is none of the supported ones.

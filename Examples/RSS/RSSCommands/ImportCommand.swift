@@ -30,7 +30,7 @@ struct ImportCommand: AsyncParsableCommand {
         let summary = try await options.withData { data in
             let importer = FeedImporter(data: data)
             importer.fetchesRemoteFeeds = !noFetch
-            let progress = ImportProgressView(console: console, showsFeeds: !output.json)
+            let progress = ProgressView.forImport(console: console, showsFeeds: !output.json)
             importer.onEvent = { progress.show($0) }
             let summary = await importer.importFeeds(from: locations)
             progress.finish()

@@ -36,7 +36,7 @@ struct RefreshCommand: AsyncParsableCommand {
             let feeds = try feed.map { [try data.findFeed($0)] }
             let refresher = FeedRefresher(data: data, fetcher: FeedFetcher(timeout: .seconds(timeout)),
                                           maximumConcurrentFetches: concurrency, maximumFetchesPerHost: perHost)
-            let progress = RefreshProgressView(console: console, showsFeeds: !output.json)
+            let progress = ProgressView.forRefresh(console: console, showsFeeds: !output.json)
             refresher.onEvent = { progress.show($0) }
             let summary = await refresher.refresh(feeds)
             progress.finish()

@@ -137,7 +137,7 @@ public final class FeedFetcher: Sendable {
                 (data, response) = try await send(urlRequest)
             } catch {
                 if Task.isCancelled || (error as? URLError)?.code == .timedOut { return .failure(.timedOut(timeout)) }
-                return .failure(.network(Self.describe(error)))
+                return .failure(.network(FeedLoader.describe(error)))
             }
             bytes += data.count
             let moved = url == request.url || !allPermanent ? nil : url
@@ -175,17 +175,6 @@ public final class FeedFetcher: Sendable {
             }
         } onCancel: {
             task.cancel()
-        }
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        guard let urlError = error as? URLError else { return error.localizedDescription }
-        switch urlError.code {
-        case .cannotConnectToHost: return "connection refused"
-        case .timedOut: return "timed out"
-        case .cannotFindHost: return "unknown host"
-        case .notConnectedToInternet: return "not connected to the internet"
-        default: return "network error \(urlError.code.rawValue): \(urlError.localizedDescription)"
         }
     }
 }
