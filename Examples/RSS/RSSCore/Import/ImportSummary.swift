@@ -28,10 +28,6 @@ public struct ImportSummary: Sendable, Equatable, Codable {
     /// Feeds skipped because they failed.
     public var skippedFeeds: Int { failures.count }
 
-    /// `true` when a source failed or a feed's items were not all read: the import's exit
-    /// status says so.
-    public var refusedAnything: Bool { !failures.isEmpty || !warnings.isEmpty }
-
     /// Adds one stored feed's article counts.
     mutating func add(_ articles: StoredArticles) {
         feeds += 1
