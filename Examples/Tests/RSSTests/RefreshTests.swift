@@ -1,7 +1,9 @@
 import FeedParser
 import Foundation
 import QSData
+import RSSCommands
 import RSSCore
+import Synchronization
 import Testing
 
 /// `rss refresh` against a loopback server that serves fixture feeds.
@@ -190,6 +192,22 @@ import Testing
             #expect(reopened.feed(id: server.url("one.xml").absoluteString)?.folder == "News")
             #expect(reopened.feed(id: server.url("gone.xml").absoluteString)?.title == "Gone")
             try await reopened.close()
+        }
+    }
+
+    @Test func onATerminalTheRefreshDrawsAProgressBar() async throws {
+        try await withServer { server, data, folder in
+            server.set("bar.xml", Self.route(Self.items("p", 0..<2)))
+            try await subscribe([server.url("bar.xml")], in: data)
+            try await data.close()
+            let errorText = Mutex("")
+            let terminal = Console(writeOutput: { _ in }, writeError: { text in errorText.withLock { $0 += text } }, isTerminal: true)
+            let status = await RSSCommand.run(["refresh", "--database", folder.appendingPathComponent("rss.sqlite").path],
+                                              console: terminal)
+            #expect(status == 0)
+            let drawn = errorText.withLock { $0 }
+            #expect(drawn.contains("\r" + String(repeating: "█", count: 30) + " 1/1 feeds · 2 new articles"))
+            #expect(drawn.hasSuffix("\n"))
         }
     }
 }
