@@ -35,6 +35,14 @@ package struct GeneratedTypeOptions: Sendable, Equatable {
     /// Who may set the stored properties of a mutable type.
     package let setterAccess: SetterAccess
 
+    package init(kind: Kind, swiftNames: [String: String], swiftTypes: [String: String], conformances: [String], setterAccess: SetterAccess) {
+        self.kind = kind
+        self.swiftNames = swiftNames
+        self.swiftTypes = swiftTypes
+        self.conformances = conformances
+        self.setterAccess = setterAccess
+    }
+
     /// The Swift name of a property or relationship.
     package func swiftName(of modelName: String) -> String {
         swiftNames[modelName] ?? modelName
