@@ -42,6 +42,63 @@ struct Sticker: QSDataObject, Equatable {
     }
 }
 
+/// `Book` as a person would write it by hand, to compare the statements the two cost.
+struct BookRecord: QSDataObject, Equatable {
+    let uniqueID: String
+    var title: String
+    var subtitle: String?
+    var pageCount: Int
+    var rating: Double?
+    var read: Bool
+    var published: Date?
+    var cover: Data?
+    var keywords: [String]
+    var details: [String: String]?
+    var authors: [Author]
+
+    init(_ book: Book) {
+        uniqueID = book.uniqueID
+        title = book.title
+        subtitle = book.subtitle
+        pageCount = book.pageCount
+        rating = book.rating
+        read = book.isRead
+        published = book.published
+        cover = book.cover
+        keywords = book.keywords
+        details = book.details
+        authors = book.authors
+    }
+
+    init(row: QSRow) throws {
+        uniqueID = try row["uniqueID"]
+        title = try row["title"]
+        subtitle = try row["subtitle"]
+        pageCount = try row["pageCount"]
+        rating = try row["rating"]
+        read = try row["read"]
+        published = try row["published"]
+        cover = try row["cover"]
+        keywords = try row["keywords"]
+        details = try row["details"]
+        authors = try row.related("authors")
+    }
+
+    func encode(to row: inout QSRowEncoder) {
+        row["uniqueID"] = uniqueID
+        row["title"] = title
+        row["subtitle"] = subtitle
+        row["pageCount"] = pageCount
+        row["rating"] = rating
+        row["read"] = read
+        row["published"] = published
+        row["cover"] = cover
+        row["keywords"] = keywords
+        row["details"] = details
+        row.setRelated("authors", authors)
+    }
+}
+
 /// Counts `awakeFromFetch` calls per shelf, so parallel tests don't mix.
 let awakenedShelves = Mutex<[Int64: Int]>([:])
 

@@ -3,7 +3,9 @@ import QSData
 
 /// Opens stores on the library model, with the plist and SQL bundled beside the generated types.
 enum LibraryStore {
-    static let allTypes: [any QSDataObject.Type] = [Shelf.self, ShelfSummary.self, Book.self, Author.self, Label.self, Stamp.self, Sticker.self]
+    static let allTypes: [any QSDataObject.Type] = [
+        Shelf.self, ShelfSummary.self, Book.self, BookRecord.self, Author.self, Label.self, Stamp.self, Sticker.self,
+    ]
 
     static func model() throws -> QSDataModel {
         try QSDataModel(contentsOf: try resource("Library", "plist"))

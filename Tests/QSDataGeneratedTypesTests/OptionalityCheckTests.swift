@@ -20,6 +20,7 @@ import Testing
         let schema = try LibraryStore.schemaSQL().replacingOccurrences(of: "subtitle TEXT,", with: "subtitle TEXT NOT NULL DEFAULT '',")
         await #expect(throws: QSDataError.schemaMismatch([
             "Book.subtitle: the model says 'string?', which may be NULL, but column 'subtitle' of 'books' is NOT NULL",
+            "BookRecord.subtitle: the model says 'string?', which may be NULL, but column 'subtitle' of 'books' is NOT NULL",
         ])) {
             try await LibraryStore.open(schemaSQL: schema)
         }

@@ -2,6 +2,21 @@ import Foundation
 import QSData
 import Testing
 
+/// The fixture's Tag, reading its name as an optional.
+private struct TagWithOptionalName: QSDataObject {
+    static let modelName = "Tag"
+    let uniqueID: String
+    let name: String?
+    init(row: QSRow) throws {
+        uniqueID = try row["uniqueID"]
+        name = try row["name"]
+    }
+    func encode(to row: inout QSRowEncoder) {
+        row["uniqueID"] = uniqueID
+        row["name"] = name
+    }
+}
+
 /// The model's `?` spelling (`string?`: the column may hold NULL) and the per-type keys of the
 /// model code generator, as the loader and the store see them.
 @MainActor
@@ -62,7 +77,8 @@ import Testing
             "Tag.name: the model says 'string?', which may be NULL, but column 'name' of 'tags' is NOT NULL",
         ])) {
             _ = try await QSStore.open(at: Fixtures.temporaryDatabaseURL(), model: modelWithOptionalTagName(),
-                                       schema: QSSchema(creationSQL: Fixtures.schemaSQL), types: Fixtures.allTypes)
+                                       schema: QSSchema(creationSQL: Fixtures.schemaSQL),
+                                       types: [Note.self, TimelineNote.self, Attachment.self, TagWithOptionalName.self])
         }
     }
 }
