@@ -24,6 +24,8 @@ enum Impl {
     static let grdb = "GRDB records"
     static let grdbRows = "GRDB rows by index"
     static let qsdata = "QSData"
+    /// QSData with the types QSDataModelPlugin generates from the data model.
+    static let qsdataGenerated = "QSData generated types"
 }
 
 /// The workloads. Each does the same work with raw sqlite3, GRDB and QSData on identical data.
@@ -110,6 +112,7 @@ final class Workloads {
         let raw = try RawDatabase(path: path)
         let dbQueue = try GRDBBench.open(path)
         let store = try await BenchModel.openStore(path)
+        let generatedStore = try await BenchModel.openStore(path, generated: true)
         let samples = try await harness.interleave([
             (Impl.raw, harness.trial(setup: {}) {
                 let notes = try RawNotes.fetchTimeline(raw)
@@ -127,9 +130,14 @@ final class Workloads {
                 let notes = try await store.fetchAll(VSTimelineNote.self)
                 try self.check(notes.count == count, "QSData fetched \(notes.count)")
             }),
+            (Impl.qsdataGenerated, harness.trial(setup: {}) {
+                let notes = try await generatedStore.fetchAll(GeneratedTimelineNote.self)
+                try self.check(notes.count == count, "QSData fetched \(notes.count) generated notes")
+            }),
         ])
         try await store.close()
-        return [Impl.raw, Impl.grdb, Impl.grdbRows, Impl.qsdata].map { harness.result(workload, $0, samples[$0] ?? []) }
+        try await generatedStore.close()
+        return [Impl.raw, Impl.grdb, Impl.grdbRows, Impl.qsdata, Impl.qsdataGenerated].map { harness.result(workload, $0, samples[$0] ?? []) }
     }
 
     // MARK: P2 — fetch 10,000 notes with their ordered tags and attachments
@@ -215,8 +223,20 @@ final class Workloads {
                 try self.checkSavedNotes(context.path, count: count)
                 self.harness.deleteDatabase(context.path)
             })),
+            (Impl.qsdataGenerated, harness.trial(setup: {
+                let tags = SampleData.tags.map(GeneratedTag.init)
+                let path = try self.emptyDatabase("p3-qsdata-generated")
+                return (path: path, notes: values.map { GeneratedNote($0, tags: tags) }, store: try await BenchModel.openStore(path, generated: true))
+            }, { context in
+                try context.store.save(context.notes)
+                try await context.store.flush()
+            }, teardown: { context in
+                try await context.store.close()
+                try self.checkSavedNotes(context.path, count: count)
+                self.harness.deleteDatabase(context.path)
+            })),
         ])
-        return [Impl.raw, Impl.grdb, Impl.qsdata].map { harness.result(workload, $0, samples[$0] ?? []) }
+        return [Impl.raw, Impl.grdb, Impl.qsdata, Impl.qsdataGenerated].map { harness.result(workload, $0, samples[$0] ?? []) }
     }
 
     private func checkSavedNotes(_ path: String, count: Int) throws {
