@@ -211,32 +211,31 @@ final class Workloads {
                 try self.checkSavedNotes(context.path, count: count)
                 self.harness.deleteDatabase(context.path)
             })),
-            (Impl.qsdata, harness.trial(setup: {
+            (Impl.qsdata, qsdataSaveTrial(count: count, generated: false) {
                 let tags = SampleData.tags.map(VSTag.init)
-                let path = try self.emptyDatabase("p3-qsdata")
-                return (path: path, notes: values.map { VSNote($0, tags: tags) }, store: try await BenchModel.openStore(path))
-            }, { context in
-                try context.store.save(context.notes)
-                try await context.store.flush()
-            }, teardown: { context in
-                try await context.store.close()
-                try self.checkSavedNotes(context.path, count: count)
-                self.harness.deleteDatabase(context.path)
-            })),
-            (Impl.qsdataGenerated, harness.trial(setup: {
+                return values.map { VSNote($0, tags: tags) }
+            }),
+            (Impl.qsdataGenerated, qsdataSaveTrial(count: count, generated: true) {
                 let tags = SampleData.tags.map(GeneratedTag.init)
-                let path = try self.emptyDatabase("p3-qsdata-generated")
-                return (path: path, notes: values.map { GeneratedNote($0, tags: tags) }, store: try await BenchModel.openStore(path, generated: true))
-            }, { context in
-                try context.store.save(context.notes)
-                try await context.store.flush()
-            }, teardown: { context in
-                try await context.store.close()
-                try self.checkSavedNotes(context.path, count: count)
-                self.harness.deleteDatabase(context.path)
-            })),
+                return values.map { GeneratedNote($0, tags: tags) }
+            }),
         ])
         return [Impl.raw, Impl.grdb, Impl.qsdata, Impl.qsdataGenerated].map { harness.result(workload, $0, samples[$0] ?? []) }
+    }
+
+    /// A P3 trial that saves the notes `makeNotes` makes (untimed) through a new QSData store.
+    private func qsdataSaveTrial<Note: QSDataObject>(count: Int, generated: Bool, makeNotes: @escaping () -> [Note]) -> Harness.Trial {
+        harness.trial(setup: {
+            let path = try self.emptyDatabase(generated ? "p3-qsdata-generated" : "p3-qsdata")
+            return (path: path, notes: makeNotes(), store: try await BenchModel.openStore(path, generated: generated))
+        }, { context in
+            try context.store.save(context.notes)
+            try await context.store.flush()
+        }, teardown: { context in
+            try await context.store.close()
+            try self.checkSavedNotes(context.path, count: count)
+            self.harness.deleteDatabase(context.path)
+        })
     }
 
     private func checkSavedNotes(_ path: String, count: Int) throws {

@@ -48,6 +48,7 @@ public struct QSPropertyDescription: Sendable, Equatable {
     /// (`string?`). A Swift type must then read it as an optional.
     public let isOptional: Bool
 
+    /// A property named `name` of the model type `type`, optional when the model writes `type?`.
     public init(name: String, type: QSPropertyType, isOptional: Bool = false) {
         self.name = name
         self.type = type
