@@ -21,8 +21,8 @@ extension GeneratedNote {
             textModificationDate: values.textModificationDate,
             thumbnailID: values.thumbnailID,
             truncatedText: values.truncatedText,
-            tags: values.tagIndexes.map { tags[$0] },
-            attachments: [GeneratedAttachment(values.attachment)])
+            attachments: [GeneratedAttachment(values.attachment)],
+            tags: values.tagIndexes.map { tags[$0] })
     }
 }
 
