@@ -34,6 +34,7 @@ struct SchemaValidator {
                         report.problems.append(
                             "\(type.name).\(property.name): the model says \(property.type.rawValue) but column '\(property.name)' of '\(type.table)' is declared '\(column.declaredType)' (\(column.affinity.rawValue) affinity)")
                     }
+                    report.problems += nullabilityProblems(property, of: type, allowsNull: !column.isNotNull)
                 }
                 let declared = Set(type.properties.map(\.name))
                 let missing = table.columns.filter { $0.mustBeGiven && !declared.contains($0.name) }.map(\.name)
@@ -52,5 +53,18 @@ struct SchemaValidator {
             }
         }
         return report
+    }
+
+    /// An optional property needs a column that may hold NULL. A generated type's other
+    /// properties are not optionals in Swift, so their columns must be NOT NULL.
+    private func nullabilityProblems(_ property: QSPropertyDescription, of type: QSObjectDescription, allowsNull: Bool) -> [String] {
+        let place = "\(type.name).\(property.name): the model says '\(property.typeSpelling)'"
+        if property.isOptional, !allowsNull {
+            return ["\(place), which may be NULL, but column '\(property.name)' of '\(type.table)' is NOT NULL"]
+        }
+        if !property.isOptional, allowsNull, type.generation != nil, property.name != "uniqueID" {
+            return ["\(place), never NULL, but column '\(property.name)' of '\(type.table)' allows NULL: write '\(property.typeSpelling)?' or declare the column NOT NULL"]
+        }
+        return []
     }
 }
