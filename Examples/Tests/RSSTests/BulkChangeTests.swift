@@ -33,6 +33,7 @@ import Testing
         #expect(try await data.store.count(ArticleSummary.self, where: "read = 0") == 2_000)
         let fetchedAgain = try await data.articles(ArticleFilter(unreadOnly: true))
         #expect(fetchedAgain.count == 2_000)
+        try await TestSupport.expectIntegrity(data.store)
     }
 
     @Test func markingReadByConditionIsOneUpdateAndPatchesLiveObjects() async throws {
@@ -50,6 +51,7 @@ import Testing
         #expect(timeline.filter { $0.feedID != feedID }.allSatisfy { !$0.read })
         #expect(data.unreadCount(ofFeed: feedID) == 0)
         #expect(data.totalUnreadCount == 750)
+        try await TestSupport.expectIntegrity(data.store)
     }
 
     @Test func deletingTenThousandArticlesWithAuthorsRunsOnePlusOneStatementPerRelationship() async throws {
@@ -77,6 +79,7 @@ import Testing
         // Authors are shared, so none is orphaned yet.
         #expect(try await data.deleteOrphanedAuthors() == 0)
         observation.cancel()
+        try await TestSupport.expectIntegrity(data.store)
     }
 
     @Test func deletingAFeedDeletesItsArticlesAndCount() async throws {
@@ -87,6 +90,7 @@ import Testing
         #expect(data.feeds.map(\.uniqueID) == ["https://feed1.example.com/"])
         #expect(data.totalUnreadCount == 50)
         #expect(try await data.store.count(Article.self) == 50)
+        try await TestSupport.expectIntegrity(data.store)
     }
 
     @Test func deletingOldReadArticlesKeepsUnreadAndStarredOnes() async throws {
@@ -99,5 +103,6 @@ import Testing
         #expect(try await data.deleteReadArticles(olderThanDays: 5, now: now) == 5)
         #expect(try await data.store.count(Article.self) == 5)
         #expect(try await data.deleteReadArticles(olderThanDays: 30, now: now) == 0)
+        try await TestSupport.expectIntegrity(data.store)
     }
 }

@@ -35,6 +35,7 @@ import Testing
         #expect(stored == expected)
         #expect(data.totalUnreadCount == stored)
         #expect(try await data.store.count(Feed.self, where: "uniqueID LIKE '%illformed%'") == 0)
+        try await TestSupport.expectIntegrity(data.store)
     }
 
     @Test(.enabled(if: TestSupport.referenceFeedsAvailable, "../shared/reference/feeds is not present"))
@@ -50,6 +51,7 @@ import Testing
         #expect(second.updatedArticles == 0)
         #expect(second.unchangedArticles == first.newArticles)
         #expect(try await TestSupport.totalChanges(data.store) == changesBefore)
+        try await TestSupport.expectIntegrity(data.store)
     }
 
     // MARK: Re-import
@@ -75,6 +77,7 @@ import Testing
         #expect(!log.statements.contains { $0.hasPrefix("INSERT INTO \"authorsArticlesLookup\"") || $0.hasPrefix("DELETE") }, "\(log)")
         #expect(changes.allSatisfy { $0.isEmpty })
         observation.cancel()
+        try await TestSupport.expectIntegrity(data.store)
     }
 
     @Test func importingAChangedFeedUpdatesExactlyTheChangedArticlesAndKeepsReadState() async throws {
@@ -115,6 +118,7 @@ import Testing
         #expect(try await data.article(id: ids[2]).authors.map(\.name) == ["Ann", "Bob"])
         #expect(all.first { $0.uniqueID == ids[1] }?.title == "New title", "the live list object sees the new title")
         observation.cancel()
+        try await TestSupport.expectIntegrity(data.store)
     }
 
     @Test func authorsAreSharedBetweenArticlesAndFeeds() async throws {
@@ -125,6 +129,7 @@ import Testing
         #expect(try await data.store.count(Author.self) == 1)
         let lookups = try await data.store.fetchRows("SELECT count(*) FROM authorsArticlesLookup")
         #expect(lookups == [[.integer(5)]])
+        try await TestSupport.expectIntegrity(data.store)
     }
 
     @Test func anOPMLListImportsItsFeedsWithTheirFolders() async throws {
@@ -145,5 +150,6 @@ import Testing
         #expect(data.feed(id: one.absoluteString)?.folder == "Tech")
         #expect(data.feed(id: two.absoluteString)?.folder == nil)
         #expect(data.unreadCount(ofFeed: two.absoluteString) == 3)
+        try await TestSupport.expectIntegrity(data.store)
     }
 }

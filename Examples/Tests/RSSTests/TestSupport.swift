@@ -93,11 +93,29 @@ enum TestSupport {
         var error: String
     }
 
-    /// Runs `rss` with these arguments on the database at `database`.
+    /// Runs `rss` with these arguments on the database at `database`. After a command that
+    /// succeeded, the database must be consistent (see ``expectIntegrity(_:)``).
     static func rss(_ arguments: [String], database: URL) async -> Run {
         let (console, output, error) = Console.capturing()
         let status = await RSSCommand.run(arguments + ["--database", database.path], console: console)
+        if status == 0, FileManager.default.fileExists(atPath: database.path) {
+            do {
+                let data = try await RSSDataController.open(at: database)
+                try await expectIntegrity(data.store)
+                try await data.store.close()
+            } catch {
+                Issue.record("after rss \(arguments.joined(separator: " ")): \(error)")
+            }
+        }
         return Run(status: status, output: output.text, error: error.text)
+    }
+
+    /// Expects the store's integrity check to find nothing: no lookup row without its parent or
+    /// child, and nothing SQLite's own checks report.
+    @MainActor
+    static func expectIntegrity(_ store: QSStore, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let report = try await store.checkIntegrity()
+        #expect(report.isClean, "\(report)", sourceLocation: sourceLocation)
     }
 
     /// Decodes JSON a command printed.

@@ -87,6 +87,7 @@ import VesperCommands
             try vesper.userDidAddAttachment(fileAt: textFile, to: note)
         }
         #expect(note.text == "The one note" && note.attachments.isEmpty)
+        try await expectIntegrity(vesper)
         try await vesper.close()
     }
 

@@ -35,9 +35,11 @@ import Testing
         let folder = try TestFolder()
         let vesper = try await openController(folder)
         #expect(try await vesper.store.count(VSNote.self) == 0)
+        try await expectIntegrity(vesper)
         try await vesper.close()
         // Opening again validates the existing database against the model.
         let reopened = try await openController(folder)
+        try await expectIntegrity(reopened)
         try await reopened.close()
     }
 
@@ -53,6 +55,7 @@ import Testing
             }
             #expect(indexedColumns.contains("noteID"), "\(table) has no index starting with noteID")
         }
+        try await expectIntegrity(vesper)
         try await vesper.close()
     }
 

@@ -21,10 +21,22 @@ struct TestFolder {
         return fileURL
     }
 
-    /// Runs `vesper` in-process against this folder's database.
+    /// Runs `vesper` in-process against this folder's database. After a command that succeeded,
+    /// the database must be consistent.
     @MainActor
     func vesper(_ arguments: String..., stdin: String? = nil) async -> VesperRunResult {
-        await VesperRunner.run(arguments + ["--database", databaseURL.path], standardInput: { stdin })
+        let result = await VesperRunner.run(arguments + ["--database", databaseURL.path], standardInput: { stdin })
+        if result.exitCode == 0, FileManager.default.fileExists(atPath: databaseURL.path) {
+            do {
+                let vesper = try await VSDataController.open(at: databaseURL)
+                try await expectIntegrity(vesper)
+                try await expectIntegrity(vesper)
+                try await vesper.close()
+            } catch {
+                Issue.record("after vesper \(arguments.joined(separator: " ")): \(error)")
+            }
+        }
+        return result
     }
 
     /// Every row of every Vesper table, to show that a refused command changed nothing.
@@ -88,6 +100,14 @@ final class TestClock {
     func advance(_ seconds: TimeInterval = 60) {
         date += seconds
     }
+}
+
+/// Expects the store's integrity check to find nothing: no lookup row without its parent or
+/// child, and nothing SQLite's own checks report.
+@MainActor
+func expectIntegrity(_ vesper: VSDataController, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    let report = try await vesper.store.checkIntegrity()
+    #expect(report.isClean, "\(report)", sourceLocation: sourceLocation)
 }
 
 @MainActor

@@ -53,11 +53,15 @@ public final class QSStore {
         do {
             try await database.perform { connection in
                 try SchemaInstaller(schema: schema).install(on: connection)
-                var problems = try SchemaValidator(model: model).problems(in: connection)
+                let report = try SchemaValidator(model: model).check(connection)
+                var problems = report.problems
                 if problems.isEmpty {
                     problems = Self.statementProblems(registry: registry, connection: connection)
                 }
                 if !problems.isEmpty { throw QSDataError.schemaMismatch(problems) }
+                for binding in registry.all {
+                    binding.columnsMissingForInsert.columns = report.columnsMissingByType[binding.description.name] ?? []
+                }
             }
         } catch {
             await database.close()
@@ -84,7 +88,7 @@ public final class QSStore {
                     problems: missing.map { "relationship '\($0.name)' needs \($0.childType), which is not among the registered types" })
             }
         }
-        return TypeRegistry(bindings: bindings)
+        return TypeRegistry(bindings: bindings, model: Array(model.objectTypes.values))
     }
 
     private static func makeBinding<Object: QSDataObject>(_ type: Object.Type, model: QSDataModel) throws -> any AnyTypeBinding {
