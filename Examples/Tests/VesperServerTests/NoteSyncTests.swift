@@ -3,7 +3,7 @@ import Testing
 
 @testable import VesperServerKit
 
-@Suite("Notes (§6, §7)")
+@Suite("Notes")
 struct NoteSyncTests {
     @Test func uploadedNotesComeBackInTheWireFormatWithASyncToken() async throws {
         try await TestEnvironment.with { env in

@@ -3,9 +3,9 @@ import Testing
 import VesperCore
 @testable import VesperSync
 
-/// Wire JSON ↔ typed sync objects (§1.6, §4, §6).
+/// Wire JSON ↔ typed sync objects: dates, tags and notes.
 @Suite struct SyncObjectTests {
-    // §6.3's response, with nulls.
+    // A notes response, with nulls.
     static let serverNote = """
         {"noteID":3370123456789012,"archived":false,"text":"Buy milk\\nhttp://example.com",
          "creationDate":"2014-06-12T23:40:00.000Z","sortDate":"2014-06-12T23:40:00.000Z",

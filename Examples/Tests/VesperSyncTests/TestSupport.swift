@@ -68,7 +68,7 @@ struct TestClient {
 
 /// What must agree between clients and the server for a note. Tags are compared by uniqueID:
 /// a case-only rename travels through the tags endpoint, and the server never rewrites the tag
-/// names inside the notes it stores (§10.1).
+/// names inside the notes it stores.
 struct NoteSummary: Equatable, CustomStringConvertible {
     var text: String
     var archived: Bool

@@ -8,7 +8,7 @@ import VesperServerKit
 struct VesperServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vesper-server",
-        abstract: "The Vesper notes sync server (VESPER-SYNC-PROTOCOL.md).",
+        abstract: "The Vesper notes sync server (Examples/Vesper/PROTOCOL.md).",
         discussion: """
             The server secret signs login tokens and blob URLs and derives note-text key 0. It comes from \
             VESPER_SERVER_SECRET, or else from the file `secret` next to the database, created on first run.

@@ -149,7 +149,7 @@ extension QSStore {
         }
     }
 
-    /// Sets properties on the objects with these uniqueIDs in one statement (F10). Live and
+    /// Sets properties on the objects with these uniqueIDs in one statement. Live and
     /// cached instances of every type on the table reflect it at once.
     /// ```swift
     /// try store.update(Article.self, ids: unreadIDs, set: ["read": true])
@@ -214,7 +214,7 @@ extension QSStore {
         }
     }
 
-    /// Other types on the same table see what was just saved (F7).
+    /// Other types on the same table see what was just saved.
     private func patchSiblings(of groups: [SaveGroup]) throws {
         for group in groups {
             let siblings = registry.siblings(of: group.binding).filter(\.cachesInstances)

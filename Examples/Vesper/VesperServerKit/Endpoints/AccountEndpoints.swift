@@ -3,7 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 
-/// createAccount, login, forgotpassword, changepasswordauthenticated, emailupdates (§2).
+/// createAccount, login, forgotpassword, changepasswordauthenticated, emailupdates (PROTOCOL.md, "Accounts").
 extension VesperAPI {
     private struct CreateAccountBody: Decodable { var emailUpdates: Bool? }
     private struct LoginResponse: Encodable {
@@ -14,7 +14,7 @@ extension VesperAPI {
     private struct ChangePasswordBody: Decodable { var password: String }
     private struct EmailUpdates: Codable { var emailUpdates: Bool }
 
-    /// §2.2: 204, or 400 with `VSErrorInvalidUsername`, `VSErrorInvalidPassword` or
+    /// 204, or 400 with `VSErrorInvalidUsername`, `VSErrorInvalidPassword` or
     /// `VSErrorUsernameAlreadyExists`.
     func createAccount(_ request: Request, context: VesperRequestContext) async throws -> Response {
         guard let credentials = BasicCredentials(authorization: request.headers[.authorization]) else {
@@ -43,7 +43,7 @@ extension VesperAPI {
         return .empty(.noContent)
     }
 
-    /// §2.3: 200 `{"token","emailUpdates"}`; 400 for empty credentials; 401 for wrong ones;
+    /// 200 `{"token","emailUpdates"}`; 400 for empty credentials; 401 for wrong ones;
     /// 429 once the username or the client address has too many recent failures.
     func login(_ request: Request, context: VesperRequestContext) async throws -> Response {
         guard let credentials = BasicCredentials(authorization: request.headers[.authorization]),
@@ -74,8 +74,8 @@ extension VesperAPI {
         return try .json(LoginResponse(token: token.signed(with: keys.loginTokens), emailUpdates: account.emailUpdates))
     }
 
-    /// §2.4: always 204 once the body names a username, so the response never reveals whether
-    /// the account exists (fix for S13). For an existing account, a single-use reset token is
+    /// Always 204 once the body names a username, so the response never reveals whether
+    /// the account exists. For an existing account, a single-use reset token is
     /// stored (hashed) and the reset link is logged in place of sending an email.
     func forgotPassword(_ request: Request, context: VesperRequestContext) async throws -> Response {
         let body = try JSONBody.decode(ForgotPasswordBody.self, from: try await collectJSON(request))
@@ -102,7 +102,7 @@ extension VesperAPI {
         return .empty(.noContent)
     }
 
-    /// §2.5: 204; 400 for an invalid new password; 403 when the account is gone. Bumps the
+    /// 204; 400 for an invalid new password; 403 when the account is gone. Bumps the
     /// credential version, so every login token issued before stops working.
     func changePassword(_ request: Request, context: VesperRequestContext) async throws -> Response {
         let account = try await authenticate(request)
@@ -119,13 +119,13 @@ extension VesperAPI {
         return .empty(.noContent)
     }
 
-    /// §2.6 GET: 200 `{"emailUpdates": bool}`.
+    /// GET: 200 `{"emailUpdates": bool}`.
     func emailUpdates(_ request: Request, context: VesperRequestContext) async throws -> Response {
         let account = try await authenticate(request)
         return try .json(EmailUpdates(emailUpdates: account.emailUpdates))
     }
 
-    /// §2.6 POST: 204; 400 unless `emailUpdates` is a boolean (fix for S10).
+    /// POST: 204; 400 unless `emailUpdates` is a boolean.
     func setEmailUpdates(_ request: Request, context: VesperRequestContext) async throws -> Response {
         let account = try await authenticate(request)
         let body = try JSONBody.decode(EmailUpdates.self, from: try await collectJSON(request))

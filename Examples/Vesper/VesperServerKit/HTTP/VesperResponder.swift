@@ -2,7 +2,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 
-/// Routes every request (§1.1) and turns every failure into the protocol's status codes.
+/// Routes every request and turns every failure into the protocol's status codes.
 ///
 /// Endpoint names under `api/` match without regard to case and repeated slashes collapse; the
 /// operation under `blobs` is compared exactly. Errors never escape as bare 500s: an

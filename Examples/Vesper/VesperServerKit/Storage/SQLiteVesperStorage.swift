@@ -54,7 +54,7 @@ actor SQLiteVesperStorage: VesperStorage {
                 return try connection.fetchValue("SELECT last_insert_rowid()")?.int64Value ?? 0
             }
         } catch let error as SQLiteError where error.extendedCode == 2067 || error.extendedCode == 1555 {
-            // SQLITE_CONSTRAINT_UNIQUE / _PRIMARYKEY: the unique index makes creation atomic (S13).
+            // SQLITE_CONSTRAINT_UNIQUE / _PRIMARYKEY: the unique index makes creation atomic (two racing sign-ups can't both win).
             throw StorageError.usernameTaken
         }
     }

@@ -27,12 +27,12 @@ protocol VesperStorage: Sendable {
 
     // MARK: Sync
 
-    /// §4.3: merges the uploaded tags and returns the ones the client should take.
+    /// Merges the uploaded tags and returns the ones the client should take.
     func syncTags(_ uploaded: [SyncTag], userID: Int64) async throws -> [SyncTag]
-    /// §5.2: records the uploaded tombstones, deletes their notes, and returns the IDs of
+    /// Records the uploaded tombstones, deletes their notes, and returns the IDs of
     /// tombstones that existed before this call and are newer than `since`.
     func syncDeletedNotes(_ uploaded: [Int64], since: Int64?, userID: Int64) async throws -> SyncResult<Int64>
-    /// §7.3: merges the uploaded notes and returns the notes changed after `since` − `overlap`.
+    /// Merges the uploaded notes and returns the notes changed after `since` − `overlap`.
     func syncNotes(_ uploaded: [SyncNote], since: Int64?, overlap: Int64, userID: Int64) async throws
         -> SyncResult<SyncNote>
 

@@ -1,4 +1,4 @@
-/// Dates on the wire (protocol §1.6), as exact Int64 milliseconds since 1970 in UTC.
+/// Dates on the wire (PROTOCOL.md, "Dates"), as exact Int64 milliseconds since 1970 in UTC.
 ///
 /// Parsing accepts any ISO 8601 date-time with optional 1–9 fractional digits and `Z`, `±HH:MM`
 /// or `±HHMM`; the fraction is floored to milliseconds. Formatting always produces the

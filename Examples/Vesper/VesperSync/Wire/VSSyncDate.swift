@@ -1,6 +1,6 @@
 import Foundation
 
-/// Dates on the wire (protocol §1.6) and in HTTP headers, and the millisecond rule that merges
+/// Dates on the wire (PROTOCOL.md, "Dates") and in HTTP headers, and the millisecond rule that merges
 /// compare by.
 ///
 /// Sending: UTC with exactly three fractional digits (`2014-06-12T23:44:29.099Z`), the form the
@@ -23,7 +23,7 @@ public enum VSSyncDate {
         Self.date(milliseconds: milliseconds(date))
     }
 
-    /// Whether the server's date wins over the local one (§7.5 at millisecond precision, as the
+    /// Whether the server's date wins over the local one (at millisecond precision, as the
     /// server compares): a missing server date never wins, a missing local date always loses,
     /// otherwise the strictly later millisecond wins.
     public static func serverWins(_ server: Date?, over local: Date?) -> Bool {

@@ -1,7 +1,7 @@
 import Foundation
 import VesperCore
 
-/// A note as it travels (§6.1): typed values, dates as `Date`, tags as ordered names,
+/// A note as it travels (PROTOCOL.md, "Notes"): typed values, dates as `Date`, tags as ordered names,
 /// attachments as metadata. Mergers compare these with model objects and never see JSON.
 ///
 /// Absent, null and (for dates) unparseable values are all nil. A note always travels with its
@@ -74,7 +74,7 @@ public struct VSSyncNote: Sendable, Equatable {
             tagNames: Self.tagNames(fromWire: json["tags"]?.string), attachments: attachments)
     }
 
-    /// The upload form (§6.1): `text` always (`""` when nil), `archived`, `creationDate` and
+    /// The upload form: `text` always (`""` when nil), `archived`, `creationDate` and
     /// `sortDate` always (the old date when nil), modification dates when set, `tags` and
     /// `attachments` only when there are any.
     public func json() throws -> VSJSON {
