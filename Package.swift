@@ -18,6 +18,11 @@ let package = Package(
         ),
         .target(name: "QSData", dependencies: ["CSQLite"], path: "Sources/QSData"),
 
+        // The README's and the DocC guide's samples, compiled and run, and a check that the
+        // documents show exactly this code.
+        .testTarget(
+            name: "DocumentationSampleTests", dependencies: ["QSData"], path: "Tests/DocumentationSampleTests",
+            resources: [.copy("Resources/Notes.plist"), .copy("Resources/Notes.sql"), .copy("Resources/README")]),
         .testTarget(name: "QSDataTests", dependencies: ["QSData", "QSDataCrashWriter"], path: "Tests/QSDataTests"),
         // A process that writes until it is killed, for QSDataTests' crash-safety test.
         .executableTarget(name: "QSDataCrashWriter", dependencies: ["QSData"], path: "Tests/QSDataCrashWriter"),

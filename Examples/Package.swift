@@ -29,20 +29,32 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
     ],
     targets: [
+        // MARK: Shared
+
+        // Dates on the Vesper wire and the calendar arithmetic every date format here uses,
+        // shared by the sync client, the sync server and the feed parser.
+        .target(name: "WireDates", path: "Shared/WireDates"),
+        .testTarget(name: "SharedTests", dependencies: ["WireDates", "AppDataFolder"], path: "Tests/SharedTests"),
+        // The XDG data-folder rule all three executables use for their default paths.
+        .target(name: "AppDataFolder", path: "Shared/AppDataFolder"),
+        // What every example test target uses: temporary folders that remove themselves, a clock
+        // moved by hand.
+        .target(name: "ExampleTestSupport", path: "Tests/ExampleTestSupport"),
+
         // MARK: Vesper
 
         // The app core: model types, data controller, attachment storage. The data model and
         // schema are bundled copies of DataModels/Vesper.*; VesperTests checks they are identical.
         .target(
             name: "VesperCore",
-            dependencies: [qsData],
+            dependencies: [qsData, "AppDataFolder"],
             path: "Vesper/VesperCore",
             resources: [.copy("Resources/Vesper.plist"), .copy("Resources/Vesper.sql")]
         ),
         // The sync client: wire objects, API calls, mergers, account.
         .target(
             name: "VesperSync",
-            dependencies: ["VesperCore", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["VesperCore", "WireDates", .product(name: "Crypto", package: "swift-crypto")],
             path: "Vesper/VesperSync"
         ),
         // The `vesper` commands, as a library so that tests run them in-process.
@@ -59,6 +71,7 @@ let package = Package(
             name: "VesperServerKit",
             dependencies: [
                 qsData,
+                "WireDates",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -73,28 +86,29 @@ let package = Package(
             name: "VesperServer",
             dependencies: [
                 "VesperServerKit",
+                "AppDataFolder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Vesper/VesperServer"
         ),
 
-        .testTarget(name: "VesperTests", dependencies: ["VesperCore", "VesperCommands", qsData], path: "Tests/VesperTests"),
+        .testTarget(name: "VesperTests", dependencies: ["ExampleTestSupport", "VesperCore", "VesperCommands", qsData], path: "Tests/VesperTests"),
         .testTarget(
             name: "VesperSyncTests",
-            dependencies: ["VesperCore", "VesperSync", "VesperCommands", "VesperServerKit", qsData],
+            dependencies: ["ExampleTestSupport", "VesperCore", "VesperSync", "VesperCommands", "VesperServerKit", qsData],
             path: "Tests/VesperSyncTests"
         ),
         .testTarget(
             name: "VesperServerTests",
-            dependencies: ["VesperServerKit", qsData, .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["ExampleTestSupport", "VesperServerKit", qsData, .product(name: "Crypto", package: "swift-crypto")],
             path: "Tests/VesperServerTests"
         ),
 
         // MARK: RSS reader
 
-        // Feed parsing (pure Foundation, no database).
-        .target(name: "FeedParser", path: "RSS/FeedParser"),
+        // Feed parsing (Foundation and the shared calendar arithmetic, no database).
+        .target(name: "FeedParser", dependencies: ["WireDates"], path: "RSS/FeedParser"),
         // The app core: model types, data controller, importer. The data model and schema are
         // bundled copies of DataModels/RSS.*; RSSTests checks they are identical.
         .target(
@@ -106,13 +120,13 @@ let package = Package(
         // The `rss` commands, as a library so that tests run them in-process.
         .target(
             name: "RSSCommands",
-            dependencies: ["RSSCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["RSSCore", "AppDataFolder", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "RSS/RSSCommands"
         ),
         .executableTarget(name: "RSSCLI", dependencies: ["RSSCommands"], path: "RSS/RSSCLI"),
 
         .testTarget(name: "FeedParserTests", dependencies: ["FeedParser"], path: "Tests/FeedParserTests"),
-        .testTarget(name: "RSSTests", dependencies: ["RSSCore", "RSSCommands", "FeedParser", qsData], path: "Tests/RSSTests"),
+        .testTarget(name: "RSSTests", dependencies: ["ExampleTestSupport", "RSSCore", "RSSCommands", "FeedParser", qsData], path: "Tests/RSSTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -26,7 +26,6 @@ struct EncryptionTests {
 
     @Test func oldRowsStayReadableAfterANewKeyIsAddedAndRewritesMoveToIt() async throws {
         let folder = try TestEnvironment.makeFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
         let key1 = Data(repeating: 1, count: 32)
         let key2 = Data(repeating: 2, count: 32)
         var token = ""

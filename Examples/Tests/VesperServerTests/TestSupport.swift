@@ -1,3 +1,4 @@
+import ExampleTestSupport
 import Foundation
 import Testing
 
@@ -23,11 +24,8 @@ final class TestEnvironment: Sendable {
         return configuration
     }
 
-    static func makeFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "vesper-server-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
+    static func makeFolder() throws -> TestFolder {
+        try TestFolder(prefix: "vesper-server-tests")
     }
 
     private init(server: VesperTestServer, folder: URL, configuration: VesperServerConfiguration) {
@@ -39,11 +37,12 @@ final class TestEnvironment: Sendable {
 
     /// Runs `body` against a fresh server, then shuts the server down and removes its folder.
     static func with(
-        folder existingFolder: URL? = nil,
+        folder existingFolder: TestFolder? = nil,
         _ configure: (inout VesperServerConfiguration) -> Void = { _ in },
         _ body: (TestEnvironment) async throws -> Void
     ) async throws {
-        let folder = try existingFolder ?? makeFolder()
+        let testFolder = try existingFolder ?? makeFolder()
+        let folder = testFolder.url
         var configuration = makeConfiguration(folder: folder)
         configure(&configuration)
         let server = try await VesperTestServer.start(configuration)
@@ -55,7 +54,7 @@ final class TestEnvironment: Sendable {
             throw error
         }
         try await server.shutdown()
-        if existingFolder == nil { try? FileManager.default.removeItem(at: folder) }
+        withExtendedLifetime(testFolder) {}
     }
 
     /// Creates an account and logs in; returns the token.

@@ -1,3 +1,4 @@
+import ExampleTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -95,8 +96,10 @@ import VesperCore
             sleeper.wakeAll()
             return account.completedSyncCount == 1 && !account.isSyncing
         }
-        // Only the last request ran: one notes call, carrying the note's latest text.
-        try await Task.sleep(for: .milliseconds(50))
+        // Only the last request ran: the earlier ones were cancelled before they were woken, and
+        // no further sync is waiting. One notes call, carrying the note's latest text.
+        #expect(sleeper.durations.count == 3)
+        #expect(sleeper.waiting == 0)
         #expect(account.completedSyncCount == 1)
         let notesCalls = server.requests(to: "/api/notes")
         #expect(notesCalls.count == 1)
@@ -221,8 +224,19 @@ final class ManualSleeper: Sendable {
         }
     }
 
-    func waitForSleepers(atLeast count: Int) async {
-        while state.withLock({ $0.waiters.count }) < count { await Task.yield() }
+    /// How many sleeps have not been woken yet.
+    var waiting: Int { state.withLock { $0.waiters.count } }
+
+    /// Waits until at least `count` sleeps are waiting; records an issue after `timeout`.
+    func waitForSleepers(atLeast count: Int, timeout: Duration = .seconds(10)) async {
+        let deadline = ContinuousClock.now + timeout
+        while waiting < count {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("timed out waiting for \(count) sleepers")
+                return
+            }
+            await Task.yield()
+        }
     }
 
     func wakeAll() {

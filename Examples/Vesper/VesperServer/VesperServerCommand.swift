@@ -1,3 +1,4 @@
+import AppDataFolder
 import ArgumentParser
 import Foundation
 import Logging
@@ -38,7 +39,7 @@ struct VesperServerCommand: AsyncParsableCommand {
         var logger = Logger(label: "vesper-server")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
 
-        let dataFolder = Self.defaultDataFolder()
+        let dataFolder = AppDataFolder.url(for: "vesper-server")
         let databasePath = database ?? dataFolder.appendingPathComponent("vesper-server.sqlite").path
         let databaseFolder = URL(fileURLWithPath: databasePath).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: databaseFolder, withIntermediateDirectories: true)
@@ -65,14 +66,6 @@ struct VesperServerCommand: AsyncParsableCommand {
         logger.info("vesper-server stopped")
     }
 
-    /// `$XDG_DATA_HOME/vesper-server`, or `~/.local/share/vesper-server`.
-    static func defaultDataFolder() -> URL {
-        let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
-        return base.appendingPathComponent("vesper-server", isDirectory: true)
-    }
-
     /// VESPER_SERVER_SECRET, or the `secret` file in `folder`, created (mode 0600) when missing.
     static func secret(folder: URL, logger: Logger) throws -> String {
         if let secret = ProcessInfo.processInfo.environment["VESPER_SERVER_SECRET"], !secret.isEmpty { return secret }
@@ -81,10 +74,7 @@ struct VesperServerCommand: AsyncParsableCommand {
             let trimmed = existing.trimmingCharacters(in: .whitespacesAndNewlines)
             if !trimmed.isEmpty { return trimmed }
         }
-        var bytes = [UInt8](repeating: 0, count: 32)
-        var generator = SystemRandomNumberGenerator()
-        for index in bytes.indices { bytes[index] = generator.next() }
-        let secret = Data(bytes).base64EncodedString()
+        let secret = VesperServerConfiguration.newSecret()
         guard
             FileManager.default.createFile(
                 atPath: file.path, contents: Data((secret + "\n").utf8), attributes: [.posixPermissions: 0o600])

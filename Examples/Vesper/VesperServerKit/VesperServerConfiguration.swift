@@ -58,4 +58,10 @@ public struct VesperServerConfiguration: Sendable {
         self.maxBodyBytes = maxBodyBytes
         self.loginAttemptsPerMinute = loginAttemptsPerMinute
     }
+
+    /// A new random server secret (32 bytes from the system's secure generator, base64), for a
+    /// server started without one.
+    public static func newSecret() -> String {
+        ServerKeys.randomSecret()
+    }
 }

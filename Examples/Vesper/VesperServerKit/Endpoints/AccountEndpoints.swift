@@ -87,7 +87,7 @@ extension VesperAPI {
         }
         await throttle.recordFailure(keys: throttleKeys)
         if let account = try await storage.account(username: username) {
-            let token = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64URLEncoded
+            let token = ServerKeys.randomBytes().base64URLEncoded
             try await storage.savePasswordReset(
                 tokenHash: Data(SHA256.hash(data: Data(token.utf8))), userID: account.id,
                 expiry: Self.nowMilliseconds() + 3_600_000)

@@ -1,4 +1,5 @@
 import Foundation
+import WireDates
 
 /// One element of a `notes` request body, exactly as the client sent it (PROTOCOL.md, "Notes").
 ///

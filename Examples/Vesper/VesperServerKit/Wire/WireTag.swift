@@ -1,4 +1,5 @@
 import Foundation
+import WireDates
 
 /// One element of a `tags` request body. Unknown keys are ignored.
 struct WireTag: Decodable {

@@ -1,4 +1,5 @@
 import Foundation
+import WireDates
 import VesperCore
 
 /// A note as it travels (PROTOCOL.md, "Notes"): typed values, dates as `Date`, tags as ordered names,
@@ -96,8 +97,8 @@ public struct VSSyncNote: Sendable, Equatable {
         return .object(object)
     }
 
-    /// The protocol's "old date", 2012-12-12T12:00:00Z, for a missing creation or sort date.
-    public static let oldDate = VSSyncDate.date(milliseconds: 1_355_313_600_000)
+    /// The stand-in for a missing creation or sort date (`WireDate.oldDate`, 2012-12-12T12:00:00Z).
+    public static let oldDate = VSSyncDate.date(milliseconds: WireDate.oldDate)
 
     /// Tag names joined by exactly two spaces (normalised names never contain two in a row).
     public static func wireTags(_ names: [String]) -> String {
