@@ -93,15 +93,31 @@ let package = Package(
             path: "Vesper/VesperServer"
         ),
 
+        // A live `vesper-server` on a free port, for the server's and the sync client's tests.
+        .target(
+            name: "VesperServerTestSupport",
+            dependencies: [
+                "VesperServerKit",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Tests/VesperServerTestSupport"
+        ),
         .testTarget(name: "VesperTests", dependencies: ["ExampleTestSupport", "VesperCore", "VesperCommands", qsData], path: "Tests/VesperTests"),
         .testTarget(
             name: "VesperSyncTests",
-            dependencies: ["ExampleTestSupport", "VesperCore", "VesperSync", "VesperCommands", "VesperServerKit", qsData],
+            dependencies: [
+                "ExampleTestSupport", "VesperCore", "VesperSync", "VesperCommands", "VesperServerKit",
+                "VesperServerTestSupport", qsData,
+            ],
             path: "Tests/VesperSyncTests"
         ),
         .testTarget(
             name: "VesperServerTests",
-            dependencies: ["ExampleTestSupport", "VesperServerKit", qsData, .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "ExampleTestSupport", "VesperServerKit", "VesperServerTestSupport", qsData,
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/VesperServerTests"
         ),
 

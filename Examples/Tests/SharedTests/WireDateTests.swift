@@ -17,7 +17,7 @@ import WireDates
         ("1969-12-31T23:59:59.999Z", -1),
         ("2000-02-29T12:00:00Z", 951_825_600_000),
         ("2024-02-29T00:00:00Z", 1_709_164_800_000),
-        ("2014-12-31T23:59:59.999+23:59", 1_420_027_259_999),
+        ("2014-12-31T23:59:59.999+23:59", 1_419_984_059_999),
     ] as [(String, Int64)])
     func parses(_ text: String, _ milliseconds: Int64) {
         #expect(WireDate.milliseconds(from: text) == milliseconds)

@@ -1,6 +1,7 @@
 import ExampleTestSupport
 import Foundation
 import Testing
+import VesperServerTestSupport
 
 @testable import VesperServerKit
 
@@ -14,6 +15,8 @@ final class TestEnvironment: Sendable {
     let client: TestClient
     let folder: URL
     let configuration: VesperServerConfiguration
+    /// What the server logged (info and above).
+    let logs: LogRecorder
 
     static func makeConfiguration(folder: URL) -> VesperServerConfiguration {
         var configuration = VesperServerConfiguration(
@@ -28,10 +31,11 @@ final class TestEnvironment: Sendable {
         try TestFolder(prefix: "vesper-server-tests")
     }
 
-    private init(server: VesperTestServer, folder: URL, configuration: VesperServerConfiguration) {
+    private init(server: VesperTestServer, folder: URL, configuration: VesperServerConfiguration, logs: LogRecorder) {
         self.server = server
         self.folder = folder
         self.configuration = configuration
+        self.logs = logs
         client = TestClient(baseURL: server.baseURL)
     }
 
@@ -45,8 +49,9 @@ final class TestEnvironment: Sendable {
         let folder = testFolder.url
         var configuration = makeConfiguration(folder: folder)
         configure(&configuration)
-        let server = try await VesperTestServer.start(configuration)
-        let environment = TestEnvironment(server: server, folder: folder, configuration: configuration)
+        let logs = LogRecorder()
+        let server = try await VesperTestServer.start(configuration, logger: logs.logger)
+        let environment = TestEnvironment(server: server, folder: folder, configuration: configuration, logs: logs)
         do {
             try await body(environment)
         } catch {

@@ -2,6 +2,7 @@ import ExampleTestSupport
 import Foundation
 import Testing
 import VesperServerKit
+import VesperServerTestSupport
 import VesperSync
 
 /// The real server (`VesperServerKit`) on a free loopback port, over HTTP with URLSession.

@@ -32,12 +32,12 @@ struct VesperServerCommand: AsyncParsableCommand {
     @Option(help: "The externally visible base URL used in blob URLs, such as https://vesper.example.com/")
     var publicURL: String?
 
-    @Option(help: "The log level: trace, debug, info, notice, warning, error, critical.")
-    var logLevel = "info"
+    @Option(help: "The log level.")
+    var logLevel: Logger.Level = .info
 
     func run() async throws {
         var logger = Logger(label: "vesper-server")
-        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        logger.logLevel = logLevel
 
         let dataFolder = AppDataFolder.url(for: "vesper-server")
         let databasePath = database ?? dataFolder.appendingPathComponent("vesper-server.sqlite").path
@@ -52,7 +52,7 @@ struct VesperServerCommand: AsyncParsableCommand {
         if let keys = environment["VESPER_TEXT_KEYS"] {
             configuration.textKeys = try Self.parseTextKeys(keys)
         }
-        configuration.currentTextKeyID = environment["VESPER_TEXT_KEY_ID"].flatMap { Int($0) }
+        configuration.currentTextKeyID = try Self.integer(environment, "VESPER_TEXT_KEY_ID")
         if let publicURL {
             guard let url = URL(string: publicURL) else { throw ValidationError("--public-url is not a URL") }
             configuration.publicBaseURL = url
@@ -70,9 +70,11 @@ struct VesperServerCommand: AsyncParsableCommand {
     static func secret(folder: URL, logger: Logger) throws -> String {
         if let secret = ProcessInfo.processInfo.environment["VESPER_SERVER_SECRET"], !secret.isEmpty { return secret }
         let file = folder.appendingPathComponent("secret")
-        if let existing = try? String(contentsOf: file, encoding: .utf8) {
-            let trimmed = existing.trimmingCharacters(in: .whitespacesAndNewlines)
-            if !trimmed.isEmpty { return trimmed }
+        if FileManager.default.fileExists(atPath: file.path) {
+            // Never replace a secret that can't be read: every login token and text key hangs on it.
+            let existing = try String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !existing.isEmpty else { throw ValidationError("the server secret file \(file.path) is empty") }
+            return existing
         }
         let secret = VesperServerConfiguration.newSecret()
         guard
@@ -81,6 +83,16 @@ struct VesperServerCommand: AsyncParsableCommand {
         else { throw ValidationError("cannot write the server secret to \(file.path)") }
         logger.notice("Created a new server secret", metadata: ["file": "\(file.path)"])
         return secret
+    }
+
+    /// The environment variable `name` as an integer, nil when unset; an error naming the
+    /// variable when it is set to something else.
+    static func integer(_ environment: [String: String], _ name: String) throws -> Int? {
+        guard let text = environment[name] else { return nil }
+        guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
+            throw ValidationError("\(name) must be a whole number, not '\(text)'")
+        }
+        return value
     }
 
     static func parseTextKeys(_ text: String) throws -> [Int: Data] {
@@ -95,3 +107,6 @@ struct VesperServerCommand: AsyncParsableCommand {
         return keys
     }
 }
+
+/// `--log-level` takes exactly swift-log's level names and rejects anything else.
+extension Logger.Level: @retroactive ExpressibleByArgument {}

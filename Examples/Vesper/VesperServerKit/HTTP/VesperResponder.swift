@@ -68,6 +68,7 @@ struct VesperResponder: HTTPResponder {
         case "createaccount": return try await only(.post) { try await api.createAccount(request, context: context) }
         case "login": return try await only(.post) { try await api.login(request, context: context) }
         case "forgotpassword": return try await only(.post) { try await api.forgotPassword(request, context: context) }
+        case "resetpassword": return try await only(.post) { try await api.resetPassword(request, context: context) }
         case "changepasswordauthenticated":
             return try await only(.post) { try await api.changePassword(request, context: context) }
         case "emailupdates":

@@ -113,6 +113,14 @@ actor SQLiteVesperStorage: VesperStorage {
         }
     }
 
+    func takePasswordReset(tokenHash: Data, now: Int64) throws -> Int64? {
+        let rows = try connection.fetchRows(
+            "DELETE FROM passwordResets WHERE tokenHash = ? RETURNING userID, expiry", [.blob(tokenHash)])
+        guard let row = rows.first, let userID = row[0].int64Value, let expiry = row[1].int64Value, now < expiry
+        else { return nil }
+        return userID
+    }
+
     // MARK: Blobs
 
     func blobs(userID: Int64) throws -> [BlobRecord] {

@@ -22,8 +22,12 @@ protocol VesperStorage: Sendable {
     /// False when there is no such account.
     func changePassword(userID: Int64, passwordHash: String, passwordAlgorithm: String) async throws -> Bool
     func setEmailUpdates(_ emailUpdates: Bool, userID: Int64) async throws -> Bool
-    /// Records a password-reset token (its SHA-256, never the token) for the accounts web site.
+    /// Records a password-reset token (its SHA-256, never the token) until `expiry` (milliseconds).
     func savePasswordReset(tokenHash: Data, userID: Int64, expiry: Int64) async throws
+    /// Spends a password-reset token: removes it, in one step so it can be spent once, and
+    /// returns its account's ID when it had not expired at `now`; nil for a token that is
+    /// unknown, already spent or expired.
+    func takePasswordReset(tokenHash: Data, now: Int64) async throws -> Int64?
 
     // MARK: Sync
 
