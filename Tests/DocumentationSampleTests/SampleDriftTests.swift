@@ -63,7 +63,7 @@ import Testing
             databaseURL: folder.appendingPathComponent("notes.sqlite"),
             modelURL: resources.appendingPathComponent("Notes.plist"),
             schemaURL: resources.appendingPathComponent("Notes.sql"))
-        let notes = try await store.fetch(Readme.Note.self)
+        let notes = try await store.fetchAll(Readme.Note.self)
         #expect(notes.map(\.uniqueID) == [1_000])
         #expect(notes.first?.archived == true)
         try await store.close()
@@ -78,7 +78,7 @@ import Testing
         try await store.execute("INSERT INTO notes (uniqueID, text) VALUES (7, 'about swift')")
         let note = try #require(try await store.fetch(Guide.Note.self, id: 7))
         try await Guide.use(store, note: note, ids: [7])
-        #expect(try await store.fetch(Guide.Note.self).isEmpty)
+        #expect(try await store.fetchAll(Guide.Note.self).isEmpty)
         try await store.close()
     }
 
