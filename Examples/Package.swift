@@ -8,6 +8,8 @@ import PackageDescription
 /// The framework, whatever the checkout's folder is called (SwiftPM would otherwise name the
 /// path dependency after the folder).
 let qsData = Target.Dependency.product(name: "QSData", package: "QSData")
+/// Generates the model types the data models mark with `generate`.
+let modelPlugin = Target.PluginUsage.plugin(name: "QSDataModelPlugin", package: "QSData")
 
 let package = Package(
     name: "QSDataExamples",
@@ -45,11 +47,13 @@ let package = Package(
 
         // The app core: model types, data controller, attachment storage. The data model and
         // schema are bundled copies of DataModels/Vesper.*; VesperTests checks they are identical.
+        // The model plugin generates VSNote, VSTag and VSAttachment from the data model.
         .target(
             name: "VesperCore",
             dependencies: [qsData, "AppDataFolder"],
             path: "Vesper/VesperCore",
-            resources: [.copy("Resources/Vesper.plist"), .copy("Resources/Vesper.sql")]
+            resources: [.copy("Resources/Vesper.plist"), .copy("Resources/Vesper.sql")],
+            plugins: [modelPlugin]
         ),
         // The sync client: wire objects, API calls, mergers, account.
         .target(
@@ -126,12 +130,14 @@ let package = Package(
         // Feed parsing (Foundation and the shared calendar arithmetic, no database).
         .target(name: "FeedParser", dependencies: ["WireDates"], path: "RSS/FeedParser"),
         // The app core: model types, data controller, importer. The data model and schema are
-        // bundled copies of DataModels/RSS.*; RSSTests checks they are identical.
+        // bundled copies of DataModels/RSS.*; RSSTests checks they are identical. The model
+        // plugin generates Feed, Article, ArticleContent and Author from the data model.
         .target(
             name: "RSSCore",
             dependencies: [qsData, "FeedParser"],
             path: "RSS/RSSCore",
-            resources: [.copy("Resources/RSS.plist"), .copy("Resources/RSS.sql"), .copy("Resources/RSSMigrations")]
+            resources: [.copy("Resources/RSS.plist"), .copy("Resources/RSS.sql"), .copy("Resources/RSSMigrations")],
+            plugins: [modelPlugin]
         ),
         // The `rss` commands, as a library so that tests run them in-process.
         .target(

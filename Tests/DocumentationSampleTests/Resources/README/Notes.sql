@@ -1,2 +1,0 @@
-CREATE TABLE notes (uniqueID INTEGER PRIMARY KEY, text TEXT NOT NULL, archived BOOLEAN NOT NULL DEFAULT 0);
-CREATE INDEX notesArchived ON notes (archived);
