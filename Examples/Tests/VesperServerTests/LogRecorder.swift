@@ -37,11 +37,8 @@ private struct RecordingHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    func log(
-        level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
-        function: String, line: UInt
-    ) {
-        let merged = self.metadata.merging(metadata ?? [:]) { $1 }
-        recorder.record(.init(message: message.description, metadata: merged.mapValues { "\($0)" }))
+    func log(event: LogEvent) {
+        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+        recorder.record(.init(message: event.message.description, metadata: merged.mapValues { "\($0)" }))
     }
 }
