@@ -1,3 +1,4 @@
+import ExampleTestSupport
 import Foundation
 import QSData
 import RSSCommands
@@ -20,19 +21,20 @@ enum TestSupport {
         FileManager.default.fileExists(atPath: referenceFeeds.path)
     }
 
-    /// A new empty folder.
-    static func temporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rss-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
-    /// A controller on a new database in a new folder.
+    /// Runs `body` with a controller on a new database in a new folder, then expects the
+    /// store's integrity check to be clean, closes the controller and removes the folder.
     @MainActor
-    static func openData() async throws -> (RSSDataController, URL) {
-        let folder = try temporaryFolder()
-        let data = try await RSSDataController.open(at: folder.appendingPathComponent("rss.sqlite"))
-        return (data, folder)
+    static func withData(_ body: (RSSDataController, URL) async throws -> Void) async throws {
+        let folder = try TestFolder(prefix: "rss-tests")
+        let data = try await RSSDataController.open(at: folder.appending("rss.sqlite"))
+        do {
+            try await body(data, folder.url)
+            try await expectIntegrity(data.store)
+        } catch {
+            do { try await data.close() } catch { Issue.record(error, "closing after a failure") }
+            throw error
+        }
+        try await data.close()
     }
 
     /// Writes `text` to `folder/name` and returns the file's URL.

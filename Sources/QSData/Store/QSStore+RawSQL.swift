@@ -1,4 +1,4 @@
-/// The app's own SQL, on the same queue as everything else (F11): for tables outside the model
+/// The app's own SQL, on the same queue as everything else: for tables outside the model
 /// and for what the object API does not cover. Raw writes bypass the caches: after changing
 /// model tables this way, refetch what you hold.
 extension QSStore {

@@ -95,7 +95,7 @@ extension QSStore {
         }
     }
 
-    /// Sets properties on the objects with these uniqueIDs in one statement (F10). Live and
+    /// Sets properties on the objects with these uniqueIDs in one statement. Live and
     /// cached instances of every type on the table reflect it at once.
     /// ```swift
     /// try store.update(Article.self, ids: unreadIDs, set: ["read": true])

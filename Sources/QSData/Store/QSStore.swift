@@ -143,7 +143,7 @@ public final class QSStore {
     }
 
     /// Records every SQL statement the store runs while `body` runs, including the writes it
-    /// enqueues (F13). Transaction control is listed but not counted.
+    /// enqueues. Transaction control is listed but not counted.
     /// ```swift
     /// let log = try await store.recordStatements { try store.delete(notes) }
     /// #expect(log.count == 3)

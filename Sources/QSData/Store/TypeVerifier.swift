@@ -1,7 +1,7 @@
 import Foundation
 
 /// Checks at registration that a Swift type reads and writes what its model description says
-/// (F3): it runs `init(row:)` on a row of sample values and `encode(to:)` on the result,
+/// it runs `init(row:)` on a row of sample values and `encode(to:)` on the result,
 /// recording every column and relationship they touch.
 struct TypeVerifier<Object: QSDataObject> {
     let description: QSObjectDescription
