@@ -27,8 +27,21 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        // The CLIs' HTTP client: NIO-based, so waiting on a slow server costs no CPU, with
+        // connect, read and whole-request deadlines.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
+        // MARK: Shared
+
+        // HTTP GET/POST with one overall deadline (connect, first byte, whole transfer) for the
+        // command-line tools' network operations.
+        .target(
+            name: "DeadlineHTTP",
+            dependencies: [.product(name: "AsyncHTTPClient", package: "async-http-client")],
+            path: "Shared/DeadlineHTTP"
+        ),
+
         // MARK: Vesper
 
         // The app core: model types, data controller, attachment storage. The data model and
@@ -42,7 +55,7 @@ let package = Package(
         // The sync client: wire objects, API calls, mergers, account.
         .target(
             name: "VesperSync",
-            dependencies: ["VesperCore", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["VesperCore", "DeadlineHTTP", .product(name: "Crypto", package: "swift-crypto")],
             path: "Vesper/VesperSync"
         ),
         // The `vesper` commands, as a library so that tests run them in-process.
@@ -99,7 +112,7 @@ let package = Package(
         // bundled copies of DataModels/RSS.*; RSSTests checks they are identical.
         .target(
             name: "RSSCore",
-            dependencies: [qsData, "FeedParser"],
+            dependencies: [qsData, "FeedParser", "DeadlineHTTP"],
             path: "RSS/RSSCore",
             resources: [.copy("Resources/RSS.plist"), .copy("Resources/RSS.sql")]
         ),

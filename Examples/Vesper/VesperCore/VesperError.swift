@@ -20,6 +20,9 @@ public enum VesperError: Error, Equatable, Sendable, CustomStringConvertible {
     case unsupportedAttachment(path: String)
     /// The attachment's file can't be written into the attachments folder.
     case cannotStoreAttachment(path: String, reason: String)
+    /// An attachment ID that is not of the protocol's shape (letters, digits and hyphens), so it
+    /// names no file in the attachments folder.
+    case invalidAttachmentName(String)
     /// The database's folder does not exist, or is not a folder.
     case databaseFolderMissing(path: String)
     /// The database's folder can't be created or written.
@@ -39,6 +42,7 @@ public enum VesperError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unreadableAttachment(let path, let reason): "Can't read \(path): \(reason)."
         case .unsupportedAttachment(let path): "\(path) is not a PNG or JPEG picture; only pictures can be attached."
         case .cannotStoreAttachment(let path, let reason): "Can't store the attachment at \(path): \(reason)."
+        case .invalidAttachmentName(let name): "\"\(name)\" is not a valid attachment ID (only letters, digits and hyphens)."
         case .databaseFolderMissing(let path): "The folder for the database does not exist: \(path)."
         case .databaseFolderNotWritable(let path, let reason): "Can't use the folder \(path) for the database: \(reason)."
         case .noFreeNoteID: "Could not find a free note ID."
