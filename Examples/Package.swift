@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        // HTTP parts as NIO channel handlers see them (the server's connection deadlines).
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         // The CLIs' HTTP client: NIO-based, so waiting on a slow server costs no CPU, with
         // connect, read and whole-request deadlines.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
@@ -38,7 +40,11 @@ let package = Package(
         // command-line tools' network operations.
         .target(
             name: "DeadlineHTTP",
-            dependencies: [.product(name: "AsyncHTTPClient", package: "async-http-client")],
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             path: "Shared/DeadlineHTTP"
         ),
 
@@ -61,7 +67,7 @@ let package = Package(
         // The `vesper` commands, as a library so that tests run them in-process.
         .target(
             name: "VesperCommands",
-            dependencies: ["VesperCore", "VesperSync", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["VesperCore", "VesperSync", "DeadlineHTTP", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Vesper/VesperCommands"
         ),
         .executableTarget(name: "VesperCLI", dependencies: ["VesperCommands"], path: "Vesper/VesperCLI"),
@@ -73,6 +79,8 @@ let package = Package(
             dependencies: [
                 qsData,
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -95,7 +103,7 @@ let package = Package(
         .testTarget(name: "VesperTests", dependencies: ["VesperCore", "VesperCommands", qsData], path: "Tests/VesperTests"),
         .testTarget(
             name: "VesperSyncTests",
-            dependencies: ["VesperCore", "VesperSync", "VesperCommands", "VesperServerKit", qsData],
+            dependencies: ["VesperCore", "VesperSync", "VesperCommands", "VesperServerKit", "DeadlineHTTP", qsData],
             path: "Tests/VesperSyncTests"
         ),
         .testTarget(
@@ -119,13 +127,14 @@ let package = Package(
         // The `rss` commands, as a library so that tests run them in-process.
         .target(
             name: "RSSCommands",
-            dependencies: ["RSSCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["RSSCore", "DeadlineHTTP", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "RSS/RSSCommands"
         ),
         .executableTarget(name: "RSSCLI", dependencies: ["RSSCommands"], path: "RSS/RSSCLI"),
 
+        .testTarget(name: "DeadlineHTTPTests", dependencies: ["DeadlineHTTP"], path: "Tests/DeadlineHTTPTests"),
         .testTarget(name: "FeedParserTests", dependencies: ["FeedParser"], path: "Tests/FeedParserTests"),
-        .testTarget(name: "RSSTests", dependencies: ["RSSCore", "RSSCommands", "FeedParser", qsData], path: "Tests/RSSTests"),
+        .testTarget(name: "RSSTests", dependencies: ["RSSCore", "RSSCommands", "FeedParser", "DeadlineHTTP", qsData], path: "Tests/RSSTests"),
     ],
     swiftLanguageModes: [.v6]
 )

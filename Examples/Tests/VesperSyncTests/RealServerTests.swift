@@ -1,3 +1,4 @@
+import DeadlineHTTP
 import Foundation
 import Testing
 import VesperServerKit
@@ -9,7 +10,7 @@ final class RealHarness: SyncServerHarness {
     let server: VesperTestServer
     let folder: TestFolder
     let tokenLifetime: Duration
-    let transport: any VSHTTPTransport = VSURLSessionTransport(timeout: 30)
+    let transport: any VSHTTPTransport = VSNetworkTransport(deadlines: HTTPDeadlines(total: .seconds(30)))
 
     var url: URL { server.baseURL }
 

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -45,10 +46,15 @@ public struct VesperSyncServer: Sendable {
     func makeApplication(onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in })
         -> Application<VesperResponder>
     {
-        Application(
+        let limits = configuration.connectionLimits
+        return Application(
             responder: VesperResponder(api: api),
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [RequestHeadDeadlineHandler(limits: limits)],
+                idleTimeout: .nanoseconds(limits.idleTimeout.nanoseconds))),
             configuration: .init(
-                address: .hostname(configuration.hostname, port: configuration.port), serverName: "vesper-server"),
+                address: .hostname(configuration.hostname, port: configuration.port), serverName: "vesper-server",
+                availableConnectionsDelegate: MaximumAvailableConnections(limits.maximumConnections, logger: logger)),
             onServerRunning: onServerRunning,
             logger: logger)
     }
