@@ -21,14 +21,14 @@ public struct VesperSyncServer: Sendable {
     /// Opens (creating when missing) the database and the attachments folder.
     public init(configuration: VesperServerConfiguration, logger: Logger) throws {
         let keys = ServerKeys(secret: configuration.secret ?? ServerKeys.randomSecret())
-        let storage = try SQLiteVesperStorage(
-            path: configuration.databasePath, cipher: try Self.textCipher(configuration, keys: keys))
+        let cipher = try Self.textCipher(configuration, keys: keys)
+        let storage = try SQLiteVesperStorage(path: configuration.databasePath, cipher: cipher)
         self.configuration = configuration
         self.logger = logger
         api = VesperAPI(
             configuration: configuration,
             storage: storage,
-            blobFiles: try BlobFileStore(path: configuration.attachmentsPath),
+            blobFiles: try BlobFileStore(path: configuration.attachmentsPath, cipher: cipher),
             keys: keys,
             hasher: PasswordHasher(cost: configuration.bcryptCost),
             throttle: LoginThrottle(attemptsPerMinute: configuration.loginAttemptsPerMinute))

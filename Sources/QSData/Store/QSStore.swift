@@ -52,12 +52,16 @@ public final class QSStore {
         try await database.open(path: url.path)
         do {
             try await database.perform { connection in
-                try SchemaInstaller(schema: schema).install(on: connection)
-                var problems = try SchemaValidator(model: model).problems(in: connection)
-                if problems.isEmpty {
-                    problems = Self.statementProblems(registry: registry, connection: connection)
+                // A file that fails validation is left exactly as it was: any creation or
+                // migration is rolled back, and WAL is switched on only after it passes.
+                try SchemaInstaller(schema: schema).install(on: connection) { connection in
+                    var problems = try SchemaValidator(model: model).problems(in: connection)
+                    if problems.isEmpty {
+                        problems = Self.statementProblems(registry: registry, connection: connection)
+                    }
+                    if !problems.isEmpty { throw QSDataError.schemaMismatch(problems) }
                 }
-                if !problems.isEmpty { throw QSDataError.schemaMismatch(problems) }
+                try connection.useWriteAheadLog()
             }
         } catch {
             await database.close()

@@ -9,8 +9,6 @@ import Foundation
 enum WireAttachments {
     /// The most attachments one note may carry (the shipped app allows one).
     static let maximumCount = 100
-    /// The longest uniqueID accepted: an uppercase UUID is 36 characters, `-low` variants 40.
-    static let maximumIDLength = 80
     /// The largest width or height accepted, in pixels.
     static let maximumPixelSize: Int64 = 1_000_000
 
@@ -37,8 +35,8 @@ enum WireAttachments {
             throw .badRequest("note \(noteID): more than \(maximumCount) attachments")
         }
         for attachment in attachments {
-            guard isValidID(attachment.uniqueID) else {
-                throw .badRequest("note \(noteID): attachment uniqueID is not letters, digits and hyphens (1–\(maximumIDLength))")
+            guard BlobFileStore.isValidName(attachment.uniqueID) else {
+                throw .badRequest("note \(noteID): attachment uniqueID is not letters, digits and hyphens (1–80)")
             }
             guard isValidMIMEType(attachment.mimeType) else {
                 throw .badRequest("note \(noteID): attachment \(attachment.uniqueID) has an invalid mimeType")
@@ -50,11 +48,6 @@ enum WireAttachments {
             }
         }
         return data
-    }
-
-    /// Letters, digits and hyphens only: never a path, never `.` or `..`.
-    static func isValidID(_ id: String) -> Bool {
-        (1...maximumIDLength).contains(id.utf8.count) && id.utf8.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: "-") }
     }
 
     /// `type/subtype`, each a token of letters, digits and `+.-_`, 100 bytes at most.
