@@ -26,7 +26,8 @@ public struct VesperServerConfiguration: Sendable {
     public var tokenLifetime: Duration
     /// The largest request body accepted (a first sync uploads every note in one body); larger → 413.
     public var maxBodyBytes: Int
-    /// Failed logins allowed per username and per client address in any minute; more → 429.
+    /// Failed logins allowed per username from one client address in any minute (ten times as
+    /// many per address over all usernames), and account creations per address; more → 429.
     public var loginAttemptsPerMinute: Int
 
     /// Note-text encryption keys by ID: 32 raw bytes each. Key 0 is derived from `secret` unless
