@@ -8,6 +8,8 @@ public enum VesperError: Error, Equatable, Sendable, CustomStringConvertible {
     case emptyText
     /// A tag name must have something in it besides whitespace.
     case emptyTagName
+    /// A tag name longer than ``VSTag/maximumNameLength`` characters.
+    case tagNameTooLong(limit: Int)
     /// No tag has this name.
     case tagNotFound(String)
     /// The note does not have this tag.
@@ -35,6 +37,7 @@ public enum VesperError: Error, Equatable, Sendable, CustomStringConvertible {
         case .noteNotFound(let id): "There is no note with ID \(id)."
         case .emptyText: "A note needs some text."
         case .emptyTagName: "A tag needs a name."
+        case .tagNameTooLong(let limit): "A tag name can be at most \(limit) characters long."
         case .tagNotFound(let name): "There is no tag named \"\(name)\"."
         case .tagNotOnNote(let name, let noteID): "Note \(noteID) has no tag named \"\(name)\"."
         case .tagRenameNotCaseOnly(let from, let to):

@@ -6,7 +6,14 @@ struct SQLiteOpener {
     let path: String
 
     /// A handle whose first read succeeded.
+    /// - Throws: ``QSDataError/cannotOpenDatabase(path:reason:)`` also for a path that holds
+    ///   U+FFFD (what invalid UTF-8 in a command-line argument decodes to: opening it would
+    ///   create a different file from the one meant) or NUL.
     func open() throws -> OpaquePointer {
+        guard !path.unicodeScalars.contains("\u{FFFD}"), !path.utf8.contains(0), !path.isEmpty else {
+            throw QSDataError.cannotOpenDatabase(
+                path: path, reason: "the path is empty, holds a NUL, or is not valid UTF-8 (U+FFFD stands in for bytes that were not)")
+        }
         let handle = try openHandle(path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX)
         let code = firstRead(handle)
         if code == SQLITE_OK { return handle }

@@ -62,6 +62,9 @@ struct WireNote: Decodable {
             }
             return date
         }
+        for name in (tags ?? "").components(separatedBy: "  ") {
+            try TagName.checkLength(TagName.normalized(name))
+        }
         var attachmentJSON: Data?
         if let attachments, !attachments.isEmpty {
             attachmentJSON = try WireAttachments.validatedJSON(base64: attachments, noteID: noteID)
