@@ -28,7 +28,7 @@ public struct DeadlineHTTPClient: Sendable {
     public func send(_ request: DeadlineHTTPRequest) async throws(HTTPTransferError) -> DeadlineHTTPResponse {
         let host = request.url.host ?? request.url.absoluteString
         var configuration = HTTPClient.Configuration(
-            timeout: .init(connect: .milliseconds(deadlines.connect.milliseconds), read: .milliseconds(deadlines.firstByte.milliseconds)))
+            timeout: .init(connect: .milliseconds(deadlines.connect.wholeMilliseconds), read: .milliseconds(deadlines.firstByte.wholeMilliseconds)))
         configuration.httpVersion = .http1Only
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         let result: Result<DeadlineHTTPResponse, any Error>
@@ -53,7 +53,7 @@ public struct DeadlineHTTPClient: Sendable {
         outgoing.method = HTTPMethod(rawValue: request.method)
         for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
-        let response = try await client.execute(outgoing, deadline: .now() + .milliseconds(deadlines.total.milliseconds))
+        let response = try await client.execute(outgoing, deadline: .now() + .milliseconds(deadlines.total.wholeMilliseconds))
         let body = try await response.body.collect(upTo: maximumBytes)
         return DeadlineHTTPResponse(
             statusCode: Int(response.status.code),

@@ -30,13 +30,13 @@ public struct HTTPDeadlines: Sendable, Equatable {
 
 extension Duration {
     /// Whole milliseconds, for NIO's time amounts.
-    var milliseconds: Int64 {
+    var wholeMilliseconds: Int64 {
         components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
     }
 
     /// "1.5 s", "60 s": how a deadline reads in a message.
     public var secondsText: String {
-        let milliseconds = self.milliseconds
+        let milliseconds = wholeMilliseconds
         return milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(Double(milliseconds) / 1000) s"
     }
 }

@@ -20,7 +20,7 @@ final class SlowLoopbackServer: Sendable {
     private let connections = Mutex<[Int32]>([])
 
     init(_ behaviour: Behaviour) throws {
-        listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -28,11 +28,12 @@ final class SlowLoopbackServer: Sendable {
         var length = size
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                bind(listener, socketAddress, size) == 0 && listen(listener, 64) == 0
-                    && getsockname(listener, socketAddress, &length) == 0
+                bind(descriptor, socketAddress, size) == 0 && listen(descriptor, 64) == 0
+                    && getsockname(descriptor, socketAddress, &length) == 0
             }
         }
         guard bound else { throw SlowServerError.cannotListen(errno) }
+        listener = descriptor
         port = Int(UInt16(bigEndian: address.sin_port))
         let thread = Thread { [self] in acceptLoop(behaviour) }
         thread.start()

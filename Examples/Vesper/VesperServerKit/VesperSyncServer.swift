@@ -51,7 +51,7 @@ public struct VesperSyncServer: Sendable {
             responder: VesperResponder(api: api),
             server: .http1(configuration: .init(
                 additionalChannelHandlers: [RequestHeadDeadlineHandler(limits: limits)],
-                idleTimeout: .nanoseconds(limits.idleTimeout.nanoseconds))),
+                idleTimeout: .nanoseconds(limits.idleTimeout.wholeNanoseconds))),
             configuration: .init(
                 address: .hostname(configuration.hostname, port: configuration.port), serverName: "vesper-server",
                 availableConnectionsDelegate: MaximumAvailableConnections(limits.maximumConnections, logger: logger)),

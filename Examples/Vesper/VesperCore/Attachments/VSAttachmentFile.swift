@@ -42,10 +42,11 @@ public struct VSAttachmentFile: Sendable, Equatable {
     }
 
     /// Whether a plain file (not a link, not a folder) is there.
-    public var exists: Bool {
-        (try? url.resourceValues(forKeys: [.isRegularFileKey, .isSymbolicLinkKey])).map {
-            $0.isRegularFile == true && $0.isSymbolicLink != true
-        } ?? false
+    public var exists: Bool { itemType == .typeRegular }
+
+    /// What is at the file's place, without following a link; nil when nothing is.
+    private var itemType: FileAttributeType? {
+        (try? FileManager.default.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType
     }
 
     /// The file's bytes; a link or a folder in its place is refused, so a planted link can't
@@ -72,8 +73,7 @@ public struct VSAttachmentFile: Sendable, Equatable {
     /// Removes the file. A missing file is not an error; a folder in its place is left alone
     /// (an attachment is never a folder), and a link is removed without touching its target.
     public func remove() {
-        let values = try? url.resourceValues(forKeys: [.isDirectoryKey, .isSymbolicLinkKey])
-        guard let values, values.isSymbolicLink == true || values.isDirectory != true else { return }
+        guard let type = itemType, type != .typeDirectory else { return }
         do {
             try FileManager.default.removeItem(at: url)
         } catch {

@@ -28,7 +28,7 @@ public struct ConnectionLimits: Sendable, Equatable {
 
 extension Duration {
     /// The whole duration in nanoseconds (NIO's `TimeAmount` unit).
-    var nanoseconds: Int64 {
+    var wholeNanoseconds: Int64 {
         components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
     }
 }

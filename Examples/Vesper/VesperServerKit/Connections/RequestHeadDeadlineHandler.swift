@@ -59,7 +59,7 @@ final class RequestHeadDeadlineHandler: ChannelDuplexHandler, RemovableChannelHa
     private func arm(_ context: ChannelHandlerContext, after timeout: Duration) {
         guard deadline == nil else { return }
         let channel = context.channel
-        deadline = context.eventLoop.scheduleTask(in: .nanoseconds(timeout.nanoseconds)) {
+        deadline = context.eventLoop.scheduleTask(in: .nanoseconds(timeout.wholeNanoseconds)) {
             channel.close(promise: nil)
         }
     }
