@@ -19,7 +19,7 @@ import VesperSync
         let accountFile: URL
         let genuineAttachment: URL
 
-        init(folder: TestFolder, client: TestClient) throws {
+        @MainActor init(folder: TestFolder, client: TestClient) throws {
             let victim = folder.url.appendingPathComponent("victim", isDirectory: true)
             try FileManager.default.createDirectory(at: victim.appendingPathComponent("subdir"), withIntermediateDirectories: true)
             important = victim.appendingPathComponent("important.txt")

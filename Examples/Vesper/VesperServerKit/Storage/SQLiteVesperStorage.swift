@@ -19,7 +19,8 @@ actor SQLiteVesperStorage: VesperStorage {
         // Created readable by the server's user only; SQLite gives the -wal and -shm files the
         // same permissions as the database.
         if !FileManager.default.fileExists(atPath: path) {
-            FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+            // A failure here shows up as SQLite's own, clearer, open error just below.
+            _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
         }
         let connection = try SQLiteConnection(path: path)
         try connection.useWriteAheadLog()
