@@ -6,8 +6,9 @@ import Synchronization
 #endif
 
 /// A hostile HTTP server on 127.0.0.1: it accepts connections and then either never answers
-/// (``Behaviour/silent``) or answers one byte at a time (``Behaviour/trickle(interval:)``),
-/// forever. One thread per connection, ended by ``stop()``.
+/// (``Behaviour/silent``) or sends a response head at once and then its body one byte at a time
+/// (``Behaviour/trickle(interval:)``), forever: never silent long enough for a read timeout,
+/// only a deadline on the whole transfer ends it. One thread per connection, ended by ``stop()``.
 final class SlowLoopbackServer: Sendable {
     enum Behaviour: Sendable {
         case silent
@@ -66,12 +67,10 @@ final class SlowLoopbackServer: Sendable {
             // Read and drop whatever comes, answer nothing, until the client or stop() closes.
             while buffer.withUnsafeMutableBytes({ recv(connection, $0.baseAddress, $0.count, 0) }) > 0 {}
         case .trickle(let interval):
-            let answer = Array("HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nContent-Length: 1000000\r\n\r\n<rss>".utf8)
-            var index = 0
+            let head = Array("HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nContent-Length: 1000000\r\n\r\n".utf8)
+            guard head.withUnsafeBytes({ send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == head.count else { return }
             while !stopped.load(ordering: .sequentiallyConsistent) {
-                let byte = index < answer.count ? answer[index] : UInt8(ascii: " ")
-                index += 1
-                guard [byte].withUnsafeBytes({ send(connection, $0.baseAddress, 1, Int32(MSG_NOSIGNAL)) }) == 1 else { return }
+                guard [UInt8(ascii: " ")].withUnsafeBytes({ send(connection, $0.baseAddress, 1, Int32(MSG_NOSIGNAL)) }) == 1 else { return }
                 Thread.sleep(forTimeInterval: Double(interval.components.attoseconds) / 1e18 + Double(interval.components.seconds))
             }
         }

@@ -27,6 +27,9 @@ import VesperSync
             subfolderFile = victim.appendingPathComponent("subdir/file.txt")
             try Data("keep me too".utf8).write(to: subfolderFile)
             accountFile = client.account.file.url
+            if !FileManager.default.fileExists(atPath: accountFile.path) {
+                try Data("{}".utf8).write(to: accountFile)   // stands in for the account of a logged-in client
+            }
             genuineAttachment = try client.vesper.attachmentStorage.file(uniqueID: "6F9619FF-8B86-4D01-B42D-00C04FC964FF").url
             try client.vesper.attachmentStorage.store(SampleImages.png, uniqueID: "6F9619FF-8B86-4D01-B42D-00C04FC964FF")
         }
