@@ -33,21 +33,28 @@ import Testing
         for _ in 0..<10 {
             let url = Fixtures.temporaryDatabaseURL()
             let schema = try Self.schemaWithMigration()
-            let opened = try await withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<6 {
-                    group.addTask {
-                        let store = try await QSStore.open(at: url, model: Fixtures.model(), schema: schema, types: Fixtures.allTypes)
-                        try await store.close()
-                        return 1
-                    }
-                }
-                return try await group.reduce(0, +)
-            }
+            let opened = try await Self.openAtOnce(url: url, schema: schema, count: 6)
             #expect(opened == 6)
             let store = try await QSStore.open(at: url, model: Fixtures.model(), schema: schema, types: Fixtures.allTypes)
             #expect(try await store.fetchRows("PRAGMA journal_mode") == [[.text("wal")]])
             #expect(try await store.fetchRows("PRAGMA user_version") == [[.integer(1)]])
             try await store.close()
+        }
+    }
+
+    /// Opens the database `count` times at once, each with its own connection; how many opened.
+    nonisolated static func openAtOnce(url: URL, schema: QSSchema, count: Int) async throws -> Int {
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<count {
+                group.addTask {
+                    let store = try await QSStore.open(at: url, model: Fixtures.model(), schema: schema, types: Fixtures.allTypes)
+                    try await store.close()
+                    return 1
+                }
+            }
+            var opened = 0
+            for try await one in group { opened += one }
+            return opened
         }
     }
 
