@@ -99,9 +99,13 @@ public enum VSSyncDate {
         let parts = string.split(separator: " ")
         guard parts.count == 6, parts[5] == "GMT" || parts[5] == "UTC",
               let day = Int64(parts[1]), let monthIndex = months.firstIndex(of: String(parts[2])),
-              let year = Int64(parts[3]), (1...31).contains(day) else { return nil }
+              let year = Int64(parts[3]), (1...9999).contains(year), (1...31).contains(day) else { return nil }
+        // Bounded year and non-negative fields: the arithmetic below can't overflow (a fuzzer
+        // found "26666666603" as a year).
         let time = parts[4].split(separator: ":").compactMap { Int64($0) }
-        guard time.count == 3, time[0] < 24, time[1] < 60, time[2] < 61 else { return nil }
+        guard time.count == 3, (0..<24).contains(time[0]), (0..<60).contains(time[1]), (0..<61).contains(time[2]) else {
+            return nil
+        }
         let days = daysSince1970(year: year, month: Int64(monthIndex + 1), day: day)
         return date(milliseconds: (days * 86_400 + time[0] * 3_600 + time[1] * 60 + time[2]) * 1_000)
     }
