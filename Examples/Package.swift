@@ -29,6 +29,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        // HTTP parts as NIO channel handlers see them (the server's connection deadlines).
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        // The CLIs' HTTP client: NIO-based, so waiting on a slow server costs no CPU, with
+        // connect, read and whole-request deadlines.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // MARK: Shared
@@ -42,6 +47,17 @@ let package = Package(
         // What every example test target uses: temporary folders that remove themselves, a clock
         // moved by hand.
         .target(name: "ExampleTestSupport", path: "Tests/ExampleTestSupport"),
+        // HTTP GET/POST with one overall deadline (connect, first byte, whole transfer) for the
+        // command-line tools' network operations.
+        .target(
+            name: "DeadlineHTTP",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Shared/DeadlineHTTP"
+        ),
 
         // MARK: Vesper
 
@@ -58,13 +74,13 @@ let package = Package(
         // The sync client: wire objects, API calls, mergers, account.
         .target(
             name: "VesperSync",
-            dependencies: ["VesperCore", "WireDates", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["VesperCore", "WireDates", "DeadlineHTTP", .product(name: "Crypto", package: "swift-crypto")],
             path: "Vesper/VesperSync"
         ),
         // The `vesper` commands, as a library so that tests run them in-process.
         .target(
             name: "VesperCommands",
-            dependencies: ["VesperCore", "VesperSync", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["VesperCore", "VesperSync", "DeadlineHTTP", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Vesper/VesperCommands"
         ),
         .executableTarget(name: "VesperCLI", dependencies: ["VesperCommands"], path: "Vesper/VesperCLI"),
@@ -77,6 +93,8 @@ let package = Package(
                 qsData,
                 "WireDates",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -112,7 +130,7 @@ let package = Package(
             name: "VesperSyncTests",
             dependencies: [
                 "ExampleTestSupport", "VesperCore", "VesperSync", "VesperCommands", "VesperServerKit",
-                "VesperServerTestSupport", qsData,
+                "VesperServerTestSupport", "DeadlineHTTP", qsData,
             ],
             path: "Tests/VesperSyncTests"
         ),
@@ -134,7 +152,7 @@ let package = Package(
         // plugin generates Feed, Article, ArticleContent and Author from the data model.
         .target(
             name: "RSSCore",
-            dependencies: [qsData, "FeedParser"],
+            dependencies: [qsData, "FeedParser", "DeadlineHTTP"],
             path: "RSS/RSSCore",
             resources: [.copy("Resources/RSS.plist"), .copy("Resources/RSS.sql"), .copy("Resources/RSSMigrations")],
             plugins: [modelPlugin]
@@ -142,16 +160,17 @@ let package = Package(
         // The `rss` commands, as a library so that tests run them in-process.
         .target(
             name: "RSSCommands",
-            dependencies: ["RSSCore", "AppDataFolder", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["RSSCore", "AppDataFolder", "DeadlineHTTP", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "RSS/RSSCommands"
         ),
         .executableTarget(name: "RSSCLI", dependencies: ["RSSCommands"], path: "RSS/RSSCLI"),
 
+        .testTarget(name: "DeadlineHTTPTests", dependencies: ["DeadlineHTTP"], path: "Tests/DeadlineHTTPTests"),
         .testTarget(name: "FeedParserTests", dependencies: ["FeedParser"], path: "Tests/FeedParserTests"),
         .testTarget(
             name: "RSSTests",
             dependencies: [
-                "ExampleTestSupport", "RSSCore", "RSSCommands", "FeedParser", qsData,
+                "ExampleTestSupport", "RSSCore", "RSSCommands", "FeedParser", "DeadlineHTTP", qsData,
                 // A loopback server that serves fixture feeds to `rss refresh`.
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -23,7 +23,9 @@ public enum CivilDate {
     public static func isValid(year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64)
         -> Bool
     {
-        (1...12).contains(month) && day >= 1 && day <= daysInMonth(year: year, month: month)
+        // Years are bounded so that no arithmetic on a valid date can overflow (a fuzzer found
+        // an HTTP date with the year 26666666603).
+        (1...9999).contains(year) && (1...12).contains(month) && day >= 1 && day <= daysInMonth(year: year, month: month)
             && (0...23).contains(hour) && (0...59).contains(minute) && (0...59).contains(second)
     }
 

@@ -1,3 +1,4 @@
+import DeadlineHTTP
 import Foundation
 import QSData
 import RSSCore
@@ -20,11 +21,11 @@ import Testing
             let port = try TestSupport.closedPort()
             let good = try TestSupport.write(TestSupport.rss(items: TestSupport.items(3)), named: "good.xml", in: folder)
             let url = try FeedLocation(argument: "http://127.0.0.1:\(port)/feed.xml")
-            let summary = await FeedImporter(data: data, loader: FeedLoader(requestTimeout: 5, resourceTimeout: 5)).importFeeds(from: [url, .file(good)])
+            let summary = await FeedImporter(data: data, loader: FeedLoader(deadlines: HTTPDeadlines(connect: .seconds(5), firstByte: .seconds(5), total: .seconds(5)))).importFeeds(from: [url, .file(good)])
             #expect(summary.feeds == 1)
             #expect(summary.failures.count == 1)
             #expect(summary.failures.first?.source == "http://127.0.0.1:\(port)/feed.xml")
-            #expect(summary.failures.first?.reason == "connection refused")
+            #expect(summary.failures.first?.reason == "127.0.0.1 refused the connection")
             #expect(try await data.store.count(Feed.self) == 1)
         }
     }

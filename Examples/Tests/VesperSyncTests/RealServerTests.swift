@@ -1,4 +1,5 @@
 import ExampleTestSupport
+import DeadlineHTTP
 import Foundation
 import Testing
 import VesperServerKit
@@ -11,7 +12,7 @@ final class RealHarness: SyncServerHarness {
     let server: VesperTestServer
     let folder: TestFolder
     let tokenLifetime: Duration
-    let transport: any VSHTTPTransport = VSURLSessionTransport(timeout: 30)
+    let transport: any VSHTTPTransport = VSNetworkTransport(deadlines: HTTPDeadlines(total: .seconds(30)))
 
     var url: URL { server.baseURL }
 

@@ -117,6 +117,14 @@ import VesperCore
         #expect(VSSyncDate.date(fromHTTP: "2014-06-12T23:44:29Z") == nil)
         #expect(VSSyncDate.date(fromHTTP: "Sat, 29 Feb 2014 23:44:29 GMT") == nil)
         #expect(VSSyncDate.date(fromHTTP: "Thu, 12 Jun 2014 23:44:60 GMT") == nil)
+        // Found by the fuzzer (Tests/Fuzz/SyncWire/regressions): a huge year overflowed the
+        // arithmetic and crashed; out-of-range fields are refused instead.
+        let fuzzed = try Data(contentsOf: URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fuzz/SyncWire/regressions/http-date-year-overflow"))
+        #expect(VSSyncDate.date(fromHTTP: String(decoding: fuzzed.prefix { $0 != 0x0A }, as: UTF8.self)) == nil)
+        #expect(VSSyncDate.date(fromHTTP: "Thu, 12 Jun 26666666603 23:44:29 GMT") == nil)
+        #expect(VSSyncDate.date(fromHTTP: "Thu, 12 Jun 2014 -1:44:29 GMT") == nil)
     }
 
     @Test func millisecondsSurviveTheRoundTripForManyValues() {

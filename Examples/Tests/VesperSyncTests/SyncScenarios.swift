@@ -59,7 +59,7 @@ struct SyncScenarios {
         #expect(copy.attachments == [attachment] && copy.thumbnailID == attachment.uniqueID)
         #expect(copy.creationDate == note.creationDate && copy.textModificationDate == note.textModificationDate)
         #expect(copy.modificationDate == nil)
-        let bytes = try Data(contentsOf: night.vesper.attachmentStorage.fileURL(for: attachment))
+        let bytes = try #require(night.vesper.attachmentStorage.file(for: attachment)).read()
         #expect(bytes == SampleImages.png)
         // Nothing bounces back: the next syncs move nothing.
         let again = try await sync(night)

@@ -122,7 +122,7 @@ import Testing
         let attachment = try vesper.userDidAddAttachment(fileAt: try folder.file("s.jpg", SampleImages.jpeg128x96), to: note)
         #expect(attachment.mimeType == "image/jpeg" && attachment.width == 128 && attachment.height == 96)
         #expect(note.thumbnailID == attachment.uniqueID)
-        #expect(try Data(contentsOf: vesper.attachmentStorage.fileURL(for: attachment)) == SampleImages.jpeg128x96)
+        #expect(try #require(vesper.attachmentStorage.file(for: attachment)).read() == SampleImages.jpeg128x96)
         try await expectIntegrity(vesper)
         try await vesper.close()
         let reopened = try await openController(folder)

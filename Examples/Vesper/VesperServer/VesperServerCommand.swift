@@ -32,6 +32,18 @@ struct VesperServerCommand: AsyncParsableCommand {
     @Option(help: "The externally visible base URL used in blob URLs, such as https://vesper.example.com/")
     var publicURL: String?
 
+    @Option(help: "Seconds a new connection may take to send a complete request head before it is closed.")
+    var requestHeadTimeout = 5
+
+    @Option(help: "Seconds a connection may sit idle (between requests, or within a request body) before it is closed.")
+    var idleTimeout = 30
+
+    @Option(help: "The most connections served at once; more wait to be accepted.")
+    var maxConnections = 1000
+
+    @Option(help: "Hours a login token stays valid.")
+    var tokenLifetimeHours = 24
+
     @Option(help: "The log level.")
     var logLevel: Logger.Level = .info
 
@@ -48,6 +60,12 @@ struct VesperServerCommand: AsyncParsableCommand {
         var configuration = VesperServerConfiguration(
             hostname: hostname, port: port, databasePath: databasePath, attachmentsPath: attachmentsPath,
             secret: try Self.secret(folder: databaseFolder, logger: logger))
+        guard requestHeadTimeout > 0, idleTimeout > 0, maxConnections > 0, tokenLifetimeHours > 0 else {
+            throw ValidationError("timeouts, --max-connections and --token-lifetime-hours must be positive")
+        }
+        configuration.connectionLimits = ConnectionLimits(
+            requestHeadTimeout: .seconds(requestHeadTimeout), idleTimeout: .seconds(idleTimeout), maximumConnections: maxConnections)
+        configuration.tokenLifetime = .seconds(tokenLifetimeHours * 3600)
         let environment = ProcessInfo.processInfo.environment
         if let keys = environment["VESPER_TEXT_KEYS"] {
             configuration.textKeys = try Self.parseTextKeys(keys)

@@ -3,9 +3,10 @@ import Foundation
 /// The database's hand-written SQL: the statements that create it, and numbered migrations.
 ///
 /// A new database runs ``creationSQL`` and then every migration, in order. An existing one runs
-/// the migrations it has not run yet. Each step runs in its own transaction and records its
-/// number in `PRAGMA user_version`, so a failed migration leaves the database as it was.
-/// See <doc:Migrations>.
+/// the migrations it has not run yet, each recording its number in `PRAGMA user_version`.
+/// Everything one open runs — creation, migrations, and the check of the model against the
+/// result — is one transaction, so a failed migration or a failed check leaves the database
+/// exactly as it was. See <doc:Migrations>.
 ///
 /// ```swift
 /// let schema = try QSSchema(

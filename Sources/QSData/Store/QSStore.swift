@@ -52,16 +52,20 @@ public final class QSStore {
         try await database.open(path: url.path)
         do {
             try await database.perform { connection in
-                try SchemaInstaller(schema: schema).install(on: connection)
-                let report = try SchemaValidator(model: model).check(connection)
-                var problems = report.problems
-                if problems.isEmpty {
-                    problems = Self.statementProblems(registry: registry, connection: connection)
+                // A file that fails validation is left exactly as it was: any creation or
+                // migration is rolled back, and WAL is switched on only after it passes.
+                try SchemaInstaller(schema: schema).install(on: connection) { connection in
+                    let report = try SchemaValidator(model: model).check(connection)
+                    var problems = report.problems
+                    if problems.isEmpty {
+                        problems = Self.statementProblems(registry: registry, connection: connection)
+                    }
+                    if !problems.isEmpty { throw QSDataError.schemaMismatch(problems) }
+                    for binding in registry.all {
+                        binding.columnsMissingForInsert.columns = report.columnsMissingByType[binding.description.name] ?? []
+                    }
                 }
-                if !problems.isEmpty { throw QSDataError.schemaMismatch(problems) }
-                for binding in registry.all {
-                    binding.columnsMissingForInsert.columns = report.columnsMissingByType[binding.description.name] ?? []
-                }
+                try connection.useWriteAheadLog()
             }
         } catch {
             await database.close()

@@ -50,7 +50,9 @@ extension VSDataController {
     /// and date on the existing tag. Returns nil when the name is blank.
     @discardableResult
     public func applySyncTag(name: String, modificationDate: Date?) throws -> VSTag? {
-        guard let candidate = VSTag(name: name, date: modificationDate) else { return nil }
+        guard let candidate = VSTag(name: name, date: modificationDate), candidate.name.count <= VSTag.maximumNameLength else {
+            return nil
+        }
         if let tag = try tagPool()[candidate.uniqueID] {
             tag.name = candidate.name
             tag.nameModificationDate = modificationDate

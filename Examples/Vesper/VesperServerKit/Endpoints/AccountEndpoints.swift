@@ -18,7 +18,7 @@ extension VesperAPI {
     private struct EmailUpdates: Codable { var emailUpdates: Bool }
 
     /// 204, or 400 with `VSErrorInvalidUsername`, `VSErrorInvalidPassword` or
-    /// `VSErrorUsernameAlreadyExists`.
+    /// `VSErrorUsernameAlreadyExists`; 429 when the client address creates too many accounts.
     func createAccount(_ request: Request, context: VesperRequestContext) async throws -> Response {
         guard let credentials = BasicCredentials(authorization: request.headers[.authorization]) else {
             throw APIError.badRequest("the Authorization header must be Basic credentials")
@@ -31,6 +31,12 @@ extension VesperAPI {
         }
         let body = try JSONBody.decode(
             CreateAccountBody.self, from: try await collectJSON(request), empty: CreateAccountBody())
+        let throttleKeys = ThrottlePolicy.createAccount(address: context.clientAddress, perMinute: throttle.limit)
+        if let seconds = await throttle.retryAfter(keys: throttleKeys) {
+            context.logger.notice("Account creation throttled", metadata: ["address": "\(context.clientAddress)"])
+            throw APIError.tooManyRequests(retryAfter: seconds)
+        }
+        await throttle.recordFailure(keys: throttleKeys)
         if try await storage.account(username: credentials.username) != nil {
             throw APIError.accountError("VSErrorUsernameAlreadyExists")
         }
@@ -47,12 +53,14 @@ extension VesperAPI {
     }
 
     /// 200 `{"token","emailUpdates"}`; 400 for empty credentials; 401 for wrong ones;
-    /// 429 once the username or the client address has too many recent failures.
+    /// 429 once this username from this client address, or this address over all usernames,
+    /// has too many recent failures (see ``ThrottlePolicy``).
     func login(_ request: Request, context: VesperRequestContext) async throws -> Response {
         guard let credentials = BasicCredentials(authorization: request.headers[.authorization]),
             !credentials.username.isEmpty, !credentials.password.isEmpty
         else { throw APIError.badRequest("the Authorization header must carry a username and password") }
-        let throttleKeys = ["user:" + credentials.username, "address:" + context.clientAddress]
+        let throttleKeys = ThrottlePolicy.login(
+            username: credentials.username, address: context.clientAddress, perMinute: throttle.limit)
         if let seconds = await throttle.retryAfter(keys: throttleKeys) {
             context.logger.notice("Login throttled", metadata: ["address": "\(context.clientAddress)"])
             throw APIError.tooManyRequests(retryAfter: seconds)
@@ -69,7 +77,7 @@ extension VesperAPI {
             await throttle.recordFailure(keys: throttleKeys)
             throw APIError.unauthorized
         }
-        await throttle.recordSuccess(username: credentials.username)
+        await throttle.forget(throttleKeys[0])
         let lifetime = configuration.tokenLifetime.components.seconds
         let token = LoginToken(
             userID: account.id, credentialVersion: account.credentialVersion,
@@ -84,7 +92,7 @@ extension VesperAPI {
         let body = try JSONBody.decode(ForgotPasswordBody.self, from: try await collectJSON(request))
         let username = body.username.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         guard !username.isEmpty else { throw APIError.badRequest("username is empty") }
-        let throttleKeys = ["reset:" + username, "reset-address:" + context.clientAddress]
+        let throttleKeys = ThrottlePolicy.passwordReset(username: username, address: context.clientAddress, perMinute: throttle.limit)
         if let seconds = await throttle.retryAfter(keys: throttleKeys) {
             throw APIError.tooManyRequests(retryAfter: seconds)
         }

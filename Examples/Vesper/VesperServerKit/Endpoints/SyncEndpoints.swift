@@ -9,7 +9,7 @@ extension VesperAPI {
     func tags(_ request: Request, context: VesperRequestContext) async throws -> Response {
         let account = try await authenticate(request)
         let uploaded = try JSONBody.decode([WireTag].self, from: try await collectJSON(request), empty: [])
-        let tags = try await storage.syncTags(uploaded.compactMap { $0.syncTag() }, userID: account.id)
+        let tags = try await storage.syncTags(uploaded.compactMap { try $0.syncTag() }, userID: account.id)
         return try .json(tags.map(WireTagResponse.init))
     }
 

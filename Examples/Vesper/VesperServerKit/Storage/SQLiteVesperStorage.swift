@@ -16,7 +16,14 @@ actor SQLiteVesperStorage: VesperStorage {
 
     init(path: String, cipher: TextCipher) throws {
         executor = DispatchQueueExecutor(label: "vesper-server.sqlite")
+        // Created readable by the server's user only; SQLite gives the -wal and -shm files the
+        // same permissions as the database.
+        if !FileManager.default.fileExists(atPath: path) {
+            // A failure here shows up as SQLite's own, clearer, open error just below.
+            _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
         let connection = try SQLiteConnection(path: path)
+        try connection.useWriteAheadLog()
         try connection.transaction { try connection.executeScript(SQLiteSchema.script) }
         let latest = try connection.fetchValue(
             """

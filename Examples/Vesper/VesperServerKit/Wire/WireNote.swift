@@ -48,7 +48,8 @@ struct WireNote: Decodable {
     /// The typed note, or nil for a falsy `noteID` (0), which the original server skipped.
     ///
     /// - Throws: ``APIError/badRequest(_:)`` for an out-of-range ID, an unparseable `creationDate`
-    ///   or `sortDate`, or `attachments` that are not base64. Unparseable *modification* dates mean
+    ///   or `sortDate`, or `attachments` that are not a valid attachment list (see
+    ///   ``WireAttachments``). Unparseable *modification* dates mean
     ///   "no value".
     func syncNote() throws(APIError) -> SyncNote? {
         if noteID == 0 { return nil }
@@ -62,12 +63,12 @@ struct WireNote: Decodable {
             }
             return date
         }
+        for name in (tags ?? "").components(separatedBy: "  ") {
+            try TagName.checkLength(TagName.normalized(name))
+        }
         var attachmentJSON: Data?
         if let attachments, !attachments.isEmpty {
-            guard let data = Data(base64Encoded: attachments) else {
-                throw .badRequest("note \(noteID): attachments is not base64")
-            }
-            attachmentJSON = data
+            attachmentJSON = try WireAttachments.validatedJSON(base64: attachments, noteID: noteID)
         }
         return SyncNote(
             noteID: noteID,

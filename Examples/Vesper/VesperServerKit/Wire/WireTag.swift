@@ -9,10 +9,12 @@ struct WireTag: Decodable {
 
     /// The tag with its uniqueID recomputed from its name, or nil when the
     /// name is missing or normalises to nothing. A missing or unparseable date is the old date.
-    func syncTag() -> SyncTag? {
+    /// - Throws: ``APIError/badRequest(_:)`` for a name longer than ``TagName/maximumLength``.
+    func syncTag() throws(APIError) -> SyncTag? {
         guard let name else { return nil }
         let normalized = TagName.normalized(name)
         guard !normalized.isEmpty else { return nil }
+        try TagName.checkLength(normalized)
         return SyncTag(
             uniqueID: TagName.uniqueID(forNormalizedName: normalized),
             name: normalized,
@@ -47,6 +49,16 @@ enum TagName {
             result = result.replacingOccurrences(of: "  ", with: " ")
         }
         return result
+    }
+
+    /// The longest tag name accepted, in characters after normalisation, as the client limits it.
+    static let maximumLength = 256
+
+    /// - Throws: ``APIError/badRequest(_:)`` for a normalised name longer than ``maximumLength``.
+    static func checkLength(_ normalized: String) throws(APIError) {
+        guard normalized.count <= maximumLength else {
+            throw .badRequest("a tag name is longer than \(maximumLength) characters")
+        }
     }
 
     /// The locale-independent lower-casing of a normalised name.

@@ -21,7 +21,7 @@ public final class VSAPICaller {
 
     /// - Parameter serverURL: the server's root (`http://host:port/`); a URL ending in `/api/`
     ///   (as servers print it) means its parent.
-    public init(serverURL: URL, transport: any VSHTTPTransport = VSURLSessionTransport()) {
+    public init(serverURL: URL, transport: any VSHTTPTransport = VSNetworkTransport()) {
         self.serverURL = Self.root(of: serverURL)
         self.transport = transport
     }

@@ -54,7 +54,7 @@ public final class VSAccount {
     ///   - syncDelay: the coalescing delay of ``requestSync()`` (2 s).
     ///   - sleep: how the coalescing waits; tests pass a clock they control.
     public init(
-        dataController: VSDataController, file: VSAccountFile? = nil, transport: any VSHTTPTransport = VSURLSessionTransport(),
+        dataController: VSDataController, file: VSAccountFile? = nil, transport: any VSHTTPTransport = VSNetworkTransport(),
         syncDelay: Duration = .seconds(2), sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) throws {
         self.dataController = dataController

@@ -61,6 +61,10 @@ public struct VSSyncNote: Sendable, Equatable {
         guard let noteID = json["noteID"]?.integer else { throw VSSyncObjectError.missingValue(kind: "note", key: "noteID") }
         func date(_ key: String) -> Date? { json[key]?.string.flatMap(VSSyncDate.date(from:)) }
 
+        let tagNames = Self.tagNames(fromWire: json["tags"]?.string)
+        guard tagNames.allSatisfy({ VSTag.cleanedName($0).count <= VSTag.maximumNameLength }) else {
+            throw VSSyncObjectError.invalidValue(kind: "note", key: "tags")
+        }
         var attachments: [VSSyncAttachment] = []
         if let encoded = json["attachments"]?.string, !encoded.isEmpty {
             guard let list = VSSyncAttachment.list(base64: encoded) else { throw VSSyncObjectError.badAttachments(noteID: noteID) }
@@ -72,7 +76,7 @@ public struct VSSyncNote: Sendable, Equatable {
             textModificationDate: date("textModificationDate"), archivedModificationDate: date("archivedModificationDate"),
             sortDateModificationDate: date("sortDateModificationDate"), tagsModificationDate: date("tagsModificationDate"),
             attachmentsModificationDate: date("attachmentsModificationDate"),
-            tagNames: Self.tagNames(fromWire: json["tags"]?.string), attachments: attachments)
+            tagNames: tagNames, attachments: attachments)
     }
 
     /// The upload form: `text` always (`""` when nil), `archived`, `creationDate` and

@@ -20,7 +20,8 @@ public struct VSSyncTag: Sendable, Equatable {
     /// skips such tags too); an unparseable date is "no date".
     public init(json: VSJSON) throws {
         guard case .object = json else { throw VSSyncObjectError.notAnObject(kind: "tag") }
-        guard let name = json["name"]?.string, !VSTag.cleanedName(name).isEmpty else {
+        guard let name = json["name"]?.string, !VSTag.cleanedName(name).isEmpty,
+              VSTag.cleanedName(name).count <= VSTag.maximumNameLength else {
             throw VSSyncObjectError.missingValue(kind: "tag", key: "name")
         }
         self.init(name: name, nameModificationDate: json["nameModificationDate"]?.string.flatMap(VSSyncDate.date(from:)))
