@@ -1,3 +1,4 @@
+import ExampleTestSupport
 import Foundation
 
 /// The built `vesper-server` in a child process on a free loopback port, over a fresh folder.
@@ -11,9 +12,10 @@ final class ServerProcess {
 
     let port: Int
     private let process: Process
-    private let folder: URL
+    /// Removed with everything in it when the server process object goes away.
+    private let folder: TestFolder
 
-    private init(port: Int, process: Process, folder: URL) {
+    private init(port: Int, process: Process, folder: TestFolder) {
         self.port = port
         self.process = process
         self.folder = folder
@@ -26,9 +28,9 @@ final class ServerProcess {
         let port = try freePort()
         let process = Process()
         process.executableURL = executable
-        process.arguments = ["--port", String(port), "--database", folder.appendingPathComponent("db.sqlite").path,
-                             "--attachments", folder.appendingPathComponent("attachments").path, "--log-level", "error"] + arguments
-        process.environment = ["VESPER_SERVER_SECRET": "test secret", "HOME": folder.path]
+        process.arguments = ["--port", String(port), "--database", folder.appending("db.sqlite").path,
+                             "--attachments", folder.appending("attachments").path, "--log-level", "error"] + arguments
+        process.environment = ["VESPER_SERVER_SECRET": "test secret", "HOME": folder.url.path]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         let server = ServerProcess(port: port, process: process, folder: folder)
@@ -44,7 +46,6 @@ final class ServerProcess {
     func stop() {
         process.terminate()
         process.waitUntilExit()
-        try? FileManager.default.removeItem(at: folder)
     }
 
     private static func requireExecutable() throws -> URL {

@@ -121,7 +121,7 @@ extension VesperAPI {
     /// token that is unknown, spent or expired; 429 after too many wrong tokens from one address.
     /// An invalid password doesn't spend the token.
     func resetPassword(_ request: Request, context: VesperRequestContext) async throws -> Response {
-        let throttleKeys = ["reset-token-address:" + context.clientAddress]
+        let throttleKeys = ThrottlePolicy.resetToken(address: context.clientAddress, perMinute: throttle.limit)
         if let seconds = await throttle.retryAfter(keys: throttleKeys) {
             throw APIError.tooManyRequests(retryAfter: seconds)
         }

@@ -15,6 +15,7 @@ struct ThrottleKey: Hashable, Sendable {
 ///   its pair's failures.
 /// - Account creation (a bcrypt hash each) counts every attempt per address.
 /// - Password-reset requests count per username and per address.
+/// - Wrong reset-link tokens count per address.
 enum ThrottlePolicy {
     static func login(username: String, address: String, perMinute limit: Int) -> [ThrottleKey] {
         [ThrottleKey(name: "login:\(address):\(username)", limit: limit),
@@ -27,5 +28,9 @@ enum ThrottlePolicy {
 
     static func passwordReset(username: String, address: String, perMinute limit: Int) -> [ThrottleKey] {
         [ThrottleKey(name: "reset:\(username)", limit: limit), ThrottleKey(name: "reset-address:\(address)", limit: limit)]
+    }
+
+    static func resetToken(address: String, perMinute limit: Int) -> [ThrottleKey] {
+        [ThrottleKey(name: "reset-token-address:\(address)", limit: limit)]
     }
 }
