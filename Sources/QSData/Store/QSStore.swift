@@ -23,7 +23,8 @@ public final class QSStore {
     let registry: TypeRegistry
     let database: DatabaseQueue
     let changeCenter = ChangeCenter()
-    private(set) var isClosed = false
+    /// Whether ``close()`` has been called; a closed store refuses every fetch and write.
+    public private(set) var isClosed = false
     /// The writes collected by ``performBatch(_:)`` while its body runs; nil outside a batch.
     var openBatch: OpenBatch?
 
