@@ -5,8 +5,8 @@ import Testing
 
 @Suite("Accounts (§2)")
 struct AccountTests {
-    @Test func createAccountAnswers204ThenLoginReturnsTokenAndEmailUpdates() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func createAccountAnswers204ThenLoginReturnsTokenAndEmailUpdates(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             let created = try await env.client.send(
                 "POST", "createAccount", headers: TestClient.basic("Alice@Example.com", "correct horse"),
                 body: Data(#"{"emailUpdates":true}"#.utf8))
@@ -23,8 +23,8 @@ struct AccountTests {
         }
     }
 
-    @Test func createAccountRejectsInvalidUsernamesAndPasswordsWithTheProtocolConstants() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func createAccountRejectsInvalidUsernamesAndPasswordsWithTheProtocolConstants(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             for username in ["abc", "no-at-sign.com", "no-dot@example", "has space@example.com", String(repeating: "a", count: 140) + "@example.com"] {
                 let response = try await env.client.send(
                     "POST", "createAccount", headers: TestClient.basic(username, "correct horse"))
@@ -45,29 +45,29 @@ struct AccountTests {
         }
     }
 
-    @Test func createAccountWithATakenUsernameIn400UsernameAlreadyExists() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func createAccountWithATakenUsernameIn400UsernameAlreadyExists(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             _ = try await env.signUp()
             let again = try await env.client.send(
                 "POST", "createAccount", headers: TestClient.basic("ALICE@example.com", "another password"))
             #expect(again.status == 400)
             #expect(again.text == "VSErrorUsernameAlreadyExists")
-            #expect(try DatabaseInspector(path: env.configuration.databasePath).count("SELECT count(*) FROM accounts") == 1)
+            #expect(try await env.databaseRows("SELECT count(*) FROM accounts") == [[1]])
         }
     }
 
-    @Test func createAccountWithoutUsableAuthorizationIs400() async throws {
-        try await TestEnvironment.with { (env: TestEnvironment) async throws in
+    @Test(arguments: Engine.available) func createAccountWithoutUsableAuthorizationIs400(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { (env: TestEnvironment) async throws in
             #expect(try await env.client.send("POST", "createAccount").status == 400)
             #expect(try await env.client.send("POST", "createAccount", headers: ["Authorization": "Basic !!!"]).status == 400)
             #expect(try await env.client.send("POST", "createAccount", headers: ["Authorization": "Bearer abc"]).status == 400)
         }
     }
 
-    @Test func passwordsAreStoredAsSaltedBcryptNeverInPlainText() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func passwordsAreStoredAsSaltedBcryptNeverInPlainText(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             _ = try await env.signUp()
-            let row = try #require(try env.databaseRows("SELECT passwordHash, passwordAlgorithm FROM accounts").first)
+            let row = try #require(try await env.databaseRows("SELECT passwordHash, passwordAlgorithm FROM accounts").first)
             guard case .text(let hash) = row[0], case .text(let algorithm) = row[1] else {
                 Issue.record("unexpected row \(row)")
                 return
@@ -78,8 +78,8 @@ struct AccountTests {
         }
     }
 
-    @Test func loginFailuresAre400ForEmptyAnd401ForWrongCredentials() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func loginFailuresAre400ForEmptyAnd401ForWrongCredentials(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             _ = try await env.signUp()
             let wrong = try await env.client.send(
                 "POST", "login", headers: TestClient.basic("alice@example.com", "wrong password"), body: Data("{}".utf8))
@@ -94,8 +94,8 @@ struct AccountTests {
         }
     }
 
-    @Test func loginIsThrottledAfterTooManyFailuresWith429AndRetryAfter() async throws {
-        try await TestEnvironment.with({ $0.loginAttemptsPerMinute = 3 }) { env in
+    @Test(arguments: Engine.available) func loginIsThrottledAfterTooManyFailuresWith429AndRetryAfter(engine: Engine) async throws {
+        try await TestEnvironment.with(engine, { $0.loginAttemptsPerMinute = 3 }) { env in
             _ = try await env.signUp()
             for _ in 0..<3 {
                 let response = try await env.client.send(
@@ -115,8 +115,8 @@ struct AccountTests {
         }
     }
 
-    @Test func forgotPasswordAnswers204WhetherOrNotTheAccountExists() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func forgotPasswordAnswers204WhetherOrNotTheAccountExists(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             _ = try await env.signUp()
             let known = try await env.client.send(
                 "POST", "forgotpassword", body: Data(#"{"username":"alice@example.com"}"#.utf8))
@@ -127,12 +127,12 @@ struct AccountTests {
             #expect(try await env.client.send("POST", "forgotpassword", body: Data("{}".utf8)).status == 400)
             #expect(try await env.client.send("POST", "forgotpassword", body: Data(#"{"username":5}"#.utf8)).status == 400)
             // Only the real account got a (hashed) reset token.
-            #expect(try DatabaseInspector(path: env.configuration.databasePath).count("SELECT count(*) FROM passwordResets") == 1)
+            #expect(try await env.databaseRows("SELECT count(*) FROM passwordResets") == [[1]])
         }
     }
 
-    @Test func changePasswordRevokesOldTokensAndTheNewPasswordLogsIn() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func changePasswordRevokesOldTokensAndTheNewPasswordLogsIn(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             let token = try await env.signUp()
             let invalid = try await env.client.post("changepasswordauthenticated", token: token, json: ["password": "short"])
             #expect(invalid.status == 400)
@@ -150,8 +150,8 @@ struct AccountTests {
         }
     }
 
-    @Test func emailUpdatesCanBeReadAndSetAndRejectsNonBooleans() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func emailUpdatesCanBeReadAndSetAndRejectsNonBooleans(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             let token = try await env.signUp()
             let initial = try await env.client.send("GET", "emailupdates", headers: TestClient.auth(token))
             #expect(initial.status == 200)

@@ -7,55 +7,59 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// A live server on a free port over a fresh temporary folder, and a client for it.
+/// A live server on a free port over a fresh store (SQLite file or PostgreSQL schema), and a
+/// client for it.
 final class TestEnvironment: Sendable {
     let server: VesperTestServer
     let client: TestClient
-    let folder: URL
+    let store: TestStore
     let configuration: VesperServerConfiguration
 
-    static func makeConfiguration(folder: URL) -> VesperServerConfiguration {
+    var engine: Engine { store.engine }
+
+    static func makeConfiguration(store: TestStore) -> VesperServerConfiguration {
         var configuration = VesperServerConfiguration(
-            databasePath: folder.appendingPathComponent("vesper.sqlite").path,
-            attachmentsPath: folder.appendingPathComponent("attachments").path,
+            database: store.database, attachmentsPath: store.folder.appendingPathComponent("attachments").path,
             secret: "test secret")
         configuration.bcryptCost = 4
         return configuration
     }
 
-    static func makeFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "vesper-server-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
-    private init(server: VesperTestServer, folder: URL, configuration: VesperServerConfiguration) {
+    private init(server: VesperTestServer, store: TestStore, configuration: VesperServerConfiguration) {
         self.server = server
-        self.folder = folder
+        self.store = store
         self.configuration = configuration
         client = TestClient(baseURL: server.baseURL)
     }
 
-    /// Runs `body` against a fresh server, then shuts the server down and removes its folder.
+    /// Runs `body` against a fresh server on `engine`, or on `store` when given (which then
+    /// outlives the call), then shuts the server down and removes the store it made.
     static func with(
-        folder existingFolder: URL? = nil,
+        _ engine: Engine,
+        store existingStore: TestStore? = nil,
         _ configure: (inout VesperServerConfiguration) -> Void = { _ in },
         _ body: (TestEnvironment) async throws -> Void
     ) async throws {
-        let folder = try existingFolder ?? makeFolder()
-        var configuration = makeConfiguration(folder: folder)
+        let store = try await existingStore ?? TestStore.make(engine)
+        var configuration = makeConfiguration(store: store)
         configure(&configuration)
-        let server = try await VesperTestServer.start(configuration)
-        let environment = TestEnvironment(server: server, folder: folder, configuration: configuration)
+        let server: VesperTestServer
+        do {
+            server = try await VesperTestServer.start(configuration)
+        } catch {
+            if existingStore == nil { await store.remove() }
+            throw error
+        }
+        let environment = TestEnvironment(server: server, store: store, configuration: configuration)
         do {
             try await body(environment)
         } catch {
             try await server.shutdown()
+            if existingStore == nil { await store.remove() }
             throw error
         }
         try await server.shutdown()
-        if existingFolder == nil { try? FileManager.default.removeItem(at: folder) }
+        if existingStore == nil { await store.remove() }
     }
 
     /// Creates an account and logs in; returns the token.
@@ -73,9 +77,9 @@ final class TestEnvironment: Sendable {
         return try #require(object["token"] as? String)
     }
 
-    /// Raw SQL against the server's database file (read-only use in tests).
-    func databaseRows(_ sql: String) throws -> [[SQLValueForTests]] {
-        try DatabaseInspector(path: configuration.databasePath).rows(sql)
+    /// Raw SQL against the server's database (read-only use in tests).
+    func databaseRows(_ sql: String) async throws -> [[SQLValueForTests]] {
+        try await store.rows(sql)
     }
 }
 

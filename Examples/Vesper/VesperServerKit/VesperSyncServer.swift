@@ -3,10 +3,11 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import PostgresNIO
 import ServiceLifecycle
 
 /// The Vesper sync server: the protocol's endpoints on a Hummingbird HTTP server, with the
-/// embedded SQLite storage.
+/// embedded SQLite storage or a PostgreSQL database shared by several instances.
 ///
 /// ```swift
 /// let server = try VesperSyncServer(configuration: configuration, logger: logger)
@@ -17,40 +18,58 @@ public struct VesperSyncServer: Sendable {
     let api: VesperAPI
     let logger: Logger
 
-    /// Opens (creating when missing) the database and the attachments folder.
+    /// Opens the SQLite database (creating it when missing) and the attachments folder, or
+    /// prepares the PostgreSQL connection pool, which connects and migrates once ``run()`` starts.
     public init(configuration: VesperServerConfiguration, logger: Logger) throws {
-        let keys = ServerKeys(secret: configuration.secret ?? ServerKeys.randomSecret())
-        let storage = try SQLiteVesperStorage(
-            path: configuration.databasePath, cipher: try Self.textCipher(configuration, keys: keys))
+        let storage: any VesperStorage
+        let blobBytes: any BlobByteStore
+        let secret: String
+        switch configuration.database {
+        case .sqlite(let path):
+            secret = configuration.secret ?? ServerKeys.randomSecret()
+            storage = try SQLiteVesperStorage(
+                path: path, cipher: try Self.textCipher(configuration, keys: ServerKeys(secret: secret)))
+            blobBytes = try BlobFileStore(path: configuration.attachmentsPath)
+        case .postgres(let url):
+            guard let shared = configuration.secret, !shared.isEmpty else { throw VesperServerError.secretRequired }
+            secret = shared
+            let client = PostgresClient(
+                configuration: try VesperDatabase.postgresConfiguration(url), backgroundLogger: logger)
+            storage = PostgresVesperStorage(
+                client: client, cipher: try Self.textCipher(configuration, keys: ServerKeys(secret: secret)),
+                logger: logger)
+            blobBytes = PostgresBlobByteStore(client: client, logger: logger)
+        }
         self.configuration = configuration
         self.logger = logger
         api = VesperAPI(
             configuration: configuration,
             storage: storage,
-            blobFiles: try BlobFileStore(path: configuration.attachmentsPath),
-            keys: keys,
+            blobBytes: blobBytes,
+            keys: ServerKeys(secret: secret),
             hasher: PasswordHasher(cost: configuration.bcryptCost),
-            throttle: LoginThrottle(attemptsPerMinute: configuration.loginAttemptsPerMinute))
+            throttle: LoginThrottle(attemptsPerMinute: configuration.loginAttemptsPerMinute, store: storage))
     }
 
     /// Serves until SIGINT or SIGTERM, then shuts down gracefully (in-flight requests finish).
     public func run() async throws {
-        let application = makeApplication()
         let group = ServiceGroup(
             configuration: .init(
-                services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+                services: [makeService()], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }
 
-    func makeApplication(onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in })
-        -> Application<VesperResponder>
-    {
-        Application(
-            responder: VesperResponder(api: api),
-            configuration: .init(
-                address: .hostname(configuration.hostname, port: configuration.port), serverName: "vesper-server"),
-            onServerRunning: onServerRunning,
-            logger: logger)
+    /// The storage's connections, the schema migration, then the HTTP server; `onServerRunning`
+    /// is called once it accepts connections.
+    func makeService(onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) -> some Service {
+        VesperServerService(
+            storage: api.storage,
+            application: Application(
+                responder: VesperResponder(api: api),
+                configuration: .init(
+                    address: .hostname(configuration.hostname, port: configuration.port), serverName: "vesper-server"),
+                onServerRunning: onServerRunning,
+                logger: logger))
     }
 
     /// Key 0 derived from the secret, plus the configured keys; the current one is the configured
@@ -71,13 +90,41 @@ public struct VesperSyncServer: Sendable {
 public enum VesperServerError: Error, CustomStringConvertible {
     case invalidTextKey(id: Int, byteCount: Int)
     case unknownCurrentTextKey(id: Int)
+    case invalidDatabaseURL(String)
+    /// PostgreSQL storage without a configured secret: instances would sign with different keys.
+    case secretRequired
     case didNotStart
 
     public var description: String {
         switch self {
         case .invalidTextKey(let id, let count): "text key \(id) is \(count) bytes; it must be 32"
         case .unknownCurrentTextKey(let id): "the current text key \(id) is not configured"
+        case .invalidDatabaseURL(let reason): "the database URL is invalid: \(reason)"
+        case .secretRequired:
+            "PostgreSQL storage needs a configured secret (VESPER_SERVER_SECRET), the same on every instance"
         case .didNotStart: "the server stopped before it was listening"
         }
+    }
+}
+
+/// Runs the storage's connections for as long as the HTTP server, and migrates the schema
+/// before the server accepts its first connection.
+private struct VesperServerService: Service {
+    let storage: any VesperStorage
+    let application: Application<VesperResponder>
+
+    func run() async throws {
+        // Detached, so that the pool does not see the graceful-shutdown signal (postgres-nio
+        // closes on it): it must outlive the drain of in-flight requests.
+        let connections = Task.detached { await storage.run() }
+        defer { connections.cancel() }
+        try await withTaskCancellationHandler {
+            try await storage.prepare()
+            try await application.run()
+        } onCancel: {
+            connections.cancel()
+        }
+        connections.cancel()
+        await connections.value
     }
 }

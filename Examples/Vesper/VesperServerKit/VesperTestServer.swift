@@ -7,7 +7,7 @@ import ServiceLifecycle
 /// ``shutdown()``.
 ///
 /// ```swift
-/// let server = try await VesperTestServer.start(.init(databasePath: db, attachmentsPath: dir))
+/// let server = try await VesperTestServer.start(.init(database: .sqlite(path: db), attachmentsPath: dir))
 /// defer { Task { try await server.shutdown() } }
 /// let loginURL = server.baseURL.appendingPathComponent("login")   // http://127.0.0.1:54321/api/login
 /// ```
@@ -30,11 +30,11 @@ public final class VesperTestServer: Sendable {
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .warning
         let server = try VesperSyncServer(configuration: configuration, logger: logger)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let application = server.makeApplication { channel in
+        let service = server.makeService { channel in
             continuation.yield(channel.localAddress?.port ?? configuration.port)
             continuation.finish()
         }
-        let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
+        let group = ServiceGroup(configuration: .init(services: [service], logger: logger))
         let task = Task {
             defer { continuation.finish() }
             try await group.run()

@@ -5,7 +5,7 @@ import NIOPosix
 ///
 /// Names are validated before they get here (``isValidName(_:)``), so no path is ever built from
 /// unchecked input. File work runs on NIO's blocking thread pool.
-struct BlobFileStore: Sendable {
+struct BlobFileStore: BlobByteStore {
     let root: URL
 
     init(path: String) throws {

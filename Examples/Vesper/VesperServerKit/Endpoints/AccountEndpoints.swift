@@ -50,23 +50,23 @@ extension VesperAPI {
             !credentials.username.isEmpty, !credentials.password.isEmpty
         else { throw APIError.badRequest("the Authorization header must carry a username and password") }
         let throttleKeys = ["user:" + credentials.username, "address:" + context.clientAddress]
-        if let seconds = await throttle.retryAfter(keys: throttleKeys) {
+        if let seconds = try await throttle.retryAfter(keys: throttleKeys) {
             context.logger.notice("Login throttled", metadata: ["address": "\(context.clientAddress)"])
             throw APIError.tooManyRequests(retryAfter: seconds)
         }
         guard let account = try await storage.account(username: credentials.username) else {
             try await hasher.verifyNothing(credentials.password)
-            await throttle.recordFailure(keys: throttleKeys)
+            try await throttle.recordFailure(keys: throttleKeys)
             throw APIError.unauthorized
         }
         guard
             try await hasher.verify(
                 credentials.password, hash: account.passwordHash, algorithm: account.passwordAlgorithm)
         else {
-            await throttle.recordFailure(keys: throttleKeys)
+            try await throttle.recordFailure(keys: throttleKeys)
             throw APIError.unauthorized
         }
-        await throttle.recordSuccess(username: credentials.username)
+        try await throttle.recordSuccess(username: credentials.username)
         let lifetime = configuration.tokenLifetime.components.seconds
         let token = LoginToken(
             userID: account.id, credentialVersion: account.credentialVersion,
@@ -82,10 +82,10 @@ extension VesperAPI {
         let username = body.username.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         guard !username.isEmpty else { throw APIError.badRequest("username is empty") }
         let throttleKeys = ["reset:" + username, "reset-address:" + context.clientAddress]
-        if let seconds = await throttle.retryAfter(keys: throttleKeys) {
+        if let seconds = try await throttle.retryAfter(keys: throttleKeys) {
             throw APIError.tooManyRequests(retryAfter: seconds)
         }
-        await throttle.recordFailure(keys: throttleKeys)
+        try await throttle.recordFailure(keys: throttleKeys)
         if let account = try await storage.account(username: username) {
             let token = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64URLEncoded
             try await storage.savePasswordReset(

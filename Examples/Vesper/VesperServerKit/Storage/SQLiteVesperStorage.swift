@@ -17,7 +17,7 @@ actor SQLiteVesperStorage: VesperStorage {
     init(path: String, cipher: TextCipher) throws {
         executor = DispatchQueueExecutor(label: "vesper-server.sqlite")
         let connection = try SQLiteConnection(path: path)
-        try connection.transaction { try connection.executeScript(SQLiteSchema.script) }
+        try SQLiteSchema.migrate(connection)
         let latest = try connection.fetchValue(
             """
             SELECT max(coalesce((SELECT max(serverModificationDate) FROM notes), 0),
