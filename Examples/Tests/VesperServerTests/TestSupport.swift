@@ -40,7 +40,8 @@ final class TestEnvironment: Sendable {
         _ configure: (inout VesperServerConfiguration) -> Void = { _ in },
         _ body: (TestEnvironment) async throws -> Void
     ) async throws {
-        let store = try await existingStore ?? TestStore.make(engine)
+        let store: TestStore
+        if let existingStore { store = existingStore } else { store = try await TestStore.make(engine) }
         var configuration = makeConfiguration(store: store)
         configure(&configuration)
         let server: VesperTestServer

@@ -13,10 +13,10 @@ import VesperSync
 /// `VESPER_REQUIRE_POSTGRES=1` (CI).
 @MainActor
 @Suite(.serialized) struct TwoInstanceTests {
-    static let postgresURL = ProcessInfo.processInfo.environment["VESPER_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
-    static let postgresRequired = ProcessInfo.processInfo.environment["VESPER_REQUIRE_POSTGRES"] == "1"
+    nonisolated static let postgresURL = ProcessInfo.processInfo.environment["VESPER_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    nonisolated static let postgresRequired = ProcessInfo.processInfo.environment["VESPER_REQUIRE_POSTGRES"] == "1"
 
-    struct Device {
+    struct Device: Sendable {
         let client: TestClient
         let instance: Int
         let account: Int
@@ -118,11 +118,7 @@ import VesperSync
 
     /// Several devices sync at once (their requests interleave on both instances).
     static func syncConcurrently(_ devices: ArraySlice<Device>) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for device in devices {
-                group.addTask { @MainActor in try await sync(device) }
-            }
-            try await group.waitForAll()
-        }
+        let syncs = devices.map { device in Task { try await sync(device) } }
+        for sync in syncs { try await sync.value }
     }
 }

@@ -24,9 +24,11 @@ struct PostgresVesperStorage: VesperStorage {
 
     /// Runs `body` in a transaction, rethrowing the body's own error (not the wrapper
     /// postgres-nio puts around it), so callers see ``StorageError``s as they were thrown.
-    func transaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+    func transaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> sending Result) async throws
+        -> Result
+    {
         do {
-            return try await client.withTransaction(logger: logger, body)
+            return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
         } catch let error as PostgresTransactionError {
             throw error.closureError ?? error
         }
