@@ -116,8 +116,13 @@ private struct VesperServerService: Service {
     func run() async throws {
         // Detached, so that the pool does not see the graceful-shutdown signal (postgres-nio
         // closes on it): it must outlive the drain of in-flight requests.
-        let connections = Task.detached { await storage.run() }
+        let (started, signal) = AsyncStream<Void>.makeStream()
+        let connections = Task.detached {
+            signal.finish()
+            await storage.run()
+        }
         defer { connections.cancel() }
+        for await _ in started {}  // the pool is running (or about to) before the first query
         try await withTaskCancellationHandler {
             try await storage.prepare()
             try await application.run()
