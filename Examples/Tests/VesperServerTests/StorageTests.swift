@@ -6,6 +6,22 @@ import Testing
 
 @Suite("Storage engines")
 struct StorageTests {
+    /// Two instances on one fresh store — two connection pools on PostgreSQL; SQLite has one
+    /// instance by design, so both are the same storage — and an account; then the store goes.
+    static func withTwoInstances(
+        _ engine: Engine, _ body: (any VesperStorage, any VesperStorage, Int64) async throws -> Void
+    ) async throws {
+        let store = try await TestStore.make(engine)
+        try await store.withStorage { first in
+            try await store.withStorage { second in
+                let userID = try await first.createAccount(
+                    username: "a@example.com", passwordHash: "h", passwordAlgorithm: "x", emailUpdates: false)
+                try await body(first, engine == .sqlite ? first : second, userID)
+            }
+        }
+        await store.remove()
+    }
+
     @Test(arguments: Engine.available) func notesAreInsertedAndReturned(engine: Engine) async throws {
         let store = try await TestStore.make(engine)
         try await store.withStorage { storage in
@@ -35,95 +51,77 @@ struct StorageTests {
         await store.remove()
     }
 
-    /// Two instances (two connection pools on PostgreSQL; SQLite has one instance by design) merge
-    /// the same note at the same moment, each changing a different property: both changes stay.
+    /// Two instances merge the same note at the same moment, each changing a different
+    /// property: every change stays.
     @Test(arguments: Engine.available) func concurrentMergesOfOneNoteOnTwoInstancesLoseNoProperty(engine: Engine) async throws {
-        let store = try await TestStore.make(engine)
-        try await store.withStorage { first in
-            try await store.withStorage { second in
-                let (a, b) = engine == .sqlite ? (first, first) : (first, second)
-                let userID = try await a.createAccount(
-                    username: "a@example.com", passwordHash: "h", passwordAlgorithm: "x", emailUpdates: false)
-                let base = SyncNote(noteID: 77, text: "v0", creationDate: 1, sortDate: 1, textModificationDate: 1)
-                _ = try await a.syncNotes([base], since: nil, overlap: 0, userID: userID)
-                for round in Int64(1)...20 {
-                    var text = base
-                    text.text = "text \(round)"
-                    text.textModificationDate = 1 + round
-                    var archived = base
-                    archived.textModificationDate = nil
-                    archived.archived = round % 2 == 0
-                    archived.archivedModificationDate = 1 + round
-                    var tags = base
-                    tags.textModificationDate = nil
-                    tags.tags = "Tag\(round)"
-                    tags.tagsModificationDate = 1 + round
-                    async let one = a.syncNotes([text], since: nil, overlap: 0, userID: userID)
-                    async let two = b.syncNotes([archived], since: nil, overlap: 0, userID: userID)
-                    async let three = b.syncNotes([tags], since: nil, overlap: 0, userID: userID)
-                    _ = try await (one, two, three)
-                }
-                let stored = try await a.syncNotes([], since: nil, overlap: 0, userID: userID).items
-                #expect(stored.map(\.text) == ["text 20"])
-                #expect(stored.map(\.archived) == [true])
-                #expect(stored.map(\.tags) == ["Tag20"])
-                #expect(stored.map(\.archivedModificationDate) == [21])
+        try await Self.withTwoInstances(engine) { a, b, userID in
+            let base = SyncNote(noteID: 77, text: "v0", creationDate: 1, sortDate: 1, textModificationDate: 1)
+            _ = try await a.syncNotes([base], since: nil, overlap: 0, userID: userID)
+            for round in Int64(1)...20 {
+                var text = base
+                text.text = "text \(round)"
+                text.textModificationDate = 1 + round
+                var archived = base
+                archived.textModificationDate = nil
+                archived.archived = round % 2 == 0
+                archived.archivedModificationDate = 1 + round
+                var tags = base
+                tags.textModificationDate = nil
+                tags.tags = "Tag\(round)"
+                tags.tagsModificationDate = 1 + round
+                async let one = a.syncNotes([text], since: nil, overlap: 0, userID: userID)
+                async let two = b.syncNotes([archived], since: nil, overlap: 0, userID: userID)
+                async let three = b.syncNotes([tags], since: nil, overlap: 0, userID: userID)
+                _ = try await (one, two, three)
             }
+            let stored = try await a.syncNotes([], since: nil, overlap: 0, userID: userID).items
+            #expect(stored.map(\.text) == ["text 20"])
+            #expect(stored.map(\.archived) == [true])
+            #expect(stored.map(\.tags) == ["Tag20"])
+            #expect(stored.map(\.archivedModificationDate) == [21])
         }
-        await store.remove()
     }
 
     /// A delete on one instance and a late edit of the same note on another, at the same moment:
     /// whichever commits first, the tombstone wins and the note stays gone.
     @Test(arguments: Engine.available) func aTombstoneBeatsAConcurrentUploadOnAnotherInstance(engine: Engine) async throws {
-        let store = try await TestStore.make(engine)
-        try await store.withStorage { first in
-            try await store.withStorage { second in
-                let (a, b) = engine == .sqlite ? (first, first) : (first, second)
-                let userID = try await a.createAccount(
-                    username: "a@example.com", passwordHash: "h", passwordAlgorithm: "x", emailUpdates: false)
-                let notes = (Int64(1000)..<1020).map {
-                    SyncNote(noteID: $0, text: "v0", creationDate: 1, sortDate: 1, textModificationDate: 1)
-                }
-                _ = try await a.syncNotes(notes, since: nil, overlap: 0, userID: userID)
-                let edits = notes.map { note in
-                    var edit = note
-                    edit.text = "late edit"
-                    edit.textModificationDate = 2
-                    return edit
-                }
-                async let deleted = a.syncDeletedNotes(notes.map(\.noteID), since: nil, userID: userID)
-                async let edited = b.syncNotes(edits, since: nil, overlap: 0, userID: userID)
-                _ = try await (deleted, edited)
-                _ = try await b.syncNotes(edits, since: nil, overlap: 0, userID: userID)
-                #expect(try await a.syncNotes([], since: nil, overlap: 0, userID: userID).items.isEmpty)
+        try await Self.withTwoInstances(engine) { a, b, userID in
+            let notes = (Int64(1000)..<1020).map {
+                SyncNote(noteID: $0, text: "v0", creationDate: 1, sortDate: 1, textModificationDate: 1)
             }
+            _ = try await a.syncNotes(notes, since: nil, overlap: 0, userID: userID)
+            let edits = notes.map { note in
+                var edit = note
+                edit.text = "late edit"
+                edit.textModificationDate = 2
+                return edit
+            }
+            async let deleted = a.syncDeletedNotes(notes.map(\.noteID), since: nil, userID: userID)
+            async let edited = b.syncNotes(edits, since: nil, overlap: 0, userID: userID)
+            _ = try await (deleted, edited)
+            _ = try await b.syncNotes(edits, since: nil, overlap: 0, userID: userID)
+            #expect(try await a.syncNotes([], since: nil, overlap: 0, userID: userID).items.isEmpty)
+            let tombstones = try await a.syncDeletedNotes([], since: nil, userID: userID).items
+            #expect(tombstones.sorted() == notes.map(\.noteID))
         }
-        #expect(try await store.rows("SELECT count(*) FROM notes") == [[0]])
-        #expect(try await store.rows("SELECT count(*) FROM deletedNotes") == [[20]])
-        await store.remove()
     }
 
     /// Failed logins recorded through one instance count on another.
     @Test(arguments: Engine.available) func loginFailuresAreSharedByInstancesAndForgotten(engine: Engine) async throws {
-        let store = try await TestStore.make(engine)
-        try await store.withStorage { first in
-            try await store.withStorage { second in
-                let (a, b) = engine == .sqlite ? (first, first) : (first, second)
-                try await a.recordLoginFailure(keys: ["user:a", "address:x"], date: 1_000, forgetBefore: 0)
-                try await a.recordLoginFailure(keys: ["user:a"], date: 2_000, forgetBefore: 0)
-                #expect(
-                    try await b.loginFailures(keys: ["user:a", "address:x", "user:b"], since: 0) == [
-                        "user:a": LoginFailures(count: 2, oldest: 1_000), "address:x": LoginFailures(count: 1, oldest: 1_000),
-                    ])
-                #expect(try await b.loginFailures(keys: ["user:a"], since: 1_500) == ["user:a": LoginFailures(count: 1, oldest: 2_000)])
-                try await b.clearLoginFailures(key: "user:a")
-                #expect(try await a.loginFailures(keys: ["user:a"], since: 0).isEmpty)
-                try await b.recordLoginFailure(keys: ["user:c"], date: 70_000, forgetBefore: 10_000)
-                #expect(try await store.rows("SELECT key FROM loginFailures") == [[.text("user:c")]])
-            }
+        try await Self.withTwoInstances(engine) { a, b, _ in
+            try await a.recordLoginFailure(keys: ["user:a", "address:x"], date: 1_000, forgetBefore: 0)
+            try await a.recordLoginFailure(keys: ["user:a"], date: 2_000, forgetBefore: 0)
+            #expect(
+                try await b.loginFailures(keys: ["user:a", "address:x", "user:b"], since: 0) == [
+                    "user:a": LoginFailures(count: 2, oldest: 1_000), "address:x": LoginFailures(count: 1, oldest: 1_000),
+                ])
+            #expect(try await b.loginFailures(keys: ["user:a"], since: 1_500) == ["user:a": LoginFailures(count: 1, oldest: 2_000)])
+            try await b.clearLoginFailures(key: "user:a")
+            #expect(try await a.loginFailures(keys: ["user:a"], since: 0).isEmpty)
+            try await b.recordLoginFailure(keys: ["user:c"], date: 70_000, forgetBefore: 10_000)
+            #expect(try await a.loginFailures(keys: ["user:a", "address:x", "user:c"], since: 0) == [
+                "user:c": LoginFailures(count: 1, oldest: 70_000)])
         }
-        await store.remove()
     }
 }
 

@@ -125,6 +125,7 @@ one=$(start_server two-a "$shared")
 two=$(start_server two-b "$shared")
 proxy_port=$(free_port)
 mkdir -p "$work/nginx"
+chmod 755 "$work"  # nginx's workers (nobody, when started as root) spool large bodies under it
 sed -e "s/vesper-1.internal:8080/127.0.0.1:$one/" -e "s/vesper-2.internal:8080/127.0.0.1:$two/" \
     -e "s/listen 80;/listen 127.0.0.1:$proxy_port;/" "$here/nginx-vesper.conf" >"$work/nginx/vesper.conf"
 cat >"$work/nginx/nginx.conf" <<NGINX

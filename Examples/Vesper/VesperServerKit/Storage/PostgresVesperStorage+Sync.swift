@@ -119,14 +119,15 @@ extension PostgresVesperStorage {
                 tags, attachments) = try row.decode(
                     (Int64, Bool?, ByteBuffer?, Int64?, Int64, Int64, Int64?, Int64?, Int64?, Int64?, Int64?, String?,
                         ByteBuffer?).self)
+            let properties = SyncNote(
+                noteID: noteID, archived: archived, creationDate: creation, sortDate: sort,
+                textModificationDate: textDate, archivedModificationDate: archivedDate,
+                sortDateModificationDate: sortDate, tagsModificationDate: tagsDate,
+                attachmentsModificationDate: attachmentsDate, tags: tags,
+                attachments: attachments.map { Data($0.readableBytesView) })
             notes.append(
-                try NoteRecord(
-                    noteID: noteID, archived: archived, sealed: text.map { Data($0.readableBytesView) },
-                    textKeyID: keyID, creationDate: creation, sortDate: sort, textModificationDate: textDate,
-                    archivedModificationDate: archivedDate, sortDateModificationDate: sortDate,
-                    tagsModificationDate: tagsDate, attachmentsModificationDate: attachmentsDate, tags: tags,
-                    attachments: attachments.map { Data($0.readableBytesView) }
-                ).opened(cipher: cipher, userID: userID))
+                try NoteRecord(properties: properties, sealed: text.map { Data($0.readableBytesView) }, textKeyID: keyID)
+                    .opened(cipher: cipher, userID: userID))
         }
         return notes
     }
@@ -138,23 +139,24 @@ extension PostgresVesperStorage {
         var tuples: [String] = []
         tuples.reserveCapacity(records.count)
         for record in records {
+            let note = record.properties
             let first = bindings.count + 1
             tuples.append("(" + (first..<first + 15).map { "$\($0)" }.joined(separator: ",") + ")")
             bindings.append(userID)
-            bindings.append(record.noteID)
-            bindings.append(record.archived)
+            bindings.append(note.noteID)
+            bindings.append(note.archived)
             try bindings.append(record.sealedText?.combined)
             bindings.append(record.sealedText?.keyID)
-            bindings.append(record.creationDate)
-            bindings.append(record.sortDate)
-            bindings.append(record.textModificationDate)
-            bindings.append(record.archivedModificationDate)
-            bindings.append(record.sortDateModificationDate)
-            bindings.append(record.tagsModificationDate)
-            bindings.append(record.attachmentsModificationDate)
+            bindings.append(note.creationDate)
+            bindings.append(note.sortDate)
+            bindings.append(note.textModificationDate)
+            bindings.append(note.archivedModificationDate)
+            bindings.append(note.sortDateModificationDate)
+            bindings.append(note.tagsModificationDate)
+            bindings.append(note.attachmentsModificationDate)
             bindings.append(date)
-            bindings.append(record.tags)
-            try bindings.append(record.attachments)
+            bindings.append(note.tags)
+            try bindings.append(note.attachments)
         }
         let sql = """
             INSERT INTO notes (userID, noteID, archived, text, textKeyID, creationDate, sortDate, textModificationDate,

@@ -109,20 +109,21 @@ extension SQLiteVesperStorage {
     private func note(from row: [SQLValue], userID: Int64) throws -> SyncNote {
         guard let noteID = row[0].int64Value, let creationDate = row[4].int64Value, let sortDate = row[5].int64Value
         else { throw StorageError.corruptRow(table: "notes", reason: "a required column is NULL") }
-        return try NoteRecord(
-            noteID: noteID, archived: row[1].int64Value.map { $0 != 0 }, sealed: row[2].dataValue,
-            textKeyID: row[3].int64Value, creationDate: creationDate, sortDate: sortDate,
+        let properties = SyncNote(
+            noteID: noteID, archived: row[1].int64Value.map { $0 != 0 }, creationDate: creationDate, sortDate: sortDate,
             textModificationDate: row[6].int64Value, archivedModificationDate: row[7].int64Value,
             sortDateModificationDate: row[8].int64Value, tagsModificationDate: row[9].int64Value,
-            attachmentsModificationDate: row[10].int64Value, tags: row[11].stringValue, attachments: row[12].dataValue
-        ).opened(cipher: cipher, userID: userID)
+            attachmentsModificationDate: row[10].int64Value, tags: row[11].stringValue, attachments: row[12].dataValue)
+        return try NoteRecord(properties: properties, sealed: row[2].dataValue, textKeyID: row[3].int64Value)
+            .opened(cipher: cipher, userID: userID)
     }
 
     /// Inserts or rewrites a whole row, its text sealed afresh with the current key.
     private func writeNote(_ syncNote: SyncNote, userID: Int64, serverModificationDate: Int64, isNew: Bool) throws {
-        let note = try NoteRecord(sealing: syncNote, cipher: cipher, userID: userID)
+        let record = try NoteRecord(sealing: syncNote, cipher: cipher, userID: userID)
+        let note = record.properties
         let values: [SQLValue] = [
-            .optional(note.archived), .optional(note.sealedText?.combined), .optional(note.sealedText?.keyID),
+            .optional(note.archived), .optional(record.sealedText?.combined), .optional(record.sealedText?.keyID),
             .integer(note.sortDate), .optional(note.textModificationDate), .optional(note.archivedModificationDate),
             .optional(note.sortDateModificationDate), .optional(note.tagsModificationDate),
             .optional(note.attachmentsModificationDate), .integer(serverModificationDate), .optional(note.tags),
