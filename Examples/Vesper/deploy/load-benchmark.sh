@@ -20,9 +20,10 @@ swift build -c "$build" --package-path "$root/Examples" --product vesper-server 
 server="$(swift build -c "$build" --package-path "$root/Examples" --show-bin-path)/vesper-server"
 source "$root/.ci/postgres"
 work=$(mktemp -d /tmp/vesper-load.XXXXXX)
-pids=()
+: >"$work/pids"
+# Process IDs go to a file: start_server runs in a command substitution (a subshell).
 cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    while read -r pid; do kill "$pid" 2>/dev/null || true; done <"$work/pids"
     wait 2>/dev/null || true
     rm -rf "$work"
     stop_postgres
@@ -47,7 +48,7 @@ start_server() {
     port=$(free_port)
     "$server" --port "$port" --database "$2" --attachments "$work/$1-attachments" --log-level warning \
         >"$work/$1.log" 2>&1 &
-    pids+=($!)
+    echo $! >>"$work/pids"
     wait_for "$port"
     echo "$port"
 }
@@ -141,7 +142,7 @@ http {
 }
 NGINX
 nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -g "daemon off;" &
-pids+=($!)
+echo $! >>"$work/pids"
 wait_for "$proxy_port"
 
 for setup in "sqlite $sqlite_port" "postgres $postgres_port" "2x-postgres $proxy_port"; do
