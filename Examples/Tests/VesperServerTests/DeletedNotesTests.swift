@@ -3,7 +3,7 @@ import Testing
 
 @testable import VesperServerKit
 
-@Suite("Deleted notes (§5)")
+@Suite("Deleted notes")
 struct DeletedNotesTests {
     @Test(arguments: Engine.available) func responseListsOnlyTombstonesThatExistedBeforeTheCall(engine: Engine) async throws {
         try await TestEnvironment.with(engine) { env in

@@ -3,7 +3,7 @@ import Testing
 
 @testable import VesperServerKit
 
-@Suite("Note text encryption at rest (§10.3, S1)")
+@Suite("Note text encryption at rest")
 struct EncryptionTests {
     @Test(arguments: Engine.available) func theStoredRowNeverContainsThePlaintext(engine: Engine) async throws {
         try await TestEnvironment.with(engine) { env in

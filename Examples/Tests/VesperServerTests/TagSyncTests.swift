@@ -3,7 +3,7 @@ import Testing
 
 @testable import VesperServerKit
 
-@Suite("Tags (§4)")
+@Suite("Tags")
 struct TagSyncTests {
     @Test(arguments: Engine.available) func firstUploadIsStoredAndAnswers200WithAnEmptyArray(engine: Engine) async throws {
         try await TestEnvironment.with(engine) { env in

@@ -1,5 +1,7 @@
+import ExampleTestSupport
 import Foundation
 import Testing
+import VesperServerTestSupport
 
 @testable import VesperServerKit
 
@@ -14,6 +16,8 @@ final class TestEnvironment: Sendable {
     let client: TestClient
     let store: TestStore
     let configuration: VesperServerConfiguration
+    /// What the server logged (info and above).
+    let logs: LogRecorder
 
     var engine: Engine { store.engine }
 
@@ -25,10 +29,16 @@ final class TestEnvironment: Sendable {
         return configuration
     }
 
-    private init(server: VesperTestServer, store: TestStore, configuration: VesperServerConfiguration) {
+    /// A fresh temporary folder, removed when the value is released.
+    static func makeFolder() throws -> TestFolder {
+        try TestFolder(prefix: "vesper-server-tests")
+    }
+
+    private init(server: VesperTestServer, store: TestStore, configuration: VesperServerConfiguration, logs: LogRecorder) {
         self.server = server
         self.store = store
         self.configuration = configuration
+        self.logs = logs
         client = TestClient(baseURL: server.baseURL)
     }
 
@@ -44,14 +54,15 @@ final class TestEnvironment: Sendable {
         if let existingStore { store = existingStore } else { store = try await TestStore.make(engine) }
         var configuration = makeConfiguration(store: store)
         configure(&configuration)
+        let logs = LogRecorder()
         let server: VesperTestServer
         do {
-            server = try await VesperTestServer.start(configuration)
+            server = try await VesperTestServer.start(configuration, logger: logs.logger)
         } catch {
             if existingStore == nil { await store.remove() }
             throw error
         }
-        let environment = TestEnvironment(server: server, store: store, configuration: configuration)
+        let environment = TestEnvironment(server: server, store: store, configuration: configuration, logs: logs)
         do {
             try await body(environment)
         } catch {

@@ -1,3 +1,4 @@
+import ExampleTestSupport
 import Foundation
 import QSData
 import Testing
@@ -88,7 +89,7 @@ import VesperSync
                 // Every picture on every note came down, whichever instance it went up through.
                 for note in try await device.client.vesper.allNotes() {
                     for attachment in note.attachments {
-                        let bytes = try Data(contentsOf: device.client.vesper.attachmentStorage.fileURL(for: attachment))
+                        let bytes = try #require(device.client.vesper.attachmentStorage.file(for: attachment)).read()
                         #expect(bytes == SampleImages.png, "\(device.client.name) \(attachment.uniqueID)")
                     }
                 }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import PostgresNIO
@@ -23,22 +24,22 @@ public struct VesperSyncServer: Sendable {
     public init(configuration: VesperServerConfiguration, logger: Logger) throws {
         let storage: any VesperStorage
         let blobBytes: any BlobByteStore
-        let secret: String
+        let keys: ServerKeys
+        let cipher: TextCipher
         switch configuration.database {
         case .sqlite(let path):
-            secret = configuration.secret ?? ServerKeys.randomSecret()
-            storage = try SQLiteVesperStorage(
-                path: path, cipher: try Self.textCipher(configuration, keys: ServerKeys(secret: secret)))
-            blobBytes = try BlobFileStore(path: configuration.attachmentsPath)
+            keys = ServerKeys(secret: configuration.secret ?? ServerKeys.randomSecret())
+            cipher = try Self.textCipher(configuration, keys: keys)
+            storage = try SQLiteVesperStorage(path: path, cipher: cipher)
+            blobBytes = try BlobFileStore(path: configuration.attachmentsPath, cipher: cipher)
         case .postgres(let url):
             guard let shared = configuration.secret, !shared.isEmpty else { throw VesperServerError.secretRequired }
-            secret = shared
+            keys = ServerKeys(secret: shared)
+            cipher = try Self.textCipher(configuration, keys: keys)
             let client = PostgresClient(
                 configuration: try VesperDatabase.postgresConfiguration(url), backgroundLogger: logger)
-            storage = PostgresVesperStorage(
-                client: client, cipher: try Self.textCipher(configuration, keys: ServerKeys(secret: secret)),
-                logger: logger)
-            blobBytes = PostgresBlobByteStore(client: client, logger: logger)
+            storage = PostgresVesperStorage(client: client, cipher: cipher, logger: logger)
+            blobBytes = PostgresBlobByteStore(client: client, cipher: cipher, logger: logger)
         }
         self.configuration = configuration
         self.logger = logger
@@ -46,7 +47,7 @@ public struct VesperSyncServer: Sendable {
             configuration: configuration,
             storage: storage,
             blobBytes: blobBytes,
-            keys: ServerKeys(secret: secret),
+            keys: keys,
             hasher: PasswordHasher(cost: configuration.bcryptCost),
             throttle: LoginThrottle(attemptsPerMinute: configuration.loginAttemptsPerMinute, store: storage))
     }
@@ -59,17 +60,31 @@ public struct VesperSyncServer: Sendable {
         try await group.run()
     }
 
-    /// The storage's connections, the schema migration, then the HTTP server; `onServerRunning`
-    /// is called once it accepts connections.
+    /// The server as a service for a `ServiceGroup` the caller runs and shuts down (tests, or a
+    /// program that embeds the server): the storage's connections, the schema migration, then
+    /// the HTTP server; `onListening` hears the bound port once connections are accepted.
+    public func service(onListening: @escaping @Sendable (_ port: Int?) async -> Void) -> some Service {
+        makeService { channel in await onListening(channel.localAddress?.port) }
+    }
+
     func makeService(onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) -> some Service {
-        VesperServerService(
-            storage: api.storage,
-            application: Application(
-                responder: VesperResponder(api: api),
-                configuration: .init(
-                    address: .hostname(configuration.hostname, port: configuration.port), serverName: "vesper-server"),
-                onServerRunning: onServerRunning,
-                logger: logger))
+        VesperServerService(storage: api.storage, application: makeApplication(onServerRunning: onServerRunning))
+    }
+
+    func makeApplication(onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in })
+        -> Application<VesperResponder>
+    {
+        let limits = configuration.connectionLimits
+        return Application(
+            responder: VesperResponder(api: api),
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [RequestHeadDeadlineHandler(limits: limits)],
+                idleTimeout: .nanoseconds(limits.idleTimeout.wholeNanoseconds))),
+            configuration: .init(
+                address: .hostname(configuration.hostname, port: configuration.port), serverName: "vesper-server",
+                availableConnectionsDelegate: MaximumAvailableConnections(limits.maximumConnections, logger: logger)),
+            onServerRunning: onServerRunning,
+            logger: logger)
     }
 
     /// Key 0 derived from the secret, plus the configured keys; the current one is the configured

@@ -1,20 +1,23 @@
 import Foundation
 import NIOPosix
 
-/// Attachment bytes on disk: `<root>/user-<userID>/<name>`, written atomically.
+/// Attachment bytes on disk: `<root>/user-<userID>/<name>`, written atomically, sealed
+/// (``SealedBlob``), readable only by the server's user (folders 0700, files 0600).
 ///
 /// Names are validated before they get here (``isValidName(_:)``), so no path is ever built from
 /// unchecked input. File work runs on NIO's blocking thread pool.
 struct BlobFileStore: BlobByteStore {
     let root: URL
+    let cipher: TextCipher
 
-    init(path: String) throws {
+    init(path: String, cipher: TextCipher) throws {
         root = URL(fileURLWithPath: path, isDirectory: true)
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        self.cipher = cipher
+        try Self.makePrivateFolder(root)
     }
 
     /// A UUID with an optional `-low` suffix, or anything else made of letters, digits and
-    /// hyphens, up to 80 characters (§8.3).
+    /// hyphens, up to 80 characters.
     static func isValidName(_ name: String) -> Bool {
         (1...80).contains(name.utf8.count)
             && name.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 45 }
@@ -26,19 +29,33 @@ struct BlobFileStore: BlobByteStore {
 
     func write(_ data: Data, name: String, userID: Int64) async throws {
         let folder = folder(userID: userID)
-        try await NIOThreadPool.singleton.runIfActive {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            // Data.write(options: .atomic) writes a temporary file and renames it into place.
-            try data.write(to: folder.appendingPathComponent(name), options: .atomic)
+        let stored = try SealedBlob.seal(data, name: name, userID: userID, cipher: cipher)
+        try await NIOThreadPool.singleton.runIfActive { [stored] in
+            try Self.makePrivateFolder(folder)
+            let file = folder.appendingPathComponent(name)
+            // Data.write(options: .atomic) writes a temporary file and renames it into place;
+            // the permissions are narrowed before the rename, so the bytes are never readable by others.
+            let temporary = folder.appendingPathComponent(".\(name).\(UUID().uuidString)")
+            guard FileManager.default.createFile(atPath: temporary.path, contents: stored, attributes: [.posixPermissions: 0o600]) else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
+            }
+            if rename(temporary.path, file.path) != 0 {
+                let error = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+                // The rename's error is the one to report; a leftover temporary file is harmless.
+                try? FileManager.default.removeItem(at: temporary)
+                throw error
+            }
         }
     }
 
     /// The bytes, or nil when the file is missing.
     func read(name: String, userID: Int64) async throws -> Data? {
         let file = folder(userID: userID).appendingPathComponent(name)
-        return try await NIOThreadPool.singleton.runIfActive {
+        let stored = try await NIOThreadPool.singleton.runIfActive {
             FileManager.default.fileExists(atPath: file.path) ? try Data(contentsOf: file) : nil
         }
+        guard let stored else { return nil }
+        return try SealedBlob.open(stored, name: name, userID: userID, cipher: cipher)
     }
 
     func remove(name: String, userID: Int64) async throws {
@@ -48,5 +65,11 @@ struct BlobFileStore: BlobByteStore {
                 try FileManager.default.removeItem(at: file)
             }
         }
+    }
+
+    /// Creates `folder` (and missing parents) and makes it 0700.
+    static func makePrivateFolder(_ folder: URL) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder.path)
     }
 }

@@ -5,7 +5,7 @@ import PostgresNIO
 /// the user's account row (``PostgresVesperStorage/beginUserCall(_:userID:)``); uploads are read
 /// and written in batches, with ID arrays instead of `IN` lists.
 extension PostgresVesperStorage {
-    // MARK: Tags (§4.3)
+    // MARK: Tags
 
     func syncTags(_ uploaded: [SyncTag], userID: Int64) async throws -> [SyncTag] {
         try await transaction { connection in
@@ -32,7 +32,7 @@ extension PostgresVesperStorage {
         }
     }
 
-    // MARK: Deleted notes (§5.2)
+    // MARK: Deleted notes
 
     func syncDeletedNotes(_ uploaded: [Int64], since: Int64?, userID: Int64) async throws -> SyncResult<Int64> {
         try await transaction { connection in
@@ -58,7 +58,7 @@ extension PostgresVesperStorage {
         }
     }
 
-    // MARK: Notes (§7.3)
+    // MARK: Notes
 
     func syncNotes(_ uploaded: [SyncNote], since: Int64?, overlap: Int64, userID: Int64) async throws
         -> SyncResult<SyncNote>

@@ -126,6 +126,15 @@ struct PostgresVesperStorage: VesperStorage {
         }
     }
 
+    func takePasswordReset(tokenHash: Data, now: Int64) async throws -> Int64? {
+        let rows = try await client.query(
+            "DELETE FROM passwordResets WHERE tokenHash = \(tokenHash) RETURNING userID, expiry", logger: logger)
+        for try await (userID, expiry) in rows.decode((Int64, Int64).self) {
+            return now < expiry ? userID : nil
+        }
+        return nil
+    }
+
     // MARK: Blob metadata
 
     func blobs(userID: Int64) async throws -> [BlobRecord] {

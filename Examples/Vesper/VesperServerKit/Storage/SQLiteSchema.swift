@@ -1,6 +1,6 @@
 import QSData
 
-/// The embedded engine's schema (§10.1, adapted): no joins, every table keyed by userID, dates
+/// The embedded engine's schema: no joins, every table keyed by userID, dates
 /// as exact Int64 milliseconds (UTC), note text sealed with the ID of its key.
 ///
 /// Numbered migrations: the file's `user_version` is the last one applied; each later one runs

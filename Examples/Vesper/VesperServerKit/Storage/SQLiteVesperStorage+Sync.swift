@@ -1,10 +1,10 @@
 import Foundation
 import QSData
 
-/// Tags, tombstones and notes: each call is one transaction; no unbounded `IN` lists (S5) —
+/// Tags, tombstones and notes: each call is one transaction; no unbounded `IN` lists —
 /// uploads are handled one row at a time through cached prepared statements.
 extension SQLiteVesperStorage {
-    // MARK: Tags (§4.3)
+    // MARK: Tags
 
     func syncTags(_ uploaded: [SyncTag], userID: Int64) throws -> [SyncTag] {
         try connection.transaction {
@@ -31,7 +31,7 @@ extension SQLiteVesperStorage {
         }
     }
 
-    // MARK: Deleted notes (§5.2, with the fixes for S2 and S3)
+    // MARK: Deleted notes
 
     func syncDeletedNotes(_ uploaded: [Int64], since: Int64?, userID: Int64) throws -> SyncResult<Int64> {
         try connection.transaction {
@@ -58,7 +58,7 @@ extension SQLiteVesperStorage {
         }
     }
 
-    // MARK: Notes (§7.3, with the fixes for S1, S4, S5 and S11)
+    // MARK: Notes
 
     func syncNotes(_ uploaded: [SyncNote], since: Int64?, overlap: Int64, userID: Int64) throws
         -> SyncResult<SyncNote>
@@ -105,7 +105,8 @@ extension SQLiteVesperStorage {
         ).first.map { try note(from: $0, userID: userID) }
     }
 
-    /// A row as a note with its text opened by the key the row names.
+    /// A row as a note with its text opened by the key the row names. A text that cannot be
+    /// opened is an error, never `nil`: writing nil back would lose the text.
     private func note(from row: [SQLValue], userID: Int64) throws -> SyncNote {
         guard let noteID = row[0].int64Value, let creationDate = row[4].int64Value, let sortDate = row[5].int64Value
         else { throw StorageError.corruptRow(table: "notes", reason: "a required column is NULL") }

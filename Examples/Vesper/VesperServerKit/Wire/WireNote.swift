@@ -1,6 +1,7 @@
 import Foundation
+import WireDates
 
-/// One element of a `notes` request body, exactly as the client sent it (§6.1).
+/// One element of a `notes` request body, exactly as the client sent it (PROTOCOL.md, "Notes").
 ///
 /// Decoding checks types only; ``syncNote()`` checks values. Unknown keys are ignored.
 struct WireNote: Decodable {
@@ -47,9 +48,9 @@ struct WireNote: Decodable {
     /// The typed note.
     ///
     /// - Throws: ``APIError/badRequest(_:)`` for an ID outside 1…2^53 (0 included, which the
-    ///   original skipped silently), an unparseable `creationDate`
-    ///   or `sortDate`, or `attachments` that are not base64. Unparseable *modification* dates mean
-    ///   "no value" (§1.6).
+    ///   original skipped silently), an unparseable `creationDate` or `sortDate`, or `attachments`
+    ///   that are not a valid attachment list (see ``WireAttachments``). Unparseable
+    ///   *modification* dates mean "no value".
     func syncNote() throws(APIError) -> SyncNote {
         guard noteID > 0, noteID <= maximumNoteID else {
             throw .badRequest("noteID \(noteID) is out of range")
@@ -61,12 +62,12 @@ struct WireNote: Decodable {
             }
             return date
         }
+        for name in (tags ?? "").components(separatedBy: "  ") {
+            try TagName.checkLength(TagName.normalized(name))
+        }
         var attachmentJSON: Data?
         if let attachments, !attachments.isEmpty {
-            guard let data = Data(base64Encoded: attachments) else {
-                throw .badRequest("note \(noteID): attachments is not base64")
-            }
-            attachmentJSON = data
+            attachmentJSON = try WireAttachments.validatedJSON(base64: attachments, noteID: noteID)
         }
         return SyncNote(
             noteID: noteID,
@@ -84,7 +85,7 @@ struct WireNote: Decodable {
     }
 }
 
-/// One element of a `notes` response (§6.3): every key present, `null` for no value.
+/// One element of a `notes` response: every key present, `null` for no value.
 struct WireNoteResponse: Encodable {
     let note: SyncNote
 
@@ -96,7 +97,7 @@ struct WireNoteResponse: Encodable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(note.noteID, forKey: .noteID)
-        // S8: an archived flag that was never sent is emitted as false, never null.
+        // An archived flag that was never sent is emitted as false, never null.
         try container.encode(note.archived ?? false, forKey: .archived)
         try container.encode(note.text, forKey: .text)
         try container.encode(WireDate.string(from: note.creationDate), forKey: .creationDate)
