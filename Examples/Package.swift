@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        // The sync server's PostgreSQL storage (several instances on one database).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // HTTP parts as NIO channel handlers see them (the server's connection deadlines).
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         // The CLIs' HTTP client: NIO-based, so waiting on a slow server costs no CPU, with
@@ -101,6 +103,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Vesper/VesperServerKit"
         ),

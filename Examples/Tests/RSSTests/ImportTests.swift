@@ -154,7 +154,7 @@ import Testing
     }
 
     @Test func opmlEntriesThatAreNotURLsAreCountedAsSkipped() async throws {
-        try await TestSupport.withData { (data, folder) async throws in
+        try await TestSupport.withData { data, folder in
             let one = try TestSupport.write(TestSupport.rss(title: "One", items: TestSupport.items(2)), named: "one.xml", in: folder)
             let opml = try TestSupport.write("""
                 <?xml version="1.0"?><opml version="2.0"><head><title>Subs</title></head><body>

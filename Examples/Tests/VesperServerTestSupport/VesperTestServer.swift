@@ -7,7 +7,7 @@ import VesperServerKit
 /// ``shutdown()``.
 ///
 /// ```swift
-/// let server = try await VesperTestServer.start(.init(databasePath: db, attachmentsPath: dir))
+/// let server = try await VesperTestServer.start(.init(database: .sqlite(path: db), attachmentsPath: dir))
 /// defer { Task { try await server.shutdown() } }
 /// let loginURL = server.baseURL.appendingPathComponent("login")   // http://127.0.0.1:54321/api/login
 /// ```

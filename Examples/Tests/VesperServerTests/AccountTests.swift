@@ -5,8 +5,8 @@ import Testing
 
 @Suite("Accounts")
 struct AccountTests {
-    @Test func createAccountAnswers204ThenLoginReturnsTokenAndEmailUpdates() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func createAccountAnswers204ThenLoginReturnsTokenAndEmailUpdates(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             let created = try await env.client.send(
                 "POST", "createAccount", headers: TestClient.basic("Alice@Example.com", "correct horse"),
                 body: Data(#"{"emailUpdates":true}"#.utf8))
@@ -23,8 +23,8 @@ struct AccountTests {
         }
     }
 
-    @Test func createAccountRejectsInvalidUsernamesAndPasswordsWithTheProtocolConstants() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func createAccountRejectsInvalidUsernamesAndPasswordsWithTheProtocolConstants(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             for username in ["abc", "no-at-sign.com", "no-dot@example", "has space@example.com", String(repeating: "a", count: 140) + "@example.com"] {
                 let response = try await env.client.send(
                     "POST", "createAccount", headers: TestClient.basic(username, "correct horse"))
@@ -45,29 +45,29 @@ struct AccountTests {
         }
     }
 
-    @Test func createAccountWithATakenUsernameIn400UsernameAlreadyExists() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func createAccountWithATakenUsernameIn400UsernameAlreadyExists(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             _ = try await env.signUp()
             let again = try await env.client.send(
                 "POST", "createAccount", headers: TestClient.basic("ALICE@example.com", "another password"))
             #expect(again.status == 400)
             #expect(again.text == "VSErrorUsernameAlreadyExists")
-            #expect(try DatabaseInspector(path: env.configuration.databasePath).count("SELECT count(*) FROM accounts") == 1)
+            #expect(try await env.databaseRows("SELECT count(*) FROM accounts") == [[1]])
         }
     }
 
-    @Test func createAccountWithoutUsableAuthorizationIs400() async throws {
-        try await TestEnvironment.with { (env: TestEnvironment) async throws in
+    @Test(arguments: Engine.available) func createAccountWithoutUsableAuthorizationIs400(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { (env: TestEnvironment) async throws in
             #expect(try await env.client.send("POST", "createAccount").status == 400)
             #expect(try await env.client.send("POST", "createAccount", headers: ["Authorization": "Basic !!!"]).status == 400)
             #expect(try await env.client.send("POST", "createAccount", headers: ["Authorization": "Bearer abc"]).status == 400)
         }
     }
 
-    @Test func passwordsAreStoredAsSaltedBcryptNeverInPlainText() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func passwordsAreStoredAsSaltedBcryptNeverInPlainText(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             _ = try await env.signUp()
-            let row = try #require(try env.databaseRows("SELECT passwordHash, passwordAlgorithm FROM accounts").first)
+            let row = try #require(try await env.databaseRows("SELECT passwordHash, passwordAlgorithm FROM accounts").first)
             guard case .text(let hash) = row[0], case .text(let algorithm) = row[1] else {
                 Issue.record("unexpected row \(row)")
                 return
@@ -78,8 +78,8 @@ struct AccountTests {
         }
     }
 
-    @Test func loginFailuresAre400ForEmptyAnd401ForWrongCredentials() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func loginFailuresAre400ForEmptyAnd401ForWrongCredentials(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             _ = try await env.signUp()
             let wrong = try await env.client.send(
                 "POST", "login", headers: TestClient.basic("alice@example.com", "wrong password"), body: Data("{}".utf8))
@@ -94,8 +94,8 @@ struct AccountTests {
         }
     }
 
-    @Test func loginIsThrottledAfterTooManyFailuresWith429AndRetryAfter() async throws {
-        try await TestEnvironment.with({ $0.loginAttemptsPerMinute = 3 }) { env in
+    @Test(arguments: Engine.available) func loginIsThrottledAfterTooManyFailuresWith429AndRetryAfter(engine: Engine) async throws {
+        try await TestEnvironment.with(engine, { $0.loginAttemptsPerMinute = 3 }) { env in
             _ = try await env.signUp()
             for _ in 0..<3 {
                 let response = try await env.client.send(
@@ -115,26 +115,31 @@ struct AccountTests {
         }
     }
 
-    @Test func anAttackerElsewhereCannotLockAUserOutButAnAddressHasAWiderBudget() async {
-        let throttle = LoginThrottle(attemptsPerMinute: 3)
-        let attacker = ThrottlePolicy.login(username: "alice@example.com", address: "203.0.113.66", perMinute: 3)
-        let alice = ThrottlePolicy.login(username: "alice@example.com", address: "192.0.2.1", perMinute: 3)
-        for _ in 0..<3 { await throttle.recordFailure(keys: attacker) }
-        #expect(await throttle.retryAfter(keys: attacker) != nil)
-        #expect(await throttle.retryAfter(keys: alice) == nil)
-        // Spraying usernames from one address meets the address's budget: ten times the per-account one.
-        for index in 0..<27 {
-            let keys = ThrottlePolicy.login(username: "user\(index)@example.com", address: "203.0.113.66", perMinute: 3)
-            #expect(await throttle.retryAfter(keys: keys) == nil)
-            await throttle.recordFailure(keys: keys)
+    @Test(arguments: Engine.available)
+    func anAttackerElsewhereCannotLockAUserOutButAnAddressHasAWiderBudget(engine: Engine) async throws {
+        let store = try await TestStore.make(engine)
+        defer { Task { await store.remove() } }
+        try await store.withStorage { storage in
+            let throttle = LoginThrottle(attemptsPerMinute: 3, store: storage)
+            let attacker = ThrottlePolicy.login(username: "alice@example.com", address: "203.0.113.66", perMinute: 3)
+            let alice = ThrottlePolicy.login(username: "alice@example.com", address: "192.0.2.1", perMinute: 3)
+            for _ in 0..<3 { try await throttle.recordFailure(keys: attacker) }
+            #expect(try await throttle.retryAfter(keys: attacker) != nil)
+            #expect(try await throttle.retryAfter(keys: alice) == nil)
+            // Spraying usernames from one address meets the address's budget: ten times the per-account one.
+            for index in 0..<27 {
+                let keys = ThrottlePolicy.login(username: "user\(index)@example.com", address: "203.0.113.66", perMinute: 3)
+                #expect(try await throttle.retryAfter(keys: keys) == nil)
+                try await throttle.recordFailure(keys: keys)
+            }
+            let next = ThrottlePolicy.login(username: "carol@example.com", address: "203.0.113.66", perMinute: 3)
+            #expect(try await throttle.retryAfter(keys: next) != nil)
+            #expect(try await throttle.retryAfter(keys: alice) == nil)
         }
-        let next = ThrottlePolicy.login(username: "carol@example.com", address: "203.0.113.66", perMinute: 3)
-        #expect(await throttle.retryAfter(keys: next) != nil)
-        #expect(await throttle.retryAfter(keys: alice) == nil)
     }
 
-    @Test func accountCreationIsThrottledPerAddress() async throws {
-        try await TestEnvironment.with({ $0.loginAttemptsPerMinute = 3 }) { env in
+    @Test(arguments: Engine.available) func accountCreationIsThrottledPerAddress(engine: Engine) async throws {
+        try await TestEnvironment.with(engine, { $0.loginAttemptsPerMinute = 3 }) { env in
             for index in 0..<3 {
                 let created = try await env.client.send(
                     "POST", "createAccount", headers: TestClient.basic("user\(index)@example.com", "a long password"))
@@ -147,8 +152,8 @@ struct AccountTests {
         }
     }
 
-    @Test func forgotPasswordAnswers204WhetherOrNotTheAccountExists() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func forgotPasswordAnswers204WhetherOrNotTheAccountExists(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             _ = try await env.signUp()
             let known = try await env.client.send(
                 "POST", "forgotpassword", body: Data(#"{"username":"alice@example.com"}"#.utf8))
@@ -159,12 +164,12 @@ struct AccountTests {
             #expect(try await env.client.send("POST", "forgotpassword", body: Data("{}".utf8)).status == 400)
             #expect(try await env.client.send("POST", "forgotpassword", body: Data(#"{"username":5}"#.utf8)).status == 400)
             // Only the real account got a (hashed) reset token.
-            #expect(try DatabaseInspector(path: env.configuration.databasePath).count("SELECT count(*) FROM passwordResets") == 1)
+            #expect(try await env.databaseRows("SELECT count(*) FROM passwordResets") == [[1]])
         }
     }
 
-    @Test func changePasswordRevokesOldTokensAndTheNewPasswordLogsIn() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func changePasswordRevokesOldTokensAndTheNewPasswordLogsIn(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             let token = try await env.signUp()
             let invalid = try await env.client.post("changepasswordauthenticated", token: token, json: ["password": "short"])
             #expect(invalid.status == 400)
@@ -182,8 +187,8 @@ struct AccountTests {
         }
     }
 
-    @Test func emailUpdatesCanBeReadAndSetAndRejectsNonBooleans() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func emailUpdatesCanBeReadAndSetAndRejectsNonBooleans(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             let token = try await env.signUp()
             let initial = try await env.client.send("GET", "emailupdates", headers: TestClient.auth(token))
             #expect(initial.status == 200)

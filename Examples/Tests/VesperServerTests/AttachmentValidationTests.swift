@@ -12,8 +12,8 @@ struct AttachmentValidationTests {
 
     static let validAttachment = #"{"uniqueID":"6F9619FF-8B86-4D01-B42D-00C04FC964FF","mimeType":"image/jpeg","width":3264,"height":2448}"#
 
-    @Test func badAttachmentListsAre400AndWriteNothing() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func badAttachmentListsAre400AndWriteNothing(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             let token = try await env.signUp()
             let badLists = [
                 #"{"uniqueID":"A","mimeType":"image/png"}"#,                      // not an array
@@ -39,12 +39,12 @@ struct AttachmentValidationTests {
                 let response = try await env.client.post("notes", token: token, json: notes)
                 #expect(response.status == 400, "\(list.prefix(60)) → \(response.status) \(response.text)")
             }
-            #expect(try env.databaseRows("SELECT count(*) FROM notes") == [[0]])
+            #expect(try await env.databaseRows("SELECT count(*) FROM notes") == [[0]])
         }
     }
 
-    @Test func aValidListIsStoredAndServedBack() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func aValidListIsStoredAndServedBack(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             let token = try await env.signUp()
             let list = "[\(Self.validAttachment),{\"uniqueID\":\"6F9619FF-8B86-4D01-B42D-00C04FC964FF-low\",\"mimeType\":\"image/jpeg\",\"width\":null}]"
             let note: [String: Any] = ["noteID": 5001, "text": "picture", "attachments": Self.base64(list)]

@@ -39,8 +39,8 @@ struct ConnectionLimitTests {
         #expect(closed == 300)
     }
 
-    @Test func anIdleKeptAliveConnectionIsClosedAfterTheIdleTimeout() async throws {
-        try await TestEnvironment.with({ $0.connectionLimits = Self.limits }) { env in
+    @Test(arguments: Engine.available) func anIdleKeptAliveConnectionIsClosedAfterTheIdleTimeout(engine: Engine) async throws {
+        try await TestEnvironment.with(engine, { $0.connectionLimits = Self.limits }) { env in
             let connection = try RawConnection(port: try #require(env.server.baseURL.port))
             try connection.send("GET /api/blobs/list HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             let answer = try #require(connection.receive(until: .now + .seconds(10)))
@@ -51,7 +51,7 @@ struct ConnectionLimitTests {
     }
 
     @Test func theDefaultsAreAFewSecondsForAHeadAndACap() {
-        let defaults = VesperServerConfiguration(databasePath: "db", attachmentsPath: "a").connectionLimits
+        let defaults = VesperServerConfiguration(database: .sqlite(path: "db"), attachmentsPath: "a").connectionLimits
         #expect(defaults == ConnectionLimits(requestHeadTimeout: .seconds(5), idleTimeout: .seconds(30), maximumConnections: 1000))
     }
 }

@@ -5,8 +5,8 @@ import Testing
 
 @Suite("Per-user isolation")
 struct IsolationTests {
-    @Test func twoUsersCanHoldTheSameNoteIDWithoutSeeingOrTouchingEachOther() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func twoUsersCanHoldTheSameNoteIDWithoutSeeingOrTouchingEachOther(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             let alice = try await env.signUp("alice@example.com")
             let bob = try await env.signUp("bob@example.com")
             _ = try await env.client.post("notes", token: alice, json: [wireNote(8000, text: "alice's")])
@@ -24,8 +24,8 @@ struct IsolationTests {
         }
     }
 
-    @Test func tagsAndBlobsArePerUser() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func tagsAndBlobsArePerUser(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             let alice = try await env.signUp("alice@example.com")
             let bob = try await env.signUp("bob@example.com")
             _ = try await env.client.post("tags", token: alice, json: [["uniqueID": "x", "name": "Secret"]])
@@ -43,8 +43,8 @@ struct IsolationTests {
         }
     }
 
-    @Test func aSyncTokenFromAnotherUserCountsAsAbsent() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func aSyncTokenFromAnotherUserCountsAsAbsent(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             let alice = try await env.signUp("alice@example.com")
             let bob = try await env.signUp("bob@example.com")
             _ = try await env.client.post("notes", token: bob, json: [wireNote(8100)])

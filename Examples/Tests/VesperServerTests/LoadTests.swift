@@ -5,9 +5,9 @@ import Testing
 
 @Suite("Load")
 struct LoadTests {
-    @Test func fiftyConcurrentClientsSyncingAHundredNotesEachLoseNothing() async throws {
+    @Test(arguments: Engine.available) func fiftyConcurrentClientsSyncingAHundredNotesEachLoseNothing(engine: Engine) async throws {
         // Fifty accounts from one address in a minute: more than account creation allows by default.
-        try await TestEnvironment.with({ $0.loginAttemptsPerMinute = 1_000 }) { env in
+        try await TestEnvironment.with(engine, { $0.loginAttemptsPerMinute = 1_000 }) { env in
             let clients = 50
             let notesPerClient = 100
             let start = ContinuousClock.now
@@ -32,14 +32,14 @@ struct LoadTests {
             }
             let elapsed = ContinuousClock.now - start
             print("LOAD: \(clients) concurrent clients × \(notesPerClient) notes (sign-up, login, 2 syncs each): \(elapsed)")
-            #expect(try env.databaseRows("SELECT count(*) FROM notes") == [[.integer(Int64(clients * notesPerClient))]])
-            #expect(try env.databaseRows("SELECT count(DISTINCT userID) FROM notes") == [[.integer(Int64(clients))]])
+            #expect(try await env.databaseRows("SELECT count(*) FROM notes") == [[.integer(Int64(clients * notesPerClient))]])
+            #expect(try await env.databaseRows("SELECT count(DISTINCT userID) FROM notes") == [[.integer(Int64(clients))]])
         }
     }
 
     /// Not a timed assertion (performance is measured, not asserted); prints the number.
-    @Test func firstSyncOfTenThousandNotes() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func firstSyncOfTenThousandNotes(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             let token = try await env.signUp()
             let notes = (0..<10_000).map { index in
                 wireNote(

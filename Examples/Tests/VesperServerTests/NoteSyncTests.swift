@@ -5,8 +5,8 @@ import Testing
 
 @Suite("Notes")
 struct NoteSyncTests {
-    @Test func uploadedNotesComeBackInTheWireFormatWithASyncToken() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func uploadedNotesComeBackInTheWireFormatWithASyncToken(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             let token = try await env.signUp()
             let attachments = Data(
                 #"[{"uniqueID":"6F9619FF-8B86-4D01-B42D-00C04FC964FF","mimeType":"image/jpeg","width":3264,"height":2448}]"#
@@ -42,8 +42,8 @@ struct NoteSyncTests {
         }
     }
 
-    @Test func nothingToReturnIs204WithASyncToken() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func nothingToReturnIs204WithASyncToken(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             let token = try await env.signUp()
             let empty = try await env.client.send("POST", "notes", headers: TestClient.auth(token))
             #expect(empty.status == 204)
@@ -52,8 +52,8 @@ struct NoteSyncTests {
         }
     }
 
-    @Test func eachPropertyMergesByItsOwnModificationDate() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func eachPropertyMergesByItsOwnModificationDate(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             let token = try await env.signUp()
             _ = try await env.client.post(
                 "notes", token: token,
@@ -92,22 +92,22 @@ struct NoteSyncTests {
         }
     }
 
-    @Test func anAbsentIncomingDateNeverWinsAndAnUnchangedNoteIsNotRewritten() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func anAbsentIncomingDateNeverWinsAndAnUnchangedNoteIsNotRewritten(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             let token = try await env.signUp()
             let first = try await env.client.post("notes", token: token, json: [wireNote(4100, text: "kept")])
             let syncToken = try #require(first.header("x-vesper-synctoken"))
-            let before = try env.databaseRows("SELECT serverModificationDate FROM notes")
+            let before = try await env.databaseRows("SELECT serverModificationDate FROM notes")
             let again = try await env.client.post(
                 "notes", token: token, json: [wireNote(4100, text: "no date", textDate: nil)],
                 headers: ["x-vesper-synctoken": syncToken])
             #expect(try again.jsonArray().first?["text"] as? String == "kept")
-            #expect(try env.databaseRows("SELECT serverModificationDate FROM notes") == before)
+            #expect(try await env.databaseRows("SELECT serverModificationDate FROM notes") == before)
         }
     }
 
-    @Test func duplicateNoteIDsInOneBodyCoalesceInsteadOfFailing() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func duplicateNoteIDsInOneBodyCoalesceInsteadOfFailing(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             let token = try await env.signUp()
             let response = try await env.client.post(
                 "notes", token: token,
@@ -123,8 +123,8 @@ struct NoteSyncTests {
         }
     }
 
-    @Test func aSyncTokenReturnsChangesSinceItsDateMinusTenMinutes() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func aSyncTokenReturnsChangesSinceItsDateMinusTenMinutes(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             let token = try await env.signUp()
             _ = try await env.client.post("notes", token: token, json: [wireNote(4300)])
             // A token from an hour ago sees the note; one from now still does (10-minute overlap);
@@ -146,8 +146,8 @@ struct NoteSyncTests {
         }
     }
 
-    @Test func undecodableSyncTokensCountAsAbsent() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func undecodableSyncTokensCountAsAbsent(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             let token = try await env.signUp()
             _ = try await env.client.post("notes", token: token, json: [wireNote(4400)])
             for bad in ["%%%", Data("1:abc".utf8).base64EncodedString(), Data("7:1:2".utf8).base64EncodedString(), ""] {
@@ -174,8 +174,8 @@ struct NoteSyncTests {
         #expect(NoteMerge.incomingWins(1, over: nil))
     }
 
-    @Test func missingDatesDefaultToTheOldDateAndUnparseableModificationDatesMeanNoValue() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func missingDatesDefaultToTheOldDateAndUnparseableModificationDatesMeanNoValue(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             let token = try await env.signUp()
             let response = try await env.client.post(
                 "notes", token: token,

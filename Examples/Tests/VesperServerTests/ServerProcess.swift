@@ -12,7 +12,6 @@ final class ServerProcess {
 
     let port: Int
     private let process: Process
-    /// Removed with everything in it when the server process object goes away.
     private let folder: TestFolder
 
     private init(port: Int, process: Process, folder: TestFolder) {

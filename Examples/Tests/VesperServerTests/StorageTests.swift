@@ -5,23 +5,156 @@ import Testing
 
 @testable import VesperServerKit
 
-@Suite("SQLite storage")
+@Suite("Storage engines")
 struct StorageTests {
-    /// A storage in a new folder; keep the folder while the storage is in use.
-    static func makeStorage() throws -> (SQLiteVesperStorage, String, TestFolder) {
-        let folder = try TestEnvironment.makeFolder()
-        let path = folder.appending("s.sqlite").path
-        let cipher = TextCipher(keys: [0: ServerKeys(secret: "x").defaultTextKey], currentKeyID: 0)
-        return (try SQLiteVesperStorage(path: path, cipher: cipher), path, folder)
+    /// Two instances on one fresh store — two connection pools on PostgreSQL; SQLite has one
+    /// instance by design, so both are the same storage — and an account; then the store goes.
+    static func withTwoInstances(
+        _ engine: Engine, _ body: (any VesperStorage, any VesperStorage, Int64) async throws -> Void
+    ) async throws {
+        let store = try await TestStore.make(engine)
+        try await store.withStorage { first in
+            try await store.withStorage { second in
+                let userID = try await first.createAccount(
+                    username: "a@example.com", passwordHash: "h", passwordAlgorithm: "x", emailUpdates: false)
+                try await body(first, engine == .sqlite ? first : second, userID)
+            }
+        }
+        await store.remove()
     }
 
-    @Test func notesAreInsertedAndReturned() async throws {
-        let (storage, path, folder) = try Self.makeStorage()
-        defer { withExtendedLifetime(folder) {} }
-        let note = SyncNote(noteID: 1234, text: "hello", creationDate: 1, sortDate: 2, textModificationDate: 3)
-        let result = try await storage.syncNotes([note], since: nil, overlap: 600_000, userID: 1)
-        #expect(result.items == [note])
-        #expect(try DatabaseInspector(path: path).rows("SELECT noteID, userID FROM notes") == [[1234, 1]])
+    @Test(arguments: Engine.available) func notesAreInsertedAndReturned(engine: Engine) async throws {
+        let store = try await TestStore.make(engine)
+        try await store.withStorage { storage in
+            let userID = try await storage.createAccount(
+                username: "a@example.com", passwordHash: "h", passwordAlgorithm: "x", emailUpdates: false)
+            let note = SyncNote(noteID: 1234, text: "hello", creationDate: 1, sortDate: 2, textModificationDate: 3)
+            let result = try await storage.syncNotes([note], since: nil, overlap: 600_000, userID: userID)
+            #expect(result.items == [note])
+        }
+        #expect(try await store.rows("SELECT noteID, userID FROM notes") == [[1234, 1]])
+        await store.remove()
+    }
+
+    /// Opening an up-to-date database again changes nothing; the recorded version is the latest.
+    @Test(arguments: Engine.available) func theSchemaIsMigratedOnceToItsLatestNumberedVersion(engine: Engine) async throws {
+        let store = try await TestStore.make(engine)
+        try await store.withStorage { _ in }
+        try await store.withStorage { _ in }
+        switch engine {
+        case .sqlite:
+            #expect(try await store.rows("PRAGMA user_version") == [[.integer(SQLiteSchema.latestVersion)]])
+        case .postgres:
+            #expect(
+                try await store.rows("SELECT version FROM vesperSchemaVersions ORDER BY version")
+                    == PostgresSchema.migrations.map { [.integer($0.version)] })
+        }
+        await store.remove()
+    }
+
+    /// Two instances merge the same note at the same moment, each changing a different
+    /// property: every change stays.
+    @Test(arguments: Engine.available) func concurrentMergesOfOneNoteOnTwoInstancesLoseNoProperty(engine: Engine) async throws {
+        try await Self.withTwoInstances(engine) { a, b, userID in
+            let base = SyncNote(noteID: 77, text: "v0", creationDate: 1, sortDate: 1, textModificationDate: 1)
+            _ = try await a.syncNotes([base], since: nil, overlap: 0, userID: userID)
+            for round in Int64(1)...20 {
+                var text = base
+                text.text = "text \(round)"
+                text.textModificationDate = 1 + round
+                var archived = base
+                archived.textModificationDate = nil
+                archived.archived = round % 2 == 0
+                archived.archivedModificationDate = 1 + round
+                var tags = base
+                tags.textModificationDate = nil
+                tags.tags = "Tag\(round)"
+                tags.tagsModificationDate = 1 + round
+                async let one = a.syncNotes([text], since: nil, overlap: 0, userID: userID)
+                async let two = b.syncNotes([archived], since: nil, overlap: 0, userID: userID)
+                async let three = b.syncNotes([tags], since: nil, overlap: 0, userID: userID)
+                _ = try await (one, two, three)
+            }
+            let stored = try await a.syncNotes([], since: nil, overlap: 0, userID: userID).items
+            #expect(stored.map(\.text) == ["text 20"])
+            #expect(stored.map(\.archived) == [true])
+            #expect(stored.map(\.tags) == ["Tag20"])
+            #expect(stored.map(\.archivedModificationDate) == [21])
+        }
+    }
+
+    /// A delete on one instance and a late edit of the same note on another, at the same moment:
+    /// whichever commits first, the tombstone wins and the note stays gone.
+    @Test(arguments: Engine.available) func aTombstoneBeatsAConcurrentUploadOnAnotherInstance(engine: Engine) async throws {
+        try await Self.withTwoInstances(engine) { a, b, userID in
+            let notes = (Int64(1000)..<1020).map {
+                SyncNote(noteID: $0, text: "v0", creationDate: 1, sortDate: 1, textModificationDate: 1)
+            }
+            _ = try await a.syncNotes(notes, since: nil, overlap: 0, userID: userID)
+            let edits = notes.map { note in
+                var edit = note
+                edit.text = "late edit"
+                edit.textModificationDate = 2
+                return edit
+            }
+            async let deleted = a.syncDeletedNotes(notes.map(\.noteID), since: nil, userID: userID)
+            async let edited = b.syncNotes(edits, since: nil, overlap: 0, userID: userID)
+            _ = try await (deleted, edited)
+            _ = try await b.syncNotes(edits, since: nil, overlap: 0, userID: userID)
+            #expect(try await a.syncNotes([], since: nil, overlap: 0, userID: userID).items.isEmpty)
+            let tombstones = try await a.syncDeletedNotes([], since: nil, userID: userID).items
+            #expect(tombstones.sorted() == notes.map(\.noteID))
+        }
+    }
+
+    /// Failed logins recorded through one instance count on another.
+    @Test(arguments: Engine.available) func loginFailuresAreSharedByInstancesAndForgotten(engine: Engine) async throws {
+        try await Self.withTwoInstances(engine) { a, b, _ in
+            try await a.recordLoginFailure(keys: ["user:a", "address:x"], date: 1_000, forgetBefore: 0)
+            try await a.recordLoginFailure(keys: ["user:a"], date: 2_000, forgetBefore: 0)
+            #expect(
+                try await b.loginFailures(keys: ["user:a", "address:x", "user:b"], since: 0) == [
+                    "user:a": LoginFailures(count: 2, oldest: 1_000), "address:x": LoginFailures(count: 1, oldest: 1_000),
+                ])
+            #expect(try await b.loginFailures(keys: ["user:a"], since: 1_500) == ["user:a": LoginFailures(count: 1, oldest: 2_000)])
+            try await b.clearLoginFailures(key: "user:a")
+            #expect(try await a.loginFailures(keys: ["user:a"], since: 0).isEmpty)
+            try await b.recordLoginFailure(keys: ["user:c"], date: 70_000, forgetBefore: 10_000)
+            #expect(try await a.loginFailures(keys: ["user:a", "address:x", "user:c"], since: 0) == [
+                "user:c": LoginFailures(count: 1, oldest: 70_000)])
+        }
+    }
+}
+
+@Suite("Configuration")
+struct ConfigurationTests {
+    @Test func databaseArgumentsNamePostgreSQLByURLAndSQLiteOtherwise() throws {
+        #expect(VesperDatabase("/var/lib/vesper.sqlite") == .sqlite(path: "/var/lib/vesper.sqlite"))
+        #expect(VesperDatabase("PostgreSQL://u@h/d") == .postgres(url: "PostgreSQL://u@h/d"))
+        #expect(VesperDatabase("postgres://u:secret@h/d").description == "postgres://u:%E2%80%A6@h/d")
+        let configuration = try VesperDatabase.postgresConfiguration(
+            "postgres://vesper:p%40ss@db.internal:6543/notes?sslmode=disable&schema=tenant1&pool_size=7")
+        #expect(configuration.host == "db.internal" && configuration.port == 6543)
+        #expect(configuration.username == "vesper" && configuration.password == "p@ss" && configuration.database == "notes")
+        #expect(configuration.options.maximumConnections == 7)
+        #expect(configuration.options.additionalStartupParameters.map { "\($0.0)=\($0.1)" } == ["search_path=tenant1"])
+        for bad in ["postgres:///d", "postgres://h/d", "postgres://u@h/d?sslmode=verify", "postgres://u@h/d?pool_size=0"] {
+            #expect(throws: VesperServerError.self, "\(bad)") { try VesperDatabase.postgresConfiguration(bad) }
+        }
+    }
+
+    @Test func postgreSQLStorageRefusesToStartWithoutASharedSecret() throws {
+        let configuration = VesperServerConfiguration(database: .postgres(url: "postgres://u@127.0.0.1/d"), attachmentsPath: "")
+        #expect(throws: VesperServerError.self) {
+            try VesperSyncServer(configuration: configuration, logger: .init(label: "test"))
+        }
+    }
+
+    @Test(.enabled(if: Engine.postgresURL != nil || Engine.postgresRequired, Engine.postgresSkipMessage))
+    func thePostgreSQLTestServerIsReachable() async throws {
+        let store = try await TestStore.make(.postgres)
+        #expect(try await store.rows("SELECT 1") == [[1]])
+        await store.remove()
     }
 }
 

@@ -5,8 +5,8 @@ import Testing
 
 @Suite("Tags")
 struct TagSyncTests {
-    @Test func firstUploadIsStoredAndAnswers200WithAnEmptyArray() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func firstUploadIsStoredAndAnswers200WithAnEmptyArray(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             let token = try await env.signUp()
             let response = try await env.client.post(
                 "tags", token: token,
@@ -20,8 +20,8 @@ struct TagSyncTests {
         }
     }
 
-    @Test func mergeReturnsNewerServerTagsAndTagsTheClientLacksAndTakesNewerClientNames() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func mergeReturnsNewerServerTagsAndTagsTheClientLacksAndTakesNewerClientNames(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             let token = try await env.signUp()
             _ = try await env.client.post(
                 "tags", token: token,
@@ -43,13 +43,13 @@ struct TagSyncTests {
                 ["uniqueID": "paris", "name": "paris", "nameModificationDate": "2014-06-12T08:00:00.000Z"],
                 ["uniqueID": "work", "name": "Work", "nameModificationDate": "2014-05-30T17:00:00.000Z"],
             ])
-            let stored = try env.databaseRows("SELECT name FROM tags WHERE uniqueID = 'home'")
+            let stored = try await env.databaseRows("SELECT name FROM tags WHERE uniqueID = 'home'")
             #expect(stored.first?.first == .text("Home"))
         }
     }
 
-    @Test func uniqueIDsAreRecomputedFromNamesAndNamelessTagsSkipped() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func uniqueIDsAreRecomputedFromNamesAndNamelessTagsSkipped(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             let token = try await env.signUp()
             _ = try await env.client.post(
                 "tags", token: token,
@@ -58,7 +58,7 @@ struct TagSyncTests {
                     ["uniqueID": "empty", "name": "   "],
                     ["uniqueID": "missing"],
                 ])
-            let rows = try env.databaseRows("SELECT uniqueID, name FROM tags")
+            let rows = try await env.databaseRows("SELECT uniqueID, name FROM tags")
             #expect(rows == [[.text("road trip"), .text("Road Trip")]])
         }
     }

@@ -9,57 +9,69 @@ import VesperServerTestSupport
     import FoundationNetworking
 #endif
 
-/// A live server on a free port over a fresh temporary folder, and a client for it.
+/// A live server on a free port over a fresh store (SQLite file or PostgreSQL schema), and a
+/// client for it.
 final class TestEnvironment: Sendable {
     let server: VesperTestServer
     let client: TestClient
-    let folder: URL
+    let store: TestStore
     let configuration: VesperServerConfiguration
     /// What the server logged (info and above).
     let logs: LogRecorder
 
-    static func makeConfiguration(folder: URL) -> VesperServerConfiguration {
+    var engine: Engine { store.engine }
+
+    static func makeConfiguration(store: TestStore) -> VesperServerConfiguration {
         var configuration = VesperServerConfiguration(
-            databasePath: folder.appendingPathComponent("vesper.sqlite").path,
-            attachmentsPath: folder.appendingPathComponent("attachments").path,
+            database: store.database, attachmentsPath: store.folder.appendingPathComponent("attachments").path,
             secret: "test secret")
         configuration.bcryptCost = 4
         return configuration
     }
 
+    /// A fresh temporary folder, removed when the value is released.
     static func makeFolder() throws -> TestFolder {
         try TestFolder(prefix: "vesper-server-tests")
     }
 
-    private init(server: VesperTestServer, folder: URL, configuration: VesperServerConfiguration, logs: LogRecorder) {
+    private init(server: VesperTestServer, store: TestStore, configuration: VesperServerConfiguration, logs: LogRecorder) {
         self.server = server
-        self.folder = folder
+        self.store = store
         self.configuration = configuration
         self.logs = logs
         client = TestClient(baseURL: server.baseURL)
     }
 
-    /// Runs `body` against a fresh server, then shuts the server down and removes its folder.
+    /// Runs `body` against a fresh server on `engine`, or on `store` when given (which then
+    /// outlives the call), then shuts the server down and removes the store it made.
     static func with(
-        folder existingFolder: TestFolder? = nil,
+        _ engine: Engine,
+        store existingStore: TestStore? = nil,
         _ configure: (inout VesperServerConfiguration) -> Void = { _ in },
         _ body: (TestEnvironment) async throws -> Void
     ) async throws {
-        let testFolder = try existingFolder ?? makeFolder()
-        let folder = testFolder.url
-        var configuration = makeConfiguration(folder: folder)
+        let store: TestStore
+        if let existingStore { store = existingStore } else { store = try await TestStore.make(engine) }
+        var configuration = makeConfiguration(store: store)
         configure(&configuration)
         let logs = LogRecorder()
-        let server = try await VesperTestServer.start(configuration, logger: logs.logger)
-        let environment = TestEnvironment(server: server, folder: folder, configuration: configuration, logs: logs)
+        let server: VesperTestServer
+        do {
+            server = try await VesperTestServer.start(configuration, logger: logs.logger)
+        } catch {
+            if existingStore == nil { await store.remove() }
+            throw error
+        }
+        let environment = TestEnvironment(server: server, store: store, configuration: configuration, logs: logs)
         do {
             try await body(environment)
         } catch {
             try await server.shutdown()
+            if existingStore == nil { await store.remove() }
             throw error
         }
         try await server.shutdown()
-        withExtendedLifetime(testFolder) {}
+        if existingStore == nil { await store.remove() }
     }
 
     /// Creates an account and logs in; returns the token.
@@ -77,9 +89,9 @@ final class TestEnvironment: Sendable {
         return try #require(object["token"] as? String)
     }
 
-    /// Raw SQL against the server's database file (read-only use in tests).
-    func databaseRows(_ sql: String) throws -> [[SQLValueForTests]] {
-        try DatabaseInspector(path: configuration.databasePath).rows(sql)
+    /// Raw SQL against the server's database (read-only use in tests).
+    func databaseRows(_ sql: String) async throws -> [[SQLValueForTests]] {
+        try await store.rows(sql)
     }
 }
 

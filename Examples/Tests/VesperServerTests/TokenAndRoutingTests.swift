@@ -5,8 +5,8 @@ import Testing
 
 @Suite("Login tokens, routing and headers")
 struct TokenAndRoutingTests {
-    @Test func userLevelEndpointsNeedAValidToken() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func userLevelEndpointsNeedAValidToken(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             let token = try await env.signUp()
             #expect(try await env.client.send("POST", "notes", body: Data("[]".utf8)).status == 401)
             #expect(try await env.client.post("notes", token: "garbage", json: []).status == 401)
@@ -21,16 +21,16 @@ struct TokenAndRoutingTests {
         }
     }
 
-    @Test func expiredTokensAre401() async throws {
-        try await TestEnvironment.with({ $0.tokenLifetime = .zero }) { env in
+    @Test(arguments: Engine.available) func expiredTokensAre401(engine: Engine) async throws {
+        try await TestEnvironment.with(engine, { $0.tokenLifetime = .zero }) { env in
             let token = try await env.signUp()
             #expect(try await env.client.post("tags", token: token, json: []).status == 401)
             #expect(try await env.client.send("GET", "emailupdates", headers: TestClient.auth(token)).status == 401)
         }
     }
 
-    @Test func endpointNamesMatchWithoutRegardToCaseAndRepeatedSlashesCollapse() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func endpointNamesMatchWithoutRegardToCaseAndRepeatedSlashesCollapse(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             let token = try await env.signUp()
             for path in ["deletedNotes", "DELETEDNOTES", "deletednotes", "/api//deletedNotes", "//api///DeletedNotes"] {
                 let response = try await env.client.post(path, token: token, json: [])
@@ -39,8 +39,8 @@ struct TokenAndRoutingTests {
         }
     }
 
-    @Test func unknownEndpointsAre404AndWrongMethodsAre405() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func unknownEndpointsAre404AndWrongMethodsAre405(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             let token = try await env.signUp()
             #expect(try await env.client.send("GET", "nosuchthing").status == 404)
             #expect(try await env.client.send("GET", "/").status == 404)
@@ -56,8 +56,8 @@ struct TokenAndRoutingTests {
         }
     }
 
-    @Test func everyResponseCarriesAnRFC1123DateHeader() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func everyResponseCarriesAnRFC1123DateHeader(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             let response = try await env.client.send("GET", "nosuchthing")
             let date = try #require(response.header("Date"))
             #expect(date.range(of: #"^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$"#, options: .regularExpression) != nil, "\(date)")

@@ -5,17 +5,19 @@ import Testing
 
 @Suite("Malformed and oversized input")
 struct ValidationTests {
-    @Test func malformedOrWronglyShapedBodiesAre400AndWriteNothing() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func malformedOrWronglyShapedBodiesAre400AndWriteNothing(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             let token = try await env.signUp()
             let badNotes = [
                 "{", "not json", #"{"noteID":5}"#, "[1,2]", #"[{"text":"no id"}]"#, #"[{"noteID":"5000"}]"#,
                 #"[{"noteID":5000.5}]"#, #"[{"noteID":-5}]"#, #"[{"noteID":9007199254740993}]"#,
+                #"[{"noteID":0}]"#, #"[{"noteID":"0"}]"#, #"[{"noteID":1e300}]"#,
                 #"[{"noteID":5000,"text":12}]"#, #"[{"noteID":5000,"creationDate":"not a date"}]"#,
                 #"[{"noteID":5000,"attachments":"%%%not base64"}]"#, #"[{"noteID":5000,"tags":["a"]}]"#,
                 #"[{"noteID":5000,"archived":"yes"}]"#,
                 // One good note before a bad one: nothing at all is written.
                 #"[{"noteID":5001,"text":"good"},{"noteID":5002,"creationDate":12}]"#,
+                #"[{"noteID":5003,"text":"good"},{"noteID":0,"text":"falsy"}]"#,
             ]
             for body in badNotes {
                 let response = try await env.client.send(
@@ -27,25 +29,41 @@ struct ValidationTests {
                     "POST", "tags", headers: TestClient.auth(token), body: Data(body.utf8))
                 #expect(response.status == 400, "tags \(body)")
             }
-            #expect(try env.databaseRows("SELECT count(*) FROM notes") == [[0]])
-            #expect(try env.databaseRows("SELECT count(*) FROM tags") == [[0]])
+            #expect(try await env.databaseRows("SELECT count(*) FROM notes") == [[0]])
+            #expect(try await env.databaseRows("SELECT count(*) FROM tags") == [[0]])
         }
     }
 
-    @Test func oversizedBodiesAre413AndWriteNothing() async throws {
-        try await TestEnvironment.with({ $0.maxBodyBytes = 4096 }) { env in
+    @Test(arguments: Engine.available) func noteIDsOutsideOneToTwoToThe53AreRefusedAndTheEdgesAccepted(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
+            let token = try await env.signUp()
+            for noteID: Int64 in [0, -1, maximumNoteID + 1, Int64.max] {
+                let response = try await env.client.post("notes", token: token, json: [wireNote(noteID)])
+                #expect(response.status == 400, "\(noteID)")
+                #expect(response.text == "noteID \(noteID) is out of range")
+            }
+            #expect(try await env.databaseRows("SELECT count(*) FROM notes") == [[0]])
+            let edges = try await env.client.post("notes", token: token, json: [wireNote(1), wireNote(maximumNoteID)])
+            #expect(edges.status == 200)
+            #expect(
+                try await env.databaseRows("SELECT noteID FROM notes ORDER BY noteID") == [[1], [.integer(maximumNoteID)]])
+        }
+    }
+
+    @Test(arguments: Engine.available) func oversizedBodiesAre413AndWriteNothing(engine: Engine) async throws {
+        try await TestEnvironment.with(engine, { $0.maxBodyBytes = 4096 }) { env in
             let token = try await env.signUp()
             let notes = (0..<100).map { wireNote(10_000 + Int64($0), text: String(repeating: "x", count: 100)) }
             let response = try await env.client.post("notes", token: token, json: notes)
             #expect(response.status == 413)
-            #expect(try env.databaseRows("SELECT count(*) FROM notes") == [[0]])
+            #expect(try await env.databaseRows("SELECT count(*) FROM notes") == [[0]])
             // Just under the limit is fine.
             #expect(try await env.client.post("notes", token: token, json: [wireNote(10_000)]).status == 200)
         }
     }
 
-    @Test func hostileInputNeverProducesA500() async throws {
-        try await TestEnvironment.with { env in
+    @Test(arguments: Engine.available) func hostileInputNeverProducesA500(engine: Engine) async throws {
+        try await TestEnvironment.with(engine) { env in
             let token = try await env.signUp()
             let bodies = [
                 "", "null", "true", "0", "\"string\"", "[null]", "[[]]", "[{}]", String(repeating: "[", count: 10_000),

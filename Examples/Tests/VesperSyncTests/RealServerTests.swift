@@ -22,10 +22,12 @@ final class RealHarness: SyncServerHarness {
         self.tokenLifetime = tokenLifetime
     }
 
-    static func start(tokenLifetime: Duration = .seconds(3_600)) async throws -> RealHarness {
+    /// A server on a SQLite file of its own, or on `database` (which several servers may share).
+    static func start(tokenLifetime: Duration = .seconds(3_600), database: VesperDatabase? = nil) async throws -> RealHarness {
         let folder = try TestFolder()
         var configuration = VesperServerConfiguration(
-            hostname: "127.0.0.1", port: 0, databasePath: folder.url.appendingPathComponent("server.sqlite").path,
+            hostname: "127.0.0.1", port: 0,
+            database: database ?? .sqlite(path: folder.url.appendingPathComponent("server.sqlite").path),
             attachmentsPath: folder.url.appendingPathComponent("blobs").path, secret: "test secret for the sync client tests",
             tokenLifetime: tokenLifetime, loginAttemptsPerMinute: 1_000)
         configuration.bcryptCost = 4

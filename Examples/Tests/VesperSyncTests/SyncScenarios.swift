@@ -160,31 +160,10 @@ struct SyncScenarios {
         var random = SeededGenerator(seed: seed)
         let (day, night) = try await pair()
         let clients = [day, night]
-        let tagNames = ["Home", "work", "Travel", "Ideas", "errands"]
         for step in 0..<steps {
             clock.advance(1)
             let client = clients[Int.random(in: 0...1, using: &random)]
-            let notes = try await client.vesper.allNotes()
-            let action = notes.isEmpty ? 0 : Int.random(in: 0...7, using: &random)
-            let note = notes.isEmpty ? nil : notes[Int.random(in: 0..<notes.count, using: &random)]
-            switch (action, note) {
-            case (0, _), (1, nil):
-                _ = try await client.vesper.userDidCreateNote(
-                    text: "Note \(step) from \(client.name)", tagNames: Array(tagNames.shuffled(using: &random).prefix(Int.random(in: 0...2, using: &random))))
-            case (1, let note?), (2, let note?):
-                try client.vesper.userDidUpdateText("Edit \(step) on \(client.name)", of: note)
-            case (3, let note?):
-                note.archived ? try client.vesper.userDidMarkAsUnarchived([note]) : try client.vesper.userDidMarkAsArchived([note])
-            case (4, let note?):
-                try client.vesper.userDidUpdateTags(Array(tagNames.shuffled(using: &random).prefix(Int.random(in: 0...3, using: &random))), of: note)
-            case (5, let note?):
-                try await client.vesper.userDidDeleteNotes([note])
-            case (6, _):
-                if let tag = try client.vesper.tags().randomElement(using: &random) {
-                    let flipped = tag.name.first?.isUppercase == true ? tag.name.lowercased() : tag.name.capitalized
-                    try client.vesper.userDidRenameTag(tag.name, to: flipped)
-                }
-            default:
+            if try await !RandomEdit.perform(step: step, on: client, random: &random) {
                 try await sync(client)
             }
             try await client.vesper.flush()
@@ -203,6 +182,50 @@ struct SyncScenarios {
         let nightTags = try night.vesper.tags().map(\.name)
         #expect(dayTags == nightTags)
         try await closeAll(day, night)
+    }
+}
+
+/// One random user action, as a person would do it on a device.
+@MainActor
+enum RandomEdit {
+    static let tagNames = ["Home", "work", "Travel", "Ideas", "errands"]
+
+    /// Creates, edits, archives, retags or deletes a note, or renames a tag (case only), and
+    /// with `attachments` adds a picture to a note; false when the draw says "sync" instead.
+    static func perform(
+        step: Int, on client: TestClient, random: inout SeededGenerator, attachments: TestFolder? = nil
+    ) async throws -> Bool {
+        let notes = try await client.vesper.allNotes()
+        let action = notes.isEmpty ? 0 : Int.random(in: 0...(attachments == nil ? 7 : 8), using: &random)
+        let note = notes.isEmpty ? nil : notes[Int.random(in: 0..<notes.count, using: &random)]
+        switch (action, note) {
+        case (0, _), (1, nil):
+            _ = try await client.vesper.userDidCreateNote(
+                text: "Note \(step) from \(client.name)",
+                tagNames: Array(tagNames.shuffled(using: &random).prefix(Int.random(in: 0...2, using: &random))))
+        case (1, let note?), (2, let note?):
+            try client.vesper.userDidUpdateText("Edit \(step) on \(client.name)", of: note)
+        case (3, let note?):
+            note.archived ? try client.vesper.userDidMarkAsUnarchived([note]) : try client.vesper.userDidMarkAsArchived([note])
+        case (4, let note?):
+            try client.vesper.userDidUpdateTags(
+                Array(tagNames.shuffled(using: &random).prefix(Int.random(in: 0...3, using: &random))), of: note)
+        case (5, let note?):
+            try await client.vesper.userDidDeleteNotes([note])
+        case (6, _):
+            if let tag = try client.vesper.tags().randomElement(using: &random) {
+                let flipped = tag.name.first?.isUppercase == true ? tag.name.lowercased() : tag.name.capitalized
+                try client.vesper.userDidRenameTag(tag.name, to: flipped)
+            }
+        case (8, let note?):
+            if let folder = attachments {
+                let picture = try folder.file("picture-\(client.name)-\(step).png", SampleImages.png)
+                _ = try client.vesper.userDidAddAttachment(fileAt: picture, to: note)
+            }
+        default:
+            return false
+        }
+        return true
     }
 }
 

@@ -11,10 +11,15 @@ struct VesperServerCommand: AsyncParsableCommand {
         commandName: "vesper-server",
         abstract: "The Vesper notes sync server (Examples/Vesper/PROTOCOL.md).",
         discussion: """
+            Storage: a SQLite file (the default, one instance), or PostgreSQL when --database or DATABASE_URL \
+            is a postgres:// URL (any number of instances on one database).
             The server secret signs login tokens and blob URLs and derives note-text key 0. It comes from \
-            VESPER_SERVER_SECRET, or else from the file `secret` next to the database, created on first run.
+            VESPER_SERVER_SECRET; with SQLite, else from the file `secret` next to the database, created on \
+            first run. With PostgreSQL it is required, the same on every instance.
             Extra note-text keys for rotation: VESPER_TEXT_KEYS="1:<base64 32 bytes>,2:<…>"; new writes use \
             the highest ID, or VESPER_TEXT_KEY_ID when set. Older rows stay readable.
+            Each of these settings may also come from a --config file of KEY=value lines (# comments); \
+            the environment wins over the file.
             """)
 
     @Option(help: "The address to bind.")
@@ -23,8 +28,15 @@ struct VesperServerCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on.")
     var port = 8080
 
-    @Option(help: "The SQLite database file. Default: ~/.local/share/vesper-server/vesper-server.sqlite")
+    @Option(
+        help: """
+            A SQLite file, or a postgres://user:password@host:port/database URL. Default: DATABASE_URL, \
+            else ~/.local/share/vesper-server/vesper-server.sqlite
+            """)
     var database: String?
+
+    @Option(help: "A file of KEY=value settings (DATABASE_URL, VESPER_SERVER_SECRET, VESPER_TEXT_KEYS, VESPER_TEXT_KEY_ID).")
+    var config: String?
 
     @Option(help: "The folder for attachment bytes. Default: ~/.local/share/vesper-server/attachments")
     var attachments: String?
@@ -51,26 +63,33 @@ struct VesperServerCommand: AsyncParsableCommand {
         var logger = Logger(label: "vesper-server")
         logger.logLevel = logLevel
 
+        let settings = try ServerSettings(file: config)
         let dataFolder = AppDataFolder.url(for: "vesper-server")
-        let databasePath = database ?? dataFolder.appendingPathComponent("vesper-server.sqlite").path
-        let databaseFolder = URL(fileURLWithPath: databasePath).deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: databaseFolder, withIntermediateDirectories: true)
+        let database = VesperDatabase(
+            database ?? settings["DATABASE_URL"] ?? dataFolder.appendingPathComponent("vesper-server.sqlite").path)
         let attachmentsPath = attachments ?? dataFolder.appendingPathComponent("attachments").path
+        let secret: String?
+        switch database {
+        case .sqlite(let path):
+            let databaseFolder = URL(fileURLWithPath: path).deletingLastPathComponent()
+            try FileManager.default.createDirectory(at: databaseFolder, withIntermediateDirectories: true)
+            secret = try settings["VESPER_SERVER_SECRET"] ?? Self.secret(folder: databaseFolder, logger: logger)
+        case .postgres:
+            secret = settings["VESPER_SERVER_SECRET"]
+        }
 
         var configuration = VesperServerConfiguration(
-            hostname: hostname, port: port, databasePath: databasePath, attachmentsPath: attachmentsPath,
-            secret: try Self.secret(folder: databaseFolder, logger: logger))
+            hostname: hostname, port: port, database: database, attachmentsPath: attachmentsPath, secret: secret)
         guard requestHeadTimeout > 0, idleTimeout > 0, maxConnections > 0, tokenLifetimeHours > 0 else {
             throw ValidationError("timeouts, --max-connections and --token-lifetime-hours must be positive")
         }
         configuration.connectionLimits = ConnectionLimits(
             requestHeadTimeout: .seconds(requestHeadTimeout), idleTimeout: .seconds(idleTimeout), maximumConnections: maxConnections)
         configuration.tokenLifetime = .seconds(tokenLifetimeHours * 3600)
-        let environment = ProcessInfo.processInfo.environment
-        if let keys = environment["VESPER_TEXT_KEYS"] {
+        if let keys = settings["VESPER_TEXT_KEYS"] {
             configuration.textKeys = try Self.parseTextKeys(keys)
         }
-        configuration.currentTextKeyID = try Self.integer(environment, "VESPER_TEXT_KEY_ID")
+        configuration.currentTextKeyID = try Self.integer(settings["VESPER_TEXT_KEY_ID"], name: "VESPER_TEXT_KEY_ID")
         if let publicURL {
             guard let url = URL(string: publicURL) else { throw ValidationError("--public-url is not a URL") }
             configuration.publicBaseURL = url
@@ -79,14 +98,13 @@ struct VesperServerCommand: AsyncParsableCommand {
         let server = try VesperSyncServer(configuration: configuration, logger: logger)
         logger.info(
             "vesper-server starting",
-            metadata: ["address": "\(hostname):\(port)", "database": "\(databasePath)", "attachments": "\(attachmentsPath)"])
+            metadata: ["address": "\(hostname):\(port)", "database": "\(database)", "attachments": "\(attachmentsPath)"])
         try await server.run()
         logger.info("vesper-server stopped")
     }
 
-    /// VESPER_SERVER_SECRET, or the `secret` file in `folder`, created (mode 0600) when missing.
+    /// The `secret` file in `folder`, created (mode 0600) when missing.
     static func secret(folder: URL, logger: Logger) throws -> String {
-        if let secret = ProcessInfo.processInfo.environment["VESPER_SERVER_SECRET"], !secret.isEmpty { return secret }
         let file = folder.appendingPathComponent("secret")
         if FileManager.default.fileExists(atPath: file.path) {
             // Never replace a secret that can't be read: every login token and text key hangs on it.
@@ -103,10 +121,10 @@ struct VesperServerCommand: AsyncParsableCommand {
         return secret
     }
 
-    /// The environment variable `name` as an integer, nil when unset; an error naming the
+    /// The setting `name` as an integer, nil when unset; an error naming the
     /// variable when it is set to something else.
-    static func integer(_ environment: [String: String], _ name: String) throws -> Int? {
-        guard let text = environment[name] else { return nil }
+    static func integer(_ text: String?, name: String) throws -> Int? {
+        guard let text else { return nil }
         guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
             throw ValidationError("\(name) must be a whole number, not '\(text)'")
         }

@@ -5,21 +5,32 @@ import Foundation
 ///
 /// ```swift
 /// let configuration = VesperServerConfiguration(
-///     databasePath: "/var/lib/vesper/vesper.sqlite", attachmentsPath: "/var/lib/vesper/attachments",
+///     database: .sqlite(path: "/var/lib/vesper/vesper.sqlite"), attachmentsPath: "/var/lib/vesper/attachments",
 ///     secret: "…")
+/// ```
+///
+/// Several instances on one PostgreSQL database need the same `secret` and `textKeys`, so that
+/// a token or blob URL one instance signs is valid on every other and every instance can open
+/// every note:
+///
+/// ```swift
+/// let shared = VesperServerConfiguration(
+///     database: .postgres(url: "postgres://vesper:password@db.internal/vesper"), attachmentsPath: "",
+///     secret: "the same secret on every instance")
 /// ```
 public struct VesperServerConfiguration: Sendable {
     /// The address to bind.
     public var hostname: String
     /// The port to bind; 0 picks a free one.
     public var port: Int
-    /// The SQLite database file (created when missing; its folder must exist).
-    public var databasePath: String
-    /// The folder for attachment bytes, one subfolder per user (created when missing).
+    /// The SQLite file (created when missing; its folder must exist) or the PostgreSQL database.
+    public var database: VesperDatabase
+    /// The folder for attachment bytes with SQLite storage, one subfolder per user (created when
+    /// missing). Unused with PostgreSQL, which keeps the bytes in the database.
     public var attachmentsPath: String
     /// The secret login tokens and blob URLs are signed with, and the default text key derives
-    /// from. Random when nil, which suits tests only: tokens and the default text key then die
-    /// with the process.
+    /// from. Random when nil, which suits tests on SQLite only: tokens and the default text key
+    /// then die with the process. Required with PostgreSQL, where every instance must share it.
     public var secret: String?
     /// How long a login token is valid (24 hours by default); a client whose token has expired
     /// gets 401 and logs in again with the stored credentials, as the protocol describes.
@@ -51,13 +62,13 @@ public struct VesperServerConfiguration: Sendable {
     public var publicBaseURL: URL?
 
     public init(
-        hostname: String = "127.0.0.1", port: Int = 0, databasePath: String, attachmentsPath: String,
+        hostname: String = "127.0.0.1", port: Int = 0, database: VesperDatabase, attachmentsPath: String,
         secret: String? = nil, tokenLifetime: Duration = .seconds(86_400),
         maxBodyBytes: Int = 64 << 20, loginAttemptsPerMinute: Int = 10
     ) {
         self.hostname = hostname
         self.port = port
-        self.databasePath = databasePath
+        self.database = database
         self.attachmentsPath = attachmentsPath
         self.secret = secret
         self.tokenLifetime = tokenLifetime

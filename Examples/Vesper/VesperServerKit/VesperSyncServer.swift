@@ -4,10 +4,11 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import PostgresNIO
 import ServiceLifecycle
 
 /// The Vesper sync server: the protocol's endpoints on a Hummingbird HTTP server, with the
-/// embedded SQLite storage.
+/// embedded SQLite storage or a PostgreSQL database shared by several instances.
 ///
 /// ```swift
 /// let server = try VesperSyncServer(configuration: configuration, logger: logger)
@@ -18,36 +19,56 @@ public struct VesperSyncServer: Sendable {
     let api: VesperAPI
     let logger: Logger
 
-    /// Opens (creating when missing) the database and the attachments folder.
+    /// Opens the SQLite database (creating it when missing) and the attachments folder, or
+    /// prepares the PostgreSQL connection pool, which connects and migrates once ``run()`` starts.
     public init(configuration: VesperServerConfiguration, logger: Logger) throws {
-        let keys = ServerKeys(secret: configuration.secret ?? ServerKeys.randomSecret())
-        let cipher = try Self.textCipher(configuration, keys: keys)
-        let storage = try SQLiteVesperStorage(path: configuration.databasePath, cipher: cipher)
+        let storage: any VesperStorage
+        let blobBytes: any BlobByteStore
+        let keys: ServerKeys
+        let cipher: TextCipher
+        switch configuration.database {
+        case .sqlite(let path):
+            keys = ServerKeys(secret: configuration.secret ?? ServerKeys.randomSecret())
+            cipher = try Self.textCipher(configuration, keys: keys)
+            storage = try SQLiteVesperStorage(path: path, cipher: cipher)
+            blobBytes = try BlobFileStore(path: configuration.attachmentsPath, cipher: cipher)
+        case .postgres(let url):
+            guard let shared = configuration.secret, !shared.isEmpty else { throw VesperServerError.secretRequired }
+            keys = ServerKeys(secret: shared)
+            cipher = try Self.textCipher(configuration, keys: keys)
+            let client = PostgresClient(
+                configuration: try VesperDatabase.postgresConfiguration(url), backgroundLogger: logger)
+            storage = PostgresVesperStorage(client: client, cipher: cipher, logger: logger)
+            blobBytes = PostgresBlobByteStore(client: client, cipher: cipher, logger: logger)
+        }
         self.configuration = configuration
         self.logger = logger
         api = VesperAPI(
             configuration: configuration,
             storage: storage,
-            blobFiles: try BlobFileStore(path: configuration.attachmentsPath, cipher: cipher),
+            blobBytes: blobBytes,
             keys: keys,
             hasher: PasswordHasher(cost: configuration.bcryptCost),
-            throttle: LoginThrottle(attemptsPerMinute: configuration.loginAttemptsPerMinute))
+            throttle: LoginThrottle(attemptsPerMinute: configuration.loginAttemptsPerMinute, store: storage))
     }
 
     /// Serves until SIGINT or SIGTERM, then shuts down gracefully (in-flight requests finish).
     public func run() async throws {
-        let application = makeApplication()
         let group = ServiceGroup(
             configuration: .init(
-                services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+                services: [makeService()], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }
 
     /// The server as a service for a `ServiceGroup` the caller runs and shuts down (tests, or a
-    /// program that embeds the server); `onListening` hears the bound port once connections
-    /// are accepted.
+    /// program that embeds the server): the storage's connections, the schema migration, then
+    /// the HTTP server; `onListening` hears the bound port once connections are accepted.
     public func service(onListening: @escaping @Sendable (_ port: Int?) async -> Void) -> some Service {
-        makeApplication { channel in await onListening(channel.localAddress?.port) }
+        makeService { channel in await onListening(channel.localAddress?.port) }
+    }
+
+    func makeService(onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) -> some Service {
+        VesperServerService(storage: api.storage, application: makeApplication(onServerRunning: onServerRunning))
     }
 
     func makeApplication(onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in })
@@ -84,13 +105,46 @@ public struct VesperSyncServer: Sendable {
 public enum VesperServerError: Error, CustomStringConvertible {
     case invalidTextKey(id: Int, byteCount: Int)
     case unknownCurrentTextKey(id: Int)
+    case invalidDatabaseURL(String)
+    /// PostgreSQL storage without a configured secret: instances would sign with different keys.
+    case secretRequired
     case didNotStart
 
     public var description: String {
         switch self {
         case .invalidTextKey(let id, let count): "text key \(id) is \(count) bytes; it must be 32"
         case .unknownCurrentTextKey(let id): "the current text key \(id) is not configured"
+        case .invalidDatabaseURL(let reason): "the database URL is invalid: \(reason)"
+        case .secretRequired:
+            "PostgreSQL storage needs a configured secret (VESPER_SERVER_SECRET), the same on every instance"
         case .didNotStart: "the server stopped before it was listening"
         }
+    }
+}
+
+/// Runs the storage's connections for as long as the HTTP server, and migrates the schema
+/// before the server accepts its first connection.
+private struct VesperServerService: Service {
+    let storage: any VesperStorage
+    let application: Application<VesperResponder>
+
+    func run() async throws {
+        // Detached, so that the pool does not see the graceful-shutdown signal (postgres-nio
+        // closes on it): it must outlive the drain of in-flight requests.
+        let (started, signal) = AsyncStream<Void>.makeStream()
+        let connections = Task.detached {
+            signal.finish()
+            await storage.run()
+        }
+        defer { connections.cancel() }
+        for await _ in started {}  // the pool is running (or about to) before the first query
+        try await withTaskCancellationHandler {
+            try await storage.prepare()
+            try await application.run()
+        } onCancel: {
+            connections.cancel()
+        }
+        connections.cancel()
+        await connections.value
     }
 }

@@ -1,18 +1,14 @@
 import Foundation
 import NIOPosix
 
-/// Attachment bytes on disk: `<root>/user-<userID>/<name>`, written atomically, sealed with the
-/// server's text keys like note text (AES-GCM, the key ID stored with the bytes so a rotated
-/// key still opens older files), readable only by the server's user (folders 0700, files 0600).
+/// Attachment bytes on disk: `<root>/user-<userID>/<name>`, written atomically, sealed
+/// (``SealedBlob``), readable only by the server's user (folders 0700, files 0600).
 ///
 /// Names are validated before they get here (``isValidName(_:)``), so no path is ever built from
 /// unchecked input. File work runs on NIO's blocking thread pool.
-struct BlobFileStore: Sendable {
+struct BlobFileStore: BlobByteStore {
     let root: URL
     let cipher: TextCipher
-
-    /// The first bytes of a sealed file, then the key ID (8 bytes, big-endian), then the sealed box.
-    static let magic = Data("VSB1".utf8)
 
     init(path: String, cipher: TextCipher) throws {
         root = URL(fileURLWithPath: path, isDirectory: true)
@@ -33,10 +29,7 @@ struct BlobFileStore: Sendable {
 
     func write(_ data: Data, name: String, userID: Int64) async throws {
         let folder = folder(userID: userID)
-        let sealed = try cipher.seal(data, associatedData: Self.associatedData(name, userID))
-        var stored = Self.magic
-        withUnsafeBytes(of: sealed.keyID.bigEndian) { stored.append(contentsOf: $0) }
-        stored.append(sealed.combined)
+        let stored = try SealedBlob.seal(data, name: name, userID: userID, cipher: cipher)
         try await NIOThreadPool.singleton.runIfActive { [stored] in
             try Self.makePrivateFolder(folder)
             let file = folder.appendingPathComponent(name)
@@ -55,19 +48,14 @@ struct BlobFileStore: Sendable {
         }
     }
 
-    /// The bytes, or nil when the file is missing. Files written before encryption (no magic)
-    /// are returned as they are.
+    /// The bytes, or nil when the file is missing.
     func read(name: String, userID: Int64) async throws -> Data? {
         let file = folder(userID: userID).appendingPathComponent(name)
         let stored = try await NIOThreadPool.singleton.runIfActive {
             FileManager.default.fileExists(atPath: file.path) ? try Data(contentsOf: file) : nil
         }
         guard let stored else { return nil }
-        guard stored.starts(with: Self.magic), stored.count > Self.magic.count + 8 else { return stored }
-        let keyBytes = stored.dropFirst(Self.magic.count).prefix(8)
-        let keyID = keyBytes.reduce(Int64(0)) { $0 << 8 | Int64($1) }
-        let sealed = TextCipher.Sealed(keyID: keyID, combined: Data(stored.dropFirst(Self.magic.count + 8)))
-        return try cipher.open(sealed, associatedData: Self.associatedData(name, userID))
+        return try SealedBlob.open(stored, name: name, userID: userID, cipher: cipher)
     }
 
     func remove(name: String, userID: Int64) async throws {
@@ -77,11 +65,6 @@ struct BlobFileStore: Sendable {
                 try FileManager.default.removeItem(at: file)
             }
         }
-    }
-
-    /// Binds sealed bytes to their user and name, so a file copied elsewhere fails to open.
-    private static func associatedData(_ name: String, _ userID: Int64) -> Data {
-        Data("blob:\(userID):\(name)".utf8)
     }
 
     /// Creates `folder` (and missing parents) and makes it 0700.

@@ -4,7 +4,7 @@ import Foundation
 /// connections which never finish a request can't pile up.
 ///
 /// ```swift
-/// var configuration = VesperServerConfiguration(databasePath: "…", attachmentsPath: "…")
+/// var configuration = VesperServerConfiguration(database: VesperDatabase("…"), attachmentsPath: "…")
 /// configuration.connectionLimits = ConnectionLimits(requestHeadTimeout: .seconds(5), idleTimeout: .seconds(30), maximumConnections: 2000)
 /// ```
 public struct ConnectionLimits: Sendable, Equatable {

@@ -32,11 +32,11 @@ extension VesperAPI {
         let body = try JSONBody.decode(
             CreateAccountBody.self, from: try await collectJSON(request), empty: CreateAccountBody())
         let throttleKeys = ThrottlePolicy.createAccount(address: context.clientAddress, perMinute: throttle.limit)
-        if let seconds = await throttle.retryAfter(keys: throttleKeys) {
+        if let seconds = try await throttle.retryAfter(keys: throttleKeys) {
             context.logger.notice("Account creation throttled", metadata: ["address": "\(context.clientAddress)"])
             throw APIError.tooManyRequests(retryAfter: seconds)
         }
-        await throttle.recordFailure(keys: throttleKeys)
+        try await throttle.recordFailure(keys: throttleKeys)
         if try await storage.account(username: credentials.username) != nil {
             throw APIError.accountError("VSErrorUsernameAlreadyExists")
         }
@@ -61,23 +61,23 @@ extension VesperAPI {
         else { throw APIError.badRequest("the Authorization header must carry a username and password") }
         let throttleKeys = ThrottlePolicy.login(
             username: credentials.username, address: context.clientAddress, perMinute: throttle.limit)
-        if let seconds = await throttle.retryAfter(keys: throttleKeys) {
+        if let seconds = try await throttle.retryAfter(keys: throttleKeys) {
             context.logger.notice("Login throttled", metadata: ["address": "\(context.clientAddress)"])
             throw APIError.tooManyRequests(retryAfter: seconds)
         }
         guard let account = try await storage.account(username: credentials.username) else {
             try await hasher.verifyNothing(credentials.password)
-            await throttle.recordFailure(keys: throttleKeys)
+            try await throttle.recordFailure(keys: throttleKeys)
             throw APIError.unauthorized
         }
         guard
             try await hasher.verify(
                 credentials.password, hash: account.passwordHash, algorithm: account.passwordAlgorithm)
         else {
-            await throttle.recordFailure(keys: throttleKeys)
+            try await throttle.recordFailure(keys: throttleKeys)
             throw APIError.unauthorized
         }
-        await throttle.forget(throttleKeys[0])
+        try await throttle.forget(throttleKeys[0])
         let lifetime = configuration.tokenLifetime.components.seconds
         let token = LoginToken(
             userID: account.id, credentialVersion: account.credentialVersion,
@@ -93,10 +93,10 @@ extension VesperAPI {
         let username = body.username.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         guard !username.isEmpty else { throw APIError.badRequest("username is empty") }
         let throttleKeys = ThrottlePolicy.passwordReset(username: username, address: context.clientAddress, perMinute: throttle.limit)
-        if let seconds = await throttle.retryAfter(keys: throttleKeys) {
+        if let seconds = try await throttle.retryAfter(keys: throttleKeys) {
             throw APIError.tooManyRequests(retryAfter: seconds)
         }
-        await throttle.recordFailure(keys: throttleKeys)
+        try await throttle.recordFailure(keys: throttleKeys)
         if let account = try await storage.account(username: username) {
             let token = PasswordResetToken.make()
             let lifetime = configuration.passwordResetLifetime.components
@@ -122,7 +122,7 @@ extension VesperAPI {
     /// An invalid password doesn't spend the token.
     func resetPassword(_ request: Request, context: VesperRequestContext) async throws -> Response {
         let throttleKeys = ThrottlePolicy.resetToken(address: context.clientAddress, perMinute: throttle.limit)
-        if let seconds = await throttle.retryAfter(keys: throttleKeys) {
+        if let seconds = try await throttle.retryAfter(keys: throttleKeys) {
             throw APIError.tooManyRequests(retryAfter: seconds)
         }
         let body = try JSONBody.decode(ResetPasswordBody.self, from: try await collectJSON(request))
@@ -134,7 +134,7 @@ extension VesperAPI {
             let userID = try await storage.takePasswordReset(
                 tokenHash: PasswordResetToken.hash(body.token), now: Self.nowMilliseconds())
         else {
-            await throttle.recordFailure(keys: throttleKeys)
+            try await throttle.recordFailure(keys: throttleKeys)
             throw APIError.forbidden("the reset link is unknown, used or expired")
         }
         guard

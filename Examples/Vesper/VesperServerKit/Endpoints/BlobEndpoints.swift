@@ -71,7 +71,7 @@ extension VesperAPI {
         let account = try await authenticate(request)
         let name = try Self.blobName(name.map(String.init))
         guard try await storage.deleteBlob(named: name, userID: account.id) else { throw APIError.notFound }
-        try await blobFiles.remove(name: name, userID: account.id)
+        try await blobBytes.remove(name: name, userID: account.id)
         return .empty(.ok)
     }
 
@@ -96,7 +96,7 @@ extension VesperAPI {
         }
         let contentType =
             capability.contentType ?? (try? Self.contentType(request.headers[.contentType])) ?? "application/octet-stream"
-        try await blobFiles.write(bytes, name: capability.name, userID: capability.userID)
+        try await blobBytes.write(bytes, name: capability.name, userID: capability.userID)
         try await storage.saveBlob(
             BlobRecord(
                 name: capability.name, contentType: contentType, byteCount: Int64(bytes.count), md5: md5,
@@ -112,7 +112,7 @@ extension VesperAPI {
     {
         let capability = try verifiedCapability(token, operation: .get)
         guard let record = try await storage.blob(named: capability.name, userID: capability.userID),
-            let bytes = try await blobFiles.read(name: capability.name, userID: capability.userID)
+            let bytes = try await blobBytes.read(name: capability.name, userID: capability.userID)
         else { throw APIError.notFound }
         var headers: HTTPFields = [.contentType: record.contentType]
         headers[.contentMD5] = record.md5

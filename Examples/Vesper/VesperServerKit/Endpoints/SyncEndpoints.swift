@@ -36,7 +36,7 @@ extension VesperAPI {
         var uploaded: [SyncNote] = []
         uploaded.reserveCapacity(wireNotes.count)
         for wireNote in wireNotes {
-            if let note = try wireNote.syncNote() { uploaded.append(note) }
+            uploaded.append(try wireNote.syncNote())
         }
         let since = SyncToken.date(from: request.headers[.vesperSyncToken], userID: account.id)
         let result = try await storage.syncNotes(

@@ -7,7 +7,7 @@ import Logging
 struct VesperAPI: Sendable {
     let configuration: VesperServerConfiguration
     let storage: any VesperStorage
-    let blobFiles: BlobFileStore
+    let blobBytes: any BlobByteStore
     let keys: ServerKeys
     let hasher: PasswordHasher
     let throttle: LoginThrottle

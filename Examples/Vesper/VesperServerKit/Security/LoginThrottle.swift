@@ -5,47 +5,37 @@ import Foundation
 ///
 /// When any key has reached its limit, further attempts are refused with 429 and `Retry-After`
 /// until the oldest event is a minute old — before the password is even checked, so the
-/// throttle also caps the bcrypt work an attacker can cause.
-actor LoginThrottle {
+/// throttle also caps the bcrypt work an attacker can cause. The events live in the storage,
+/// so every server instance on one database applies the same count.
+struct LoginThrottle: Sendable {
     /// The per-account login limit, from which ``ThrottlePolicy`` derives the others.
     let limit: Int
-    private let window: Duration = .seconds(60)
-    private var failures: [String: [ContinuousClock.Instant]] = [:]
+    private let store: any LoginFailureStore
+    private let windowMilliseconds: Int64 = 60_000
 
-    init(attemptsPerMinute: Int) {
+    init(attemptsPerMinute: Int, store: any LoginFailureStore) {
         limit = max(1, attemptsPerMinute)
+        self.store = store
     }
 
     /// Seconds to wait before trying again, or nil when an attempt is allowed now.
-    func retryAfter(keys: [ThrottleKey]) -> Int? {
-        let now = ContinuousClock.now
-        var wait: Duration?
-        for key in keys {
-            let recent = (failures[key.name] ?? []).filter { now - $0 < window }
-            failures[key.name] = recent.isEmpty ? nil : recent
-            if recent.count >= key.limit, let oldest = recent.first {
-                let remaining = window - (now - oldest)
-                wait = max(wait ?? .zero, remaining)
-            }
+    func retryAfter(keys: [ThrottleKey]) async throws -> Int? {
+        let now = VesperAPI.nowMilliseconds()
+        let counts = try await store.loginFailures(keys: keys.map(\.name), since: now - windowMilliseconds)
+        let waits = keys.compactMap { key -> Int64? in
+            guard let failures = counts[key.name], failures.count >= key.limit else { return nil }
+            return windowMilliseconds - (now - failures.oldest)
         }
-        return wait.map { max(1, Int($0.components.seconds) + 1) }
+        return waits.max().map { max(1, Int($0 / 1000) + 1) }
     }
 
-    func recordFailure(keys: [ThrottleKey]) {
-        let now = ContinuousClock.now
-        for key in keys { failures[key.name, default: []].append(now) }
-        if failures.count > 100_000 { prune(now: now) }
+    func recordFailure(keys: [ThrottleKey]) async throws {
+        let now = VesperAPI.nowMilliseconds()
+        try await store.recordLoginFailure(keys: keys.map(\.name), date: now, forgetBefore: now - windowMilliseconds)
     }
 
     /// Forgets the events of `key` (a correct password clears its pair's failures).
-    func forget(_ key: ThrottleKey) {
-        failures[key.name] = nil
-    }
-
-    private func prune(now: ContinuousClock.Instant) {
-        failures = failures.compactMapValues { instants in
-            let recent = instants.filter { now - $0 < window }
-            return recent.isEmpty ? nil : recent
-        }
+    func forget(_ key: ThrottleKey) async throws {
+        try await store.clearLoginFailures(key: key.name)
     }
 }

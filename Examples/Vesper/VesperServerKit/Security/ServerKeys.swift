@@ -49,7 +49,7 @@ struct SecretKey: Sendable {
 }
 
 extension Data {
-    /// base64url without padding (RFC 4648 §5), for tokens and URLs.
+    /// base64url without padding (RFC 4648's URL-safe alphabet), for tokens and URLs.
     var base64URLEncoded: String {
         base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")

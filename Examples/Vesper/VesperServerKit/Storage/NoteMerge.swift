@@ -58,4 +58,28 @@ enum NoteMerge {
         }
         return result
     }
+
+    /// One note to write: a merged or new note, and whether a row exists for it.
+    struct Write: Sendable, Equatable {
+        var note: SyncNote
+        var isNew: Bool
+    }
+
+    /// What an upload writes, whatever the engine: one note per ID; tombstoned IDs skipped (a
+    /// late upload never resurrects a deleted note); new notes inserted; existing ones merged
+    /// property by property and written only when a property changed. The engine answers the
+    /// two questions, with its rows locked for the rest of its transaction.
+    static func writes(
+        for uploaded: [SyncNote], isTombstoned: (Int64) throws -> Bool, existing: (Int64) throws -> SyncNote?
+    ) throws -> [Write] {
+        var writes: [Write] = []
+        for incoming in coalesce(uploaded) where try !isTombstoned(incoming.noteID) {
+            if let stored = try existing(incoming.noteID) {
+                if let merged = merge(incoming, into: stored) { writes.append(Write(note: merged, isNew: false)) }
+            } else {
+                writes.append(Write(note: incoming, isNew: true))
+            }
+        }
+        return writes
+    }
 }

@@ -1,9 +1,27 @@
+import QSData
+
 /// The embedded engine's schema: no joins, every table keyed by userID, dates
 /// as exact Int64 milliseconds (UTC), note text sealed with the ID of its key.
+///
+/// Numbered migrations: the file's `user_version` is the last one applied; each later one runs
+/// in its own transaction with the version bump, so a failed migration leaves the file as it was.
 enum SQLiteSchema {
-    static let version: Int64 = 1
+    static let migrations: [(version: Int64, script: String)] = [(1, version1), (2, version2)]
 
-    static let script = """
+    static var latestVersion: Int64 { migrations.last?.version ?? 0 }
+
+    static func migrate(_ connection: SQLiteConnection) throws {
+        let current = try connection.fetchRows("PRAGMA user_version").first?.first?.int64Value ?? 0
+        for migration in migrations where migration.version > current {
+            try connection.transaction {
+                try connection.executeScript(migration.script)
+                try connection.execute("PRAGMA user_version = \(migration.version)")
+            }
+        }
+    }
+
+    /// Accounts, notes, tombstones, tags, blob metadata and password resets.
+    private static let version1 = """
         CREATE TABLE IF NOT EXISTS accounts (
             id INTEGER PRIMARY KEY,
             username TEXT NOT NULL UNIQUE,
@@ -63,6 +81,15 @@ enum SQLiteSchema {
             expiry INTEGER NOT NULL
         );
         CREATE INDEX IF NOT EXISTS passwordResets_userID ON passwordResets (userID);
-        PRAGMA user_version = 1;
+        """
+
+    /// Failed logins, so that the throttle survives a restart.
+    private static let version2 = """
+        CREATE TABLE loginFailures (
+            key TEXT NOT NULL,
+            date INTEGER NOT NULL
+        );
+        CREATE INDEX loginFailures_key_date ON loginFailures (key, date);
+        CREATE INDEX loginFailures_date ON loginFailures (date);
         """
 }

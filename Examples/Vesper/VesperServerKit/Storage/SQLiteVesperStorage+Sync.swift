@@ -66,23 +66,19 @@ extension SQLiteVesperStorage {
         try connection.transaction {
             // 1. The call's date: the token to return and the serverModificationDate of its writes.
             let now = nextDate()
-            // 2. One note per ID (an upload may repeat one).
-            for incoming in NoteMerge.coalesce(uploaded) {
-                // 3. A tombstoned note is never resurrected by a late upload.
-                let tombstones = try connection.fetchRows(
-                    "SELECT 1 FROM deletedNotes WHERE userID = ? AND noteID = ?",
-                    [.integer(userID), .integer(incoming.noteID)])
-                if !tombstones.isEmpty { continue }
-                // 4. Insert a new note; merge into an existing one property by property.
-                if let existing = try fetchNote(noteID: incoming.noteID, userID: userID) {
-                    if let merged = NoteMerge.merge(incoming, into: existing) {
-                        try writeNote(merged, userID: userID, serverModificationDate: now, isNew: false)
-                    }
-                } else {
-                    try writeNote(incoming, userID: userID, serverModificationDate: now, isNew: true)
-                }
+            // 2. One note per ID; tombstoned notes skipped; new notes inserted, existing ones merged.
+            let writes = try NoteMerge.writes(
+                for: uploaded,
+                isTombstoned: { noteID in
+                    try !connection.fetchRows(
+                        "SELECT 1 FROM deletedNotes WHERE userID = ? AND noteID = ?", [.integer(userID), .integer(noteID)]
+                    ).isEmpty
+                },
+                existing: { noteID in try fetchNote(noteID: noteID, userID: userID) })
+            for write in writes {
+                try writeNote(write.note, userID: userID, serverModificationDate: now, isNew: write.isNew)
             }
-            // 5. Everything changed since the token date minus the overlap, tombstones excluded.
+            // 3. Everything changed since the token date minus the overlap, tombstones excluded.
             let sinceDate = since.map { min($0, now) - overlap } ?? Int64.min
             let rows = try connection.fetchRows(
                 """
@@ -114,34 +110,21 @@ extension SQLiteVesperStorage {
     private func note(from row: [SQLValue], userID: Int64) throws -> SyncNote {
         guard let noteID = row[0].int64Value, let creationDate = row[4].int64Value, let sortDate = row[5].int64Value
         else { throw StorageError.corruptRow(table: "notes", reason: "a required column is NULL") }
-        var text: String?
-        if let sealed = row[2].dataValue {
-            guard let keyID = row[3].int64Value else {
-                throw StorageError.corruptRow(table: "notes", reason: "note \(noteID) has text but no key ID")
-            }
-            text = try cipher.open(.init(keyID: keyID, combined: sealed), userID: userID, noteID: noteID)
-        }
-        return SyncNote(
-            noteID: noteID,
-            archived: row[1].int64Value.map { $0 != 0 },
-            text: text,
-            creationDate: creationDate,
-            sortDate: sortDate,
-            textModificationDate: row[6].int64Value,
-            archivedModificationDate: row[7].int64Value,
-            sortDateModificationDate: row[8].int64Value,
-            tagsModificationDate: row[9].int64Value,
-            attachmentsModificationDate: row[10].int64Value,
-            tags: row[11].stringValue,
-            attachments: row[12].dataValue)
+        let properties = SyncNote(
+            noteID: noteID, archived: row[1].int64Value.map { $0 != 0 }, creationDate: creationDate, sortDate: sortDate,
+            textModificationDate: row[6].int64Value, archivedModificationDate: row[7].int64Value,
+            sortDateModificationDate: row[8].int64Value, tagsModificationDate: row[9].int64Value,
+            attachmentsModificationDate: row[10].int64Value, tags: row[11].stringValue, attachments: row[12].dataValue)
+        return try NoteRecord(properties: properties, sealed: row[2].dataValue, textKeyID: row[3].int64Value)
+            .opened(cipher: cipher, userID: userID)
     }
 
-    /// Inserts or rewrites a whole row; the text is sealed afresh with the current key, so rows
-    /// move to the newest key as they are written (lazy re-encryption).
-    private func writeNote(_ note: SyncNote, userID: Int64, serverModificationDate: Int64, isNew: Bool) throws {
-        let sealed = try note.text.map { try cipher.seal($0, userID: userID, noteID: note.noteID) }
+    /// Inserts or rewrites a whole row, its text sealed afresh with the current key.
+    private func writeNote(_ syncNote: SyncNote, userID: Int64, serverModificationDate: Int64, isNew: Bool) throws {
+        let record = try NoteRecord(sealing: syncNote, cipher: cipher, userID: userID)
+        let note = record.properties
         let values: [SQLValue] = [
-            .optional(note.archived), .optional(sealed?.combined), .optional(sealed?.keyID),
+            .optional(note.archived), .optional(record.sealedText?.combined), .optional(record.sealedText?.keyID),
             .integer(note.sortDate), .optional(note.textModificationDate), .optional(note.archivedModificationDate),
             .optional(note.sortDateModificationDate), .optional(note.tagsModificationDate),
             .optional(note.attachmentsModificationDate), .integer(serverModificationDate), .optional(note.tags),

@@ -24,7 +24,7 @@ actor SQLiteVesperStorage: VesperStorage {
         }
         let connection = try SQLiteConnection(path: path)
         try connection.useWriteAheadLog()
-        try connection.transaction { try connection.executeScript(SQLiteSchema.script) }
+        try SQLiteSchema.migrate(connection)
         let latest = try connection.fetchValue(
             """
             SELECT max(coalesce((SELECT max(serverModificationDate) FROM notes), 0),

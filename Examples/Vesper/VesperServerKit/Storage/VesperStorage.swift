@@ -1,7 +1,7 @@
 import Foundation
 
-/// Everything the server keeps, behind one small interface, so that another engine (PostgreSQL)
-/// can stand in for the embedded SQLite one.
+/// Everything the server keeps, behind one small interface: the embedded SQLite engine (one
+/// instance) or PostgreSQL (any number of instances on one database).
 ///
 /// Rules every implementation keeps:
 /// - every call that touches user data takes the `userID` from the verified login token, and
@@ -9,8 +9,20 @@ import Foundation
 /// - each call that writes does all its writes in one transaction;
 /// - dates are exact milliseconds; `SyncResult.date` comes from one monotonic source, and is
 ///   also the `serverModificationDate` of the rows the call wrote;
-/// - merge rules are not the engine's: it applies ``NoteMerge`` and ``TagMerge``.
-protocol VesperStorage: Sendable {
+/// - merge rules are not the engine's: it applies ``NoteMerge`` and ``TagMerge``;
+/// - a sync call of one user never interleaves with another of the same user, even across
+///   server instances, so a merge never works from a stale row and a sync token's date covers
+///   every write the user had before it.
+protocol VesperStorage: LoginFailureStore {
+    // MARK: Lifecycle
+
+    /// Keeps the engine's connections alive until the task is cancelled (PostgreSQL's pool);
+    /// returns at once when there is nothing to keep.
+    func run() async
+    /// Creates or migrates the schema; called once, before the server accepts connections,
+    /// while ``run()`` is running.
+    func prepare() async throws
+
     // MARK: Accounts
 
     /// Creates an account; throws ``StorageError/usernameTaken`` when the name exists.
@@ -40,7 +52,7 @@ protocol VesperStorage: Sendable {
     func syncNotes(_ uploaded: [SyncNote], since: Int64?, overlap: Int64, userID: Int64) async throws
         -> SyncResult<SyncNote>
 
-    // MARK: Blobs (metadata; the bytes live in a ``BlobFileStore``)
+    // MARK: Blobs (metadata; the bytes live in a ``BlobByteStore``)
 
     func blobs(userID: Int64) async throws -> [BlobRecord]
     func blob(named name: String, userID: Int64) async throws -> BlobRecord?
@@ -72,14 +84,35 @@ struct SyncResult<Item: Sendable>: Sendable {
     var date: Int64
 }
 
+/// Failed logins, kept where every server instance sees them; the policy is ``LoginThrottle``'s.
+protocol LoginFailureStore: Sendable {
+    /// For each of `keys` with failures at or after `since`: how many, and the oldest one's date.
+    func loginFailures(keys: [String], since: Int64) async throws -> [String: LoginFailures]
+    /// Records one failure for each key at `date`, and forgets every failure before `forgetBefore`.
+    func recordLoginFailure(keys: [String], date: Int64, forgetBefore: Int64) async throws
+    func clearLoginFailures(key: String) async throws
+}
+
+struct LoginFailures: Sendable, Equatable {
+    var count: Int
+    var oldest: Int64
+}
+
 enum StorageError: Error, CustomStringConvertible {
     case usernameTaken
     case corruptRow(table: String, reason: String)
+    /// A sync call for an account that no longer exists.
+    case noSuchAccount(Int64)
+    /// The database's schema is newer than this server knows (a newer server migrated it).
+    case schemaTooNew(found: Int64, known: Int64)
 
     var description: String {
         switch self {
         case .usernameTaken: "the username is taken"
         case .corruptRow(let table, let reason): "a row of \(table) is unreadable: \(reason)"
+        case .noSuchAccount(let id): "there is no account \(id)"
+        case .schemaTooNew(let found, let known):
+            "the database schema is version \(found), newer than this server's \(known); run a newer server"
         }
     }
 }

@@ -45,14 +45,13 @@ struct WireNote: Decodable {
         attachments = try container.decodeIfPresent(String.self, forKey: .attachments)
     }
 
-    /// The typed note, or nil for a falsy `noteID` (0), which the original server skipped.
+    /// The typed note.
     ///
-    /// - Throws: ``APIError/badRequest(_:)`` for an out-of-range ID, an unparseable `creationDate`
-    ///   or `sortDate`, or `attachments` that are not a valid attachment list (see
-    ///   ``WireAttachments``). Unparseable *modification* dates mean
-    ///   "no value".
-    func syncNote() throws(APIError) -> SyncNote? {
-        if noteID == 0 { return nil }
+    /// - Throws: ``APIError/badRequest(_:)`` for an ID outside 1…2^53 (0 included, which the
+    ///   original skipped silently), an unparseable `creationDate` or `sortDate`, or `attachments`
+    ///   that are not a valid attachment list (see ``WireAttachments``). Unparseable
+    ///   *modification* dates mean "no value".
+    func syncNote() throws(APIError) -> SyncNote {
         guard noteID > 0, noteID <= maximumNoteID else {
             throw .badRequest("noteID \(noteID) is out of range")
         }
