@@ -65,7 +65,11 @@ public struct QSRowEncoder {
         do {
             values[index] = try value.columnValue(as: layout.types[index])
         } catch {
-            if firstError == nil { firstError = error }
+            if firstError == nil {
+                firstError = QSDataError.cannotWrite(
+                    type: layout.typeName, column: layout.names[index], expected: layout.types[index].rawValue,
+                    found: "\(Value.self) (\(error))")
+            }
         }
     }
 

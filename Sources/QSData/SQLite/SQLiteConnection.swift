@@ -12,11 +12,17 @@ public final class SQLiteConnection {
     private var statements: [String: SQLiteStatement] = [:]
     private var recorder: StatementRecorder?
 
-    /// Opens (creating when missing) the database at `path`.
+    /// Opens (creating when missing) the database at `path`, in write-ahead-log mode.
     ///
     /// - Throws: ``QSDataError/cannotOpenDatabase(path:reason:)`` when the file can't be opened or
     ///   created, ``QSDataError/notADatabase(path:)`` when it exists but is not SQLite.
-    public init(path: String) throws {
+    public convenience init(path: String) throws {
+        try self.init(path: path, writeAheadLog: true)
+    }
+
+    /// Opens the database; with `writeAheadLog` false nothing is written to the file until
+    /// ``useWriteAheadLog()`` or a write, so a file that turns out to be wrong is left as it was.
+    init(path: String, writeAheadLog: Bool) throws {
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &handle, flags, nil)
@@ -36,8 +42,8 @@ public final class SQLiteConnection {
         do {
             // Reading the schema is the first thing that fails on a file that is not a database.
             _ = try fetchValue("SELECT count(*) FROM sqlite_master")
-            try execute("PRAGMA journal_mode = WAL")
             try execute("PRAGMA synchronous = NORMAL")
+            if writeAheadLog { try useWriteAheadLog() }
         } catch let error as SQLiteError where error.code == SQLITE_NOTADB || error.code == SQLITE_CORRUPT {
             statements.removeAll()
             sqlite3_close_v2(handle)
@@ -47,6 +53,12 @@ public final class SQLiteConnection {
             sqlite3_close_v2(handle)
             throw error
         }
+    }
+
+    /// Switches the database to write-ahead logging, which lets readers run beside the writer.
+    /// This writes to the file (its header) the first time.
+    func useWriteAheadLog() throws {
+        try execute("PRAGMA journal_mode = WAL")
     }
 
     deinit {

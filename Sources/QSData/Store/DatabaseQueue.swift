@@ -7,12 +7,12 @@ final class DatabaseQueue: @unchecked Sendable {
     /// Touched only on `queue`.
     private var connection: SQLiteConnection?
 
-    /// Opens the connection, on the queue.
+    /// Opens the connection, on the queue, without writing to the file (see ``SQLiteConnection/useWriteAheadLog()``).
     func open(path: String) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             queue.async {
                 do {
-                    self.connection = try SQLiteConnection(path: path)
+                    self.connection = try SQLiteConnection(path: path, writeAheadLog: false)
                     continuation.resume()
                 } catch {
                     continuation.resume(throwing: error)
