@@ -3,7 +3,7 @@ struct DataModelReader {
     let fileName: String
 
     static let objectKeys: Set = ["table", "uniqued", "immutable", "cachePermanently", "fetchAllAtStartup", "properties", "relationships"]
-    static let relationshipKeys: Set = ["table", "parentID", "childID", "childClass", "indexKey"]
+    static let relationshipKeys: Set = ["table", "parentID", "childID", "childClass", "indexKey", "loading"]
 
     func readModel(_ root: Any) throws -> [String: QSObjectDescription] {
         guard let top = root as? [String: Any] else {
@@ -84,13 +84,22 @@ struct DataModelReader {
             if properties.contains(where: { $0.name == name }) {
                 throw failure(type, key, "a property has the same name")
             }
+            var loading = QSLoading.eager
+            if relationship["loading"] != nil {
+                let value = try string(relationship, "loading", in: type, prefix: key)
+                guard let known = QSLoading(rawValue: value) else {
+                    throw failure(type, "\(key).loading", "must be 'eager' or 'lazy', not '\(value)'")
+                }
+                loading = known
+            }
             return QSRelationshipDescription(
                 name: name,
                 table: try string(relationship, "table", in: type, prefix: key),
                 parentIDColumn: try string(relationship, "parentID", in: type, prefix: key),
                 childIDColumn: try string(relationship, "childID", in: type, prefix: key),
                 indexColumn: try string(relationship, "indexKey", in: type, prefix: key),
-                childType: try string(relationship, "childClass", in: type, prefix: key))
+                childType: try string(relationship, "childClass", in: type, prefix: key),
+                loading: loading)
         }
     }
 

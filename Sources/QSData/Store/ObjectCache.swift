@@ -17,6 +17,8 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
     private struct Entry {
         var strong: Object?
         weak var weak: AnyObject?
+        /// What the database holds for this uniqueID, kept while an instance is (see ``RowSnapshot``).
+        var snapshot: RowSnapshot?
 
         var object: Object? { strong ?? weak as? Object }
         var isDead: Bool { strong == nil && weak == nil }
@@ -46,23 +48,55 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
         return Self.object(in: entries[id])
     }
 
-    /// Keeps `object` under its uniqueID, replacing any other instance.
-    func insert(_ object: Object) {
-        switch policy {
-        case .none:
-            return
-        case .strong:
-            lock.lock()
-            entries[object.uniqueID] = Entry(strong: object, weak: nil)
-            lock.unlock()
-        case .weak:
-            let entry = Entry(strong: nil, weak: object as AnyObject)
-            lock.lock()
-            if entries.updateValue(entry, forKey: object.uniqueID) == nil {
-                sweepKeys.append(object.uniqueID)
+    /// Keeps `object` under its uniqueID, replacing any other instance. A `snapshot` replaces the
+    /// entry's; without one, the entry keeps the snapshot it has (it describes the row, not the instance).
+    func insert(_ object: Object, snapshot: RowSnapshot? = nil) {
+        guard policy != .none else { return }
+        let id = object.uniqueID
+        lock.lock()
+        defer { lock.unlock() }
+        if let index = entries.index(forKey: id) {
+            if policy == .strong {
+                entries.values[index].strong = object
+            } else {
+                entries.values[index].weak = object as AnyObject
             }
-            sweepSomeDeadEntries()
-            lock.unlock()
+            if let snapshot { entries.values[index].snapshot = snapshot }
+        } else if policy == .strong {
+            entries[id] = Entry(strong: object, weak: nil, snapshot: snapshot)
+        } else {
+            entries[id] = Entry(strong: nil, weak: object as AnyObject, snapshot: snapshot)
+            sweepKeys.append(id)
+        }
+        if policy == .weak { sweepSomeDeadEntries() }
+    }
+
+    /// The snapshot of the row for `id`, when an instance is kept and its row is known.
+    func snapshot(for id: QSAnyID) -> RowSnapshot? {
+        guard policy != .none, let typedID = Object.UniqueID(anyID: id) else { return nil }
+        lock.lock()
+        defer { lock.unlock() }
+        return entries[typedID]?.snapshot
+    }
+
+    /// Records what the database now holds for `id`, when an instance is kept for it; nil forgets it.
+    func setSnapshot(_ snapshot: RowSnapshot?, for id: QSAnyID) {
+        guard policy != .none, let typedID = Object.UniqueID(anyID: id) else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        guard let index = entries.index(forKey: typedID) else { return }
+        entries.values[index].snapshot = snapshot
+    }
+
+    /// Changes the snapshots' values at `columns` (positions in the layout) for `ids`.
+    func patchSnapshots(_ ids: some Sequence<QSAnyID>, columns: [(index: Int, value: SQLValue)]) {
+        guard policy != .none else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        for id in ids {
+            guard let typedID = Object.UniqueID(anyID: id), let index = entries.index(forKey: typedID),
+                  entries.values[index].snapshot != nil else { continue }
+            for column in columns { entries.values[index].snapshot?.values[column.index] = column.value }
         }
     }
 

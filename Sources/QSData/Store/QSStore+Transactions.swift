@@ -49,9 +49,9 @@ extension QSStore {
         database.enqueue { connection in
             var failure: QSWriteError?
             var committed: [(QSChange, (@MainActor @Sendable () -> Void)?)] = []
+            let writer = connection.map { RowWriter(connection: $0, registry: registry) }
             do {
-                guard let connection else { throw QSDataError.storeClosed }
-                let writer = RowWriter(connection: connection, registry: registry)
+                guard let connection, let writer else { throw QSDataError.storeClosed }
                 try connection.transaction {
                     for write in writes {
                         var change = QSChange(source: write.source)
@@ -63,6 +63,7 @@ extension QSStore {
                     inbox.post(.committed(change, mainActorWork: mainActorWork))
                 }
             } catch {
+                writer?.tracker.forgetTouched()
                 let writeError = QSWriteError(operation: operation, underlying: error)
                 failure = writeError
                 inbox.post(.failed(writeError, writes: writes.map(\.ticket) + (ticket.map { [$0] } ?? [])))

@@ -1,0 +1,141 @@
+import Foundation
+import QSData
+import Testing
+
+/// Saves write what changed: no statement for an unchanged object the store holds, the changed
+/// columns of a changed one, and a row or two of the lookup table for a child added or moved.
+@MainActor
+@Suite struct ChangeTrackingTests {
+    private func episodeOrder(_ store: QSStore, podcast: Int64) async throws -> [Int64] {
+        let rows = try await store.fetchRows("SELECT episodeID FROM podcastEpisodes WHERE podcastID = ? ORDER BY ix", [.integer(podcast)])
+        return rows.compactMap { if case .integer(let id) = $0.first { id } else { nil } }
+    }
+
+    @Test func addingOneChildAnywhereInFiveThousandCostsFourStatements() async throws {
+        let store = try await PodcastFixtures.openStore()
+        let podcast = PodcastFixtures.podcast(id: 1, episodes: 5_000, firstID: 100_000)
+        try store.save(podcast)
+        try await store.flush()
+        let hosts = try store.cachedObjects(of: Host.self).sorted { $0.uniqueID < $1.uniqueID }
+
+        for (offset, position) in [0, 2_500, 5_002, 1, 1].enumerated() {
+            let episode = Episode(uniqueID: 900_000 + Int64(offset), title: "New \(offset)", hosts: [hosts[1], hosts[2]])
+            podcast.episodes.insert(episode, at: position)
+            let log = try await store.recordStatements { try store.save(podcast) }
+            // The episode's row, its two host rows, one row in the podcast's lookup table.
+            #expect(log.count == 4, "\(log)")
+            #expect(log.statements.filter { $0.hasPrefix("INSERT INTO \"podcastEpisodes\"") }.count == 1)
+        }
+        #expect(try await episodeOrder(store, podcast: 1) == podcast.episodes.ids)
+    }
+
+    @Test func savingUnchangedObjectsCostsNothing() async throws {
+        let url = Fixtures.temporaryDatabaseURL()
+        let writer = try await PodcastFixtures.openStore(url: url)
+        let podcast = PodcastFixtures.podcast(id: 2, episodes: 500, firstID: 200_000)
+        try writer.save(podcast)
+        let saved = try await writer.recordStatements { try writer.save(podcast) }
+        #expect(saved.count == 0, "\(saved)")
+        try await writer.close()
+
+        // Fetched objects, too: the store remembers what it read.
+        let store = try await PodcastFixtures.openStore(url: url)
+        let fetched = try #require(try await store.fetch(Podcast.self, id: 2))
+        let log = try await store.recordStatements { try store.save(fetched) }
+        #expect(log.count == 0, "\(log)")
+    }
+
+    @Test func aChangedObjectWritesOnlyItsChangedColumns() async throws {
+        let store = try await PodcastFixtures.openStore()
+        let podcast = PodcastFixtures.podcast(id: 3, episodes: 100, firstID: 300_000)
+        try store.save(podcast)
+        let episode = try #require(podcast.episodes.children?[40])
+        episode.title = "Renamed"
+        let log = try await store.recordStatements { try store.save(podcast) }
+        #expect(log.statements == ["UPDATE \"episodes\" SET \"title\" = ? WHERE \"uniqueID\" = ?"])
+        let write = try store.save(podcast)
+        try await write.committed()
+        #expect(write.changes.first?.isEmpty == true)
+        #expect(try await store.fetchRows("SELECT title FROM episodes WHERE uniqueID = 300040") == [["Renamed"]])
+    }
+
+    @Test func swappingTwoChildrenRewritesTwoRows() async throws {
+        let store = try await PodcastFixtures.openStore()
+        let podcast = PodcastFixtures.podcast(id: 4, episodes: 5_000, firstID: 400_000)
+        try store.save(podcast)
+        podcast.episodes.swapAt(10, 4_000)
+        let log = try await store.recordStatements { try store.save(podcast) }
+        #expect(log.statements == Array(repeating: "UPDATE \"podcastEpisodes\" SET \"ix\" = ? WHERE \"podcastID\" = ? AND \"episodeID\" = ?", count: 2), "\(log)")
+        #expect(try await episodeOrder(store, podcast: 4) == podcast.episodes.ids)
+
+        podcast.episodes.remove(at: 3)
+        let removal = try await store.recordStatements { try store.save(podcast) }
+        #expect(removal.statements == ["DELETE FROM \"podcastEpisodes\" WHERE \"podcastID\" = ? AND \"episodeID\" = ?"])
+        #expect(try await episodeOrder(store, podcast: 4) == podcast.episodes.ids)
+    }
+
+    @Test func anExhaustedGapRenumbersTheParentOnce() async throws {
+        let store = try await PodcastFixtures.openStore()
+        let podcast = PodcastFixtures.podcast(id: 5, episodes: 3, firstID: 500_000)
+        try store.save(podcast)
+        var rewrites = 0
+        // Each insert between the first two halves the gap; about twenty fit before it runs out.
+        for offset in 0..<30 {
+            podcast.episodes.insert(Episode(uniqueID: 510_000 + Int64(offset), title: "Squeezed"), at: 1)
+            let log = try await store.recordStatements { try store.save(podcast) }
+            #expect(log.count <= 3, "\(log)")
+            if log.statements.contains("DELETE FROM \"podcastEpisodes\" WHERE \"podcastID\" = ?") { rewrites += 1 }
+            #expect(try await episodeOrder(store, podcast: 5) == podcast.episodes.ids)
+        }
+        #expect(rewrites == 1)
+    }
+
+    @Test func aRolledBackSaveIsWrittenAgainNextTime() async throws {
+        let store = try await PodcastFixtures.openStore()
+        let podcast = PodcastFixtures.podcast(id: 6, episodes: 10, firstID: 600_000)
+        try store.save(podcast)
+        podcast.title = "Kept in memory"
+        struct Refused: Error {}
+        let failed = try store.save([podcast], alongside: { _ in throw Refused() })
+        await #expect(throws: QSWriteError.self) { try await failed.committed() }
+
+        let retry = try await store.recordStatements { try store.save(podcast) }
+        #expect(retry.statements == ["UPDATE \"podcasts\" SET \"title\" = ? WHERE \"uniqueID\" = ?"], "\(retry)")
+        #expect(try await store.fetchRows("SELECT title FROM podcasts WHERE uniqueID = 6") == [["Kept in memory"]])
+    }
+
+    @Test func bulkUpdatesAndSiblingSavesKeepSnapshotsTrue() async throws {
+        let store = try await PodcastFixtures.openStore()
+        let podcast = PodcastFixtures.podcast(id: 7, episodes: 3, firstID: 700_000)
+        try store.save(podcast)
+        let episode = try #require(podcast.episodes.children?.first)
+
+        try store.update(Episode.self, ids: [episode.uniqueID], set: ["title": "Bulk"])
+        #expect(try await store.recordStatements { try store.save(podcast) }.count == 0)
+        episode.title = "Episode 0"  // back to the old title, which is no longer stored
+        let log = try await store.recordStatements { try store.save(podcast) }
+        #expect(log.count == 1, "\(log)")
+
+        // A save through another type on the table changes the podcast's row behind its snapshot.
+        var list = try #require(try await store.fetch(PodcastList.self, id: 7))
+        list.title = "From the list"
+        try store.save(list)
+        podcast.title = "Podcast 7"
+        let afterSibling = try await store.recordStatements { try store.save(podcast) }
+        #expect(afterSibling.statements == ["UPDATE \"podcasts\" SET \"title\" = ? WHERE \"uniqueID\" = ?"], "\(afterSibling)")
+        #expect(try await store.fetchRows("SELECT title FROM podcasts WHERE uniqueID = 7") == [["Podcast 7"]])
+    }
+
+    @Test func valuesTheStoreDoesNotHoldAreCheckedAgainstTheDatabase() async throws {
+        let store = try await Fixtures.openStore()
+        try store.save(Note(uniqueID: 77, text: "a value"))
+        let note = try #require(try await store.fetch(TimelineNote.self, where: "uniqueID = 77").first)
+        // TimelineNote is a struct the store does not keep, so it has no snapshot: the save
+        // runs an insert that finds the row and an update that finds nothing to change.
+        let log = try await store.recordStatements { try store.save(note) }
+        #expect(log.count == 2, "\(log)")
+        let write = try store.save(note)
+        try await write.committed()
+        #expect(write.changes.first?.isEmpty == true)
+    }
+}
