@@ -2,7 +2,7 @@ import Foundation
 import QSData
 
 /// A podcast app's model: a podcast with an ordered relationship to many episodes, each with
-/// ordered hosts. The episodes' loading and the podcast's caching are chosen per test.
+/// ordered hosts (the notes fixtures' `Tag` type, stored in a `hosts` table). The episodes' loading and the podcast's caching are chosen per test.
 enum PodcastFixtures {
     static func model(episodes loading: QSLoading = .eager, podcastCached: Bool = false, hostsCached: Bool = true) throws -> QSDataModel {
         func flag(_ value: Bool) -> String { value ? "<true/>" : "<false/>" }
@@ -50,11 +50,11 @@ enum PodcastFixtures {
                 <key>parentID</key><string>episodeID</string>
                 <key>childID</key><string>hostID</string>
                 <key>indexKey</key><string>ix</string>
-                <key>childClass</key><string>Host</string>
+                <key>childClass</key><string>Tag</string>
               </dict>
             </dict>
           </dict>
-          <key>Host</key><dict>
+          <key>Tag</key><dict>
             <key>table</key><string>hosts</string>
             <key>uniqued</key><true/>
             <key>cachePermanently</key>\(flag(hostsCached))
@@ -85,12 +85,12 @@ enum PodcastFixtures {
                           podcastCached: Bool = false, hostsCached: Bool = true) async throws -> QSStore {
         try await QSStore.open(
             at: url, model: model(episodes: loading, podcastCached: podcastCached, hostsCached: hostsCached),
-            schema: QSSchema(creationSQL: schemaSQL), types: [Podcast.self, PodcastList.self, Episode.self, Host.self])
+            schema: QSSchema(creationSQL: schemaSQL), types: [Podcast.self, PodcastList.self, Episode.self, Tag.self])
     }
 
     /// A podcast with `count` episodes numbered from `firstID`, each with two of ten shared hosts.
     static func podcast(id: Int64, episodes count: Int, firstID: Int64) -> Podcast {
-        let hosts = (0..<10).map { Host(uniqueID: "host-\($0)", name: "Host \($0)") }
+        let hosts = (0..<10).map { Tag(name: "Host-\($0)") }
         let episodes = (0..<Int64(count)).map { offset in
             Episode(uniqueID: firstID + offset, title: "Episode \(offset)", hosts: [hosts[Int(offset % 10)], hosts[Int((offset + 3) % 10)]])
         }
@@ -149,9 +149,9 @@ final class Episode: QSUpdatableObject {
     let uniqueID: Int64
     var title: String
     var duration: Double
-    var hosts: [Host]
+    var hosts: [Tag]
 
-    init(uniqueID: Int64, title: String, duration: Double = 1_800, hosts: [Host] = []) {
+    init(uniqueID: Int64, title: String, duration: Double = 1_800, hosts: [Tag] = []) {
         self.uniqueID = uniqueID
         self.title = title
         self.duration = duration
@@ -177,29 +177,5 @@ final class Episode: QSUpdatableObject {
         row["title"] = title
         row["duration"] = duration
         row.setRelated("hosts", hosts)
-    }
-}
-
-final class Host: QSUpdatableObject {
-    let uniqueID: String
-    var name: String
-
-    init(uniqueID: String, name: String) {
-        self.uniqueID = uniqueID
-        self.name = name
-    }
-
-    init(row: QSRow) throws {
-        uniqueID = try row["uniqueID"]
-        name = try row["name"]
-    }
-
-    func update(from row: QSRow) throws {
-        name = try row["name"]
-    }
-
-    func encode(to row: inout QSRowEncoder) {
-        row["uniqueID"] = uniqueID
-        row["name"] = name
     }
 }

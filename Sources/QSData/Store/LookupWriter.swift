@@ -10,10 +10,12 @@ struct LookupWriter {
 
     private let connection: SQLiteConnection
     private let sql: RelationshipSQL
+    private let insertOne: SQLiteStatement
 
-    init(sql: RelationshipSQL, connection: SQLiteConnection) {
+    init(sql: RelationshipSQL, connection: SQLiteConnection) throws {
         self.connection = connection
         self.sql = sql
+        insertOne = try connection.statement(sql.insert)
     }
 
     /// Makes the parent's lookup rows list `childIDs` in order, starting from `stored` (what
@@ -43,16 +45,14 @@ struct LookupWriter {
             try connection.execute(sql.insertMany, [parent, Self.json(rows)])
             return
         }
-        guard !rows.isEmpty else { return }
-        let statement = try connection.statement(sql.insert)
         for row in rows {
-            statement.reset()
-            try statement.bind(parent, at: 1)
-            try statement.bind(row.child.sqlValue, at: 2)
-            try statement.bind(.integer(row.index), at: 3)
-            try statement.step()
+            insertOne.reset()
+            try insertOne.bind(parent, at: 1)
+            try insertOne.bind(row.child.sqlValue, at: 2)
+            try insertOne.bind(.integer(row.index), at: 3)
+            try insertOne.step()
         }
-        statement.reset()
+        insertOne.reset()
     }
 
     private func delete(_ children: [QSAnyID], parent: SQLValue) throws {

@@ -19,17 +19,40 @@ struct LookupSnapshot: Sendable, Equatable {
     static let empty = LookupSnapshot(childIDs: [], indexes: [])
 }
 
-/// Lookup rows read for many parents, grouped by parent in order.
+/// Lookup rows read for many parents, grouped by parent. The rows arrive ordered by parent, so
+/// each parent's rows are gathered in place and filed once.
 struct LookupRows {
     private(set) var byParent: [QSAnyID: LookupSnapshot] = [:]
-    /// Every child named, once each, in first-seen order.
-    private(set) var distinctChildren: [QSAnyID] = []
-    private var seen: Set<QSAnyID> = []
+    private var currentParent: QSAnyID?
+    private var current = LookupSnapshot.empty
+    private var rowCount = 0
 
     mutating func append(parent: QSAnyID, child: QSAnyID, index: Int64) {
-        byParent[parent, default: .empty].childIDs.append(child)
-        byParent[parent, default: .empty].indexes.append(index)
-        if seen.insert(child).inserted { distinctChildren.append(child) }
+        if parent != currentParent { finishParent(next: parent) }
+        current.childIDs.append(child)
+        current.indexes.append(index)
+        rowCount += 1
+    }
+
+    /// Files the last parent's rows; call once all rows are appended.
+    mutating func finish() {
+        finishParent(next: nil)
+    }
+
+    private mutating func finishParent(next: QSAnyID?) {
+        if let currentParent { byParent[currentParent] = current }
+        currentParent = next
+        current = .empty
+    }
+
+    /// Every child named, once each.
+    var distinctChildren: [QSAnyID] {
+        var seen = Set<QSAnyID>(minimumCapacity: rowCount)
+        var children: [QSAnyID] = []
+        for lookup in byParent.values {
+            for child in lookup.childIDs where seen.insert(child).inserted { children.append(child) }
+        }
+        return children
     }
 
     var idsByParent: [QSAnyID: [QSAnyID]] { byParent.mapValues(\.childIDs) }

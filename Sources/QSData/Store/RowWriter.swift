@@ -39,7 +39,7 @@ struct RowWriter {
                 guard let position = relationships.firstIndex(where: { $0.name == relationship.name }),
                       let relationshipSQL = binding.sql.relationships[relationship.name]
                 else { continue }
-                let writer = lookups[relationship.name] ?? LookupWriter(sql: relationshipSQL, connection: connection)
+                let writer = try lookups[relationship.name] ?? LookupWriter(sql: relationshipSQL, connection: connection)
                 lookups[relationship.name] = writer
                 learned = learned || lookupRows[position] == nil
                 let written = try writer.write(relationship.childIDs, parentID: id, stored: lookupRows[position])

@@ -68,6 +68,7 @@ extension TypeBinding {
         while try statement.step() {
             rows.append(parent: QSAnyID(column: statement.value(at: 0)), child: QSAnyID(column: statement.value(at: 1)), index: statement.int64(at: 2))
         }
+        rows.finish()
         return rows
     }
 

@@ -35,23 +35,29 @@ extension Workloads {
             sqlite3_bind_int64(show, 1, showID)
             rawBind(show, 2, "Show \(showID)")
             try db.stepDone(show)
-                    sqlite3_reset(show)
+            sqlite3_reset(show)
             for position in 0..<children {
-                let id = SavesModel.episodeID(show: showID, position: position)
-                sqlite3_bind_int64(episode, 1, id)
-                rawBind(episode, 2, "Episode \(position)")
-                sqlite3_bind_double(episode, 3, 1_800)
-                try db.stepDone(episode)
-                    sqlite3_reset(episode)
-                sqlite3_bind_int64(lookup, 1, showID)
-                sqlite3_bind_int64(lookup, 2, id)
-                sqlite3_bind_int64(lookup, 3, Int64(position) * SavesModel.gap)
-                try db.stepDone(lookup)
-                    sqlite3_reset(lookup)
+                try insertEpisode(SavesModel.episodeID(show: showID, position: position), title: "Episode \(position)",
+                                  show: showID, index: Int64(position) * SavesModel.gap, db, episode, lookup)
             }
         }
         try db.execute("COMMIT")
         return path
+    }
+
+    /// raw sqlite3: one episode row and its lookup row, with prepared statements.
+    private func insertEpisode(_ id: Int64, title: String, show: Int64, index: Int64, _ db: RawDatabase,
+                               _ episode: OpaquePointer, _ lookup: OpaquePointer) throws {
+        sqlite3_bind_int64(episode, 1, id)
+        rawBind(episode, 2, title)
+        sqlite3_bind_double(episode, 3, 1_800)
+        try db.stepDone(episode)
+        sqlite3_reset(episode)
+        sqlite3_bind_int64(lookup, 1, show)
+        sqlite3_bind_int64(lookup, 2, id)
+        sqlite3_bind_int64(lookup, 3, index)
+        try db.stepDone(lookup)
+        sqlite3_reset(lookup)
     }
 
     private func addOneChildEach(_ template: String, parents: Int, children: Int) async throws -> [BenchResult] {
@@ -69,17 +75,8 @@ extension Workloads {
                 let lookup = try db.prepare("INSERT INTO showEpisodes (showID, episodeID, ix) VALUES (?, ?, ?)")
                 defer { [episode, lookup].forEach { sqlite3_finalize($0) } }
                 for showID in showIDs {
-                    let id = SavesModel.newEpisodeID(show: showID)
-                    sqlite3_bind_int64(episode, 1, id)
-                    rawBind(episode, 2, "New episode")
-                    sqlite3_bind_double(episode, 3, 1_800)
-                    try db.stepDone(episode)
-                    sqlite3_reset(episode)
-                    sqlite3_bind_int64(lookup, 1, showID)
-                    sqlite3_bind_int64(lookup, 2, id)
-                    sqlite3_bind_int64(lookup, 3, firstIndex)
-                    try db.stepDone(lookup)
-                    sqlite3_reset(lookup)
+                    try self.insertEpisode(SavesModel.newEpisodeID(show: showID), title: "New episode",
+                                           show: showID, index: firstIndex, db, episode, lookup)
                 }
                 try db.execute("COMMIT")
             }, teardown: { context in
