@@ -17,8 +17,6 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
     private struct Entry {
         var strong: Object?
         weak var weak: AnyObject?
-        /// What the database holds for this uniqueID, kept while an instance is (see ``RowSnapshot``).
-        var snapshot: RowSnapshot?
 
         var object: Object? { strong ?? weak as? Object }
         var isDead: Bool { strong == nil && weak == nil }
@@ -30,6 +28,9 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
     private(set) var appInsertions = 0
     private let lock = NSLock()
     private var entries: [Object.UniqueID: Entry] = [:]
+    /// What the database holds for a uniqueID, kept while its entry is (see ``RowSnapshot``).
+    /// Apart from the entries, so that reading one never copies an entry's weak reference.
+    private var snapshots: [Object.UniqueID: RowSnapshot] = [:]
     /// Every key of a weak entry in the order it arrived, swept a couple per insert so that dead
     /// entries go without ever stopping to scan the whole cache (see ``sweepSomeDeadEntries()``).
     private var sweepKeys: [Object.UniqueID] = []
@@ -49,26 +50,27 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
     }
 
     /// Keeps `object` under its uniqueID, replacing any other instance. A `snapshot` replaces the
-    /// entry's; without one, the entry keeps the snapshot it has (it describes the row, not the instance).
+    /// one kept for the uniqueID; without one, the kept snapshot stays (it describes the row, not
+    /// the instance).
     func insert(_ object: Object, snapshot: RowSnapshot? = nil) {
-        guard policy != .none else { return }
-        let id = object.uniqueID
-        lock.lock()
-        defer { lock.unlock() }
-        if let index = entries.index(forKey: id) {
-            if policy == .strong {
-                entries.values[index].strong = object
-            } else {
-                entries.values[index].weak = object as AnyObject
+        switch policy {
+        case .none:
+            return
+        case .strong:
+            lock.lock()
+            entries[object.uniqueID] = Entry(strong: object, weak: nil)
+            if let snapshot { snapshots[object.uniqueID] = snapshot }
+            lock.unlock()
+        case .weak:
+            let entry = Entry(strong: nil, weak: object as AnyObject)
+            lock.lock()
+            if entries.updateValue(entry, forKey: object.uniqueID) == nil {
+                sweepKeys.append(object.uniqueID)
             }
-            if let snapshot { entries.values[index].snapshot = snapshot }
-        } else if policy == .strong {
-            entries[id] = Entry(strong: object, weak: nil, snapshot: snapshot)
-        } else {
-            entries[id] = Entry(strong: nil, weak: object as AnyObject, snapshot: snapshot)
-            sweepKeys.append(id)
+            if let snapshot { snapshots[object.uniqueID] = snapshot }
+            sweepSomeDeadEntries()
+            lock.unlock()
         }
-        if policy == .weak { sweepSomeDeadEntries() }
     }
 
     /// The snapshot of the row for `id`, when an instance is kept and its row is known.
@@ -76,7 +78,7 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
         guard policy != .none, let typedID = Object.UniqueID(anyID: id) else { return nil }
         lock.lock()
         defer { lock.unlock() }
-        return entries[typedID]?.snapshot
+        return snapshots[typedID]
     }
 
     /// Records what the database now holds for `id`, when an instance is kept for it; nil forgets it.
@@ -84,8 +86,8 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
         guard policy != .none, let typedID = Object.UniqueID(anyID: id) else { return }
         lock.lock()
         defer { lock.unlock() }
-        guard let index = entries.index(forKey: typedID) else { return }
-        entries.values[index].snapshot = snapshot
+        guard entries.index(forKey: typedID) != nil else { return }
+        snapshots[typedID] = snapshot
     }
 
     /// Changes the snapshots' values at `columns` (positions in the layout) for `ids`.
@@ -94,9 +96,8 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         for id in ids {
-            guard let typedID = Object.UniqueID(anyID: id), let index = entries.index(forKey: typedID),
-                  entries.values[index].snapshot != nil else { continue }
-            for column in columns { entries.values[index].snapshot?.values[column.index] = column.value }
+            guard let typedID = Object.UniqueID(anyID: id), snapshots[typedID] != nil else { continue }
+            for column in columns { snapshots[typedID]?.values[column.index] = column.value }
         }
     }
 
@@ -105,6 +106,7 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
         guard policy != .none else { return }
         lock.lock()
         entries.reserveCapacity(entries.count + count)
+        snapshots.reserveCapacity(snapshots.count + count)
         if policy == .weak { sweepKeys.reserveCapacity(sweepKeys.count + count) }
         lock.unlock()
     }
@@ -122,7 +124,10 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
     func remove<IDs: Sequence>(_ ids: IDs) where IDs.Element == Object.UniqueID {
         guard policy != .none else { return }
         lock.lock()
-        for id in ids { entries[id] = nil }
+        for id in ids {
+            entries[id] = nil
+            snapshots[id] = nil
+        }
         lock.unlock()
     }
 
@@ -161,6 +166,7 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
             guard let entry = entries[key] else { continue }
             if entry.isDead {
                 entries[key] = nil
+                snapshots[key] = nil
                 continue
             }
             sweepKeys[sweepWrite] = key
@@ -171,6 +177,7 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
     /// Drops every entry whose instance is gone.
     private func pruneDeadEntries() {
         entries = entries.filter { !$0.value.isDead }
+        snapshots = snapshots.filter { entries[$0.key] != nil }
         sweepKeys = Array(entries.keys)
         sweepRead = 0
         sweepWrite = 0
