@@ -194,3 +194,16 @@ import Testing
         try await store.close()
     }
 }
+
+@MainActor
+@Suite struct ChangeTrackingAfterDeleteTests {
+    @Test func aHeldObjectSavedAfterADeleteWhereIsInsertedAgain() async throws {
+        let store = try await PodcastFixtures.openStore()
+        let podcast = PodcastFixtures.podcast(id: 8, episodes: 2, firstID: 800_000)
+        try store.save(podcast)
+        try store.delete(Podcast.self, where: "uniqueID = 8")
+        try store.save(podcast)  // enqueued before the delete's cache work reaches the main actor
+        try await store.flush()
+        #expect(try await store.count(Podcast.self, where: "uniqueID = 8") == 1)
+    }
+}

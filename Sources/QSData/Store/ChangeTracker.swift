@@ -31,6 +31,13 @@ final class ChangeTracker {
         }
     }
 
+    /// Records that the rows `ids` are gone, for every type on the table.
+    func recordDeletion(of ids: [QSAnyID], bindings: [any AnyTypeBinding]) {
+        for binding in bindings where binding.cachesInstances {
+            for id in ids { binding.setSnapshot(nil, for: id) }
+        }
+    }
+
     /// The transaction rolled back: what it recorded is not what the database holds.
     func forgetTouched() {
         for (binding, ids) in patched {

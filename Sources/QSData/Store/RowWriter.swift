@@ -109,6 +109,8 @@ struct RowWriter {
         for typeBinding in [binding] + registry.siblings(of: binding) {
             change.record(\.deletedList, ids, of: typeBinding.description.name)
         }
+        // A save of a held instance enqueued after this delete must insert the row again.
+        tracker.recordDeletion(of: ids, bindings: [binding] + registry.siblings(of: binding))
         return ids
     }
 
