@@ -101,7 +101,7 @@ let package = Package(
             name: "RSSCore",
             dependencies: [qsData, "FeedParser"],
             path: "RSS/RSSCore",
-            resources: [.copy("Resources/RSS.plist"), .copy("Resources/RSS.sql")]
+            resources: [.copy("Resources/RSS.plist"), .copy("Resources/RSS.sql"), .copy("Resources/RSSMigrations")]
         ),
         // The `rss` commands, as a library so that tests run them in-process.
         .target(
@@ -112,7 +112,17 @@ let package = Package(
         .executableTarget(name: "RSSCLI", dependencies: ["RSSCommands"], path: "RSS/RSSCLI"),
 
         .testTarget(name: "FeedParserTests", dependencies: ["FeedParser"], path: "Tests/FeedParserTests"),
-        .testTarget(name: "RSSTests", dependencies: ["RSSCore", "RSSCommands", "FeedParser", qsData], path: "Tests/RSSTests"),
+        .testTarget(
+            name: "RSSTests",
+            dependencies: [
+                "RSSCore", "RSSCommands", "FeedParser", qsData,
+                // A loopback server that serves fixture feeds to `rss refresh`.
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/RSSTests"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
