@@ -8,6 +8,8 @@ import PackageDescription
 /// The framework, whatever the checkout's folder is called (SwiftPM would otherwise name the
 /// path dependency after the folder).
 let qsData = Target.Dependency.product(name: "QSData", package: "QSData")
+/// Generates the model types the data models mark with `generate`.
+let modelPlugin = Target.PluginUsage.plugin(name: "QSDataModelPlugin", package: "QSData")
 
 let package = Package(
     name: "QSDataExamples",
@@ -29,20 +31,34 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
     ],
     targets: [
+        // MARK: Shared
+
+        // Dates on the Vesper wire and the calendar arithmetic every date format here uses,
+        // shared by the sync client, the sync server and the feed parser.
+        .target(name: "WireDates", path: "Shared/WireDates"),
+        .testTarget(name: "SharedTests", dependencies: ["WireDates", "AppDataFolder"], path: "Tests/SharedTests"),
+        // The XDG data-folder rule all three executables use for their default paths.
+        .target(name: "AppDataFolder", path: "Shared/AppDataFolder"),
+        // What every example test target uses: temporary folders that remove themselves, a clock
+        // moved by hand.
+        .target(name: "ExampleTestSupport", path: "Tests/ExampleTestSupport"),
+
         // MARK: Vesper
 
         // The app core: model types, data controller, attachment storage. The data model and
         // schema are bundled copies of DataModels/Vesper.*; VesperTests checks they are identical.
+        // The model plugin generates VSNote, VSTag and VSAttachment from the data model.
         .target(
             name: "VesperCore",
-            dependencies: [qsData],
+            dependencies: [qsData, "AppDataFolder"],
             path: "Vesper/VesperCore",
-            resources: [.copy("Resources/Vesper.plist"), .copy("Resources/Vesper.sql")]
+            resources: [.copy("Resources/Vesper.plist"), .copy("Resources/Vesper.sql")],
+            plugins: [modelPlugin]
         ),
         // The sync client: wire objects, API calls, mergers, account.
         .target(
             name: "VesperSync",
-            dependencies: ["VesperCore", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["VesperCore", "WireDates", .product(name: "Crypto", package: "swift-crypto")],
             path: "Vesper/VesperSync"
         ),
         // The `vesper` commands, as a library so that tests run them in-process.
@@ -59,6 +75,7 @@ let package = Package(
             name: "VesperServerKit",
             dependencies: [
                 qsData,
+                "WireDates",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -73,40 +90,59 @@ let package = Package(
             name: "VesperServer",
             dependencies: [
                 "VesperServerKit",
+                "AppDataFolder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Vesper/VesperServer"
         ),
 
-        .testTarget(name: "VesperTests", dependencies: ["VesperCore", "VesperCommands", qsData], path: "Tests/VesperTests"),
+        // A live `vesper-server` on a free port, for the server's and the sync client's tests.
+        .target(
+            name: "VesperServerTestSupport",
+            dependencies: [
+                "VesperServerKit",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Tests/VesperServerTestSupport"
+        ),
+        .testTarget(name: "VesperTests", dependencies: ["ExampleTestSupport", "VesperCore", "VesperCommands", qsData], path: "Tests/VesperTests"),
         .testTarget(
             name: "VesperSyncTests",
-            dependencies: ["VesperCore", "VesperSync", "VesperCommands", "VesperServerKit", qsData],
+            dependencies: [
+                "ExampleTestSupport", "VesperCore", "VesperSync", "VesperCommands", "VesperServerKit",
+                "VesperServerTestSupport", qsData,
+            ],
             path: "Tests/VesperSyncTests"
         ),
         .testTarget(
             name: "VesperServerTests",
-            dependencies: ["VesperServerKit", qsData, .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "ExampleTestSupport", "VesperServerKit", "VesperServerTestSupport", qsData,
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/VesperServerTests"
         ),
 
         // MARK: RSS reader
 
-        // Feed parsing (pure Foundation, no database).
-        .target(name: "FeedParser", path: "RSS/FeedParser"),
+        // Feed parsing (Foundation and the shared calendar arithmetic, no database).
+        .target(name: "FeedParser", dependencies: ["WireDates"], path: "RSS/FeedParser"),
         // The app core: model types, data controller, importer. The data model and schema are
-        // bundled copies of DataModels/RSS.*; RSSTests checks they are identical.
+        // bundled copies of DataModels/RSS.*; RSSTests checks they are identical. The model
+        // plugin generates Feed, Article, ArticleContent and Author from the data model.
         .target(
             name: "RSSCore",
             dependencies: [qsData, "FeedParser"],
             path: "RSS/RSSCore",
-            resources: [.copy("Resources/RSS.plist"), .copy("Resources/RSS.sql"), .copy("Resources/RSSMigrations")]
+            resources: [.copy("Resources/RSS.plist"), .copy("Resources/RSS.sql"), .copy("Resources/RSSMigrations")],
+            plugins: [modelPlugin]
         ),
         // The `rss` commands, as a library so that tests run them in-process.
         .target(
             name: "RSSCommands",
-            dependencies: ["RSSCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["RSSCore", "AppDataFolder", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "RSS/RSSCommands"
         ),
         .executableTarget(name: "RSSCLI", dependencies: ["RSSCommands"], path: "RSS/RSSCLI"),
@@ -115,7 +151,7 @@ let package = Package(
         .testTarget(
             name: "RSSTests",
             dependencies: [
-                "RSSCore", "RSSCommands", "FeedParser", qsData,
+                "ExampleTestSupport", "RSSCore", "RSSCommands", "FeedParser", qsData,
                 // A loopback server that serves fixture feeds to `rss refresh`.
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -35,6 +35,12 @@ public enum QSDataError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownRelationship(type: String, relationship: String)
     /// A relationship loaded lazily (child IDs only) was read as an array of children.
     case relationshipNotLoaded(type: String, relationship: String)
+    /// A delete was refused: the object of `type` still lists children in `relationship`,
+    /// whose delete rule is `deny`. Nothing was deleted.
+    case deleteDenied(type: String, relationship: String)
+    /// A new object of `type` can't be inserted: its table's `column` is NOT NULL without a
+    /// default, and the type has no property for it. Save it through a type that has one first.
+    case missingRequiredColumn(type: String, column: String)
     /// The store was closed.
     case storeClosed
 
@@ -74,6 +80,10 @@ public enum QSDataError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(type): the model has no relationship '\(relationship)'"
         case .relationshipNotLoaded(let type, let relationship):
             return "\(type): relationship '\(relationship)' was loaded lazily (child IDs only): read it as QSRelated, or fetch it eagerly"
+        case .deleteDenied(let type, let relationship):
+            return "\(type): can't delete an object that still lists children in '\(relationship)' (its delete rule is deny); nothing was deleted"
+        case .missingRequiredColumn(let type, let column):
+            return "\(type): can't insert a new row: column '\(column)' is NOT NULL without a default and \(type) has no property for it"
         case .storeClosed:
             return "The store is closed"
         }

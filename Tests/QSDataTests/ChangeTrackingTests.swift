@@ -12,14 +12,14 @@ import Testing
     }
 
     @Test func addingOneChildAnywhereInFiveThousandCostsFourStatements() async throws {
-        let store = try await PodcastFixtures.openStore()
-        let podcast = PodcastFixtures.podcast(id: 1, episodes: 5_000, firstID: 100_000)
+        let store = try await ShowFixtures.openStore()
+        let podcast = ShowFixtures.podcast(id: 1, episodes: 5_000, firstID: 100_000)
         try store.save(podcast)
         try await store.flush()
         let hosts = try store.cachedObjects(of: Tag.self).sorted { $0.uniqueID < $1.uniqueID }
 
         for (offset, position) in [0, 2_500, 5_002, 1, 1].enumerated() {
-            let episode = Episode(uniqueID: 900_000 + Int64(offset), title: "New \(offset)", hosts: [hosts[1], hosts[2]])
+            let episode = ShowEpisode(uniqueID: 900_000 + Int64(offset), title: "New \(offset)", hosts: [hosts[1], hosts[2]])
             podcast.episodes.insert(episode, at: position)
             let log = try await store.recordStatements { try store.save(podcast) }
             // The episode's row, its two host rows, one row in the podcast's lookup table.
@@ -31,23 +31,23 @@ import Testing
 
     @Test func savingUnchangedObjectsCostsNothing() async throws {
         let url = Fixtures.temporaryDatabaseURL()
-        let writer = try await PodcastFixtures.openStore(url: url)
-        let podcast = PodcastFixtures.podcast(id: 2, episodes: 500, firstID: 200_000)
+        let writer = try await ShowFixtures.openStore(url: url)
+        let podcast = ShowFixtures.podcast(id: 2, episodes: 500, firstID: 200_000)
         try writer.save(podcast)
         let saved = try await writer.recordStatements { try writer.save(podcast) }
         #expect(saved.count == 0, "\(saved)")
         try await writer.close()
 
         // Fetched objects, too: the store remembers what it read.
-        let store = try await PodcastFixtures.openStore(url: url)
-        let fetched = try #require(try await store.fetch(Podcast.self, id: 2))
+        let store = try await ShowFixtures.openStore(url: url)
+        let fetched = try #require(try await store.fetch(Show.self, id: 2))
         let log = try await store.recordStatements { try store.save(fetched) }
         #expect(log.count == 0, "\(log)")
     }
 
     @Test func aChangedObjectWritesOnlyItsChangedColumns() async throws {
-        let store = try await PodcastFixtures.openStore()
-        let podcast = PodcastFixtures.podcast(id: 3, episodes: 100, firstID: 300_000)
+        let store = try await ShowFixtures.openStore()
+        let podcast = ShowFixtures.podcast(id: 3, episodes: 100, firstID: 300_000)
         try store.save(podcast)
         let episode = try #require(podcast.episodes.children?[40])
         episode.title = "Renamed"
@@ -60,8 +60,8 @@ import Testing
     }
 
     @Test func swappingTwoChildrenRewritesTwoRows() async throws {
-        let store = try await PodcastFixtures.openStore()
-        let podcast = PodcastFixtures.podcast(id: 4, episodes: 5_000, firstID: 400_000)
+        let store = try await ShowFixtures.openStore()
+        let podcast = ShowFixtures.podcast(id: 4, episodes: 5_000, firstID: 400_000)
         try store.save(podcast)
         podcast.episodes.swapAt(10, 4_000)
         let log = try await store.recordStatements { try store.save(podcast) }
@@ -75,13 +75,13 @@ import Testing
     }
 
     @Test func anExhaustedGapRenumbersTheParentOnce() async throws {
-        let store = try await PodcastFixtures.openStore()
-        let podcast = PodcastFixtures.podcast(id: 5, episodes: 3, firstID: 500_000)
+        let store = try await ShowFixtures.openStore()
+        let podcast = ShowFixtures.podcast(id: 5, episodes: 3, firstID: 500_000)
         try store.save(podcast)
         var rewrites = 0
         // Each insert between the first two halves the gap; about twenty fit before it runs out.
         for offset in 0..<30 {
-            podcast.episodes.insert(Episode(uniqueID: 510_000 + Int64(offset), title: "Squeezed"), at: 1)
+            podcast.episodes.insert(ShowEpisode(uniqueID: 510_000 + Int64(offset), title: "Squeezed"), at: 1)
             let log = try await store.recordStatements { try store.save(podcast) }
             #expect(log.count <= 3, "\(log)")
             if log.statements.contains("DELETE FROM \"podcastEpisodes\" WHERE \"podcastID\" = ?") { rewrites += 1 }
@@ -90,40 +90,62 @@ import Testing
         #expect(rewrites == 1)
     }
 
-    @Test func aRolledBackSaveIsWrittenAgainNextTime() async throws {
-        let store = try await PodcastFixtures.openStore()
-        let podcast = PodcastFixtures.podcast(id: 6, episodes: 10, firstID: 600_000)
+    @Test func aRolledBackSaveLeavesInstanceAndSnapshotAsTheDatabase() async throws {
+        let store = try await ShowFixtures.openStore()
+        let podcast = ShowFixtures.podcast(id: 6, episodes: 10, firstID: 600_000)
         try store.save(podcast)
-        podcast.title = "Kept in memory"
+        podcast.title = "Lost in the rollback"
         struct Refused: Error {}
         let failed = try store.save([podcast], alongside: { _ in throw Refused() })
         await #expect(throws: QSWriteError.self) { try await failed.committed() }
+        // The rollback puts the instance back to what the database holds, and its snapshot too.
+        #expect(podcast.title == "Show 6")
+        let unchanged = try await store.recordStatements { try store.save(podcast) }
+        #expect(unchanged.statements.isEmpty, "\(unchanged)")
 
+        podcast.title = "Kept in memory"
         let retry = try await store.recordStatements { try store.save(podcast) }
         #expect(retry.statements == ["UPDATE \"podcasts\" SET \"title\" = ? WHERE \"uniqueID\" = ?"], "\(retry)")
         #expect(try await store.fetchRows("SELECT title FROM podcasts WHERE uniqueID = 6") == [["Kept in memory"]])
     }
 
+    @Test func aDeletedChildSavedAgainIsListedAgainByItsParent() async throws {
+        let store = try await ShowFixtures.openStore()
+        let podcast = ShowFixtures.podcast(id: 9, episodes: 3, firstID: 900_100)
+        try store.save(podcast)
+        let episode = try #require(try await store.fetch(ShowEpisode.self, id: 900_101))
+        try store.delete(ShowEpisode.self, ids: [900_101])
+        try await store.flush()
+        #expect(try await episodeOrder(store, podcast: 9) == [900_100, 900_102])
+
+        // The delete took the parent's lookup row, so the parent's snapshot no longer says it is there.
+        if !podcast.episodes.ids.contains(900_101) { podcast.episodes.insert(episode, at: 1) }
+        try store.save(podcast)
+        try await store.flush()
+        #expect(try await episodeOrder(store, podcast: 9) == [900_100, 900_101, 900_102])
+        #expect(try await store.fetchRows("SELECT title FROM episodes WHERE uniqueID = 900101") == [["ShowEpisode 1"]])
+    }
+
     @Test func bulkUpdatesAndSiblingSavesKeepSnapshotsTrue() async throws {
-        let store = try await PodcastFixtures.openStore()
-        let podcast = PodcastFixtures.podcast(id: 7, episodes: 3, firstID: 700_000)
+        let store = try await ShowFixtures.openStore()
+        let podcast = ShowFixtures.podcast(id: 7, episodes: 3, firstID: 700_000)
         try store.save(podcast)
         let episode = try #require(podcast.episodes.children?.first)
 
-        try store.update(Episode.self, ids: [episode.uniqueID], set: ["title": "Bulk"])
+        try store.update(ShowEpisode.self, ids: [episode.uniqueID], set: ["title": "Bulk"])
         #expect(try await store.recordStatements { try store.save(podcast) }.count == 0)
-        episode.title = "Episode 0"  // back to the old title, which is no longer stored
+        episode.title = "ShowEpisode 0"  // back to the old title, which is no longer stored
         let log = try await store.recordStatements { try store.save(podcast) }
         #expect(log.count == 1, "\(log)")
 
         // A save through another type on the table changes the podcast's row behind its snapshot.
-        var list = try #require(try await store.fetch(PodcastList.self, id: 7))
+        var list = try #require(try await store.fetch(ShowList.self, id: 7))
         list.title = "From the list"
         try store.save(list)
-        podcast.title = "Podcast 7"
+        podcast.title = "Show 7"
         let afterSibling = try await store.recordStatements { try store.save(podcast) }
         #expect(afterSibling.statements == ["UPDATE \"podcasts\" SET \"title\" = ? WHERE \"uniqueID\" = ?"], "\(afterSibling)")
-        #expect(try await store.fetchRows("SELECT title FROM podcasts WHERE uniqueID = 7") == [["Podcast 7"]])
+        #expect(try await store.fetchRows("SELECT title FROM podcasts WHERE uniqueID = 7") == [["Show 7"]])
     }
 
     @Test func valuesTheStoreDoesNotHoldAreCheckedAgainstTheDatabase() async throws {
@@ -156,16 +178,16 @@ import Testing
     func randomEditsKeepTheStoredOrder(seed: UInt64) async throws {
         var random = SeededGenerator(state: seed)
         let url = Fixtures.temporaryDatabaseURL()
-        var store = try await PodcastFixtures.openStore(url: url)
+        var store = try await ShowFixtures.openStore(url: url)
         let firstID = 2_000_000 + Int64(seed) * 10_000
-        var podcast = PodcastFixtures.podcast(id: 1, episodes: 40, firstID: firstID)
+        var podcast = ShowFixtures.podcast(id: 1, episodes: 40, firstID: firstID)
         var nextID = firstID + 1_000
         try store.save(podcast)
         for step in 0..<150 {
             let count = podcast.episodes.count
             switch Int.random(in: 0..<5, using: &random) {
             case 0, 1:
-                podcast.episodes.insert(Episode(uniqueID: nextID, title: "New"), at: Int.random(in: 0...count, using: &random))
+                podcast.episodes.insert(ShowEpisode(uniqueID: nextID, title: "New"), at: Int.random(in: 0...count, using: &random))
                 nextID += 1
             case 2 where count > 1:
                 podcast.episodes.remove(at: Int.random(in: 0..<count, using: &random))
@@ -175,7 +197,7 @@ import Testing
                 // A run of inserts at one place exhausts the gap there.
                 let position = Int.random(in: 0...count, using: &random)
                 for _ in 0..<6 {
-                    podcast.episodes.insert(Episode(uniqueID: nextID, title: "Run"), at: position)
+                    podcast.episodes.insert(ShowEpisode(uniqueID: nextID, title: "Run"), at: position)
                     nextID += 1
                 }
             }
@@ -183,8 +205,8 @@ import Testing
             if step % 50 == 49 {
                 // A new store has no snapshot: it reads the stored rows and must agree with them.
                 try await store.close()
-                store = try await PodcastFixtures.openStore(url: url)
-                let fetched = try #require(try await store.fetch(Podcast.self, id: 1))
+                store = try await ShowFixtures.openStore(url: url)
+                let fetched = try #require(try await store.fetch(Show.self, id: 1))
                 #expect(fetched.episodes.ids == podcast.episodes.ids)
                 podcast = fetched
             }
@@ -198,12 +220,12 @@ import Testing
 @MainActor
 @Suite struct ChangeTrackingAfterDeleteTests {
     @Test func aHeldObjectSavedAfterADeleteWhereIsInsertedAgain() async throws {
-        let store = try await PodcastFixtures.openStore()
-        let podcast = PodcastFixtures.podcast(id: 8, episodes: 2, firstID: 800_000)
+        let store = try await ShowFixtures.openStore()
+        let podcast = ShowFixtures.podcast(id: 8, episodes: 2, firstID: 800_000)
         try store.save(podcast)
-        try store.delete(Podcast.self, where: "uniqueID = 8")
+        try store.delete(Show.self, where: "uniqueID = 8")
         try store.save(podcast)  // enqueued before the delete's cache work reaches the main actor
         try await store.flush()
-        #expect(try await store.count(Podcast.self, where: "uniqueID = 8") == 1)
+        #expect(try await store.count(Show.self, where: "uniqueID = 8") == 1)
     }
 }

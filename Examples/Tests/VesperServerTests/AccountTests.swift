@@ -3,7 +3,7 @@ import Testing
 
 @testable import VesperServerKit
 
-@Suite("Accounts (§2)")
+@Suite("Accounts")
 struct AccountTests {
     @Test func createAccountAnswers204ThenLoginReturnsTokenAndEmailUpdates() async throws {
         try await TestEnvironment.with { env in

@@ -3,7 +3,7 @@ import Testing
 
 @testable import VesperServerKit
 
-@Suite("Load (SPEC P7)")
+@Suite("Load")
 struct LoadTests {
     @Test func fiftyConcurrentClientsSyncingAHundredNotesEachLoseNothing() async throws {
         try await TestEnvironment.with { env in
@@ -36,7 +36,7 @@ struct LoadTests {
         }
     }
 
-    /// Not a timed assertion (SPEC §5: performance is measured, not asserted); prints the number.
+    /// Not a timed assertion (performance is measured, not asserted); prints the number.
     @Test func firstSyncOfTenThousandNotes() async throws {
         try await TestEnvironment.with { env in
             let token = try await env.signUp()

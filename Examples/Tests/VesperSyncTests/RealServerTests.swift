@@ -1,6 +1,8 @@
+import ExampleTestSupport
 import Foundation
 import Testing
 import VesperServerKit
+import VesperServerTestSupport
 import VesperSync
 
 /// The real server (`VesperServerKit`) on a free loopback port, over HTTP with URLSession.

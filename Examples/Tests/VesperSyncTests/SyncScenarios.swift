@@ -1,3 +1,4 @@
+import ExampleTestSupport
 import Foundation
 import Testing
 import VesperCore
@@ -153,7 +154,7 @@ struct SyncScenarios {
         try await closeAll(day, night)
     }
 
-    /// S4: random edits, archives, tag changes and deletes on two clients with syncs in
+    /// Convergence: random edits, archives, tag changes and deletes on two clients with syncs in
     /// between; after two rounds of syncs both clients and the server hold identical notes.
     func randomEditsConverge(seed: UInt64, steps: Int) async throws {
         var random = SeededGenerator(seed: seed)

@@ -38,6 +38,8 @@ public struct VesperServerConfiguration: Sendable {
     public var bcryptCost: UInt8 = 10
     /// The largest attachment accepted by a blob upload.
     public var maxBlobBytes: Int = 50 << 20
+    /// How long a password-reset link stays valid.
+    public var passwordResetLifetime: Duration = .seconds(3_600)
     /// How long an upload or download URL stays valid.
     public var blobURLLifetime: Duration = .seconds(300)
     /// The externally visible base URL, such as `https://vesper.example.com/`, used in blob
@@ -57,5 +59,11 @@ public struct VesperServerConfiguration: Sendable {
         self.tokenLifetime = tokenLifetime
         self.maxBodyBytes = maxBodyBytes
         self.loginAttemptsPerMinute = loginAttemptsPerMinute
+    }
+
+    /// A new random server secret (32 bytes from the system's secure generator, base64), for a
+    /// server started without one.
+    public static func newSecret() -> String {
+        ServerKeys.randomSecret()
     }
 }

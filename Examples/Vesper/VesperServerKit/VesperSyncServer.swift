@@ -42,6 +42,13 @@ public struct VesperSyncServer: Sendable {
         try await group.run()
     }
 
+    /// The server as a service for a `ServiceGroup` the caller runs and shuts down (tests, or a
+    /// program that embeds the server); `onListening` hears the bound port once connections
+    /// are accepted.
+    public func service(onListening: @escaping @Sendable (_ port: Int?) async -> Void) -> some Service {
+        makeApplication { channel in await onListening(channel.localAddress?.port) }
+    }
+
     func makeApplication(onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in })
         -> Application<VesperResponder>
     {

@@ -3,7 +3,7 @@ struct DataModelReader {
     let fileName: String
 
     static let objectKeys: Set = ["table", "uniqued", "immutable", "cachePermanently", "fetchAllAtStartup", "properties", "relationships"]
-    static let relationshipKeys: Set = ["table", "parentID", "childID", "childClass", "indexKey", "loading"]
+    static let relationshipKeys: Set = ["table", "parentID", "childID", "childClass", "indexKey", "loading", "deleteRule"]
 
     func readModel(_ root: Any) throws -> [String: QSObjectDescription] {
         guard let top = root as? [String: Any] else {
@@ -29,7 +29,7 @@ struct DataModelReader {
     }
 
     private func readObject(name: String, _ object: [String: Any]) throws -> QSObjectDescription {
-        for key in object.keys where !Self.objectKeys.contains(key) {
+        for key in object.keys where !Self.objectKeys.contains(key) && !GeneratedTypeOptions.keys.contains(key) {
             throw failure(name, key, "unknown key")
         }
         let table = try string(object, "table", in: name)
@@ -42,22 +42,23 @@ struct DataModelReader {
             guard let typeName = propertyTypes[property] as? String else {
                 throw failure(name, "properties.\(property)", "must be a string naming a type")
             }
-            guard let type = QSPropertyType(rawValue: typeName) else {
+            let isOptional = typeName.hasSuffix("?")
+            guard let type = QSPropertyType(rawValue: isOptional ? String(typeName.dropLast()) : typeName) else {
                 let known = QSPropertyType.allCases.map(\.rawValue).joined(separator: ", ")
-                throw failure(name, "properties.\(property)", "unknown type '\(typeName)' (known: \(known))")
+                throw failure(name, "properties.\(property)", "unknown type '\(typeName)' (known: \(known); add '?' for one that may be NULL)")
             }
-            properties.append(QSPropertyDescription(name: property, type: type))
+            properties.append(QSPropertyDescription(name: property, type: type, isOptional: isOptional))
         }
         guard let uniqueIDIndex = properties.firstIndex(where: { $0.name == "uniqueID" }) else {
             throw failure(name, "properties.uniqueID", "missing: every object type needs a uniqueID property")
         }
         let uniqueID = properties.remove(at: uniqueIDIndex)
-        guard uniqueID.type == .int64 || uniqueID.type == .string else {
-            throw failure(name, "properties.uniqueID", "must be int64 or string, not \(uniqueID.type.rawValue)")
+        guard uniqueID.type == .int64 || uniqueID.type == .string, !uniqueID.isOptional else {
+            throw failure(name, "properties.uniqueID", "must be int64 or string, not \(uniqueID.typeSpelling)")
         }
         properties.insert(uniqueID, at: 0)
 
-        return QSObjectDescription(
+        var description = QSObjectDescription(
             name: name,
             table: table,
             uniqued: try bool(object, "uniqued", in: name),
@@ -66,6 +67,8 @@ struct DataModelReader {
             fetchAllAtStartup: try bool(object, "fetchAllAtStartup", in: name),
             properties: properties,
             relationships: try readRelationships(object["relationships"], in: name, properties: properties))
+        description.generation = try readGeneration(object, of: description)
+        return description
     }
 
     private func readRelationships(_ value: Any?, in type: String, properties: [QSPropertyDescription]) throws -> [QSRelationshipDescription] {
@@ -99,8 +102,19 @@ struct DataModelReader {
                 childIDColumn: try string(relationship, "childID", in: type, prefix: key),
                 indexColumn: try string(relationship, "indexKey", in: type, prefix: key),
                 childType: try string(relationship, "childClass", in: type, prefix: key),
+                deleteRule: try deleteRule(relationship, in: type, prefix: key),
                 loading: loading)
         }
+    }
+
+    private func deleteRule(_ relationship: [String: Any], in type: String, prefix: String) throws -> QSDeleteRule {
+        guard relationship["deleteRule"] != nil else { return .nullify }
+        let name = try string(relationship, "deleteRule", in: type, prefix: prefix)
+        guard let rule = QSDeleteRule(rawValue: name) else {
+            let known = QSDeleteRule.allCases.map(\.rawValue).joined(separator: ", ")
+            throw failure(type, "\(prefix).deleteRule", "unknown rule '\(name)' (known: \(known))")
+        }
+        return rule
     }
 
     private func string(_ dictionary: [String: Any], _ key: String, in type: String, prefix: String? = nil) throws -> String {
@@ -110,13 +124,13 @@ struct DataModelReader {
         return string
     }
 
-    private func bool(_ dictionary: [String: Any], _ key: String, in type: String) throws -> Bool {
+    func bool(_ dictionary: [String: Any], _ key: String, in type: String) throws -> Bool {
         guard let value = dictionary[key] else { return false }
         guard let bool = value as? Bool else { throw failure(type, key, "must be a boolean (<true/> or <false/>)") }
         return bool
     }
 
-    private func failure(_ type: String?, _ key: String?, _ problem: String) -> QSDataError {
+    func failure(_ type: String?, _ key: String?, _ problem: String) -> QSDataError {
         .invalidModel(file: fileName, type: type, key: key, problem: problem)
     }
 }

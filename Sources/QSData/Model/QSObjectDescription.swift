@@ -17,6 +17,9 @@ public struct QSObjectDescription: Sendable, Equatable {
     public let properties: [QSPropertyDescription]
     /// The ordered to-many relationships, by name.
     public let relationships: [QSRelationshipDescription]
+    /// How the model code generator writes this type's Swift declaration; nil for a type the
+    /// app writes by hand. The store reads it only to check a generated type's columns.
+    package internal(set) var generation: GeneratedTypeOptions?
 
     /// The property named `name`, if the model declares one.
     public func property(named name: String) -> QSPropertyDescription? {
@@ -28,6 +31,10 @@ public struct QSObjectDescription: Sendable, Equatable {
         relationships.first { $0.name == name }
     }
 
+    /// Whether one instance is shared by everyone who fetches it (uniqued or cached), so that a
+    /// class must be patched in place when its row changes.
+    package var sharesInstances: Bool { uniqued || cachePermanently }
+
     /// The type of `uniqueID` (`int64` or `string`).
     public var uniqueIDType: QSPropertyType { properties[0].type }
 }
@@ -37,6 +44,19 @@ public struct QSPropertyDescription: Sendable, Equatable {
     /// The property's name, which is also its column's name.
     public let name: String
     public let type: QSPropertyType
+    /// The model declares that the column may hold NULL, by writing the type with a `?`
+    /// (`string?`). A Swift type must then read it as an optional.
+    public let isOptional: Bool
+
+    /// A property named `name` of the model type `type`, optional when the model writes `type?`.
+    public init(name: String, type: QSPropertyType, isOptional: Bool = false) {
+        self.name = name
+        self.type = type
+        self.isOptional = isOptional
+    }
+
+    /// The type as the model spells it: `string`, or `string?` for an optional property.
+    public var typeSpelling: String { type.rawValue + (isOptional ? "?" : "") }
 }
 
 /// An ordered to-many relationship, stored in a lookup table of (parentID, childID, index) rows.
@@ -56,6 +76,38 @@ public struct QSRelationshipDescription: Sendable, Equatable {
     /// How a fetch loads the children unless it says otherwise: all of them, or their IDs only
     /// (the plist key `loading`, `eager` by default).
     public var loading: QSLoading = .eager
+    /// What deleting a parent does to its children in this relationship (the plist's
+    /// `deleteRule`; `nullify` when absent).
+    public let deleteRule: QSDeleteRule
+
+    public init(
+        name: String, table: String, parentIDColumn: String, childIDColumn: String, indexColumn: String,
+        childType: String, deleteRule: QSDeleteRule = .nullify, loading: QSLoading = .eager
+    ) {
+        self.name = name
+        self.table = table
+        self.parentIDColumn = parentIDColumn
+        self.childIDColumn = childIDColumn
+        self.indexColumn = indexColumn
+        self.childType = childType
+        self.deleteRule = deleteRule
+        self.loading = loading
+    }
+}
+
+/// What deleting a parent does to the children of one of its relationships.
+///
+/// Whatever the rule, the parent's lookup rows go with it, and a deleted child disappears from
+/// every parent that listed it.
+public enum QSDeleteRule: String, Sendable, CaseIterable {
+    /// The children stay; only the parent's lookup rows are deleted. The default.
+    case nullify
+    /// The children go too, unless another surviving parent still lists them in the same
+    /// relationship; their own relationships' rules then apply in turn.
+    case cascade
+    /// Deleting a parent that still lists children here fails with
+    /// ``QSDataError/deleteDenied(type:relationship:)`` and deletes nothing.
+    case deny
 }
 
 /// How a fetch loads a relationship.

@@ -10,12 +10,25 @@ import Foundation
 /// then every migration it has not run yet, and checks the data model against the result: if
 /// anything fails, nothing is kept. A database whose version is higher than the last migration
 /// the app knows was written by a newer app and is refused before anything is written.
+/// See <doc:Migrations>.
+///
+/// ```swift
+/// let schema = try QSSchema(
+///     creationSQL: "CREATE TABLE notes (uniqueID INTEGER PRIMARY KEY, text TEXT NOT NULL);",
+///     migrations: [QSMigration(version: 1, sql: "ALTER TABLE notes ADD COLUMN archived BOOLEAN NOT NULL DEFAULT 0;")])
+/// ```
 public struct QSSchema: Sendable, Equatable {
     /// The SQL that creates the tables and indexes of a new database (schema version 0).
     public let creationSQL: String
     /// Migrations by ascending version, starting at 1.
     public let migrations: [QSMigration]
 
+    /// A schema from SQL text.
+    ///
+    /// - Parameters:
+    ///   - creationSQL: the statements that create a new database, separated by semicolons.
+    ///   - migrations: the migrations, numbered 1, 2, 3, … in this order.
+    /// - Throws: ``QSDataError/invalidMigration(file:problem:)`` when the numbers are not 1, 2, 3, …
     public init(creationSQL: String, migrations: [QSMigration] = []) throws {
         for (offset, migration) in migrations.enumerated() where migration.version != offset + 1 {
             let problem = migration.version == offset
@@ -30,6 +43,9 @@ public struct QSSchema: Sendable, Equatable {
     /// Reads the creation SQL from a file and the migrations from a folder of files named
     /// `<number>-<description>.sql` (for example `1-add-starred.sql`); other files are ignored.
     ///
+    /// - Parameters:
+    ///   - creationFile: the SQL file that creates a new database.
+    ///   - migrationsFolder: the folder of migration files, or nil when there are none.
     /// - Throws: ``QSDataError/unreadableFile(path:reason:)`` naming a file or folder that can't
     ///   be read, ``QSDataError/invalidMigration(file:problem:)`` for a misnamed or misnumbered one.
     public init(creationFile: URL, migrationsFolder: URL? = nil) throws {
@@ -52,13 +68,23 @@ public struct QSSchema: Sendable, Equatable {
     public var latestVersion: Int { migrations.last?.version ?? 0 }
 }
 
-/// One schema change, run once per database.
+/// One schema change, run once per database, in its own transaction (see <doc:Migrations>).
+///
+/// ```swift
+/// let addArchived = QSMigration(version: 1, sql: "ALTER TABLE notes ADD COLUMN archived BOOLEAN NOT NULL DEFAULT 0")
+/// ```
 public struct QSMigration: Sendable, Equatable {
+    /// Its number: the first migration is 1, and each next one adds 1.
     public let version: Int
     /// A name for messages, usually the file name.
     public let name: String
+    /// The statements it runs, separated by semicolons.
     public let sql: String
 
+    /// - Parameters:
+    ///   - version: its number, 1 for the first migration.
+    ///   - name: a name for error messages; `migration <version>` when nil.
+    ///   - sql: the statements it runs.
     public init(version: Int, name: String? = nil, sql: String) {
         self.version = version
         self.name = name ?? "migration \(version)"

@@ -178,7 +178,7 @@ public final class SQLiteConnection {
         }
     }
 
-    // MARK: Statement recording (F13)
+    // MARK: Statement recording
 
     /// Starts recording every statement SQLite runs on this connection.
     func startRecording(_ recorder: StatementRecorder) {

@@ -77,11 +77,21 @@ final class ChangeCenter {
             case .committed(let change, let mainActorWork):
                 mainActorWork?()
                 if !change.isEmpty { deliver(change) }
-            case .failed(let error, let writes):
+            case .failed(let error, let writes, let restores):
+                restore(restores)
                 unreportedErrors.append((error, writes))
                 call(&errorHandlers, with: error)
                 errorStreams.values.forEach { $0.yield(error) }
+            case .restored(let restores):
+                restore(restores)
             }
+        }
+    }
+
+    private func restore(_ restores: [@MainActor @Sendable () -> QSChange]) {
+        for restore in restores {
+            let change = restore()
+            if !change.isEmpty { deliver(change) }
         }
     }
 
@@ -110,7 +120,11 @@ final class ChangeCenter {
 final class Inbox: @unchecked Sendable {
     enum Item {
         case committed(QSChange, mainActorWork: (@MainActor @Sendable () -> Void)?)
-        case failed(QSWriteError, writes: [QSWrite])
+        /// `restores` bring the instances the writes had changed back to what the database holds.
+        case failed(QSWriteError, writes: [QSWrite], restores: [@MainActor @Sendable () -> QSChange])
+        /// Writes that never ran (their batch's body threw) changed instances in memory; these
+        /// bring them back.
+        case restored([@MainActor @Sendable () -> QSChange])
     }
 
     private let lock = NSLock()

@@ -33,6 +33,12 @@ final class ChangeTracker {
 
     /// Records that the rows `ids` are gone, for every type on the table.
     func recordDeletion(of ids: [QSAnyID], bindings: [any AnyTypeBinding]) {
+        forgetSnapshots(of: ids, bindings: bindings)
+    }
+
+    /// Drops the snapshots of `ids` (for instance parents whose lookup rows a delete removed):
+    /// their next save checks the database.
+    func forgetSnapshots(of ids: [QSAnyID], bindings: [any AnyTypeBinding]) {
         for binding in bindings where binding.cachesInstances {
             for id in ids { binding.setSnapshot(nil, for: id) }
         }

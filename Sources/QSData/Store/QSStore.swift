@@ -58,11 +58,15 @@ public final class QSStore {
             try await database.open(path: url.path)
             try await database.perform { connection in
                 try SchemaInstaller(schema: schema, path: url.path).install(on: connection) {
-                    var problems = try SchemaValidator(model: model).problems(in: connection)
+                    let report = try SchemaValidator(model: model).check(connection)
+                    var problems = report.problems
                     if problems.isEmpty {
                         problems = Self.statementProblems(registry: registry, connection: connection)
                     }
                     if !problems.isEmpty { throw QSDataError.schemaMismatch(problems) }
+                    for binding in registry.all {
+                        binding.columnsMissingForInsert.columns = report.columnsMissingByType[binding.description.name] ?? []
+                    }
                 }
                 try connection.useWriteAheadLog()
             }
@@ -101,7 +105,7 @@ public final class QSStore {
                     problems: missing.map { "relationship '\($0.name)' needs \($0.childType), which is not among the registered types" })
             }
         }
-        return TypeRegistry(bindings: bindings)
+        return TypeRegistry(bindings: bindings, model: Array(model.objectTypes.values))
     }
 
     private static func makeBinding<Object: QSDataObject>(_ type: Object.Type, model: QSDataModel) throws -> any AnyTypeBinding {
@@ -156,7 +160,7 @@ public final class QSStore {
     }
 
     /// Records every SQL statement the store runs while `body` runs, including the writes it
-    /// enqueues (F13). Transaction control is listed but not counted.
+    /// enqueues. Transaction control is listed but not counted.
     /// ```swift
     /// let log = try await store.recordStatements { try store.delete(notes) }
     /// #expect(log.count == 3)

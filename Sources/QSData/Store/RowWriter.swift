@@ -68,7 +68,8 @@ struct RowWriter {
 
     /// Writes one row: only its changed columns when the snapshot says what the row holds;
     /// otherwise an insert that does nothing when the row exists, then an update that does
-    /// nothing when no value differs.
+    /// nothing when no value differs. A type that can't insert its rows (its table has a required
+    /// column it lacks) only updates, and refuses a row that doesn't exist.
     private func writeRow(_ values: [SQLValue], of binding: any AnyTypeBinding, snapshot: RowSnapshot?) throws -> (isNew: Bool, changed: Bool) {
         let sql = binding.sql
         if let snapshot {
@@ -79,9 +80,21 @@ struct RowWriter {
             if connection.changes > 0 { return (false, true) }
             // The row is gone (deleted by SQL outside the store): insert it again below.
         }
-        if try run(try connection.statement(sql.insert), values) { return (true, true) }
-        guard let update = sql.updateIfChanged else { return (false, false) }
-        return (false, try run(try connection.statement(update), values))
+        let missingColumns = binding.columnsMissingForInsert.columns
+        if missingColumns.isEmpty {
+            if try run(try connection.statement(sql.insert), values) { return (true, true) }
+            guard let update = sql.updateIfChanged else { return (false, false) }
+            return (false, try run(try connection.statement(update), values))
+        }
+        let changed = try sql.updateIfChanged.map { try run(try connection.statement($0), values) } ?? false
+        if !changed, try !rowExists(values[0], sql: sql) {
+            throw QSDataError.missingRequiredColumn(type: binding.description.name, column: missingColumns[0])
+        }
+        return (false, changed)
+    }
+
+    private func rowExists(_ id: SQLValue, sql: TableSQL) throws -> Bool {
+        try connection.fetchValue(sql.rowExists, [id]) != nil
     }
 
     /// Runs a write statement with `values`; returns whether it changed a row.
@@ -94,24 +107,15 @@ struct RowWriter {
 
     // MARK: Bulk delete and update
 
-    /// Deletes the rows `condition` selects and their lookup rows: one statement for the table
-    /// and one per relationship. Returns the deleted uniqueIDs.
-    func delete(_ binding: any AnyTypeBinding, where condition: String, arguments: [SQLValue], into change: inout QSChange) throws -> [QSAnyID] {
-        let ids = try idsReturned(by: binding.sql.deleteReturningIDs(where: condition), arguments)
-        guard !ids.isEmpty else { return [] }
-        if !binding.description.relationships.isEmpty {
-            let idList = IDList.json(ids)
-            for relationship in binding.description.relationships {
-                guard let sql = binding.sql.relationships[relationship.name] else { continue }
-                try connection.execute(sql.deleteForParents, [idList])
-            }
-        }
-        for typeBinding in [binding] + registry.siblings(of: binding) {
-            change.record(\.deletedList, ids, of: typeBinding.description.name)
-        }
-        // A save of a held instance enqueued after this delete must insert the row again.
-        tracker.recordDeletion(of: ids, bindings: [binding] + registry.siblings(of: binding))
-        return ids
+    /// Deletes the rows `condition` selects with everything that refers to them (see
+    /// ``RowDeleter``). Returns the deleted uniqueIDs of `binding`'s table; `deleted` gets every
+    /// row deleted, cascades included, by table.
+    func delete(
+        _ binding: any AnyTypeBinding, where condition: String, arguments: [SQLValue],
+        into change: inout QSChange, deleted: inout RowDeleter.DeletedRows
+    ) throws -> [QSAnyID] {
+        try RowDeleter(connection: connection, registry: registry, tracker: tracker)
+            .delete(binding, where: condition, arguments: arguments, into: &change, deleted: &deleted)
     }
 
     /// Sets `columns` on the rows `condition` selects, in one statement. Returns their uniqueIDs.
@@ -147,13 +151,6 @@ struct RowWriter {
     }
 
     private func idsReturned(by sql: String, _ arguments: [SQLValue]) throws -> [QSAnyID] {
-        let statement = try connection.statement(sql)
-        try statement.bind(arguments)
-        defer { statement.reset() }
-        var ids: [QSAnyID] = []
-        while try statement.step() {
-            ids.append(QSAnyID(column: statement.value(at: 0)))
-        }
-        return ids
+        try RowDeleter(connection: connection, registry: registry).idsReturned(by: sql, arguments)
     }
 }

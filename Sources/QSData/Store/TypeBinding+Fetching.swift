@@ -7,7 +7,8 @@ extension TypeBinding {
     /// number of rows. Instances the cache keeps get a snapshot of what was read (see ``RowSnapshot``).
     func fetch(_ request: FetchRequest, in context: QueueContext) throws -> [Object] {
         let tail = request.tail
-        let caches = cache.policy != .none
+        // A read that bypasses the cache makes fresh instances and leaves the cache alone.
+        let caches = cache.policy != .none && !request.bypassesCache
         // 1. Each relationship's lookup rows, then (when loaded eagerly) the children they name.
         var related: [String: any ChildrenByParent] = [:]
         var lookupRows: [LookupRows] = []
@@ -37,7 +38,7 @@ extension TypeBinding {
         var objects: [Object] = []
         while try statement.step() {
             let id = try Object.UniqueID.read(from: row, at: 0)
-            if let cached = cache.object(for: id) {
+            if caches, let cached = cache.object(for: id) {
                 objects.append(cached)
                 continue
             }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Checks at registration that a Swift type reads and writes what its model description says
-/// (F3): it runs `init(row:)` on a row of sample values and `encode(to:)` on the result,
+/// it runs `init(row:)` on a row of sample values and `encode(to:)` on the result,
 /// recording every column and relationship they touch.
 struct TypeVerifier<Object: QSDataObject> {
     let description: QSObjectDescription
@@ -13,11 +13,11 @@ struct TypeVerifier<Object: QSDataObject> {
             problems.append("uniqueID is \(Object.UniqueID.self) but the model says \(description.uniqueIDType.rawValue)")
         }
         let isClass = Object.self is AnyObject.Type
-        if isClass, description.uniqued || description.cachePermanently, !(Object.self is any QSUpdatableObject.Type) {
+        if isClass, description.sharesInstances, !(Object.self is any QSUpdatableObject.Type) {
             problems.append("a uniqued or cached class must conform to QSUpdatableObject, so changes can patch live instances in place")
         }
 
-        let probe = TypeProbe()
+        let probe = TypeProbe(sampleValue: sampleValue(reading:as:))
         let row = QSRow(layout: layout, values: sampleValues(), parentID: sampleID)
         row.probe = probe
         var instance: Object?
@@ -28,6 +28,7 @@ struct TypeVerifier<Object: QSDataObject> {
             initError = error
         }
         problems += check(probe.reads, relationships: probe.relationshipReads, verb: "init(row:) reads", complete: initError == nil)
+        problems += nonOptionalReadsOfOptionalProperties(probe.reads)
         if let initError, !(initError is QSDataError) {
             problems.append("init(row:) threw on sample values, so the rest could not be checked: \(initError)")
         }
@@ -73,6 +74,15 @@ struct TypeVerifier<Object: QSDataObject> {
         return problems
     }
 
+    /// A property the model declares optional may be NULL, and a non-optional read would throw.
+    private func nonOptionalReadsOfOptionalProperties(_ reads: [TypeProbe.Access]) -> [String] {
+        reads.compactMap { access in
+            guard let property = description.property(named: access.name), property.isOptional,
+                  !(access.valueType is any NullableColumnValue.Type) else { return nil }
+            return "init(row:) reads '\(access.name)' as \(access.valueType), which can't hold NULL, but the model says '\(property.typeSpelling)'"
+        }
+    }
+
     private var sampleID: QSAnyID {
         description.uniqueIDType == .int64 ? .integer(1_000) : .string("sample")
     }
@@ -80,19 +90,29 @@ struct TypeVerifier<Object: QSDataObject> {
     /// One plausible value per column, in the model's type.
     private func sampleValues() -> [SQLValue] {
         description.properties.map { property in
-            if property.name == "uniqueID" { return sampleID.sqlValue }
-            switch property.type {
-            case .int64: return .integer(1)
-            case .double: return .real(1.5)
-            case .boolean: return .integer(0)
-            case .string: return .text("sample")
-            case .date: return .real(0)
-            case .data: return .blob(Data([0]))
-            case .plist:
-                let empty = try? PropertyListSerialization.data(fromPropertyList: [Any](), format: .binary, options: 0)
-                return empty.map { .blob($0) } ?? .null
-            case .json: return .text("[]")
-            }
+            property.name == "uniqueID" ? sampleID.sqlValue : sampleValue(property.type)
+        }
+    }
+
+    /// A sample for a read of `name` as `valueType` when the model's type for the column is not
+    /// one `valueType` reads; nil to keep the column's own sample.
+    private func sampleValue(reading name: String, as valueType: any QSColumnValue.Type) -> SQLValue? {
+        if let property = description.property(named: name), valueType.canStore(property.type) { return nil }
+        return QSPropertyType.allCases.first { valueType.canStore($0) }.map(sampleValue)
+    }
+
+    private func sampleValue(_ type: QSPropertyType) -> SQLValue {
+        switch type {
+        case .int64: return .integer(1)
+        case .double: return .real(1.5)
+        case .boolean: return .integer(0)
+        case .string: return .text("sample")
+        case .date: return .real(0)
+        case .data: return .blob(Data([0]))
+        case .plist:
+            let empty = try? PropertyListSerialization.data(fromPropertyList: [Any](), format: .binary, options: 0)
+            return empty.map { .blob($0) } ?? .null
+        case .json: return .text("[]")
         }
     }
 }

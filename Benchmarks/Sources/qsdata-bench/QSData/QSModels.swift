@@ -223,6 +223,8 @@ final class Article: QSUpdatableObject {
 /// The benchmark's model and schema, from the package's resources.
 enum BenchModel {
     static let types: [any QSDataObject.Type] = [VSNote.self, VSTimelineNote.self, VSTag.self, VSAttachment.self, Article.self]
+    /// The same notes, generated from GeneratedNotes.plist.
+    static let generatedTypes: [any QSDataObject.Type] = [GeneratedNote.self, GeneratedTimelineNote.self, GeneratedTag.self, GeneratedAttachment.self]
 
     static func resource(_ name: String, _ ext: String) throws -> URL {
         guard let url = Bundle.module.url(forResource: name, withExtension: ext) else {
@@ -235,12 +237,13 @@ enum BenchModel {
         try String(contentsOf: resource("Notes", "sql"), encoding: .utf8)
     }
 
+    /// A store on `path` for the hand-written types, or for the generated ones.
     @MainActor
-    static func openStore(_ path: String) async throws -> QSStore {
+    static func openStore(_ path: String, generated: Bool = false) async throws -> QSStore {
         try await QSStore.open(
             at: URL(fileURLWithPath: path),
-            model: QSDataModel(contentsOf: resource("Notes", "plist")),
+            model: QSDataModel(contentsOf: resource(generated ? "GeneratedNotes" : "Notes", "plist")),
             schema: QSSchema(creationSQL: schemaSQL()),
-            types: types)
+            types: generated ? generatedTypes : types)
     }
 }

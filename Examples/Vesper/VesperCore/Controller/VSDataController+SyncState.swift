@@ -108,7 +108,7 @@ extension VSDataController {
 }
 
 extension VSDataController {
-    /// Marks every note for upload, for the first sync with an account (§9.4: logging in to an
+    /// Marks every note for upload, for the first sync with an account (logging in to an
     /// account uploads all local notes). Per-property dates stay as they are.
     public func markAllNotesForUpload() throws {
         try store.update(VSNote.self, where: "modificationDate IS NULL", set: ["modificationDate": now()], source: .sync)

@@ -14,7 +14,7 @@ struct BlobFileStore: Sendable {
     }
 
     /// A UUID with an optional `-low` suffix, or anything else made of letters, digits and
-    /// hyphens, up to 80 characters (§8.3).
+    /// hyphens, up to 80 characters.
     static func isValidName(_ name: String) -> Bool {
         (1...80).contains(name.utf8.count)
             && name.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 45 }

@@ -1,9 +1,8 @@
-import Crypto
 import Foundation
 import Hummingbird
 import Logging
 
-/// createAccount, login, forgotpassword, changepasswordauthenticated, emailupdates (§2).
+/// createAccount, login, forgotpassword, resetpassword, changepasswordauthenticated, emailupdates (PROTOCOL.md, "Accounts").
 extension VesperAPI {
     private struct CreateAccountBody: Decodable { var emailUpdates: Bool? }
     private struct LoginResponse: Encodable {
@@ -12,9 +11,13 @@ extension VesperAPI {
     }
     private struct ForgotPasswordBody: Decodable { var username: String }
     private struct ChangePasswordBody: Decodable { var password: String }
+    private struct ResetPasswordBody: Decodable {
+        var token: String
+        var password: String
+    }
     private struct EmailUpdates: Codable { var emailUpdates: Bool }
 
-    /// §2.2: 204, or 400 with `VSErrorInvalidUsername`, `VSErrorInvalidPassword` or
+    /// 204, or 400 with `VSErrorInvalidUsername`, `VSErrorInvalidPassword` or
     /// `VSErrorUsernameAlreadyExists`.
     func createAccount(_ request: Request, context: VesperRequestContext) async throws -> Response {
         guard let credentials = BasicCredentials(authorization: request.headers[.authorization]) else {
@@ -43,7 +46,7 @@ extension VesperAPI {
         return .empty(.noContent)
     }
 
-    /// §2.3: 200 `{"token","emailUpdates"}`; 400 for empty credentials; 401 for wrong ones;
+    /// 200 `{"token","emailUpdates"}`; 400 for empty credentials; 401 for wrong ones;
     /// 429 once the username or the client address has too many recent failures.
     func login(_ request: Request, context: VesperRequestContext) async throws -> Response {
         guard let credentials = BasicCredentials(authorization: request.headers[.authorization]),
@@ -74,8 +77,8 @@ extension VesperAPI {
         return try .json(LoginResponse(token: token.signed(with: keys.loginTokens), emailUpdates: account.emailUpdates))
     }
 
-    /// §2.4: always 204 once the body names a username, so the response never reveals whether
-    /// the account exists (fix for S13). For an existing account, a single-use reset token is
+    /// Always 204 once the body names a username, so the response never reveals whether
+    /// the account exists. For an existing account, a single-use reset token is
     /// stored (hashed) and the reset link is logged in place of sending an email.
     func forgotPassword(_ request: Request, context: VesperRequestContext) async throws -> Response {
         let body = try JSONBody.decode(ForgotPasswordBody.self, from: try await collectJSON(request))
@@ -87,22 +90,54 @@ extension VesperAPI {
         }
         await throttle.recordFailure(keys: throttleKeys)
         if let account = try await storage.account(username: username) {
-            let token = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64URLEncoded
+            let token = PasswordResetToken.make()
+            let lifetime = configuration.passwordResetLifetime.components
             try await storage.savePasswordReset(
-                tokenHash: Data(SHA256.hash(data: Data(token.utf8))), userID: account.id,
-                expiry: Self.nowMilliseconds() + 3_600_000)
-            // Stands in for the email: the operator forwards the link.
+                tokenHash: PasswordResetToken.hash(token), userID: account.id,
+                expiry: Self.nowMilliseconds() + lifetime.seconds * 1000
+                    + lifetime.attoseconds / 1_000_000_000_000_000)
+            // Stands in for the e-mail: the operator forwards the link, whose token the user
+            // sends to `api/resetpassword` with a new password.
             context.logger.notice(
                 "Password reset requested",
                 metadata: [
                     "userID": "\(account.id)",
-                    "link": "\(publicBaseURL(for: request))resetpassword?token=\(token)",
+                    "link": "\(publicBaseURL(for: request))api/resetpassword?token=\(token)",
                 ])
         }
         return .empty(.noContent)
     }
 
-    /// §2.5: 204; 400 for an invalid new password; 403 when the account is gone. Bumps the
+    /// Sets a new password with the token of a reset link: 204, after which the token is spent
+    /// and every login token issued before is revoked; 400 for an invalid password; 403 for a
+    /// token that is unknown, spent or expired; 429 after too many wrong tokens from one address.
+    /// An invalid password doesn't spend the token.
+    func resetPassword(_ request: Request, context: VesperRequestContext) async throws -> Response {
+        let throttleKeys = ["reset-token-address:" + context.clientAddress]
+        if let seconds = await throttle.retryAfter(keys: throttleKeys) {
+            throw APIError.tooManyRequests(retryAfter: seconds)
+        }
+        let body = try JSONBody.decode(ResetPasswordBody.self, from: try await collectJSON(request))
+        guard BasicCredentials.isValidPassword(body.password) else {
+            throw APIError.badRequest("VSErrorInvalidPassword")
+        }
+        let hash = try await hasher.hash(body.password)
+        guard
+            let userID = try await storage.takePasswordReset(
+                tokenHash: PasswordResetToken.hash(body.token), now: Self.nowMilliseconds())
+        else {
+            await throttle.recordFailure(keys: throttleKeys)
+            throw APIError.forbidden("the reset link is unknown, used or expired")
+        }
+        guard
+            try await storage.changePassword(
+                userID: userID, passwordHash: hash, passwordAlgorithm: PasswordHasher.algorithm)
+        else { throw APIError.forbidden("no such account") }
+        context.logger.notice("Password reset", metadata: ["userID": "\(userID)"])
+        return .empty(.noContent)
+    }
+
+    /// 204; 400 for an invalid new password; 403 when the account is gone. Bumps the
     /// credential version, so every login token issued before stops working.
     func changePassword(_ request: Request, context: VesperRequestContext) async throws -> Response {
         let account = try await authenticate(request)
@@ -119,13 +154,13 @@ extension VesperAPI {
         return .empty(.noContent)
     }
 
-    /// §2.6 GET: 200 `{"emailUpdates": bool}`.
+    /// GET: 200 `{"emailUpdates": bool}`.
     func emailUpdates(_ request: Request, context: VesperRequestContext) async throws -> Response {
         let account = try await authenticate(request)
         return try .json(EmailUpdates(emailUpdates: account.emailUpdates))
     }
 
-    /// §2.6 POST: 204; 400 unless `emailUpdates` is a boolean (fix for S10).
+    /// POST: 204; 400 unless `emailUpdates` is a boolean.
     func setEmailUpdates(_ request: Request, context: VesperRequestContext) async throws -> Response {
         let account = try await authenticate(request)
         let body = try JSONBody.decode(EmailUpdates.self, from: try await collectJSON(request))

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Counts failed logins per username and per client address over a sliding minute (§10.4).
+/// Counts failed logins per username and per client address over a sliding minute.
 ///
 /// When either has reached the limit, further attempts are refused with 429 and `Retry-After`
 /// until the oldest failure is a minute old — before the password is even checked, so the

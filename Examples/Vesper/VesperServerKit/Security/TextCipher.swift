@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// Note text encryption at rest (§10.3 recommended scheme, and the fix for S1).
+/// Note text encryption at rest (PROTOCOL.md, "Privacy and isolation on the server").
 ///
 /// AES-256-GCM with a random 96-bit nonce per write; the stored value is `nonce ‖ ciphertext ‖ tag`
 /// and the row keeps the ID of the key that sealed it, so decryption picks that key directly

@@ -54,7 +54,7 @@ actor SQLiteVesperStorage: VesperStorage {
                 return try connection.fetchValue("SELECT last_insert_rowid()")?.int64Value ?? 0
             }
         } catch let error as SQLiteError where error.extendedCode == 2067 || error.extendedCode == 1555 {
-            // SQLITE_CONSTRAINT_UNIQUE / _PRIMARYKEY: the unique index makes creation atomic (S13).
+            // SQLITE_CONSTRAINT_UNIQUE / _PRIMARYKEY: the unique index makes creation atomic (two racing sign-ups can't both win).
             throw StorageError.usernameTaken
         }
     }
@@ -111,6 +111,14 @@ actor SQLiteVesperStorage: VesperStorage {
                 "INSERT INTO passwordResets (tokenHash, userID, expiry) VALUES (?, ?, ?)",
                 [.blob(tokenHash), .integer(userID), .integer(expiry)])
         }
+    }
+
+    func takePasswordReset(tokenHash: Data, now: Int64) throws -> Int64? {
+        let rows = try connection.fetchRows(
+            "DELETE FROM passwordResets WHERE tokenHash = ? RETURNING userID, expiry", [.blob(tokenHash)])
+        guard let row = rows.first, let userID = row[0].int64Value, let expiry = row[1].int64Value, now < expiry
+        else { return nil }
+        return userID
     }
 
     // MARK: Blobs

@@ -1,12 +1,13 @@
 import Foundation
+import WireDates
 
-/// One element of a `tags` request body (§4.2). Unknown keys are ignored.
+/// One element of a `tags` request body. Unknown keys are ignored.
 struct WireTag: Decodable {
     var uniqueID: String?
     var name: String?
     var nameModificationDate: String?
 
-    /// The tag with its uniqueID recomputed from its name (§4.3 recommended), or nil when the
+    /// The tag with its uniqueID recomputed from its name, or nil when the
     /// name is missing or normalises to nothing. A missing or unparseable date is the old date.
     func syncTag() -> SyncTag? {
         guard let name else { return nil }
@@ -19,7 +20,7 @@ struct WireTag: Decodable {
     }
 }
 
-/// One element of a `tags` response: exactly `uniqueID`, `name`, `nameModificationDate` (§4.3).
+/// One element of a `tags` response: exactly `uniqueID`, `name`, `nameModificationDate`.
 struct WireTagResponse: Encodable {
     var uniqueID: String
     var name: String
@@ -32,7 +33,7 @@ struct WireTagResponse: Encodable {
     }
 }
 
-/// Tag-name normalisation and uniqueID derivation, exactly as the client does it (§4.1).
+/// Tag-name normalisation and uniqueID derivation, exactly as the client does it.
 enum TagName {
     /// Trim whitespace and newlines, turn tab/CR/LF into spaces, collapse double spaces.
     static func normalized(_ name: String) -> String {

@@ -45,7 +45,7 @@ public protocol VSHTTPTransport: Sendable {
     func send(_ request: VSHTTPRequest) async throws -> VSHTTPResponse
 }
 
-/// URLSession configured as the protocol's client is (§1.2): no cookies, no cache, a 60-second
+/// URLSession configured as the original client was: no cookies, no cache, a 60-second
 /// timeout, at most two connections per host. Redirects are followed.
 public final class VSURLSessionTransport: VSHTTPTransport {
     private let session: URLSession

@@ -2,11 +2,11 @@ import Crypto
 import Foundation
 import VesperCore
 
-/// Moves attachment bytes (§8.2), after the notes carrying their metadata have synced.
+/// Moves attachment bytes (PROTOCOL.md, "Attachment data"), after the notes carrying their metadata have synced.
 ///
 /// 1. List the server's blobs.
 /// 2. Upload each attachment a note uses whose file is here and not on the server: MD5, ask
-///    for an upload URL, PUT the bytes. A failed PUT is retried at the next sync (fixing C9).
+///    for an upload URL, PUT the bytes. A failed PUT is retried at the next sync.
 /// 3. Download each attachment a note uses that the server has and this device lacks. Only
 ///    referenced attachments are downloaded, and names are checked before touching the disk.
 ///

@@ -1,7 +1,7 @@
 import Foundation
 import VesperCore
 
-/// An attachment's metadata as it travels inside a note (§6.1): uniqueID, MIME type, pixel size.
+/// An attachment's metadata as it travels inside a note: uniqueID, MIME type, pixel size.
 public struct VSSyncAttachment: Sendable, Equatable {
     public var uniqueID: String
     public var mimeType: String

@@ -1,7 +1,8 @@
 import Foundation
+import WireDates
 import VesperCore
 
-/// A note as it travels (§6.1): typed values, dates as `Date`, tags as ordered names,
+/// A note as it travels (PROTOCOL.md, "Notes"): typed values, dates as `Date`, tags as ordered names,
 /// attachments as metadata. Mergers compare these with model objects and never see JSON.
 ///
 /// Absent, null and (for dates) unparseable values are all nil. A note always travels with its
@@ -74,7 +75,7 @@ public struct VSSyncNote: Sendable, Equatable {
             tagNames: Self.tagNames(fromWire: json["tags"]?.string), attachments: attachments)
     }
 
-    /// The upload form (§6.1): `text` always (`""` when nil), `archived`, `creationDate` and
+    /// The upload form: `text` always (`""` when nil), `archived`, `creationDate` and
     /// `sortDate` always (the old date when nil), modification dates when set, `tags` and
     /// `attachments` only when there are any.
     public func json() throws -> VSJSON {
@@ -96,8 +97,8 @@ public struct VSSyncNote: Sendable, Equatable {
         return .object(object)
     }
 
-    /// The protocol's "old date", 2012-12-12T12:00:00Z, for a missing creation or sort date.
-    public static let oldDate = VSSyncDate.date(milliseconds: 1_355_313_600_000)
+    /// The stand-in for a missing creation or sort date (`WireDate.oldDate`, 2012-12-12T12:00:00Z).
+    public static let oldDate = VSSyncDate.date(milliseconds: WireDate.oldDate)
 
     /// Tag names joined by exactly two spaces (normalised names never contain two in a row).
     public static func wireTags(_ names: [String]) -> String {

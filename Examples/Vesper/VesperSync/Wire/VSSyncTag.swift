@@ -1,7 +1,7 @@
 import Foundation
 import VesperCore
 
-/// A tag as the tags endpoint sends it (§4): its name and the date the name last changed. The
+/// A tag as the tags endpoint sends it: its name and the date the name last changed. The
 /// uniqueID is always derived from the name, never trusted from the wire.
 public struct VSSyncTag: Sendable, Equatable {
     public var name: String
