@@ -14,18 +14,27 @@ public enum QSDataError: Error, Sendable, Equatable, CustomStringConvertible {
     case cannotOpenDatabase(path: String, reason: String)
     /// The file exists but is not an SQLite database.
     case notADatabase(path: String)
+    /// The database was written by a newer version of the app: its schema version is higher
+    /// than the last migration this app knows. Nothing was written to it.
+    case databaseTooNew(path: String, databaseVersion: Int, appVersion: Int)
+    /// A file or folder the store needs (the data model, the creation SQL, a migration) can't be read.
+    case unreadableFile(path: String, reason: String)
     /// A type was used that was not registered with the store.
     case unregisteredType(String)
     /// A row lacks a column the type asked for.
     case missingColumn(type: String, column: String)
     /// A column holds NULL where the type needs a value.
     case unexpectedNull(type: String, column: String)
-    /// A column's value can't become the Swift type asked for.
+    /// A column's value can't become the Swift type asked for (reading).
     case valueConversion(type: String, column: String, expected: String, found: String)
+    /// A Swift value can't be stored in a column of the model's type (writing).
+    case cannotWrite(type: String, column: String, expected: String, found: String)
     /// A bulk update names a column the type's table does not have in the model.
     case unknownColumn(type: String, column: String)
     /// A relationship was asked for that the model does not declare.
     case unknownRelationship(type: String, relationship: String)
+    /// A relationship loaded lazily (child IDs only) was read as an array of children.
+    case relationshipNotLoaded(type: String, relationship: String)
     /// A delete was refused: the object of `type` still lists children in `relationship`,
     /// whose delete rule is `deny`. Nothing was deleted.
     case deleteDenied(type: String, relationship: String)
@@ -50,6 +59,11 @@ public enum QSDataError: Error, Sendable, Equatable, CustomStringConvertible {
             return "Cannot open the database at \(path): \(reason)"
         case .notADatabase(let path):
             return "The file at \(path) is not an SQLite database"
+        case .databaseTooNew(let path, let databaseVersion, let appVersion):
+            return "The database at \(path) has schema version \(databaseVersion), newer than this app's latest, \(appVersion): "
+                + "it was written by a newer version of the app (nothing was changed)"
+        case .unreadableFile(let path, let reason):
+            return "Cannot read \(path): \(reason)"
         case .unregisteredType(let type):
             return "Type \(type) is not registered with the store"
         case .missingColumn(let type, let column):
@@ -58,10 +72,14 @@ public enum QSDataError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(type): column '\(column)' is NULL but the property is not optional"
         case .valueConversion(let type, let column, let expected, let found):
             return "\(type): column '\(column)' holds \(found), which can't be read as \(expected)"
+        case .cannotWrite(let type, let column, let expected, let found):
+            return "\(type): can't write \(found) to column '\(column)', which the model declares as \(expected)"
         case .unknownColumn(let type, let column):
             return "\(type): the model has no property '\(column)'"
         case .unknownRelationship(let type, let relationship):
             return "\(type): the model has no relationship '\(relationship)'"
+        case .relationshipNotLoaded(let type, let relationship):
+            return "\(type): relationship '\(relationship)' was loaded lazily (child IDs only): read it as QSRelated, or fetch it eagerly"
         case .deleteDenied(let type, let relationship):
             return "\(type): can't delete an object that still lists children in '\(relationship)' (its delete rule is deny); nothing was deleted"
         case .missingRequiredColumn(let type, let column):

@@ -82,3 +82,47 @@ enum HandWritten {
     }
     // sample-end
 }
+
+/// The article's schema with migrations (the folder need not exist for the sample to compile).
+enum MigratedSchema {
+    static func make() throws -> QSSchema {
+        // sample-begin
+        let schema = try QSSchema(creationFile: Bundle.module.url(forResource: "Notes", withExtension: "sql")!,
+                                  migrationsFolder: Bundle.module.url(forResource: "Migrations", withExtension: nil)!)
+        // schema.latestVersion == 2
+        // sample-end
+        return schema
+    }
+}
+
+/// The article's lazily loaded relationship.
+enum LazyLoading {
+    final class Episode: QSUpdatableObject {
+        let uniqueID: Int64
+        init(row: QSRow) throws { uniqueID = try row["uniqueID"] }
+        func update(from row: QSRow) throws {}
+        func encode(to row: inout QSRowEncoder) { row["uniqueID"] = uniqueID }
+    }
+
+    // sample-begin
+    final class Podcast: QSUpdatableObject {
+        let uniqueID: Int64
+        var episodes: QSRelated<Episode>
+        init(row: QSRow) throws { uniqueID = try row["uniqueID"]; episodes = try row.related("episodes") }
+        func update(from row: QSRow) throws { episodes = try row.related("episodes") }
+        func encode(to row: inout QSRowEncoder) { row["uniqueID"] = uniqueID; row.setRelated("episodes", episodes) }
+    }
+    // sample-end
+
+    @MainActor
+    static func use(_ store: QSStore, newEpisode: Episode) async throws {
+        // sample-begin
+        guard let podcast = try await store.fetch(Podcast.self, id: 1) else { return }  // episodes: IDs only
+        let visible = try await store.fetch(Episode.self, ids: podcast.episodes.ids.prefix(20))
+        let all = try await store.fetchChildren(podcast.episodes)           // one statement at most
+        podcast.episodes.insert(newEpisode, at: 0)
+        try store.save(podcast)                                             // writes the new episode and one lookup row
+        // sample-end
+        withExtendedLifetime((visible, all)) {}
+    }
+}

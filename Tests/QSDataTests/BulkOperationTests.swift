@@ -108,9 +108,11 @@ import Testing
         #expect(throws: QSDataError.unknownColumn(type: "Note", column: "colour")) {
             try store.update(Note.self, ids: [1], set: ["colour": "red"])
         }
-        #expect(throws: QSDataError.valueConversion(type: "Note", column: "archived", expected: "boolean", found: "String")) {
+        #expect(throws: QSDataError.cannotWrite(type: "Note", column: "archived", expected: "boolean", found: "String")) {
             try store.update(Note.self, ids: [1], set: ["archived": "yes"])
         }
+        #expect(QSDataError.cannotWrite(type: "Note", column: "archived", expected: "boolean", found: "String").description
+            == "Note: can't write String to column 'archived', which the model declares as boolean")
     }
 }
 

@@ -64,9 +64,12 @@ import Testing
         #expect(rows == [[.integer(1), .text("one")]])
     }
 
-    @Test func aFailingMigrationRollsBackAndNamesItself() async throws {
+    @Test func aFailingMigrationNamesItselfAndKeepsNoneOfTheOpen() async throws {
         let url = Fixtures.temporaryDatabaseURL()
-        let schema = try QSSchema(creationSQL: "CREATE TABLE things (uniqueID INTEGER PRIMARY KEY);", migrations: [
+        let creation = "CREATE TABLE things (uniqueID INTEGER PRIMARY KEY);"
+        try await openRaw(url, try QSSchema(creationSQL: creation))
+        let before = try Data(contentsOf: url)
+        let schema = try QSSchema(creationSQL: creation, migrations: [
             QSMigration(version: 1, name: "1-add-name.sql", sql: "ALTER TABLE things ADD COLUMN name TEXT;"),
             QSMigration(version: 2, name: "2-broken.sql", sql: "CREATE TABLE more (x); ALTER TABLE nowhere ADD COLUMN y;"),
         ])
@@ -74,9 +77,11 @@ import Testing
         guard case .invalidMigration(let file, let problem) = error else { Issue.record("\(String(describing: error))"); return }
         #expect(file == "2-broken.sql")
         #expect(problem.contains("no such table: nowhere"))
-        // All or nothing: the database is as it was before the open, so nothing at all (not
-        // even the creation) was kept.
-        #expect(try Data(contentsOf: url).isEmpty)
+        #expect(try Data(contentsOf: url) == before)  // migration 1 was not kept either
+        let fixed = try QSSchema(creationSQL: creation, migrations: Array(schema.migrations.prefix(1)))
+        #expect(try await userVersion(url, fixed) == 1)
+        let tables = try await rows(url, fixed, "SELECT name FROM sqlite_master WHERE name = 'more'")
+        #expect(tables.isEmpty)
     }
 
     @Test func migrationNumbersMustBeConsecutive() {

@@ -12,7 +12,7 @@ struct QSDataBench: AsyncParsableCommand {
             median to the raw sqlite3 median of the same workload.
             """)
 
-    @Option(help: "Run only the workloads whose name contains this text (P1 … P6, byid); repeatable.")
+    @Option(help: "Run only the workloads whose name contains this text (P1 … P6, byid, saves); repeatable.")
     var filter: [String] = []
 
     @Option(help: "Multiply every workload size by this factor (0.1 for a quick run).")

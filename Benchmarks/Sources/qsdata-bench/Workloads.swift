@@ -42,7 +42,7 @@ final class Workloads {
         self.sizes = sizes
     }
 
-    nonisolated static let names = ["P1", "P2", "P3", "P4", "P5", "P6", "byid"]
+    nonisolated static let names = ["P1", "P2", "P3", "P4", "P5", "P6", "byid", "saves"]
 
     func run(_ name: String) async throws -> [BenchResult] {
         switch name {
@@ -53,6 +53,7 @@ final class Workloads {
         case "P5": return try await deleteNotes()
         case "P6": return try await mainActorStall()
         case "byid": return try await fetchByID()
+        case "saves": return try await incrementalSaves()
         default: return []
         }
     }
@@ -99,7 +100,7 @@ final class Workloads {
         return path
     }
 
-    private func check(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+    func check(_ condition: Bool, _ message: @autoclosure () -> String) throws {
         if !condition { throw RawSQLiteError(description: "result check failed: \(message())") }
     }
 

@@ -3,7 +3,7 @@ struct DataModelReader {
     let fileName: String
 
     static let objectKeys: Set = ["table", "uniqued", "immutable", "cachePermanently", "fetchAllAtStartup", "properties", "relationships"]
-    static let relationshipKeys: Set = ["table", "parentID", "childID", "childClass", "indexKey", "deleteRule"]
+    static let relationshipKeys: Set = ["table", "parentID", "childID", "childClass", "indexKey", "loading", "deleteRule"]
 
     func readModel(_ root: Any) throws -> [String: QSObjectDescription] {
         guard let top = root as? [String: Any] else {
@@ -87,6 +87,14 @@ struct DataModelReader {
             if properties.contains(where: { $0.name == name }) {
                 throw failure(type, key, "a property has the same name")
             }
+            var loading = QSLoading.eager
+            if relationship["loading"] != nil {
+                let value = try string(relationship, "loading", in: type, prefix: key)
+                guard let known = QSLoading(rawValue: value) else {
+                    throw failure(type, "\(key).loading", "must be 'eager' or 'lazy', not '\(value)'")
+                }
+                loading = known
+            }
             return QSRelationshipDescription(
                 name: name,
                 table: try string(relationship, "table", in: type, prefix: key),
@@ -94,7 +102,8 @@ struct DataModelReader {
                 childIDColumn: try string(relationship, "childID", in: type, prefix: key),
                 indexColumn: try string(relationship, "indexKey", in: type, prefix: key),
                 childType: try string(relationship, "childClass", in: type, prefix: key),
-                deleteRule: try deleteRule(relationship, in: type, prefix: key))
+                deleteRule: try deleteRule(relationship, in: type, prefix: key),
+                loading: loading)
         }
     }
 

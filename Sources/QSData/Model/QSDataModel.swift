@@ -14,14 +14,11 @@ public struct QSDataModel: Sendable, Equatable {
     public let objectTypes: [String: QSObjectDescription]
 
     /// Loads the model from a property list file.
+    ///
+    /// - Throws: ``QSDataError/unreadableFile(path:reason:)`` when the file can't be read,
+    ///   ``QSDataError/invalidModel(file:type:key:problem:)`` when its content is wrong.
     public init(contentsOf url: URL) throws {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw QSDataError.invalidModel(file: url.lastPathComponent, type: nil, key: nil, problem: "can't read the file (\(error.localizedDescription))")
-        }
-        try self.init(propertyList: data, fileName: url.lastPathComponent)
+        try self.init(propertyList: try FileContents.data(at: url), fileName: url.lastPathComponent)
     }
 
     /// Loads the model from property list data; `fileName` is used in error messages.

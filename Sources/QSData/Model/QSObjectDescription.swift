@@ -68,17 +68,21 @@ public struct QSRelationshipDescription: Sendable, Equatable {
     public let parentIDColumn: String
     /// The lookup table's column holding the child's uniqueID.
     public let childIDColumn: String
-    /// The lookup table's column holding the child's position, 0-based.
+    /// The lookup table's integer column that orders a parent's children (ascending). The store
+    /// leaves gaps between the values it writes, so that inserting or moving a child rewrites one row.
     public let indexColumn: String
     /// The model name of the child type.
     public let childType: String
+    /// How a fetch loads the children unless it says otherwise: all of them, or their IDs only
+    /// (the plist key `loading`, `eager` by default).
+    public var loading: QSLoading = .eager
     /// What deleting a parent does to its children in this relationship (the plist's
     /// `deleteRule`; `nullify` when absent).
     public let deleteRule: QSDeleteRule
 
     public init(
         name: String, table: String, parentIDColumn: String, childIDColumn: String, indexColumn: String,
-        childType: String, deleteRule: QSDeleteRule = .nullify
+        childType: String, deleteRule: QSDeleteRule = .nullify, loading: QSLoading = .eager
     ) {
         self.name = name
         self.table = table
@@ -87,6 +91,7 @@ public struct QSRelationshipDescription: Sendable, Equatable {
         self.indexColumn = indexColumn
         self.childType = childType
         self.deleteRule = deleteRule
+        self.loading = loading
     }
 }
 
@@ -103,4 +108,15 @@ public enum QSDeleteRule: String, Sendable, CaseIterable {
     /// Deleting a parent that still lists children here fails with
     /// ``QSDataError/deleteDenied(type:relationship:)`` and deletes nothing.
     case deny
+}
+
+/// How a fetch loads a relationship.
+///
+/// - `eager`: the children themselves, in a constant number of statements for any number of
+///   parents. Read the relationship as `[Child]` or as ``QSRelated``.
+/// - `lazy`: only the children's uniqueIDs, in one statement per relationship; fetch the children
+///   when they are wanted with ``QSStore/fetchChildren(_:)``. Read the relationship as ``QSRelated``.
+public enum QSLoading: String, Sendable, CaseIterable {
+    case eager
+    case lazy
 }

@@ -2,11 +2,15 @@ import Foundation
 
 /// The database's hand-written SQL: the statements that create it, and numbered migrations.
 ///
-/// A new database runs ``creationSQL`` and then every migration, in order. An existing one runs
-/// the migrations it has not run yet, each recording its number in `PRAGMA user_version`.
-/// Everything one open runs — creation, migrations, and the check of the model against the
-/// result — is one transaction, so a failed migration or a failed check leaves the database
-/// exactly as it was. See <doc:Migrations>.
+/// The creation SQL is schema version 0. Migrations are numbered on top of it, 1, 2, 3, …, and a
+/// database's `PRAGMA user_version` is the number of the last migration it ran: a database made
+/// from the creation SQL alone is at version 0, one that also ran `1-add-starred.sql` is at 1.
+///
+/// Opening a database runs, in one transaction, the creation SQL when the database is new and
+/// then every migration it has not run yet, and checks the data model against the result: if
+/// anything fails, nothing is kept. A database whose version is higher than the last migration
+/// the app knows was written by a newer app and is refused before anything is written.
+/// See <doc:Migrations>.
 ///
 /// ```swift
 /// let schema = try QSSchema(
@@ -14,7 +18,7 @@ import Foundation
 ///     migrations: [QSMigration(version: 1, sql: "ALTER TABLE notes ADD COLUMN archived BOOLEAN NOT NULL DEFAULT 0;")])
 /// ```
 public struct QSSchema: Sendable, Equatable {
-    /// The SQL that creates the tables and indexes of a new database.
+    /// The SQL that creates the tables and indexes of a new database (schema version 0).
     public let creationSQL: String
     /// Migrations by ascending version, starting at 1.
     public let migrations: [QSMigration]
@@ -27,38 +31,33 @@ public struct QSSchema: Sendable, Equatable {
     /// - Throws: ``QSDataError/invalidMigration(file:problem:)`` when the numbers are not 1, 2, 3, …
     public init(creationSQL: String, migrations: [QSMigration] = []) throws {
         for (offset, migration) in migrations.enumerated() where migration.version != offset + 1 {
-            throw QSDataError.invalidMigration(
-                file: migration.name,
-                problem: "expected version \(offset + 1): migrations are numbered 1, 2, 3, … without gaps")
+            let problem = migration.version == offset
+                ? "another migration also has version \(offset)"
+                : "expected version \(offset + 1): migrations are numbered 1, 2, 3, … without gaps"
+            throw QSDataError.invalidMigration(file: migration.name, problem: problem)
         }
         self.creationSQL = creationSQL
         self.migrations = migrations
     }
 
     /// Reads the creation SQL from a file and the migrations from a folder of files named
-    /// `<number>-<description>.sql` (for example `2-add-starred.sql`).
+    /// `<number>-<description>.sql` (for example `1-add-starred.sql`); other files are ignored.
     ///
     /// - Parameters:
     ///   - creationFile: the SQL file that creates a new database.
     ///   - migrationsFolder: the folder of migration files, or nil when there are none.
-    /// - Throws: ``QSDataError/invalidMigration(file:problem:)`` when a file can't be read, a
-    ///   name doesn't start with its number, or the numbers have a gap.
+    /// - Throws: ``QSDataError/unreadableFile(path:reason:)`` naming a file or folder that can't
+    ///   be read, ``QSDataError/invalidMigration(file:problem:)`` for a misnamed or misnumbered one.
     public init(creationFile: URL, migrationsFolder: URL? = nil) throws {
-        let creationSQL: String
-        do {
-            creationSQL = try String(contentsOf: creationFile, encoding: .utf8)
-        } catch {
-            throw QSDataError.invalidMigration(file: creationFile.lastPathComponent, problem: "can't read the file")
-        }
+        let creationSQL = try FileContents.text(at: creationFile)
         var migrations: [QSMigration] = []
         if let migrationsFolder {
-            let names = try FileManager.default.contentsOfDirectory(atPath: migrationsFolder.path)
-            for name in names where name.hasSuffix(".sql") {
+            for name in try FileContents.names(inFolder: migrationsFolder) where name.hasSuffix(".sql") {
                 let digits = name.prefix { $0.isNumber }
                 guard let version = Int(digits) else {
                     throw QSDataError.invalidMigration(file: name, problem: "the name must start with its version number")
                 }
-                let sql = try String(contentsOf: migrationsFolder.appendingPathComponent(name), encoding: .utf8)
+                let sql = try FileContents.text(at: migrationsFolder.appendingPathComponent(name))
                 migrations.append(QSMigration(version: version, name: name, sql: sql))
             }
         }

@@ -105,19 +105,40 @@ public final class QSRow {
         return index
     }
 
-    /// The ordered children of the relationship `name`.
+    /// The ordered children of the relationship `name`, which must have been loaded eagerly.
+    ///
+    /// - Throws: ``QSDataError/relationshipNotLoaded(type:relationship:)`` when the fetch loaded
+    ///   only the children's IDs: read such a relationship as ``QSRelated``.
     public func related<Child: QSDataObject>(_ name: String) throws -> [Child] {
+        guard let lookup = try lookup(for: name, Child.self) else { return [] }
+        if let children = lookup as? ChildrenByParentOf<Child> { return children.children(of: parentID) }
+        if lookup is ChildIDsByParent {
+            throw QSDataError.relationshipNotLoaded(type: layout.typeName, relationship: name)
+        }
+        throw wrongChildType(name, Child.self)
+    }
+
+    /// The ordered children of the relationship `name`: their IDs, and the children themselves
+    /// when the fetch loaded them.
+    public func related<Child: QSDataObject>(_ name: String) throws -> QSRelated<Child> {
+        guard let lookup = try lookup(for: name, Child.self) else { return QSRelated([]) }
+        if let children = lookup as? ChildrenByParentOf<Child> { return QSRelated(children.children(of: parentID)) }
+        if let lookup = lookup as? ChildIDsByParent {
+            return QSRelated(ids: lookup.ids(of: parentID).compactMap { Child.UniqueID(anyID: $0) })
+        }
+        throw wrongChildType(name, Child.self)
+    }
+
+    private func lookup<Child: QSDataObject>(for name: String, _ child: Child.Type) throws -> (any ChildrenByParent)? {
         probe?.recordRelationship(name, Child.modelName)
         guard layout.relationshipNames.contains(name) else {
             throw QSDataError.unknownRelationship(type: layout.typeName, relationship: name)
         }
-        guard let lookup = relatedObjects[name] else { return [] }
-        guard let children = lookup as? ChildrenByParentOf<Child> else {
-            throw QSDataError.valueConversion(
-                type: layout.typeName, column: name,
-                expected: "[\(Child.modelName)]", found: "children of another type")
-        }
-        return children.children(of: parentID)
+        return relatedObjects[name]
+    }
+
+    private func wrongChildType<Child: QSDataObject>(_ name: String, _ child: Child.Type) -> QSDataError {
+        .valueConversion(type: layout.typeName, column: name, expected: "[\(Child.modelName)]", found: "children of another type")
     }
 
     // MARK: Reading primitives, used by QSColumnValue conformances

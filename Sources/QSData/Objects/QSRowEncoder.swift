@@ -65,7 +65,11 @@ public struct QSRowEncoder {
         do {
             values[index] = try value.columnValue(as: layout.types[index])
         } catch {
-            if firstError == nil { firstError = error }
+            if firstError == nil {
+                firstError = QSDataError.cannotWrite(
+                    type: layout.typeName, column: layout.names[index], expected: layout.types[index].rawValue,
+                    found: "\(Value.self) (\(error))")
+            }
         }
     }
 
@@ -88,6 +92,16 @@ public struct QSRowEncoder {
     /// Order is kept exactly. A child that appears more than once keeps its first position only:
     /// a lookup table holds one row per (parent, child).
     public mutating func setRelated<Child: QSDataObject>(_ name: String, _ children: [Child]) {
+        setRelated(name, RelatedChildrenOf(children: children))
+    }
+
+    /// Sets the ordered children of the relationship `name` from a ``QSRelated``: its order, and
+    /// the children it holds (all when loaded, else the ones added to it) are saved.
+    public mutating func setRelated<Child: QSDataObject>(_ name: String, _ related: QSRelated<Child>) {
+        setRelated(name, RelatedChildrenOf(related))
+    }
+
+    private mutating func setRelated<Child: QSDataObject>(_ name: String, _ children: RelatedChildrenOf<Child>) {
         probe?.recordRelationship(name, Child.modelName)
         guard layout.relationshipNames.contains(name) else {
             if firstError == nil, probe == nil {
@@ -95,6 +109,6 @@ public struct QSRowEncoder {
             }
             return
         }
-        relationships[name] = RelatedChildrenOf(children: children)
+        relationships[name] = children
     }
 }

@@ -10,6 +10,15 @@ public enum QSAnyID: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// An ID read from a column: an integer, or text (anything else is taken as its text).
+    init(column value: SQLValue) {
+        switch value {
+        case .integer(let integer): self = .integer(integer)
+        case .text(let text): self = .string(text)
+        case let other: self = .string(other.description)
+        }
+    }
+
     var sqlValue: SQLValue {
         switch self {
         case .integer(let value): return .integer(value)

@@ -7,7 +7,7 @@ final class DatabaseQueue: @unchecked Sendable {
     /// Touched only on `queue`.
     private var connection: SQLiteConnection?
 
-    /// Opens the connection, on the queue.
+    /// Opens the connection, on the queue, without writing to the file (see ``SQLiteConnection/useWriteAheadLog()``).
     func open(path: String) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             queue.async {

@@ -13,13 +13,18 @@ enum IDList {
         for id in ids {
             if !first { json += "," }
             first = false
-            switch id {
-            case .integer(let value): json += String(value)
-            case .string(let value): appendQuoted(value, to: &json)
-            }
+            append(id, to: &json)
         }
         json += "]"
         return .text(json)
+    }
+
+    /// Appends one ID as a JSON number or string.
+    static func append(_ id: QSAnyID, to json: inout String) {
+        switch id {
+        case .integer(let value): json += String(value)
+        case .string(let value): appendQuoted(value, to: &json)
+        }
     }
 
     private static func appendQuoted(_ string: String, to json: inout String) {

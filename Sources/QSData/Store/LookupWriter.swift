@@ -1,45 +1,88 @@
 /// Writes one relationship's lookup rows for the parents of a save, with its statements
 /// prepared once per save rather than once per parent.
+///
+/// Each parent's rows are changed by the fewest rows ``LookupDiff`` finds: one row written to
+/// add or move a child. A handful of rows are written one statement each; more go in one
+/// statement, passed as a JSON array.
 struct LookupWriter {
+    /// Up to this many rows are written one statement each.
+    static let rowsPerStatement = 4
+
     private let connection: SQLiteConnection
-    private let insert: SQLiteStatement
-    private let childrenOfParent: SQLiteStatement
-    private let deleteForParent: SQLiteStatement
+    private let sql: RelationshipSQL
+    private let insertOne: SQLiteStatement
 
     init(sql: RelationshipSQL, connection: SQLiteConnection) throws {
         self.connection = connection
-        insert = try connection.statement(sql.insert)
-        childrenOfParent = try connection.statement(sql.childrenOfOneParent)
-        deleteForParent = try connection.statement(sql.deleteForOneParent)
+        self.sql = sql
+        insertOne = try connection.statement(sql.insert)
     }
 
-    /// Makes the parent's lookup rows list `childIDs` in order. A new parent has none yet; an
-    /// existing one is rewritten only when its children or their order changed.
-    /// Returns whether any row changed.
-    func write(_ childIDs: [QSAnyID], parentID: QSAnyID, parentIsNew: Bool) throws -> Bool {
+    /// Makes the parent's lookup rows list `childIDs` in order, starting from `stored` (what
+    /// the rows are known to be: none for a new parent; nil when unknown, to be read first).
+    /// Returns the rows as they now are, and whether any changed.
+    func write(_ childIDs: [QSAnyID], parentID: QSAnyID, stored: LookupSnapshot?) throws -> (rows: LookupSnapshot, changed: Bool) {
         let parent = parentID.sqlValue
-        if !parentIsNew {
-            if try storedChildren(of: parent) == childIDs.map(\.sqlValue) { return false }
-            try deleteForParent.run([parent])
+        let diff = LookupDiff(from: try stored ?? storedRows(of: parent), to: childIDs)
+        switch diff.plan {
+        case .unchanged:
+            return (diff.result, false)
+        case .rewrite:
+            try connection.execute(sql.deleteForOneParent, [parent])
+            try insert(zip(diff.result.childIDs, diff.result.indexes).map { LookupDiff.Row(child: $0, index: $1) }, parent: parent)
+        case .edit(let deletes, let inserts, let moves):
+            try delete(deletes, parent: parent)
+            try insert(inserts, parent: parent)
+            for move in moves {
+                try connection.execute(sql.moveOne, [.integer(move.index), parent, move.child.sqlValue])
+            }
         }
-        for (index, childID) in childIDs.enumerated() {
-            insert.reset()
-            try insert.bind(parent, at: 1)
-            try insert.bind(childID.sqlValue, at: 2)
-            try insert.bind(.integer(Int64(index)), at: 3)
-            try insert.step()
-        }
-        insert.reset()
-        return !parentIsNew || !childIDs.isEmpty
+        return (diff.result, true)
     }
 
-    private func storedChildren(of parent: SQLValue) throws -> [SQLValue] {
-        try childrenOfParent.bind([parent])
-        defer { childrenOfParent.reset() }
-        var children: [SQLValue] = []
-        while try childrenOfParent.step() {
-            children.append(childrenOfParent.value(at: 0))
+    private func insert(_ rows: [LookupDiff.Row], parent: SQLValue) throws {
+        if rows.count > Self.rowsPerStatement {
+            try connection.execute(sql.insertMany, [parent, Self.json(rows)])
+            return
         }
-        return children
+        for row in rows {
+            insertOne.reset()
+            try insertOne.bind(parent, at: 1)
+            try insertOne.bind(row.child.sqlValue, at: 2)
+            try insertOne.bind(.integer(row.index), at: 3)
+            try insertOne.step()
+        }
+        insertOne.reset()
+    }
+
+    private func delete(_ children: [QSAnyID], parent: SQLValue) throws {
+        if children.count > Self.rowsPerStatement {
+            try connection.execute(sql.deleteManyOfOneParent, [parent, IDList.json(children)])
+        } else {
+            for child in children { try connection.execute(sql.deleteOne, [parent, child.sqlValue]) }
+        }
+    }
+
+    private func storedRows(of parent: SQLValue) throws -> LookupSnapshot {
+        let statement = try connection.statement(sql.rowsOfOneParent)
+        try statement.bind([parent])
+        defer { statement.reset() }
+        var rows = LookupSnapshot.empty
+        while try statement.step() {
+            rows.childIDs.append(QSAnyID(column: statement.value(at: 0)))
+            rows.indexes.append(statement.int64(at: 1))
+        }
+        return rows
+    }
+
+    /// `[[child, index], …]`, read back by ``RelationshipSQL/insertMany``.
+    private static func json(_ rows: [LookupDiff.Row]) -> SQLValue {
+        var json = "["
+        for (offset, row) in rows.enumerated() {
+            json += offset == 0 ? "[" : ",["
+            IDList.append(row.child, to: &json)
+            json += ",\(row.index)]"
+        }
+        return .text(json + "]")
     }
 }

@@ -33,6 +33,9 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
     private(set) var appInsertions = 0
     private let lock = NSLock()
     private var entries: [Object.UniqueID: Entry] = [:]
+    /// What the database holds for a uniqueID, kept while its entry is (see ``RowSnapshot``).
+    /// Apart from the entries, so that reading one never copies an entry's weak reference.
+    private var snapshots: [Object.UniqueID: RowSnapshot] = [:]
     /// Every key of a weak entry in the order it arrived, swept a couple per insert so that dead
     /// entries go without ever stopping to scan the whole cache (see ``sweepSomeDeadEntries()``).
     private var sweepKeys: [Object.UniqueID] = []
@@ -51,22 +54,54 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
         return Self.object(in: entries[id])
     }
 
-    /// Keeps `object` under its uniqueID, replacing any other instance.
-    func insert(_ object: Object) {
+    /// Keeps `object` under its uniqueID, replacing any other instance. A `snapshot` replaces the
+    /// one kept for the uniqueID; without one, the kept snapshot stays (it describes the row, not
+    /// the instance).
+    func insert(_ object: Object, snapshot: RowSnapshot? = nil) {
         switch policy {
         case .none:
             return
         case .strong:
             lock.lock()
             replaceEntry(Entry(strong: object, weak: nil), for: object.uniqueID)
+            if let snapshot { snapshots[object.uniqueID] = snapshot }
             lock.unlock()
         case .weak:
             lock.lock()
             if !replaceEntry(Entry(strong: nil, weak: object as AnyObject), for: object.uniqueID) {
                 sweepKeys.append(object.uniqueID)
             }
+            if let snapshot { snapshots[object.uniqueID] = snapshot }
             sweepSomeDeadEntries()
             lock.unlock()
+        }
+    }
+
+    /// The snapshot of the row for `id`, when an instance is kept and its row is known.
+    func snapshot(for id: QSAnyID) -> RowSnapshot? {
+        guard policy != .none, let typedID = Object.UniqueID(anyID: id) else { return nil }
+        lock.lock()
+        defer { lock.unlock() }
+        return snapshots[typedID]
+    }
+
+    /// Records what the database now holds for `id`, when an instance is kept for it; nil forgets it.
+    func setSnapshot(_ snapshot: RowSnapshot?, for id: QSAnyID) {
+        guard policy != .none, let typedID = Object.UniqueID(anyID: id) else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        guard entries.index(forKey: typedID) != nil else { return }
+        snapshots[typedID] = snapshot
+    }
+
+    /// Changes the snapshots' values at `columns` (positions in the layout) for `ids`.
+    func patchSnapshots(_ ids: some Sequence<QSAnyID>, columns: [(index: Int, value: SQLValue)]) {
+        guard policy != .none else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        for id in ids {
+            guard let typedID = Object.UniqueID(anyID: id), snapshots[typedID] != nil else { continue }
+            for column in columns { snapshots[typedID]?.values[column.index] = column.value }
         }
     }
 
@@ -87,6 +122,7 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
         guard policy != .none else { return }
         lock.lock()
         entries.reserveCapacity(entries.count + count)
+        snapshots.reserveCapacity(snapshots.count + count)
         if policy == .weak { sweepKeys.reserveCapacity(sweepKeys.count + count) }
         lock.unlock()
     }
@@ -127,6 +163,7 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
         var removed: [Object] = []
         lock.lock()
         for id in ids {
+            snapshots[id] = nil
             if let object = entries.removeValue(forKey: id)?.object { removed.append(object) }
         }
         lock.unlock()
@@ -168,6 +205,7 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
             guard let entry = entries[key] else { continue }
             if entry.isDead {
                 entries[key] = nil
+                snapshots[key] = nil
                 continue
             }
             sweepKeys[sweepWrite] = key
@@ -178,6 +216,7 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
     /// Drops every entry whose instance is gone.
     private func pruneDeadEntries() {
         entries = entries.filter { !$0.value.isDead }
+        snapshots = snapshots.filter { entries[$0.key] != nil }
         sweepKeys = Array(entries.keys)
         sweepRead = 0
         sweepWrite = 0

@@ -9,7 +9,16 @@ extension QSStore {
     }
 
     /// The objects with these uniqueIDs, in the order of `ids`; IDs with no row are skipped.
-    public func fetch<Object: QSDataObject>(_ type: Object.Type, ids: some Sequence<Object.UniqueID>) async throws -> [Object] {
+    ///
+    /// Instances the store holds are returned without SQL; the others are read in one statement
+    /// (plus the statements of their eager relationships), however many there are.
+    /// - Parameters:
+    ///   - type: The type to fetch.
+    ///   - ids: The uniqueIDs wanted, in the order the result should have.
+    ///   - loading: How to load relationships, by name, where the model says otherwise.
+    public func fetch<Object: QSDataObject>(
+        _ type: Object.Type, ids: some Sequence<Object.UniqueID>, loading: [String: QSLoading] = [:]
+    ) async throws -> [Object] {
         let binding = try registry.binding(for: type)
         let ids = Array(ids)
         var found: [Object.UniqueID: Object] = [:]
@@ -22,7 +31,9 @@ extension QSStore {
             }
         }
         if !missing.isEmpty {
-            for object in try await fetchRows(binding, .ids(missing)) {
+            var request = FetchRequest.ids(missing)
+            request.loading = loading
+            for object in try await fetchRows(binding, request) {
                 found[object.uniqueID] = object
             }
         }
@@ -30,8 +41,24 @@ extension QSStore {
     }
 
     /// Every object of the type, optionally sorted by an SQL `ORDER BY` clause.
-    public func fetchAll<Object: QSDataObject>(_ type: Object.Type, orderBy: String? = nil) async throws -> [Object] {
-        try await fetchRows(registry.binding(for: type), FetchRequest(orderBy: orderBy))
+    /// - Parameters:
+    ///   - type: The type to fetch.
+    ///   - orderBy: An SQL `ORDER BY` clause without the keywords, such as `"sortDate DESC"`.
+    ///   - loading: How to load relationships, by name, where the model says otherwise.
+    public func fetchAll<Object: QSDataObject>(
+        _ type: Object.Type, orderBy: String? = nil, loading: [String: QSLoading] = [:]
+    ) async throws -> [Object] {
+        try await fetchRows(registry.binding(for: type), FetchRequest(orderBy: orderBy, loading: loading))
+    }
+
+    /// The children of a relationship held as ``QSRelated``, in order: the loaded ones as they
+    /// are, the others from the store's caches when it holds them, and the rest in one statement.
+    /// ```swift
+    /// let episodes = try await store.fetchChildren(podcast.episodes)
+    /// ```
+    public func fetchChildren<Child: QSDataObject>(_ related: QSRelated<Child>) async throws -> [Child] {
+        if let children = related.children { return children }
+        return try await fetch(Child.self, ids: related.ids)
     }
 
     /// The objects whose rows match an SQL condition, with bound arguments.
@@ -40,10 +67,19 @@ extension QSStore {
     ///                                    arguments: [false, .real(cutoff.timeIntervalSince1970)],
     ///                                    orderBy: "sortDate DESC", limit: 50)
     /// ```
+    /// - Parameters:
+    ///   - type: The type to fetch.
+    ///   - condition: An SQL condition on the type's table, with `?` for each argument.
+    ///   - arguments: The values bound to the condition's `?`s.
+    ///   - orderBy: An SQL `ORDER BY` clause without the keywords.
+    ///   - limit: The most objects to return.
+    ///   - loading: How to load relationships, by name, where the model says otherwise:
+    ///     `["episodes": .lazy]` reads only the episodes' IDs.
     public func fetch<Object: QSDataObject>(
-        _ type: Object.Type, where condition: String, arguments: [SQLValue] = [], orderBy: String? = nil, limit: Int? = nil
+        _ type: Object.Type, where condition: String, arguments: [SQLValue] = [], orderBy: String? = nil, limit: Int? = nil,
+        loading: [String: QSLoading] = [:]
     ) async throws -> [Object] {
-        let request = FetchRequest(condition: condition, arguments: arguments, orderBy: orderBy, limit: limit)
+        let request = FetchRequest(condition: condition, arguments: arguments, orderBy: orderBy, limit: limit, loading: loading)
         return try await fetchRows(registry.binding(for: type), request)
     }
 

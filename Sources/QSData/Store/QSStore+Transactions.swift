@@ -72,9 +72,9 @@ extension QSStore {
         database.enqueue { connection in
             var failure: QSWriteError?
             var committed: [(QSChange, (@MainActor @Sendable () -> Void)?)] = []
+            let writer = connection.map { RowWriter(connection: $0, registry: registry) }
             do {
-                guard let connection else { throw QSDataError.storeClosed }
-                let writer = RowWriter(connection: connection, registry: registry)
+                guard let connection, let writer else { throw QSDataError.storeClosed }
                 try connection.transaction {
                     for write in writes {
                         var change = QSChange(source: write.source)
@@ -86,6 +86,7 @@ extension QSStore {
                     inbox.post(.committed(change, mainActorWork: mainActorWork))
                 }
             } catch {
+                writer?.tracker.forgetTouched()
                 let writeError = QSWriteError(operation: operation, underlying: error)
                 failure = writeError
                 // The transaction rolled back: what the writes changed in memory goes back to

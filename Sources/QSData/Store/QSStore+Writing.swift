@@ -155,7 +155,7 @@ extension QSStore {
                 throw QSDataError.unknownColumn(type: binding.description.name, column: name)
             }
             guard type(of: value).canStore(property.type) else {
-                throw QSDataError.valueConversion(
+                throw QSDataError.cannotWrite(
                     type: binding.description.name, column: name,
                     expected: property.type.rawValue, found: String(describing: type(of: value)))
             }

@@ -39,23 +39,28 @@ public final class QSStore {
     /// checks `model` against the schema and each type against the model, then fetches the
     /// types marked `fetchAllAtStartup`.
     ///
+    /// Opening is all or nothing: when it fails, a file it created is removed, and an existing
+    /// file is left exactly as it was (the creation SQL, the migrations and the checks run in one
+    /// transaction). A database written by a newer app (see ``QSSchema``) is refused unchanged.
+    ///
     /// - Parameters:
     ///   - url: the database file; created when missing.
     ///   - model: the object types, usually loaded with ``QSDataModel/init(contentsOf:)``.
     ///   - schema: the SQL that creates and migrates the database.
     ///   - types: every Swift type the app stores; each must be declared in the model
     ///     under its ``QSDataObject/modelName``.
-    /// - Throws: ``QSDataError`` naming what is wrong: the file, a schema mismatch, a type that
-    ///   does not match the model; or ``SQLiteError``.
+    /// - Throws: ``QSDataError`` naming what is wrong: the file, a database too new, a migration,
+    ///   a schema mismatch, a type that does not match the model; or ``SQLiteError``.
     public static func open(at url: URL, model: QSDataModel, schema: QSSchema, types: [any QSDataObject.Type]) async throws -> QSStore {
         let registry = try makeRegistry(model: model, types: types)
         let database = DatabaseQueue()
-        try await database.open(path: url.path)
+        let isNewFile = !FileManager.default.fileExists(atPath: url.path)
         do {
+            try await database.open(path: url.path)
             try await database.perform { connection in
                 // A file that fails validation is left exactly as it was: any creation or
                 // migration is rolled back, and WAL is switched on only after it passes.
-                try SchemaInstaller(schema: schema).install(on: connection) { connection in
+                try SchemaInstaller(schema: schema, path: url.path).install(on: connection) { connection in
                     let report = try SchemaValidator(model: model).check(connection)
                     var problems = report.problems
                     if problems.isEmpty {
@@ -68,15 +73,25 @@ public final class QSStore {
                 }
                 try connection.useWriteAheadLog()
             }
+            let store = QSStore(url: url, model: model, registry: registry, database: database)
+            for binding in registry.all where binding.description.fetchAllAtStartup {
+                try await store.loadAtStartup(binding)
+            }
+            return store
         } catch {
             await database.close()
+            if isNewFile { removeDatabaseFiles(at: url) }
             throw error
         }
-        let store = QSStore(url: url, model: model, registry: registry, database: database)
-        for binding in registry.all where binding.description.fetchAllAtStartup {
-            try await store.loadAtStartup(binding)
+    }
+
+    /// Removes a database file the store created, with SQLite's side files.
+    private static func removeDatabaseFiles(at url: URL) {
+        for suffix in ["", "-wal", "-shm", "-journal"] where FileManager.default.fileExists(atPath: url.path + suffix) {
+            // The open's own error is what the caller needs; a file that can't be removed
+            // (its folder made read-only meanwhile) can't be helped here.
+            try? FileManager.default.removeItem(atPath: url.path + suffix)
         }
-        return store
     }
 
     private static func makeRegistry(model: QSDataModel, types: [any QSDataObject.Type]) throws -> TypeRegistry {

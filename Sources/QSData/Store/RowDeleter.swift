@@ -9,6 +9,9 @@
 struct RowDeleter {
     let connection: SQLiteConnection
     let registry: TypeRegistry
+    /// Told of every row deleted and every parent that lost lookup rows, so that no snapshot
+    /// still describes them (a held instance saved after the delete is then inserted again).
+    var tracker: ChangeTracker? = nil
 
     /// Every row deleted, by table, the cascaded ones included.
     typealias DeletedRows = [String: [QSAnyID]]
@@ -27,6 +30,7 @@ struct RowDeleter {
     private func deleteDependents(ofTable table: String, ids: [QSAnyID], into change: inout QSChange, deleted: inout DeletedRows) throws {
         guard !ids.isEmpty, let plan = registry.deletePlans[table] else { return }
         deleted[table, default: []].append(contentsOf: ids)
+        tracker?.recordDeletion(of: ids, bindings: registry.bindings(onTable: table))
         for typeName in plan.typeNames {
             change.record(\.deletedList, ids, of: typeName)
         }
@@ -73,6 +77,9 @@ struct RowDeleter {
         }
         for (index, owner) in lookup.parentsOfDeletedChildren.enumerated() where !parents[index].isEmpty {
             change.record(\.updatedList, Array(parents[index]), of: owner.ownerType)
+            if let tracker, let ownerBinding = registry.binding(named: owner.ownerType) {
+                tracker.forgetSnapshots(of: Array(parents[index]), bindings: [ownerBinding])
+            }
         }
     }
 

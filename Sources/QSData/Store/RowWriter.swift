@@ -4,11 +4,14 @@
 struct RowWriter {
     let connection: SQLiteConnection
     let registry: TypeRegistry
+    /// What the rows held before this transaction, and what it has written.
+    let tracker = ChangeTracker()
 
     // MARK: Saving
 
-    /// Inserts or updates each row, then rewrites its lookup rows if their order or membership
-    /// changed. Unchanged rows are not written.
+    /// Writes what differs from what the database holds: new rows, changed columns, and the
+    /// lookup rows of children added, moved or removed. Unchanged rows cost no statement when
+    /// their instance is held (see ``RowSnapshot``), two otherwise, and write nothing.
     func save(_ groups: [SaveGroup], into change: inout QSChange) throws {
         for group in groups {
             try save(group, into: &change)
@@ -17,37 +20,39 @@ struct RowWriter {
 
     private func save(_ group: SaveGroup, into change: inout QSChange) throws {
         let binding = group.binding
-        let sql = binding.sql
-        let missingColumns = binding.columnsMissingForInsert.columns
-        let insert = missingColumns.isEmpty ? try connection.statement(sql.insert) : nil
-        let update = try sql.updateIfChanged.map { try connection.statement($0) }
+        let relationships = binding.description.relationships
+        let siblings = registry.siblings(of: binding)
+        let cachingSiblings = siblings.filter(\.cachesInstances)
         var lookups: [String: LookupWriter] = [:]
         var inserted: [QSAnyID] = []
         var updated: [QSAnyID] = []
         for (offset, values) in group.rows.enumerated() {
             let id = group.ids[offset]
-            let isNew: Bool
-            var changed: Bool
-            if let insert {
-                isNew = try run(insert, values)
-                changed = try isNew || update.map { try run($0, values) } ?? false
-            } else {
-                // The type can't insert its rows: it updates the row that exists, and refuses
-                // a new one before trying to INSERT it.
-                isNew = false
-                changed = try update.map { try run($0, values) } ?? false
-                if !changed, try !rowExists(values[0], sql: sql) {
-                    throw QSDataError.missingRequiredColumn(type: binding.description.name, column: missingColumns[0])
-                }
-            }
+            let snapshot = tracker.snapshot(of: binding, id: id)
+            let (isNew, rowChanged) = try writeRow(values, of: binding, snapshot: snapshot)
+            var changed = rowChanged
+            var learned = false  // lookup rows read from the database, now known
+            var lookupRows: [LookupSnapshot?] = isNew
+                ? Array(repeating: .empty, count: relationships.count)
+                : snapshot?.lookups ?? Array(repeating: nil, count: relationships.count)
             for relationship in group.relationships[offset] {
-                if lookups[relationship.name] == nil {
-                    guard let relationshipSQL = sql.relationships[relationship.name] else { continue }
-                    lookups[relationship.name] = try LookupWriter(sql: relationshipSQL, connection: connection)
-                }
-                if try lookups[relationship.name]?.write(relationship.childIDs, parentID: id, parentIsNew: isNew) == true {
-                    changed = true
-                }
+                guard let position = relationships.firstIndex(where: { $0.name == relationship.name }),
+                      let relationshipSQL = binding.sql.relationships[relationship.name]
+                else { continue }
+                let writer = try lookups[relationship.name] ?? LookupWriter(sql: relationshipSQL, connection: connection)
+                lookups[relationship.name] = writer
+                learned = learned || lookupRows[position] == nil
+                let written = try writer.write(relationship.childIDs, parentID: id, stored: lookupRows[position])
+                lookupRows[position] = written.rows
+                changed = changed || written.changed
+            }
+            if snapshot == nil || changed || learned {
+                tracker.record(RowSnapshot(values: values, lookups: lookupRows), replacing: snapshot, of: binding, id: id)
+            }
+            if rowChanged, !cachingSiblings.isEmpty {
+                // Other types on the table read some of the same columns.
+                let columns = zip(binding.layout.names, values).map { (name: $0, value: $1) }
+                tracker.recordUpdate(of: [id], columns: columns, bindings: cachingSiblings)
             }
             if isNew {
                 inserted.append(id)
@@ -55,10 +60,37 @@ struct RowWriter {
                 updated.append(id)
             }
         }
-        for typeBinding in [binding] + registry.siblings(of: binding) {
+        for typeBinding in [binding] + siblings {
             change.record(\.insertedList, inserted, of: typeBinding.description.name)
             change.record(\.updatedList, updated, of: typeBinding.description.name)
         }
+    }
+
+    /// Writes one row: only its changed columns when the snapshot says what the row holds;
+    /// otherwise an insert that does nothing when the row exists, then an update that does
+    /// nothing when no value differs. A type that can't insert its rows (its table has a required
+    /// column it lacks) only updates, and refuses a row that doesn't exist.
+    private func writeRow(_ values: [SQLValue], of binding: any AnyTypeBinding, snapshot: RowSnapshot?) throws -> (isNew: Bool, changed: Bool) {
+        let sql = binding.sql
+        if let snapshot {
+            let changedColumns = binding.description.immutable ? [] : ChangeTracker.changedColumns(values, from: snapshot)
+            if changedColumns.isEmpty { return (false, false) }
+            let update = sql.update(columns: changedColumns.map { binding.layout.names[$0] }, where: TableSQL.byID)
+            try connection.execute(update, changedColumns.map { values[$0] } + [values[0]])
+            if connection.changes > 0 { return (false, true) }
+            // The row is gone (deleted by SQL outside the store): insert it again below.
+        }
+        let missingColumns = binding.columnsMissingForInsert.columns
+        if missingColumns.isEmpty {
+            if try run(try connection.statement(sql.insert), values) { return (true, true) }
+            guard let update = sql.updateIfChanged else { return (false, false) }
+            return (false, try run(try connection.statement(update), values))
+        }
+        let changed = try sql.updateIfChanged.map { try run(try connection.statement($0), values) } ?? false
+        if !changed, try !rowExists(values[0], sql: sql) {
+            throw QSDataError.missingRequiredColumn(type: binding.description.name, column: missingColumns[0])
+        }
+        return (false, changed)
     }
 
     private func rowExists(_ id: SQLValue, sql: TableSQL) throws -> Bool {
@@ -82,7 +114,7 @@ struct RowWriter {
         _ binding: any AnyTypeBinding, where condition: String, arguments: [SQLValue],
         into change: inout QSChange, deleted: inout RowDeleter.DeletedRows
     ) throws -> [QSAnyID] {
-        try RowDeleter(connection: connection, registry: registry)
+        try RowDeleter(connection: connection, registry: registry, tracker: tracker)
             .delete(binding, where: condition, arguments: arguments, into: &change, deleted: &deleted)
     }
 
@@ -91,6 +123,7 @@ struct RowWriter {
         let sql = binding.sql.updateReturningIDs(columns: columns.map(\.name), where: condition)
         let ids = try idsReturned(by: sql, columns.map(\.value) + arguments)
         record(ids, columns: columns, of: binding, into: &change)
+        tracker.recordUpdate(of: ids, columns: columns, bindings: [binding] + registry.siblings(of: binding))
         return ids
     }
 
@@ -106,6 +139,7 @@ struct RowWriter {
             updated = try idsReturned(by: existing, [idList])
         }
         record(updated, columns: columns, of: binding, into: &change)
+        tracker.recordUpdate(of: updated, columns: columns, bindings: [binding] + registry.siblings(of: binding))
     }
 
     private func record(_ ids: [QSAnyID], columns: [(name: String, value: SQLValue)], of binding: any AnyTypeBinding, into change: inout QSChange) {

@@ -88,7 +88,7 @@ struct RelationshipSnapshot: Sendable {
             for id in ids where !kept.contains(id) { kept.append(id) }
             return kept
         }
-        var seen: Set<QSAnyID> = []
+        var seen = Set<QSAnyID>(minimumCapacity: ids.count)  // sized once: growing it cost more than the inserts
         return ids.filter { seen.insert($0).inserted }
     }
 }

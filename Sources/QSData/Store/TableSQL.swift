@@ -47,6 +47,8 @@ final class TableSQL: Sendable {
         update(columns: columns, where: condition) + " RETURNING \(quoted("uniqueID"))"
     }
 
+    static let byID = "\(quoted("uniqueID")) = ?"
+
     static let byIDs = "\(quoted("uniqueID")) IN (\(IDList.subquery))"
 }
 
@@ -69,13 +71,31 @@ struct RelationshipSQL: Sendable {
         insert = "INSERT INTO \(lookupTable) (\(parent), \(child), \(index)) VALUES (?, ?, ?)"
     }
 
-    /// The (parent, child) pairs, in order, of the parents the query `tail` selects.
+    /// The (parent, child, index) rows, in order, of the parents the query `tail` selects.
     func pairs(parentsWhere tail: String) -> String {
-        "SELECT \(parent), \(child) FROM \(lookupTable) WHERE \(parent) IN (SELECT \(parentUniqueID) FROM \(parentTable)\(tail)) ORDER BY \(parent), \(index)"
+        "SELECT \(parent), \(child), \(index) FROM \(lookupTable) WHERE \(parent) IN (SELECT \(parentUniqueID) FROM \(parentTable)\(tail)) ORDER BY \(parent), \(index)"
     }
 
-    var childrenOfOneParent: String {
-        "SELECT \(child) FROM \(lookupTable) WHERE \(parent) = ? ORDER BY \(index)"
+    /// One parent's (child, index) rows in order.
+    var rowsOfOneParent: String {
+        "SELECT \(child), \(index) FROM \(lookupTable) WHERE \(parent) = ? ORDER BY \(index)"
+    }
+
+    /// Inserts a parent's rows given as a JSON array of `[child, index]` pairs.
+    var insertMany: String {
+        "INSERT INTO \(lookupTable) (\(parent), \(child), \(index)) SELECT ?1, json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?2)"
+    }
+
+    var moveOne: String {
+        "UPDATE \(lookupTable) SET \(index) = ? WHERE \(parent) = ? AND \(child) = ?"
+    }
+
+    var deleteOne: String {
+        "DELETE FROM \(lookupTable) WHERE \(parent) = ? AND \(child) = ?"
+    }
+
+    var deleteManyOfOneParent: String {
+        "DELETE FROM \(lookupTable) WHERE \(parent) = ? AND \(child) IN (\(IDList.subquery))"
     }
 
     /// Stored, not computed: it is looked up in the statement cache once per saved parent.

@@ -2,24 +2,27 @@
 extension TypeBinding {
     /// Fetches the rows `request` selects, with their relationships, reusing cached instances.
     ///
-    /// Statements: one per relationship for its lookup rows, at most one per relationship for
-    /// children not cached, and one for the rows themselves, whatever the number of rows.
+    /// Statements: one per relationship for its lookup rows, at most one per eagerly loaded
+    /// relationship for children not cached, and one for the rows themselves, whatever the
+    /// number of rows. Instances the cache keeps get a snapshot of what was read (see ``RowSnapshot``).
     func fetch(_ request: FetchRequest, in context: QueueContext) throws -> [Object] {
         let tail = request.tail
-        // 1. Each relationship's (parent, child) pairs, then the children they name.
+        // A read that bypasses the cache makes fresh instances and leaves the cache alone.
+        let caches = cache.policy != .none && !request.bypassesCache
+        // 1. Each relationship's lookup rows, then (when loaded eagerly) the children they name.
         var related: [String: any ChildrenByParent] = [:]
+        var lookupRows: [LookupRows] = []
         for relationship in description.relationships {
             guard let childBinding = context.registry.binding(named: relationship.childType),
                   let relationshipSQL = sql.relationships[relationship.name]
             else { continue }
-            let statement = try context.connection.statement(relationshipSQL.pairs(parentsWhere: tail))
-            try statement.bind(request.arguments)
-            var pairs: [(parent: QSAnyID, child: QSAnyID)] = []
-            while try statement.step() {
-                pairs.append((Self.anyID(statement, 0), Self.anyID(statement, 1)))
+            let rows = try readLookupRows(relationshipSQL.pairs(parentsWhere: tail), request.arguments, context)
+            if (request.loading[relationship.name] ?? relationship.loading) == .lazy {
+                related[relationship.name] = ChildIDsByParent(idsByParent: rows.idsByParent)
+            } else {
+                related[relationship.name] = try childBinding.childrenByParent(rows, in: context)
             }
-            statement.reset()
-            related[relationship.name] = try childBinding.childrenByParent(pairs: pairs, in: context)
+            if caches { lookupRows.append(rows) }
         }
 
         // 2. The rows, each made into an instance unless a live one exists.
@@ -27,41 +30,57 @@ extension TypeBinding {
         try statement.bind(request.arguments)
         defer { statement.reset() }
         let row = QSRow(layout: layout, statement: statement)
-        if cache.policy == .none && related.isEmpty {
+        if !caches && related.isEmpty {
             return try Object._instances(from: QSRowReader(row: row, statement: statement))
         }
         row.relatedObjects = related
-        let caches = cache.policy != .none && !request.bypassesCache
-        let needsID = caches || !related.isEmpty
+        var encoder = QSRowEncoder(layout: layout)
         var objects: [Object] = []
         while try statement.step() {
-            if needsID {
-                let id = try Object.UniqueID.read(from: row, at: 0)
-                if caches, let cached = cache.object(for: id) {
-                    objects.append(cached)
-                    continue
-                }
-                row.advance(parentID: id.anyID)
-            } else {
-                row.advance(parentID: .integer(0))
+            let id = try Object.UniqueID.read(from: row, at: 0)
+            if caches, let cached = cache.object(for: id) {
+                objects.append(cached)
+                continue
             }
+            row.advance(parentID: id.anyID)
             var object = try Object(row: row)
             object.awakeFromFetch()
-            if caches { cache.insert(object) }
+            if caches {
+                cache.insert(object, snapshot: try snapshot(of: object, lookups: lookupRows, encoder: &encoder))
+            }
             objects.append(object)
         }
         return objects
     }
 
-    func childrenByParent(pairs: [(parent: QSAnyID, child: QSAnyID)], in context: QueueContext) throws -> any ChildrenByParent {
+    /// What a save of the fresh, unchanged instance would write: its encoding and its lookup rows.
+    private func snapshot(of object: Object, lookups: [LookupRows], encoder: inout QSRowEncoder) throws -> RowSnapshot {
+        object.encode(to: &encoder)
+        let values = try encoder.finish().values
+        let id = object.uniqueID.anyID
+        return RowSnapshot(values: values, lookups: lookups.map { $0.byParent[id] ?? .empty })
+    }
+
+    private func readLookupRows(_ sql: String, _ arguments: [SQLValue], _ context: QueueContext) throws -> LookupRows {
+        let statement = try context.connection.statement(sql)
+        try statement.bind(arguments)
+        defer { statement.reset() }
+        var rows = LookupRows()
+        while try statement.step() {
+            rows.append(parent: QSAnyID(column: statement.value(at: 0)), child: QSAnyID(column: statement.value(at: 1)), index: statement.int64(at: 2))
+        }
+        rows.finish()
+        return rows
+    }
+
+    func childrenByParent(_ rows: LookupRows, in context: QueueContext) throws -> any ChildrenByParent {
         var childrenByID: [QSAnyID: Object] = [:]
         var missing: [QSAnyID] = []
-        var seen: Set<QSAnyID> = []
-        for pair in pairs where seen.insert(pair.child).inserted {
-            if let id = Object.UniqueID(anyID: pair.child), let cached = cache.object(for: id) {
-                childrenByID[pair.child] = cached
+        for child in rows.distinctChildren {
+            if let id = Object.UniqueID(anyID: child), let cached = cache.object(for: id) {
+                childrenByID[child] = cached
             } else {
-                missing.append(pair.child)
+                missing.append(child)
             }
         }
         if !missing.isEmpty {
@@ -69,20 +88,8 @@ extension TypeBinding {
                 childrenByID[child.uniqueID.anyID] = child
             }
         }
-        var childrenByParent: [QSAnyID: [Object]] = [:]
-        for pair in pairs {
-            // A lookup row whose child was deleted (an orphan row) is skipped.
-            guard let child = childrenByID[pair.child] else { continue }
-            childrenByParent[pair.parent, default: []].append(child)
-        }
+        // A lookup row whose child was deleted (an orphan row) is skipped.
+        let childrenByParent = rows.byParent.mapValues { lookup in lookup.childIDs.compactMap { childrenByID[$0] } }
         return ChildrenByParentOf(childrenByParent: childrenByParent)
-    }
-
-    private static func anyID(_ statement: SQLiteStatement, _ index: Int32) -> QSAnyID {
-        switch statement.value(at: index) {
-        case .integer(let value): return .integer(value)
-        case .text(let value): return .string(value)
-        case let other: return .string(other.description)
-        }
     }
 }

@@ -9,8 +9,8 @@ protocol AnyTypeBinding: AnyObject, Sendable {
     /// The required columns the type has no property for (see ``MissingColumns``).
     var columnsMissingForInsert: MissingColumns { get }
 
-    /// Database queue: the children of a relationship for the given (parent, child) pairs.
-    func childrenByParent(pairs: [(parent: QSAnyID, child: QSAnyID)], in context: QueueContext) throws -> any ChildrenByParent
+    /// Database queue: the children of a relationship for the given lookup rows.
+    func childrenByParent(_ rows: LookupRows, in context: QueueContext) throws -> any ChildrenByParent
 
     /// Main actor: adds the children of a saved parent to the batch, once each.
     func addChildren(_ children: any RelatedChildren, to batch: inout SaveBatch, registry: TypeRegistry) throws
@@ -24,6 +24,15 @@ protocol AnyTypeBinding: AnyObject, Sendable {
     /// Main actor: makes cached instances reflect new column values. Returns the IDs patched.
     @discardableResult
     func patchCachedInstances(ids: some Sequence<QSAnyID>, with columns: [String: SQLValue], timing: PatchTiming) throws -> [QSAnyID]
+
+    /// Database queue: what the row for `id` holds, when an instance is kept and its row known.
+    func snapshot(for id: QSAnyID) -> RowSnapshot?
+
+    /// Database queue: records what the row for `id` holds (nil: unknown).
+    func setSnapshot(_ snapshot: RowSnapshot?, for id: QSAnyID)
+
+    /// Database queue: records new values for some columns (by layout position) of these rows.
+    func patchSnapshots(_ ids: [QSAnyID], columns: [(index: Int, value: SQLValue)])
 
     /// Forgets cached instances.
     func evict(_ ids: [QSAnyID])
@@ -65,6 +74,8 @@ struct FetchRequest: Sendable {
     var arguments: [SQLValue] = []
     var orderBy: String?
     var limit: Int?
+    /// How to load relationships, overriding the model, by relationship name.
+    var loading: [String: QSLoading] = [:]
 
     static func ids(_ ids: some Collection<QSAnyID>) -> FetchRequest {
         FetchRequest(condition: TableSQL.byIDs, arguments: [IDList.json(ids)])

@@ -1,0 +1,65 @@
+/// Tells a save what the database already holds for a row, from the snapshots the store keeps
+/// for the instances it holds (see ``RowSnapshot``), and keeps those snapshots true.
+///
+/// One tracker serves one transaction on the database queue. Snapshots change as the
+/// transaction writes, so later writes in the same transaction see them; if the transaction
+/// rolls back, ``forgetTouched()`` puts back the snapshots saves replaced and drops the ones bulk
+/// updates patched (the next save of those rows then checks the database, which is always safe).
+final class ChangeTracker {
+    private var replaced: [(binding: any AnyTypeBinding, id: QSAnyID, previous: RowSnapshot?)] = []
+    private var patched: [(binding: any AnyTypeBinding, ids: [QSAnyID])] = []
+
+    func snapshot(of binding: any AnyTypeBinding, id: QSAnyID) -> RowSnapshot? {
+        binding.cachesInstances ? binding.snapshot(for: id) : nil
+    }
+
+    /// Records what the row now holds, replacing `previous`.
+    func record(_ snapshot: RowSnapshot, replacing previous: RowSnapshot?, of binding: any AnyTypeBinding, id: QSAnyID) {
+        guard binding.cachesInstances else { return }
+        binding.setSnapshot(snapshot, for: id)
+        replaced.append((binding, id, previous))
+    }
+
+    /// Records that `columns` (by name) now hold these values in the rows `ids`, for every type
+    /// on the table that reads them.
+    func recordUpdate(of ids: [QSAnyID], columns: [(name: String, value: SQLValue)], bindings: [any AnyTypeBinding]) {
+        for binding in bindings where binding.cachesInstances {
+            let positioned = columns.compactMap { column in binding.layout.index(of: column.name).map { (index: $0, value: column.value) } }
+            guard !positioned.isEmpty else { continue }
+            binding.patchSnapshots(ids, columns: positioned)
+            patched.append((binding, ids))
+        }
+    }
+
+    /// Records that the rows `ids` are gone, for every type on the table.
+    func recordDeletion(of ids: [QSAnyID], bindings: [any AnyTypeBinding]) {
+        forgetSnapshots(of: ids, bindings: bindings)
+    }
+
+    /// Drops the snapshots of `ids` (for instance parents whose lookup rows a delete removed):
+    /// their next save checks the database.
+    func forgetSnapshots(of ids: [QSAnyID], bindings: [any AnyTypeBinding]) {
+        for binding in bindings where binding.cachesInstances {
+            for id in ids { binding.setSnapshot(nil, for: id) }
+        }
+    }
+
+    /// The transaction rolled back: what it recorded is not what the database holds.
+    func forgetTouched() {
+        for (binding, ids) in patched {
+            for id in ids { binding.setSnapshot(nil, for: id) }
+        }
+        for (binding, id, previous) in replaced.reversed() {
+            binding.setSnapshot(previous, for: id)
+        }
+        patched = []
+        replaced = []
+    }
+
+    /// The positions of the columns whose value differs from the snapshot's.
+    static func changedColumns(_ values: [SQLValue], from snapshot: RowSnapshot) -> [Int] {
+        guard values.count == snapshot.values.count else { return Array(values.indices) }
+        if values == snapshot.values { return [] }
+        return values.indices.filter { values[$0] != snapshot.values[$0] }
+    }
+}

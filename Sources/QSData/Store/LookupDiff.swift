@@ -1,0 +1,150 @@
+/// Works out the fewest lookup rows to write to turn a parent's stored children into new ones.
+///
+/// Order values are integers with gaps between them (``gap`` apart when written afresh), so a
+/// child inserted or moved between two others takes a value between theirs and no other row
+/// changes. Children whose relative order is unchanged (the longest run of them, found in
+/// O(n log n)) keep their rows. Only when two neighbours have no integer left between them
+/// are the parent's rows written afresh.
+struct LookupDiff {
+    /// The distance between consecutive order values written afresh.
+    static let gap: Int64 = 1 << 20
+    /// Past this many moved rows, rewriting the parent's rows is cheaper than moving each.
+    static let maximumMoves = 8
+
+    /// What to write for one parent.
+    enum Plan: Equatable {
+        case unchanged
+        /// Delete these children's rows, insert these, and give these existing rows a new order value.
+        case edit(deletes: [QSAnyID], inserts: [Row], moves: [Row])
+        /// Delete every row of the parent and insert `result`'s.
+        case rewrite
+    }
+
+    struct Row: Equatable {
+        let child: QSAnyID
+        let index: Int64
+    }
+
+    let plan: Plan
+    /// The parent's lookup rows once the plan is carried out.
+    let result: LookupSnapshot
+
+    /// The rows of a parent that has none yet.
+    static func fresh(_ children: [QSAnyID]) -> LookupSnapshot {
+        LookupSnapshot(childIDs: children, indexes: children.indices.map { Int64($0) * gap })
+    }
+
+    init(from old: LookupSnapshot, to new: [QSAnyID]) {
+        let oldIDs = old.childIDs
+        if oldIDs.isEmpty {
+            // A new parent, the usual case of a large save: every row is an insert.
+            let result = Self.fresh(new)
+            let inserts = zip(new, result.indexes).map { Row(child: $0, index: $1) }
+            self.init(plan: new.isEmpty ? .unchanged : .edit(deletes: [], inserts: inserts, moves: []), result: result)
+            return
+        }
+        // 1. The unchanged ends: most edits touch a few children in the middle.
+        var prefix = 0
+        while prefix < oldIDs.count, prefix < new.count, oldIDs[prefix] == new[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < oldIDs.count - prefix, suffix < new.count - prefix,
+              oldIDs[oldIDs.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
+        let oldMiddle = prefix..<(oldIDs.count - suffix)
+        let newMiddle = prefix..<(new.count - suffix)
+        if oldMiddle.isEmpty && newMiddle.isEmpty {
+            self.init(plan: .unchanged, result: old)
+            return
+        }
+
+        // 2. Which children of the middle are removed, and which keep their rows.
+        var oldPosition: [QSAnyID: Int] = [:]
+        oldPosition.reserveCapacity(oldMiddle.count)
+        for position in oldMiddle { oldPosition[oldIDs[position]] = position }
+        let newSet = Set(new[newMiddle])
+        let deletes = oldIDs[oldMiddle].filter { !newSet.contains($0) }
+        let kept = Self.longestIncreasingRun(new[newMiddle].map { oldPosition[$0] })
+
+        // 3. Order values for the others, between their kept neighbours.
+        var indexes = [Int64](repeating: 0, count: new.count)
+        for position in 0..<prefix { indexes[position] = old.indexes[position] }
+        for offset in 0..<suffix { indexes[new.count - 1 - offset] = old.indexes[oldIDs.count - 1 - offset] }
+        var inserts: [Row] = []
+        var moves: [Row] = []
+        var pending: [Int] = []  // new positions waiting for the next kept neighbour
+        var previous: Int64? = prefix > 0 ? old.indexes[prefix - 1] : nil
+        func place(before next: Int64?) -> Bool {
+            guard let values = Self.values(count: pending.count, after: previous, before: next) else { return false }
+            for (position, value) in zip(pending, values) {
+                indexes[position] = value
+                let row = Row(child: new[position], index: value)
+                if oldPosition[new[position]] == nil { inserts.append(row) } else { moves.append(row) }
+            }
+            pending = []
+            return true
+        }
+        var fits = true
+        for (offset, position) in newMiddle.enumerated() {
+            if kept.contains(offset), let oldIndex = oldPosition[new[position]] {
+                fits = fits && place(before: old.indexes[oldIndex])
+                indexes[position] = old.indexes[oldIndex]
+                previous = indexes[position]
+            } else {
+                pending.append(position)
+            }
+        }
+        fits = fits && place(before: suffix > 0 ? old.indexes[oldIDs.count - suffix] : nil)
+
+        if !fits || moves.count > Self.maximumMoves {
+            self.init(plan: .rewrite, result: Self.fresh(new))
+        } else {
+            self.init(plan: .edit(deletes: deletes, inserts: inserts, moves: moves), result: LookupSnapshot(childIDs: new, indexes: indexes))
+        }
+    }
+
+    private init(plan: Plan, result: LookupSnapshot) {
+        self.plan = plan
+        self.result = result
+    }
+
+    /// `count` increasing integers strictly between `lower` and `upper` (either may be open),
+    /// spread evenly; nil when there is no room.
+    static func values(count: Int, after lower: Int64?, before upper: Int64?) -> [Int64]? {
+        guard count > 0 else { return [] }
+        switch (lower, upper) {
+        case (nil, nil):
+            return (0..<count).map { Int64($0) * gap }
+        case (let lower?, nil):
+            return (1...count).map { lower + Int64($0) * gap }
+        case (nil, let upper?):
+            return (1...count).map { upper - Int64(count + 1 - $0) * gap }
+        case (let lower?, let upper?):
+            let room = upper - lower
+            guard room > Int64(count) else { return nil }
+            return (1...count).map { lower + room * Int64($0) / Int64(count + 1) }
+        }
+    }
+
+    /// The offsets of a longest strictly increasing subsequence of the non-nil values.
+    static func longestIncreasingRun(_ values: [Int?]) -> Set<Int> {
+        var tails: [Int] = []         // offsets ending the best run of each length
+        var predecessor = [Int](repeating: -1, count: values.count)
+        for (offset, value) in values.enumerated() {
+            guard let value else { continue }
+            var low = 0
+            var high = tails.count
+            while low < high {
+                let middle = (low + high) / 2
+                if let tail = values[tails[middle]], tail < value { low = middle + 1 } else { high = middle }
+            }
+            if low > 0 { predecessor[offset] = tails[low - 1] }
+            if low == tails.count { tails.append(offset) } else { tails[low] = offset }
+        }
+        var run: Set<Int> = []
+        var offset = tails.last ?? -1
+        while offset >= 0 {
+            run.insert(offset)
+            offset = predecessor[offset]
+        }
+        return run
+    }
+}
