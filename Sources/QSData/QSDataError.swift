@@ -26,6 +26,8 @@ public enum QSDataError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownColumn(type: String, column: String)
     /// A relationship was asked for that the model does not declare.
     case unknownRelationship(type: String, relationship: String)
+    /// A search was asked of a type whose data model declares no `search` index.
+    case notSearchable(type: String)
     /// The store was closed.
     case storeClosed
 
@@ -56,6 +58,8 @@ public enum QSDataError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(type): the model has no property '\(column)'"
         case .unknownRelationship(let type, let relationship):
             return "\(type): the model has no relationship '\(relationship)'"
+        case .notSearchable(let type):
+            return "\(type): the data model declares no full-text search for this type (add a 'search' dictionary)"
         case .storeClosed:
             return "The store is closed"
         }

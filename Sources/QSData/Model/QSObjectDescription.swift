@@ -17,6 +17,8 @@ public struct QSObjectDescription: Sendable, Equatable {
     public let properties: [QSPropertyDescription]
     /// The ordered to-many relationships, by name.
     public let relationships: [QSRelationshipDescription]
+    /// The full-text search index, when the model declares one (see ``QSSearchDescription``).
+    public internal(set) var search: QSSearchDescription? = nil
 
     /// The property named `name`, if the model declares one.
     public func property(named name: String) -> QSPropertyDescription? {

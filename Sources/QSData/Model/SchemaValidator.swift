@@ -1,10 +1,12 @@
-/// Checks the model against the real schema: every table and column it names must exist.
+/// Checks the model against the real schema: every table and column it names must exist, and
+/// every declared search index must be in place.
 struct SchemaValidator {
     let model: QSDataModel
 
     /// Every mismatch, one line each; empty when the model fits the schema.
     func problems(in connection: SQLiteConnection) throws -> [String] {
         var problems: [String] = []
+        let searchIndexes = SearchIndexValidator(connection: connection)
         var columnsByTable: [String: Set<String>] = [:]
         func columns(of table: String) throws -> Set<String> {
             if let known = columnsByTable[table] { return known }
@@ -37,6 +39,7 @@ struct SchemaValidator {
                     problems.append("\(type.name).\(relationship.name): lookup table '\(relationship.table)' has no column '\(column)'")
                 }
             }
+            problems += try searchIndexes.problems(for: type)
         }
         return problems
     }

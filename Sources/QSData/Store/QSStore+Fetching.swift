@@ -56,13 +56,7 @@ extension QSStore {
         let request = FetchRequest(condition: condition, arguments: arguments, orderBy: orderBy)
         let sql = "SELECT \(quoted("uniqueID")) FROM \(binding.sql.table)\(request.tail)"
         let rows = try await perform { connection in try connection.fetchRows(sql, request.arguments) }
-        return rows.compactMap { row in
-            switch row.first {
-            case .integer(let value): return Object.UniqueID(anyID: .integer(value))
-            case .text(let value): return Object.UniqueID(anyID: .string(value))
-            default: return nil
-            }
-        }
+        return rows.compactMap { row in row.first.flatMap(QSAnyID.init(sqlValue:)).flatMap(Object.UniqueID.init(anyID:)) }
     }
 
     /// The number of rows matching an SQL condition (all rows when nil).
