@@ -16,4 +16,9 @@ public struct QSSearchDescription: Sendable, Equatable {
     public let table: String
     /// The indexed properties, in the FTS5 table's column order.
     public let columns: [String]
+
+    public init(table: String, columns: [String]) {
+        self.table = table
+        self.columns = columns
+    }
 }

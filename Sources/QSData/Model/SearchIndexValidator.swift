@@ -74,7 +74,11 @@ struct SearchIndexValidator {
             problems.append("\(place): no trigger on '\(type.table)' writes '\(search.table)' when rows are updated")
         } else if !updateHeaders.contains(where: { $0.contains("UPDATE ON") }) {
             // `UPDATE OF a, b ON t`: every indexed column must be listed.
-            let listed = sqlWords(in: updateHeaders.joined(separator: " "))
+            let columnLists = updateHeaders.compactMap { header -> Substring? in
+                guard let of = header.range(of: "UPDATE OF "), let on = header.range(of: " ON ", range: of.upperBound..<header.endIndex) else { return nil }
+                return header[of.upperBound..<on.lowerBound]
+            }
+            let listed = sqlWords(in: columnLists.joined(separator: " "))
             for column in search.columns where !listed.contains(column.lowercased()) {
                 problems.append("\(place): no update trigger on '\(type.table)' fires when '\(column)' changes")
             }

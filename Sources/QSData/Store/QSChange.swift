@@ -37,6 +37,9 @@ public struct QSChange: Sendable, Equatable {
     public let source: QSChangeSource
     /// The changed IDs by model type name.
     public internal(set) var changesByType: [String: IDs]
+    /// When the change is one bulk update: the table and the columns it set. Lets a live query
+    /// tell whether its results can be patched instead of fetched again.
+    var bulkUpdate: (table: String, columns: Set<String>)?
 
     init(source: QSChangeSource, changesByType: [String: IDs] = [:]) {
         self.source = source
@@ -47,6 +50,10 @@ public struct QSChange: Sendable, Equatable {
     public var typeNames: Set<String> { Set(changesByType.keys) }
 
     public var isEmpty: Bool { changesByType.values.allSatisfy(\.isEmpty) }
+
+    public static func == (lhs: QSChange, rhs: QSChange) -> Bool {
+        lhs.source == rhs.source && lhs.changesByType == rhs.changesByType
+    }
 
     public func insertedIDs<T: QSDataObject>(of type: T.Type) -> Set<T.UniqueID> { ids(of: type, \.insertedList) }
     public func updatedIDs<T: QSDataObject>(of type: T.Type) -> Set<T.UniqueID> { ids(of: type, \.updatedList) }
