@@ -1,6 +1,6 @@
 import CSQLite
 
-/// Steps a fetch's statement row by row for ``QSDataObject/_instances(from:)``.
+/// Steps a fetch's statement row by row for `QSDataObject._instances(from:)`.
 ///
 /// Apps never make one; it exists so the per-row loop can be compiled into each model type.
 public struct QSRowReader {

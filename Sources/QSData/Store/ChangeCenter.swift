@@ -5,9 +5,9 @@ import Foundation
 /// DELETE … WHERE removed).
 @MainActor
 final class ChangeCenter {
-    private var changeHandlers: [UUID: @MainActor (QSChange) -> Void] = [:]
+    private var changeHandlers: [UUID: Handler<QSChange>] = [:]
     private var changeStreams: [UUID: AsyncStream<QSChange>.Continuation] = [:]
-    private var errorHandlers: [UUID: @MainActor (QSWriteError) -> Void] = [:]
+    private var errorHandlers: [UUID: Handler<QSWriteError>] = [:]
     private var errorStreams: [UUID: AsyncStream<QSWriteError>.Continuation] = [:]
     private var unreportedErrors: [(error: QSWriteError, writes: [QSWrite])] = []
     /// Live queries, held weakly: releasing one stops it.
@@ -16,16 +16,24 @@ final class ChangeCenter {
 
     // MARK: Subscribing
 
-    func addChangeHandler(_ handler: @escaping @MainActor (QSChange) -> Void) -> UUID {
-        let id = UUID()
-        changeHandlers[id] = handler
-        return id
+    /// A callback observer and the token that says whether it was cancelled or released.
+    private struct Handler<Value> {
+        let token: ObserverToken
+        let call: @MainActor (Value) -> Void
     }
 
-    func addErrorHandler(_ handler: @escaping @MainActor (QSWriteError) -> Void) -> UUID {
+    func addChangeHandler(_ handler: @escaping @MainActor (QSChange) -> Void) -> QSObservation {
         let id = UUID()
-        errorHandlers[id] = handler
-        return id
+        let token = ObserverToken()
+        changeHandlers[id] = Handler(token: token, call: handler)
+        return QSObservation(center: self, id: id, token: token)
+    }
+
+    func addErrorHandler(_ handler: @escaping @MainActor (QSWriteError) -> Void) -> QSObservation {
+        let id = UUID()
+        let token = ObserverToken()
+        errorHandlers[id] = Handler(token: token, call: handler)
+        return QSObservation(center: self, id: id, token: token)
     }
 
     func remove(_ id: UUID) {
@@ -84,7 +92,7 @@ final class ChangeCenter {
                 if !change.isEmpty { deliver(change, commitNumber: commitNumber) }
             case .failed(let error, let writes):
                 unreportedErrors.append((error, writes))
-                errorHandlers.values.forEach { $0(error) }
+                call(&errorHandlers, with: error)
                 errorStreams.values.forEach { $0.yield(error) }
             }
         }
@@ -98,11 +106,19 @@ final class ChangeCenter {
     }
 
     private func deliver(_ change: QSChange, commitNumber: UInt64) {
-        changeHandlers.values.forEach { $0(change) }
+        call(&changeHandlers, with: change)
         changeStreams.values.forEach { $0.yield(change) }
         listeners = listeners.filter { $0.value.listener != nil }
         for listener in listeners.values.compactMap(\.listener) {
             listener.didCommit(change, commitNumber: commitNumber)
+        }
+    }
+
+    /// Calls every live handler with `value`, forgetting those whose observation has gone.
+    private func call<Value>(_ handlers: inout [UUID: Handler<Value>], with value: Value) {
+        handlers = handlers.filter { !$0.value.token.isCancelled }
+        for handler in handlers.values where !handler.token.isCancelled {
+            handler.call(value)
         }
     }
 }

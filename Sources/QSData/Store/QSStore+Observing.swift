@@ -11,7 +11,7 @@ extension QSStore {
     /// Calls `handler` on the main actor with every change committed from now on, until the
     /// returned observation is cancelled or released.
     public func observeChanges(_ handler: @escaping @MainActor (QSChange) -> Void) -> QSObservation {
-        QSObservation(center: changeCenter, id: changeCenter.addChangeHandler(handler))
+        changeCenter.addChangeHandler(handler)
     }
 
     /// A new stream of every write failure from now on.
@@ -19,7 +19,7 @@ extension QSStore {
 
     /// Calls `handler` on the main actor with every write failure from now on.
     public func observeWriteErrors(_ handler: @escaping @MainActor (QSWriteError) -> Void) -> QSObservation {
-        QSObservation(center: changeCenter, id: changeCenter.addErrorHandler(handler))
+        changeCenter.addErrorHandler(handler)
     }
 }
 
@@ -28,18 +28,34 @@ extension QSStore {
 public final class QSObservation {
     private weak var center: ChangeCenter?
     private let id: UUID
+    /// Shared with the change center, so that releasing the observation stops it at once from
+    /// any thread (a `deinit` can't reach the main actor synchronously on every OS QSData runs on).
+    private let token: ObserverToken
 
-    init(center: ChangeCenter, id: UUID) {
+    init(center: ChangeCenter, id: UUID, token: ObserverToken) {
         self.center = center
         self.id = id
+        self.token = token
     }
 
     /// Stops the observer.
     public func cancel() {
+        token.cancel()
         center?.remove(id)
     }
 
-    isolated deinit {
-        cancel()
+    deinit {
+        token.cancel()
+    }
+}
+
+/// Whether an observer has been cancelled; the change center skips and forgets cancelled ones.
+final class ObserverToken: Sendable {
+    private let cancelled = LockedState(false)
+
+    var isCancelled: Bool { cancelled.withLock { $0 } }
+
+    func cancel() {
+        cancelled.withLock { $0 = true }
     }
 }

@@ -18,8 +18,11 @@ extension QSStore {
     /// first position. Related objects are saved too. Cached instances of other types on the same
     /// table are patched with the saved values.
     ///
-    /// - Parameter alongside: SQL of the app's own to run in the same transaction, after the
-    ///   store's statements (for tables outside the model, such as an outbox).
+    /// - Parameters:
+    ///   - objects: The objects to save, all of one type.
+    ///   - source: Who made the change, reported to observers: the app (the default) or sync.
+    ///   - alongside: SQL of the app's own to run in the same transaction, after the store's
+    ///     statements (for tables outside the model, such as an outbox).
     @discardableResult
     public func save<Object: QSDataObject>(
         _ objects: [Object], source: QSChangeSource = .app, alongside: (@Sendable (SQLiteConnection) throws -> Void)? = nil
@@ -85,8 +88,14 @@ extension QSStore {
         }
     }
 
-    /// Deletes objects and their lookup rows (F9): one statement for the table and one per
+    /// Deletes objects and their lookup rows: one statement for the table and one per
     /// relationship, whatever the number. Children are not deleted (see ``orphanIDs(of:)``).
+    ///
+    /// - Parameters:
+    ///   - objects: The objects to delete, all of one type.
+    ///   - source: Who made the change, reported to observers: the app (the default) or sync.
+    ///   - alongside: SQL of the app's own to run in the same transaction, after the deletes,
+    ///     given the uniqueIDs that were deleted.
     @discardableResult
     public func delete<Object: QSDataObject>(
         _ objects: [Object], source: QSChangeSource = .app, alongside: (@Sendable (SQLiteConnection, [Object.UniqueID]) throws -> Void)? = nil
@@ -96,9 +105,13 @@ extension QSStore {
 
     /// Deletes the objects with these uniqueIDs and their lookup rows.
     ///
-    /// - Parameter alongside: SQL of the app's own to run in the same transaction, after the
-    ///   deletes, given the uniqueIDs that were deleted — for example to record them in a
-    ///   `deletedNotes` table for sync.
+    /// - Parameters:
+    ///   - type: The type whose rows to delete.
+    ///   - ids: The uniqueIDs to delete; any number, duplicates and unknown IDs included.
+    ///   - source: Who made the change, reported to observers: the app (the default) or sync.
+    ///   - alongside: SQL of the app's own to run in the same transaction, after the deletes,
+    ///     given the uniqueIDs that were deleted — for example to record them in a
+    ///     `deletedNotes` table for sync.
     @discardableResult
     public func delete<Object: QSDataObject>(
         _ type: Object.Type, ids: some Sequence<Object.UniqueID>, source: QSChangeSource = .app,

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A write the store has enqueued: await ``committed()`` to know it reached the database.
 ///
 /// Every write method returns one, and most callers ignore it: writes are not awaited. An app
@@ -12,8 +10,8 @@ import Synchronization
 public final class QSWrite: Sendable {
     /// What was asked for, such as `save 3 VSNote`.
     public let operation: String
-    private let state = Mutex<State>(.pending([]))
-    private let awaited = Atomic<Bool>(false)
+    private let state = LockedState<State>(.pending([]))
+    private let awaited = LockedState(false)
 
     private enum State {
         case pending([CheckedContinuation<Void, any Error>])
@@ -36,7 +34,7 @@ public final class QSWrite: Sendable {
     /// not thrown again by ``QSStore/flush()``.
     @MainActor
     public func committed() async throws {
-        awaited.store(true, ordering: .relaxed)
+        awaited.withLock { $0 = true }
         defer { center?.deliverFinishedWork() }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let outcome: QSWriteError?? = state.withLock { state in
@@ -57,7 +55,7 @@ public final class QSWrite: Sendable {
     }
 
     /// Whether someone asked for this write's outcome, and so has been told of a failure.
-    var isAwaited: Bool { awaited.load(ordering: .relaxed) }
+    var isAwaited: Bool { awaited.withLock { $0 } }
 
     /// What the write changed, once it has committed: the inserted, updated and deleted IDs,
     /// one change per write (a batch has several). Empty before the commit and after a rollback.

@@ -7,7 +7,7 @@ import Testing
 @Suite struct DataModelTests {
     @Test(arguments: ["RSS.plist", "RSS.sql"])
     func bundledModelFilesAreIdenticalToTheCanonicalCopies(name: String) throws {
-        let canonical = try Data(contentsOf: TestSupport.packageRoot.appendingPathComponent("DataModels/\(name)"))
+        let canonical = try Data(contentsOf: TestSupport.repositoryRoot.appendingPathComponent("DataModels/\(name)"))
         let bundled = try Data(contentsOf: name.hasSuffix(".plist") ? RSSResources.modelURL : RSSResources.schemaURL)
         #expect(bundled == canonical, "Examples/RSS/RSSCore/Resources/\(name) differs from DataModels/\(name): copy it again")
     }

@@ -3,12 +3,13 @@ import Testing
 import FeedParser
 
 /// The shared reference feeds live outside the package (`../shared/reference/feeds`
-/// relative to the package root). These tests are skipped when it is absent.
+/// relative to the repository root). These tests are skipped when it is absent.
 enum ReferenceFeeds {
     static let directory: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()  // FeedParserTests
         .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // package root
+        .deletingLastPathComponent()  // Examples
+        .deletingLastPathComponent()  // repository root
         .deletingLastPathComponent()
         .appendingPathComponent("shared/reference/feeds")
 

@@ -5,14 +5,14 @@ import Testing
 
 @MainActor
 @Suite struct ModelTests {
-    /// The package root, found from this file's path.
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// The repository root (Examples/Tests/VesperTests/ModelTests.swift is four levels down).
+    static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     @Test(arguments: ["Vesper.plist", "Vesper.sql"])
     func bundledCopyIsIdenticalToDataModels(_ name: String) throws {
-        let canonical = try Data(contentsOf: Self.packageRoot.appendingPathComponent("DataModels/\(name)"))
-        let bundled = try Data(contentsOf: Self.packageRoot.appendingPathComponent("Examples/Vesper/VesperCore/Resources/\(name)"))
+        let canonical = try Data(contentsOf: Self.repositoryRoot.appendingPathComponent("DataModels/\(name)"))
+        let bundled = try Data(contentsOf: Self.repositoryRoot.appendingPathComponent("Examples/Vesper/VesperCore/Resources/\(name)"))
         #expect(bundled == canonical, "Examples/Vesper/VesperCore/Resources/\(name) differs from DataModels/\(name): copy it over")
     }
 

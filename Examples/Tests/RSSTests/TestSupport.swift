@@ -6,14 +6,15 @@ import Testing
 
 /// Temporary folders, databases, feed documents and CLI runs for the RSS tests.
 enum TestSupport {
-    /// The package root, found from this file.
-    static let packageRoot = URL(fileURLWithPath: #filePath)
+    /// The repository root, found from this file.
+    static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()  // RSSTests
         .deletingLastPathComponent()  // Tests
+        .deletingLastPathComponent()  // Examples
         .deletingLastPathComponent()
 
-    /// `../shared/reference/feeds` next to the package; tests skip when it is absent.
-    static let referenceFeeds = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/reference/feeds")
+    /// `../shared/reference/feeds` next to the repository; tests skip when it is absent.
+    static let referenceFeeds = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/reference/feeds")
 
     static var referenceFeedsAvailable: Bool {
         FileManager.default.fileExists(atPath: referenceFeeds.path)
