@@ -16,8 +16,10 @@ extension QSStore {
     /// for result in results { print(result.snippet ?? result.object.text) }
     /// ```
     /// - Parameters:
+    ///   - type: a type whose data model declares `search`.
     ///   - text: the words to find; every word must occur.
     ///   - condition: SQL over the type's table narrowing the results, with `?` placeholders.
+    ///   - arguments: the values of the condition's placeholders.
     ///   - limit: the most results to return; nil for all of them.
     ///   - snippet: asks for the matching passage of each result, marked up this way.
     ///   - matchingPrefixes: the last word also matches words it begins (search as you type).
