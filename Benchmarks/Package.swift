@@ -26,7 +26,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/qsdata-bench",
-            resources: [.copy("Resources/Notes.plist"), .copy("Resources/Notes.sql")]
+            resources: [.copy("Resources/Notes.plist"), .copy("Resources/Notes.sql"), .copy("Resources/Search.sql")]
         ),
     ],
     swiftLanguageModes: [.v6]

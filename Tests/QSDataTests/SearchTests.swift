@@ -205,7 +205,6 @@ import Testing
     }
 
     @Test(arguments: [
-        (Declaration(columns: ["title"]), "search.columns", "'title' is not a property of Note"),
         (Declaration(columns: ["archived"]), "search.columns", "'archived' is boolean; only string properties can be searched"),
         (Declaration(columns: []), "search.columns", "must be a non-empty array of property names"),
         (Declaration(columns: ["text", "text"]), "search.columns", "lists a property twice"),
@@ -223,6 +222,8 @@ import Testing
         ("CREATE TABLE notesSearch (text TEXT);", "Note.search: 'notesSearch' is not an FTS5 virtual table (CREATE VIRTUAL TABLE … USING fts5(…))"),
         (SearchFixtures.notesSearchSQL.replacingOccurrences(of: "fts5(text,", with: "fts5(text, title,"),
          "Note.search: 'notesSearch' has columns (text, title); the model declares (text)"),
+        (SearchFixtures.notesSearchSQL.replacingOccurrences(of: "fts5(text,", with: "fts5(title,"),
+         "Note.search: 'notesSearch' has columns (title); the model declares (text)"),
         (SearchFixtures.notesSearchSQL.replacingOccurrences(of: "content='notes'", with: "content='tags'"),
          "Note.search: 'notesSearch' indexes content='tags', not the type's table 'notes'"),
         (SearchFixtures.notesSearchSQL.replacingOccurrences(of: "content_rowid='uniqueID'", with: "content_rowid='sortDate'"),
@@ -237,6 +238,16 @@ import Testing
     func aSchemaThatDoesNotMatchTheDeclarationIsRefusedAtOpen(searchSQL: String, problem: String) async throws {
         await #expect(throws: QSDataError.schemaMismatch([problem])) {
             _ = try await SearchFixtures.openNotesStore(searchSQL: searchSQL)
+        }
+    }
+
+    @Test func anIndexedColumnMustBeAColumnOfTheTable() async throws {
+        let model = try SearchFixtures.notesModel(search: ["table": "notesSearch", "columns": ["text", "title"]])
+        let sql = SearchFixtures.notesSearchSQL.replacingOccurrences(of: "fts5(text,", with: "fts5(text, title,")
+        await #expect(throws: QSDataError.schemaMismatch(["Note.search: table 'notes' has no column 'title' to index"])) {
+            _ = try await QSStore.open(
+                at: Fixtures.temporaryDatabaseURL(), model: model,
+                schema: QSSchema(creationSQL: Fixtures.schemaSQL + sql), types: Fixtures.allTypes)
         }
     }
 

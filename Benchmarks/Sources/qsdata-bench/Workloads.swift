@@ -40,7 +40,7 @@ final class Workloads {
         self.sizes = sizes
     }
 
-    nonisolated static let names = ["P1", "P2", "P3", "P4", "P5", "P6", "byid"]
+    nonisolated static let names = ["P1", "P2", "P3", "P4", "P5", "P6", "byid", "S1", "S2", "P3-FTS"]
 
     func run(_ name: String) async throws -> [BenchResult] {
         switch name {
@@ -51,6 +51,9 @@ final class Workloads {
         case "P5": return try await deleteNotes()
         case "P6": return try await mainActorStall()
         case "byid": return try await fetchByID()
+        case "S1": return try await searchArticles(for: "tempor", label: "S1 search a common word")
+        case "S2": return try await searchArticles(for: "4217", label: "S2 search a rare word")
+        case "P3-FTS": return try await saveNotesWithSearchIndex()
         default: return []
         }
     }
@@ -97,7 +100,7 @@ final class Workloads {
         return path
     }
 
-    private func check(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+    func check(_ condition: Bool, _ message: @autoclosure () -> String) throws {
         if !condition { throw RawSQLiteError(description: "result check failed: \(message())") }
     }
 

@@ -80,11 +80,9 @@ struct DataModelReader {
         guard let columns = search["columns"] as? [String], !columns.isEmpty else {
             throw failure(type, "search.columns", "must be a non-empty array of property names")
         }
+        // A column need not be a property: a light list type may search its table's full text.
         for column in columns {
-            guard let property = properties.first(where: { $0.name == column }) else {
-                throw failure(type, "search.columns", "'\(column)' is not a property of \(type)")
-            }
-            guard property.type == .string else {
+            if let property = properties.first(where: { $0.name == column }), property.type != .string {
                 throw failure(type, "search.columns", "'\(column)' is \(property.type.rawValue); only string properties can be searched")
             }
         }

@@ -24,6 +24,10 @@ struct SearchIndexValidator {
         if columns != search.columns {
             problems.append("\(place): '\(search.table)' has columns (\(columns.joined(separator: ", "))); the model declares (\(search.columns.joined(separator: ", ")))")
         }
+        let tableColumns = Set(try columnNames(of: type.table))
+        for column in search.columns where !tableColumns.contains(column) {
+            problems.append("\(place): table '\(type.table)' has no column '\(column)' to index")
+        }
         problems += try contentProblems(search, type: type, ftsSQL: ftsSQL, place: place)
         problems += try triggerProblems(search, type: type, place: place)
         return problems

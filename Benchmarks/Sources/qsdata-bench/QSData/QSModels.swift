@@ -235,12 +235,36 @@ enum BenchModel {
         try String(contentsOf: resource("Notes", "sql"), encoding: .utf8)
     }
 
+    /// The full-text indexes and their triggers, for the search workloads.
+    static func searchSQL() throws -> String {
+        try String(contentsOf: resource("Search", "sql"), encoding: .utf8)
+    }
+
+    /// - Parameter searchable: the model declares the indexes of `Search.sql` (which the
+    ///   database must then have).
     @MainActor
-    static func openStore(_ path: String) async throws -> QSStore {
+    static func openStore(_ path: String, searchable: Bool = false) async throws -> QSStore {
         try await QSStore.open(
             at: URL(fileURLWithPath: path),
-            model: QSDataModel(contentsOf: resource("Notes", "plist")),
+            model: searchable ? searchableModel() : QSDataModel(contentsOf: resource("Notes", "plist")),
             schema: QSSchema(creationSQL: schemaSQL()),
             types: types)
+    }
+
+    /// Notes.plist with `search` declared for Article (titles) and VSNote (text).
+    static func searchableModel() throws -> QSDataModel {
+        let data = try Data(contentsOf: resource("Notes", "plist"))
+        guard var root = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
+              var objects = root["objects"] as? [String: Any],
+              var article = objects["Article"] as? [String: Any],
+              var note = objects["VSNote"] as? [String: Any]
+        else { throw RawSQLiteError(description: "Notes.plist is not the expected model") }
+        article["search"] = ["table": "articlesSearch", "columns": ["title"]]
+        note["search"] = ["table": "notesSearch", "columns": ["text"]]
+        objects["Article"] = article
+        objects["VSNote"] = note
+        root["objects"] = objects
+        let plist = try PropertyListSerialization.data(fromPropertyList: root, format: .binary, options: 0)
+        return try QSDataModel(propertyList: plist, fileName: "Notes.plist + search")
     }
 }
