@@ -195,7 +195,7 @@ import Testing
         let results = try TestSupport.decode([SearchResultJSON].self, from: run.output)
         #expect(results.map(\.article.title) == ["Quantum computing explained", "Cooking"])
         #expect(results.last?.snippet == "[Quantum] dots in the kitchen? No.")
-        let text = await TestSupport.rss(["search", "quant comp"], database: database)
+        let text = await TestSupport.rss(["search", "computing quant"], database: database)
         #expect(text.output.contains("Quantum computing explained\n    [Quantum] [computing] explained\n"), "\(text.output)")
         #expect(await TestSupport.rss(["search", "tomato"], database: database).output.contains("Gardening tips"))
         // Typed text is never FTS5 syntax, and the filters apply.

@@ -88,7 +88,7 @@ struct VesperTour {
             try vesper.userDidRenameTag("Party", to: "party")
             try await timeline.waitUntilCurrent()
         }
-        say("   the live timeline loads no tags, so a rename costs it nothing: \(statements(renameLog)) in all (the tag's UPDATE), \(timeline.refetchCount) re-fetches")
+        say("   the live timeline loads no tags, so a rename costs it nothing: \(statements(renameLog)), all the tag's own save, and \(timeline.refetchCount) re-fetches")
         do {
             try vesper.userDidRenameTag("Ice Cream", to: "Gelato")
         } catch let error as VesperError {
@@ -118,6 +118,7 @@ struct VesperTour {
         let searchLog = try await store.recordStatements { found = try await vesper.search("pistachio") }
         for result in found { say("   \(result.note.uniqueID)  \(result.snippet)") }
         say("   best match first, in \(statements(searchLog)); typed text is never FTS5 syntax: \"(pistachio\" finds \(try await vesper.search("\"(pistachio").count)")
+        timeline.cancel()  // the demo is done with it: from here on, changes to notes cost it nothing
 
         // 9. Bulk delete: one statement for the notes, one per lookup table, whatever the number.
         heading(9, "Bulk delete")
