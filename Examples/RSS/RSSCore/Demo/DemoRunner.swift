@@ -155,7 +155,7 @@ public struct DemoRunner {
         }
         report.searchStatements = searchLog.count
         report.searchResults = results.count
-        say("Search \"article 42\" (every word, the last as a prefix), best 3 of the full-text index: \(searchLog.count) SQL statements")
+        say("Search \"article 42\" (every word, the last as a prefix), best 3 of the full-text index: \(searchLog.count) SQL statement\(searchLog.count == 1 ? "" : "s")")
         for result in results { say("    \(result.article.title ?? "(untitled)"): \(result.plainSnippet)") }
     }
 
