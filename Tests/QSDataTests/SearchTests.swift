@@ -244,7 +244,9 @@ import Testing
     @Test func anIndexedColumnMustBeAColumnOfTheTable() async throws {
         let model = try SearchFixtures.notesModel(search: ["table": "notesSearch", "columns": ["text", "title"]])
         let sql = SearchFixtures.notesSearchSQL.replacingOccurrences(of: "fts5(text,", with: "fts5(text, title,")
-        await #expect(throws: QSDataError.schemaMismatch(["Note.search: table 'notes' has no column 'title' to index"])) {
+        let problems = ["Note.search: table 'notes' has no column 'title' to index",
+                        "Note.search: no update trigger on 'notes' fires when 'title' changes"]
+        await #expect(throws: QSDataError.schemaMismatch(problems)) {
             _ = try await QSStore.open(
                 at: Fixtures.temporaryDatabaseURL(), model: model,
                 schema: QSSchema(creationSQL: Fixtures.schemaSQL + sql), types: Fixtures.allTypes)
