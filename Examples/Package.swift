@@ -8,6 +8,8 @@ import PackageDescription
 /// The framework, whatever the checkout's folder is called (SwiftPM would otherwise name the
 /// path dependency after the folder).
 let qsData = Target.Dependency.product(name: "QSData", package: "QSData")
+/// Generates the model types the data models mark with `generate`.
+let modelPlugin = Target.PluginUsage.plugin(name: "QSDataModelPlugin", package: "QSData")
 
 let package = Package(
     name: "QSDataExamples",
@@ -33,11 +35,13 @@ let package = Package(
 
         // The app core: model types, data controller, attachment storage. The data model and
         // schema are bundled copies of DataModels/Vesper.*; VesperTests checks they are identical.
+        // The model plugin generates VSNote, VSTag and VSAttachment from the data model.
         .target(
             name: "VesperCore",
             dependencies: [qsData],
             path: "Vesper/VesperCore",
-            resources: [.copy("Resources/Vesper.plist"), .copy("Resources/Vesper.sql")]
+            resources: [.copy("Resources/Vesper.plist"), .copy("Resources/Vesper.sql")],
+            plugins: [modelPlugin]
         ),
         // The sync client: wire objects, API calls, mergers, account.
         .target(
@@ -96,12 +100,14 @@ let package = Package(
         // Feed parsing (pure Foundation, no database).
         .target(name: "FeedParser", path: "RSS/FeedParser"),
         // The app core: model types, data controller, importer. The data model and schema are
-        // bundled copies of DataModels/RSS.*; RSSTests checks they are identical.
+        // bundled copies of DataModels/RSS.*; RSSTests checks they are identical. The model
+        // plugin generates Feed, Article, ArticleContent and Author from the data model.
         .target(
             name: "RSSCore",
             dependencies: [qsData, "FeedParser"],
             path: "RSS/RSSCore",
-            resources: [.copy("Resources/RSS.plist"), .copy("Resources/RSS.sql")]
+            resources: [.copy("Resources/RSS.plist"), .copy("Resources/RSS.sql"), .copy("Resources/RSSMigrations")],
+            plugins: [modelPlugin]
         ),
         // The `rss` commands, as a library so that tests run them in-process.
         .target(
@@ -112,7 +118,17 @@ let package = Package(
         .executableTarget(name: "RSSCLI", dependencies: ["RSSCommands"], path: "RSS/RSSCLI"),
 
         .testTarget(name: "FeedParserTests", dependencies: ["FeedParser"], path: "Tests/FeedParserTests"),
-        .testTarget(name: "RSSTests", dependencies: ["RSSCore", "RSSCommands", "FeedParser", qsData], path: "Tests/RSSTests"),
+        .testTarget(
+            name: "RSSTests",
+            dependencies: [
+                "RSSCore", "RSSCommands", "FeedParser", qsData,
+                // A loopback server that serves fixture feeds to `rss refresh`.
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/RSSTests"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -24,6 +24,8 @@ enum Impl {
     static let grdb = "GRDB records"
     static let grdbRows = "GRDB rows by index"
     static let qsdata = "QSData"
+    /// QSData with the types QSDataModelPlugin generates from the data model.
+    static let qsdataGenerated = "QSData generated types"
 }
 
 /// The workloads. Each does the same work with raw sqlite3, GRDB and QSData on identical data.
@@ -113,6 +115,7 @@ final class Workloads {
         let raw = try RawDatabase(path: path)
         let dbQueue = try GRDBBench.open(path)
         let store = try await BenchModel.openStore(path)
+        let generatedStore = try await BenchModel.openStore(path, generated: true)
         let samples = try await harness.interleave([
             (Impl.raw, harness.trial(setup: {}) {
                 let notes = try RawNotes.fetchTimeline(raw)
@@ -130,9 +133,14 @@ final class Workloads {
                 let notes = try await store.fetchAll(VSTimelineNote.self)
                 try self.check(notes.count == count, "QSData fetched \(notes.count)")
             }),
+            (Impl.qsdataGenerated, harness.trial(setup: {}) {
+                let notes = try await generatedStore.fetchAll(GeneratedTimelineNote.self)
+                try self.check(notes.count == count, "QSData fetched \(notes.count) generated notes")
+            }),
         ])
         try await store.close()
-        return [Impl.raw, Impl.grdb, Impl.grdbRows, Impl.qsdata].map { harness.result(workload, $0, samples[$0] ?? []) }
+        try await generatedStore.close()
+        return [Impl.raw, Impl.grdb, Impl.grdbRows, Impl.qsdata, Impl.qsdataGenerated].map { harness.result(workload, $0, samples[$0] ?? []) }
     }
 
     // MARK: P2 — fetch 10,000 notes with their ordered tags and attachments
@@ -206,20 +214,31 @@ final class Workloads {
                 try self.checkSavedNotes(context.path, count: count)
                 self.harness.deleteDatabase(context.path)
             })),
-            (Impl.qsdata, harness.trial(setup: {
+            (Impl.qsdata, qsdataSaveTrial(count: count, generated: false) {
                 let tags = SampleData.tags.map(VSTag.init)
-                let path = try self.emptyDatabase("p3-qsdata")
-                return (path: path, notes: values.map { VSNote($0, tags: tags) }, store: try await BenchModel.openStore(path))
-            }, { context in
-                try context.store.save(context.notes)
-                try await context.store.flush()
-            }, teardown: { context in
-                try await context.store.close()
-                try self.checkSavedNotes(context.path, count: count)
-                self.harness.deleteDatabase(context.path)
-            })),
+                return values.map { VSNote($0, tags: tags) }
+            }),
+            (Impl.qsdataGenerated, qsdataSaveTrial(count: count, generated: true) {
+                let tags = SampleData.tags.map(GeneratedTag.init)
+                return values.map { GeneratedNote($0, tags: tags) }
+            }),
         ])
-        return [Impl.raw, Impl.grdb, Impl.qsdata].map { harness.result(workload, $0, samples[$0] ?? []) }
+        return [Impl.raw, Impl.grdb, Impl.qsdata, Impl.qsdataGenerated].map { harness.result(workload, $0, samples[$0] ?? []) }
+    }
+
+    /// A P3 trial that saves the notes `makeNotes` makes (untimed) through a new QSData store.
+    private func qsdataSaveTrial<Note: QSDataObject>(count: Int, generated: Bool, makeNotes: @escaping () -> [Note]) -> Harness.Trial {
+        harness.trial(setup: {
+            let path = try self.emptyDatabase(generated ? "p3-qsdata-generated" : "p3-qsdata")
+            return (path: path, notes: makeNotes(), store: try await BenchModel.openStore(path, generated: generated))
+        }, { context in
+            try context.store.save(context.notes)
+            try await context.store.flush()
+        }, teardown: { context in
+            try await context.store.close()
+            try self.checkSavedNotes(context.path, count: count)
+            self.harness.deleteDatabase(context.path)
+        })
     }
 
     private func checkSavedNotes(_ path: String, count: Int) throws {

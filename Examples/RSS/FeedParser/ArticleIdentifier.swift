@@ -4,7 +4,7 @@ import Foundation
 /// article within a subscription.
 ///
 /// The rule: take the feed URL (`absoluteString` of the URL given to
-/// ``FeedParser/parse(data:url:)``), a newline, and the first available of
+/// ``FeedParser/parse(data:url:documentURL:)``), a newline, and the first available of
 /// 1. `id:` + the feed's own identifier (RSS `guid`, RDF `rdf:about`, Atom `id`,
 ///    JSON Feed `id`), trimmed;
 /// 2. `link:` + the article's absolute URL;

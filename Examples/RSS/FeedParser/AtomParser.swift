@@ -1,20 +1,30 @@
 import Foundation
 
-/// Reads an Atom 1.0 document (`<feed xmlns="http://www.w3.org/2005/Atom">`)
-/// from an ``XMLNode`` tree.
+/// Reads an Atom 1.0 document (`<feed xmlns="http://www.w3.org/2005/Atom">`) or its
+/// predecessor Atom 0.3 (`xmlns="http://purl.org/atom/ns#"`) from an ``XMLNode`` tree.
 ///
 /// Links are resolved against `xml:base` in scope, then the feed URL.
 /// An entry without `published` uses `updated` as its publication date, and an
 /// entry without authors inherits the feed's authors, as RFC 4287 specifies.
-enum AtomParser {
-    private static let atom = XMLNamespace.atom
+/// Atom 0.3's own names are read too: `tagline`, `issued`, `created`, `modified`, an author's
+/// `url`, and content `mode="escaped"`/`"xml"` with a MIME `type`.
+struct AtomParser {
+    /// The namespace of this document's Atom elements.
+    private let atom: String
 
-    /// Text constructs with `type="xhtml"` are kept as markup by the tree builder.
+    /// Text constructs with `type="xhtml"` (Atom 1.0) or `mode="xml"` (Atom 0.3) are kept as
+    /// markup by the tree builder.
     static func capturesMarkup(_ node: XMLNode) -> Bool {
-        node.namespace == atom && node.attributes["type"] == "xhtml"
+        (node.namespace == XMLNamespace.atom && node.attributes["type"] == "xhtml")
+            || (node.namespace == XMLNamespace.atom03 && node.attributes["mode"] == "xml")
     }
 
     static func feed(from root: XMLNode, feedURL: URL) -> ParsedFeed {
+        let parser = AtomParser(atom: root.namespace == XMLNamespace.atom03 ? XMLNamespace.atom03 : XMLNamespace.atom)
+        return parser.feed(from: root, feedURL: feedURL)
+    }
+
+    private func feed(from root: XMLNode, feedURL: URL) -> ParsedFeed {
         let feedAuthors = authors(of: root)
         let icon = root.child("icon", atom) ?? root.child("logo", atom)
         return ParsedFeed(
@@ -22,7 +32,7 @@ enum AtomParser {
             title: root.childText("title", atom).map(HTMLEntityDecoder.decode),
             homePageURL: link(of: root, relation: "alternate"),
             feedURL: link(of: root, relation: "self"),
-            summary: root.childText("subtitle", atom),
+            summary: root.childText("subtitle", atom) ?? root.childText("tagline", atom),
             language: root.attribute("xml:lang"),
             iconURL: icon?.resolve(icon?.trimmedText),
             authors: feedAuthors,
@@ -30,14 +40,14 @@ enum AtomParser {
         )
     }
 
-    private static func item(from entry: XMLNode, feedAuthors: [ParsedAuthor], feedURL: URL) -> ParsedItem {
+    private func item(from entry: XMLNode, feedAuthors: [ParsedAuthor], feedURL: URL) -> ParsedItem {
         let externalID = entry.childText("id", atom)
         let title = entry.childText("title", atom).map(HTMLEntityDecoder.decode)
         let url = link(of: entry, relation: "alternate")
-        let published = date(entry.childText("published", atom) ?? entry.childText("issued", atom))
-        let modified = date(entry.childText("updated", atom) ?? entry.childText("modified", atom))
+        let published = date(entry, ["published", "issued", "created"])
+        let modified = date(entry, ["updated", "modified"])
         let content = entry.child("content", atom)
-        let isText = content.map { ($0.attribute("type") ?? "text") == "text" } ?? false
+        let isText = content.map(isPlainText) ?? false
         let contentHTML = isText ? nil : content?.trimmedText
         let contentText = isText ? content?.trimmedText : nil
         let entryAuthors = authors(of: entry)
@@ -60,21 +70,33 @@ enum AtomParser {
         )
     }
 
+    /// Atom 1.0 content is text unless `type` says `html` or `xhtml`; Atom 0.3 content is text
+    /// when its MIME type is `text/plain` (the default) and it is not escaped markup.
+    private func isPlainText(_ content: XMLNode) -> Bool {
+        let type = content.attribute("type")?.lowercased()
+        if atom == XMLNamespace.atom { return (type ?? "text") == "text" }
+        return (type ?? "text/plain") == "text/plain" && content.attribute("mode") != "xml"
+    }
+
     /// The `href` of the first `link` with this `rel` (a missing `rel` means `alternate`).
-    private static func link(of node: XMLNode, relation: String) -> URL? {
+    private func link(of node: XMLNode, relation: String) -> URL? {
         for linkNode in node.children("link", atom) where (linkNode.attribute("rel") ?? "alternate") == relation {
-            if let url = linkNode.resolve(linkNode.attribute("href")) { return url }
+            if let url = linkNode.resolveAttribute("href") { return url }
         }
         return nil
     }
 
-    private static func date(_ text: String?) -> Date? {
-        text.flatMap(DateParser.date(from:))
+    /// The first of these child elements that holds a date.
+    private func date(_ node: XMLNode, _ names: [String]) -> Date? {
+        for name in names {
+            if let text = node.childText(name, atom), let date = DateParser.date(from: text) { return date }
+        }
+        return nil
     }
 
-    private static func authors(of node: XMLNode) -> [ParsedAuthor] {
+    private func authors(of node: XMLNode) -> [ParsedAuthor] {
         node.children("author", atom).compactMap { authorNode in
-            let uri = authorNode.child("uri", atom)
+            let uri = authorNode.child("uri", atom) ?? authorNode.child("url", atom)
             let author = ParsedAuthor(
                 name: authorNode.childText("name", atom).map(HTMLEntityDecoder.decode),
                 url: uri?.resolve(uri?.trimmedText),
@@ -84,7 +106,7 @@ enum AtomParser {
         }
     }
 
-    private static func attachments(of entry: XMLNode) -> [ParsedAttachment] {
+    private func attachments(of entry: XMLNode) -> [ParsedAttachment] {
         entry.children("link", atom).compactMap { linkNode in
             guard linkNode.attribute("rel") == "enclosure", let url = linkNode.resolve(linkNode.attribute("href")) else {
                 return nil

@@ -15,11 +15,16 @@ public enum FeedParser {
     ///
     /// - Parameters:
     ///   - data: The raw bytes as downloaded (any BOM or declared encoding).
-    ///   - url: The subscription URL. Relative links are resolved against it
-    ///     (after any `xml:base`), and it is part of every ``ParsedItem/uniqueID``.
+    ///   - url: The subscription URL. It is part of every ``ParsedItem/uniqueID``, and relative
+    ///     links are resolved against it (after any `xml:base`) unless `documentURL` is given.
+    ///   - documentURL: Where the bytes were actually read from, when that differs from `url`
+    ///     (a subscription whose feed has moved): relative links resolve against it.
+    ///
+    /// A document read from a file (any `url` that is not http or https) resolves relative links
+    /// against the feed's own home page link when that is an absolute web address.
     /// - Throws: ``FeedParserError``; OPML input gives
     ///   ``FeedParserError/unexpectedFormat(_:)`` (use ``OPMLParser``).
-    public static func parse(data: Data, url: URL) throws(FeedParserError) -> ParsedFeed {
+    public static func parse(data: Data, url: URL, documentURL: URL? = nil) throws(FeedParserError) -> ParsedFeed {
         if FeedFormatSniffer.looksLikeJSON(data) {
             return try JSONFeedParser.parse(data: data, feedURL: url)
         }
@@ -27,18 +32,38 @@ public enum FeedParser {
         guard let format = FeedFormatSniffer.xmlFormat(bytes) else {
             throw bytes.allSatisfy({ (0x09...0x0D).contains($0) || $0 == 0x20 }) ? .emptyData : .unsupportedFormat
         }
+        let convert: (XMLNode) -> ParsedFeed
         switch format {
-        case .rss:
-            let root = try XMLTreeBuilder.parse(bytes, feedURL: url)
-            return RSSParser.feed(from: root, feedURL: url)
-        case .rdf:
-            let root = try XMLTreeBuilder.parse(bytes, feedURL: url)
-            return RDFParser.feed(from: root, feedURL: url)
-        case .atom:
-            let root = try XMLTreeBuilder.parse(bytes, feedURL: url, capturesMarkup: AtomParser.capturesMarkup)
-            return AtomParser.feed(from: root, feedURL: url)
-        case .jsonFeed, .opml:
-            throw .unexpectedFormat(format)
+        case .rss: convert = { RSSParser.feed(from: $0, feedURL: url) }
+        case .rdf: convert = { RDFParser.feed(from: $0, feedURL: url) }
+        case .atom: convert = { AtomParser.feed(from: $0, feedURL: url) }
+        case .jsonFeed, .opml: throw .unexpectedFormat(format)
+        }
+        let base = documentURL ?? url
+        let root = format == .atom
+            ? try XMLTreeBuilder.parse(bytes, feedURL: base, capturesMarkup: AtomParser.capturesMarkup)
+            : try XMLTreeBuilder.parse(bytes, feedURL: base)
+        var feed = convert(root)
+        if !isWeb(base), let home = feed.homePageURL, isWeb(home), resolvedAgainstFile(feed) {
+            root.rebase(on: home)
+            feed = convert(root)
+        }
+        feed.itemElementCount = root.countElements(named: ["item", "entry"])
+        return feed
+    }
+
+    private static func isWeb(_ url: URL) -> Bool {
+        ["http", "https"].contains(url.scheme?.lowercased() ?? "")
+    }
+
+    /// Whether any link of `feed` was resolved against a file: only then is it worth resolving
+    /// the links again against the feed's home page.
+    private static func resolvedAgainstFile(_ feed: ParsedFeed) -> Bool {
+        func isFile(_ url: URL?) -> Bool { url?.isFileURL == true }
+        if isFile(feed.feedURL) || isFile(feed.iconURL) || feed.authors.contains(where: { isFile($0.url) }) { return true }
+        return feed.items.contains { item in
+            isFile(item.url) || isFile(item.externalURL) || isFile(item.imageURL)
+                || item.authors.contains { isFile($0.url) } || item.attachments.contains { isFile($0.url) }
         }
     }
 

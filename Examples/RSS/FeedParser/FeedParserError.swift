@@ -15,6 +15,8 @@ public enum FeedParserError: Error, Sendable, Hashable {
     case nestingTooDeep(limit: Int, line: Int, column: Int)
     /// The JSON could not be read or is not a JSON Feed object.
     case malformedJSON(message: String)
+    /// Expanding the entities the document declares would add more than `limit` bytes.
+    case entityExpansionTooLarge(limit: Int)
     /// The XML declaration names a character encoding that cannot be converted.
     case unsupportedEncoding(String)
 }

@@ -21,7 +21,8 @@ enum JSONFeedParser {
             throw .unsupportedFormat
         }
         let feedAuthors = authors(in: object, base: feedURL)
-        let items = (object["items"] as? [Any] ?? []).compactMap { $0 as? Object }
+        let entries = object["items"] as? [Any] ?? []
+        let items = entries.compactMap { $0 as? Object }
         return ParsedFeed(
             format: .jsonFeed,
             title: string(object["title"]).map(HTMLEntityDecoder.decode),
@@ -31,7 +32,8 @@ enum JSONFeedParser {
             language: string(object["language"]),
             iconURL: url(object["icon"], base: feedURL) ?? url(object["favicon"], base: feedURL),
             authors: feedAuthors,
-            items: items.map { item(from: $0, feedAuthors: feedAuthors, feedURL: feedURL) }
+            items: items.map { item(from: $0, feedAuthors: feedAuthors, feedURL: feedURL) },
+            itemElementCount: entries.count
         )
     }
 

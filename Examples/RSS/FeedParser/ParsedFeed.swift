@@ -23,10 +23,27 @@ public struct ParsedFeed: Sendable, Hashable {
     public var iconURL: URL?
     /// Feed-level authors.
     public var authors: [ParsedAuthor]
-    /// The articles, in document order.
+    /// The articles, in document order. Several may share a ``ParsedItem/uniqueID`` (a feed
+    /// that repeats a guid); see ``duplicateItemCount``.
     public var items: [ParsedItem]
+    /// How many item-like elements the document contains (`item` and `entry` elements at any
+    /// depth; the entries of a JSON Feed's `items`), whether or not they became ``items``.
+    public var itemElementCount: Int
 
-    /// Creates a feed value. All properties except `format` default to empty.
+    /// Item-like elements that did not become items: a dialect or structure the parser does not
+    /// read. Callers should say so rather than import fewer articles silently.
+    public var unreadItemCount: Int {
+        max(0, itemElementCount - items.count)
+    }
+
+    /// Items whose ``ParsedItem/uniqueID`` an earlier item already has. An app stores one
+    /// article per ID; the reader keeps the first in document order (feeds list newest first).
+    public var duplicateItemCount: Int {
+        items.count - Set(items.map(\.uniqueID)).count
+    }
+
+    /// Creates a feed value. All properties except `format` default to empty;
+    /// `itemElementCount` defaults to the number of items.
     public init(
         format: FeedFormat,
         title: String? = nil,
@@ -36,7 +53,8 @@ public struct ParsedFeed: Sendable, Hashable {
         language: String? = nil,
         iconURL: URL? = nil,
         authors: [ParsedAuthor] = [],
-        items: [ParsedItem] = []
+        items: [ParsedItem] = [],
+        itemElementCount: Int? = nil
     ) {
         self.format = format
         self.title = title
@@ -47,5 +65,6 @@ public struct ParsedFeed: Sendable, Hashable {
         self.iconURL = iconURL
         self.authors = authors
         self.items = items
+        self.itemElementCount = itemElementCount ?? items.count
     }
 }

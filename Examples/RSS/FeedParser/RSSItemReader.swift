@@ -15,7 +15,7 @@ enum RSSItemReader {
         let encoded = node.child("encoded", XMLNamespace.content)?.trimmedText
         let description = node.childText("description", namespace)
         let published = date(node, [("pubDate", namespace), ("date", XMLNamespace.dublinCore),
-                                    ("issued", XMLNamespace.dublinCoreTerms)])
+                                    ("issued", XMLNamespace.dublinCoreTerms), ("created", XMLNamespace.dublinCoreTerms)])
         let modified = date(node, [("modified", XMLNamespace.dublinCoreTerms), ("updated", XMLNamespace.atom)])
         let contentHTML = encoded ?? description
         let uniqueID = ArticleIdentifier.uniqueID(feedURL: feedURL, externalID: externalID, link: url, title: title,
@@ -58,11 +58,12 @@ enum RSSItemReader {
         return nil
     }
 
-    /// `author` (`email (Name)` or a name), `dc:creator`, `itunes:author`.
+    /// `author` (`email (Name)`, a name, or `name`/`email`/`uri` child elements), `dc:creator`,
+    /// `itunes:author`.
     static func authors(of node: XMLNode, namespace: String) -> [ParsedAuthor] {
         var result: [ParsedAuthor] = []
         for authorNode in node.children("author", namespace) {
-            if let text = authorNode.trimmedText { result.append(author(fromRSSAuthor: text)) }
+            if let author = author(fromElement: authorNode) { result.append(author) }
         }
         for creator in node.children("creator", XMLNamespace.dublinCore) {
             if let name = creator.trimmedText { result.append(ParsedAuthor(name: HTMLEntityDecoder.decode(name))) }
@@ -71,6 +72,19 @@ enum RSSItemReader {
             result.append(ParsedAuthor(name: name))
         }
         return result
+    }
+
+    /// An `author` element: its text, or when it has child elements (as some blogs write it,
+    /// `<author><name>…</name><title>…</title></author>`), its `name`, `email` and `uri` or `url`
+    /// children in any namespace.
+    static func author(fromElement node: XMLNode) -> ParsedAuthor? {
+        guard !node.children.isEmpty else { return node.trimmedText.map(author(fromRSSAuthor:)) }
+        func text(_ name: String) -> String? {
+            node.children.first { $0.name == name }?.trimmedText
+        }
+        let author = ParsedAuthor(name: text("name").map(HTMLEntityDecoder.decode),
+                                  url: node.resolve(text("uri") ?? text("url")), email: text("email"))
+        return author.isEmpty ? nil : author
     }
 
     /// Splits `jane@example.com (Jane Doe)` into email and name.

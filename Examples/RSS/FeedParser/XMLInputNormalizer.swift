@@ -3,23 +3,25 @@ import Foundation
 /// Turns raw feed bytes into clean UTF-8 that `XMLParser` reads identically on
 /// every platform:
 ///
-/// 1. byte-order marks are removed (UTF-16 input is transcoded);
+/// 1. byte-order marks are removed (UTF-16 and UTF-32 input is transcoded);
 /// 2. a legacy `encoding="…"` in the XML declaration is converted to UTF-8 with
 ///    ``TextEncodingConverter`` and the declaration rewritten to say UTF-8;
 /// 3. undeclared-UTF-8 input with stray invalid bytes is repaired as windows-1252;
-/// 4. HTML named entities that XML does not define (`&nbsp;`, `&eacute;` …) are
-///    rewritten as numeric references, so they survive instead of being errors.
+/// 4. entity references are rewritten by ``EntityRewriter`` so that none loses text.
 enum XMLInputNormalizer {
     /// Returns normalized UTF-8 bytes.
     static func normalize(_ data: Data) throws(FeedParserError) -> [UInt8] {
         var bytes = [UInt8](data)
         bytes = try normalizeEncoding(bytes)
-        return rewriteHTMLEntities(bytes) ?? bytes
+        return try EntityRewriter.rewrite(bytes) ?? bytes
     }
 
     /// Steps 1–3: BOM, declared encoding, UTF-8 repair.
     static func normalizeEncoding(_ input: [UInt8]) throws(FeedParserError) -> [UInt8] {
         var bytes = input
+        if let order = UTF32Decoder.byteOrder(bytes) {
+            return declaringUTF8(try UTF32Decoder.utf8(from: bytes, bigEndian: order.bigEndian, bomLength: order.bomLength))
+        }
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
             bytes.removeFirst(3)
         } else if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
@@ -80,38 +82,5 @@ enum XMLInputNormalizer {
             return declaration + bytes[end...]
         }
         return bytes
-    }
-
-    /// Step 4. Returns `nil` when nothing needed rewriting.
-    static func rewriteHTMLEntities(_ bytes: [UInt8]) -> [UInt8]? {
-        let ampersand = UInt8(ascii: "&"), semicolon = UInt8(ascii: ";")
-        var output: [UInt8] = []
-        var copiedUpTo = 0
-        var index = 0
-        let count = bytes.count
-        while index < count {
-            guard bytes[index] == ampersand else { index += 1; continue }
-            var end = index + 1
-            while end < count, end - index <= 32, isNameByte(bytes[end]) { end += 1 }
-            guard end < count, bytes[end] == semicolon, end > index + 1 else { index += 1; continue }
-            let name = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
-            guard !HTMLEntityTable.xmlPredefined.contains(name),
-                  let codePoint = HTMLEntityTable.codePoint(named: name) else {
-                index = end + 1
-                continue
-            }
-            if output.isEmpty { output.reserveCapacity(count + 256) }
-            output.append(contentsOf: bytes[copiedUpTo..<index])
-            output.append(contentsOf: Array("&#\(codePoint);".utf8))
-            index = end + 1
-            copiedUpTo = index
-        }
-        guard copiedUpTo > 0 else { return nil }
-        output.append(contentsOf: bytes[copiedUpTo...])
-        return output
-    }
-
-    private static func isNameByte(_ byte: UInt8) -> Bool {
-        (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
     }
 }

@@ -3,6 +3,7 @@
 enum XMLNamespace {
     static let none = ""
     static let atom = "http://www.w3.org/2005/Atom"
+    static let atom03 = "http://purl.org/atom/ns#"
     static let rdf = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
     static let rss10 = "http://purl.org/rss/1.0/"
     static let rss090 = "http://my.netscape.com/rdf/simple/0.9/"

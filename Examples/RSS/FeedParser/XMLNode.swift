@@ -12,18 +12,54 @@ final class XMLNode {
     let namespace: String
     /// Attributes by qualified name (`href`, `rdf:about`, `xml:base`, …).
     let attributes: [String: String]
-    /// The base URL in effect for this element (`xml:base` or the feed URL).
-    let baseURL: URL?
+    /// The base URL in effect for this element (`xml:base` or the document's base).
+    private(set) var baseURL: URL?
+    /// `true` when an `xml:base` on this element or an ancestor sets ``baseURL``.
+    private(set) var hasXMLBase = false
     /// Character data directly inside the element, or serialized markup.
     var text: String = ""
     /// Child elements in document order.
     var children: [XMLNode] = []
 
-    init(name: String, namespace: String, attributes: [String: String], baseURL: URL?) {
+    init(name: String, namespace: String, attributes: [String: String], parent: XMLNode?, documentBase: URL?) {
         self.name = name
         self.namespace = namespace
         self.attributes = attributes
-        self.baseURL = baseURL
+        inheritBase(from: parent, documentBase: documentBase)
+    }
+
+    /// Sets ``baseURL`` from this element's `xml:base`, resolved against the parent's base
+    /// (or `documentBase` for the root).
+    private func inheritBase(from parent: XMLNode?, documentBase: URL?) {
+        let parentBase = parent.map(\.baseURL) ?? documentBase
+        if let xmlBase = attributes["xml:base"], let resolved = URLResolver.resolve(xmlBase, against: parentBase) {
+            baseURL = resolved
+            hasXMLBase = true
+        } else {
+            baseURL = parentBase
+            hasXMLBase = parent?.hasXMLBase ?? false
+        }
+    }
+
+    /// Recomputes the base URLs of this tree for a different document base: a feed read from a
+    /// file resolves its relative links against its own home page rather than the file.
+    func rebase(on documentBase: URL) {
+        var pending: [(node: XMLNode, parent: XMLNode?)] = [(self, nil)]
+        while let (node, parent) = pending.popLast() {
+            node.inheritBase(from: parent, documentBase: documentBase)
+            pending += node.children.map { ($0, node) }
+        }
+    }
+
+    /// The number of elements in this tree, itself included, with one of these local names.
+    func countElements(named names: Set<String>) -> Int {
+        var count = 0
+        var pending = [self]
+        while let node = pending.popLast() {
+            if names.contains(node.name) { count += 1 }
+            pending += node.children
+        }
+        return count
     }
 
     /// `true` if the element has this local name and namespace.
@@ -59,5 +95,12 @@ final class XMLNode {
     /// Resolves a possibly relative reference against this element's base URL.
     func resolve(_ reference: String?) -> URL? {
         URLResolver.resolve(reference, against: baseURL)
+    }
+
+    /// Resolves an `href`-like attribute. An empty value under an `xml:base` is a reference to
+    /// that base itself; elsewhere it means no link.
+    func resolveAttribute(_ name: String) -> URL? {
+        if hasXMLBase, let value = attributes[name], value.trimmedNonEmpty == nil { return baseURL }
+        return resolve(attribute(name))
     }
 }

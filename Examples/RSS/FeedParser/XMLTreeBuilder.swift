@@ -8,7 +8,7 @@ import FoundationXML
 ///
 /// Recoverable problems common in real feeds are tolerated: undeclared
 /// namespace prefixes (the conventional namespace is assumed), undeclared
-/// entities (dropped), and junk after the root element. Any other error before
+/// entities (which ``EntityRewriter`` has already kept as text), and junk after the root element. Any other error before
 /// the root element is closed makes the document ill-formed.
 ///
 /// Elements for which `capturesMarkup` returns `true` (Atom `type="xhtml"`
@@ -81,9 +81,8 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         if namespace.isEmpty, let qualifiedName, let colon = qualifiedName.firstIndex(of: ":") {
             namespace = XMLNamespace.forUndeclaredPrefix(String(qualifiedName[..<colon])) ?? ""
         }
-        let parentBase = stack.last?.baseURL ?? feedURL
-        let base = attributes["xml:base"].flatMap { URLResolver.resolve($0, against: parentBase) } ?? parentBase
-        let node = XMLNode(name: elementName, namespace: namespace, attributes: attributes, baseURL: base)
+        let node = XMLNode(name: elementName, namespace: namespace, attributes: attributes, parent: stack.last,
+                           documentBase: feedURL)
         if let parent = stack.last {
             parent.children.append(node)
         } else if root == nil {

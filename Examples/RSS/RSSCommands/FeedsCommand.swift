@@ -21,7 +21,8 @@ struct FeedsCommand: AsyncParsableCommand {
             for feed in feeds {
                 let unread = data.unreadCount(ofFeed: feed.uniqueID)
                 let folder = feed.folder.map { "\($0)/" } ?? ""
-                console.line("\(String(repeating: " ", count: max(0, 6 - String(unread).count)))\(unread)  \(folder)\(feed.displayName)  <\(feed.uniqueID)>")
+                let moved = feed.address.map { " → <\($0)>" } ?? ""
+                console.line("\(String(repeating: " ", count: max(0, 6 - String(unread).count)))\(unread)  \(folder)\(feed.displayName)  <\(feed.uniqueID)>\(moved)")
             }
         }
     }

@@ -6,13 +6,17 @@ struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import feeds from files, folders, http(s) URLs and OPML subscription lists.",
-        discussion: "Re-importing a feed adds nothing twice: only new and changed articles are written, and read and starred state is kept. A source that fails is reported and skipped; the rest import.")
+        discussion: "Re-importing a feed adds nothing twice: only new and changed articles are written, and read and starred state is kept. A source that fails is reported and skipped; the rest import. A feed with items the reader cannot read is imported with a warning. Items repeating an ID are stored once (the first in the document) and counted as duplicates. The exit status is 1 when any source failed or any feed had unreadable items.")
 
     @OptionGroup var options: GlobalOptions
     @OptionGroup var output: OutputOptions
 
     @Argument(help: ArgumentHelp("Feed files, folders of feeds, http(s) URLs or OPML files.", valueName: "source"))
     var sources: [String]
+
+    @Flag(name: .customLong("no-fetch"),
+          help: "Subscribe to http(s) feeds (named here or listed in local OPML files) without downloading them; `rss refresh` fetches them.")
+    var noFetch = false
 
     func validate() throws {
         if sources.isEmpty { throw ValidationError("name at least one file, folder or URL to import") }
@@ -25,7 +29,8 @@ struct ImportCommand: AsyncParsableCommand {
         let locations = try sources.map { try FeedLocation(argument: $0) }
         let summary = try await options.withData { data in
             let importer = FeedImporter(data: data)
-            let progress = ImportProgressView(console: console, showsFeeds: !output.json)
+            importer.fetchesRemoteFeeds = !noFetch
+            let progress = ProgressView.forImport(console: console, showsFeeds: !output.json)
             importer.onEvent = { progress.show($0) }
             let summary = await importer.importFeeds(from: locations)
             progress.finish()
@@ -34,13 +39,19 @@ struct ImportCommand: AsyncParsableCommand {
         if output.json {
             console.line(try Output.json(summary))
         } else {
-            console.line("Imported \(Output.plural(summary.feeds, "feed")) in \(String(format: "%.2f", summary.seconds)) s: "
+            let subscribed = summary.subscribedFeeds > 0 ? "subscribed to \(Output.plural(summary.subscribedFeeds, "feed")) without fetching; " : ""
+            let duplicates = summary.duplicateArticles > 0 ? ", \(Output.count(summary.duplicateArticles)) duplicates" : ""
+            let warnings = summary.warnings.isEmpty ? "" : ", \(Output.plural(summary.warnings.count, "warning"))"
+            console.line("Imported \(Output.plural(summary.feeds, "feed")) in \(String(format: "%.2f", summary.seconds)) s: \(subscribed)"
                 + "\(Output.count(summary.newArticles)) new, \(Output.count(summary.updatedArticles)) updated, "
-                + "\(Output.count(summary.unchangedArticles)) unchanged articles; "
-                + "\(Output.count(summary.skippedFeeds)) skipped (\(Output.count(Int(summary.articlesPerSecond))) articles/s)")
+                + "\(Output.count(summary.unchangedArticles)) unchanged articles\(duplicates); "
+                + "\(Output.count(summary.skippedFeeds)) skipped\(warnings) (\(Output.count(Int(summary.articlesPerSecond))) articles/s)")
         }
         if !summary.failures.isEmpty {
             throw CommandFailure(description: "\(Output.plural(summary.failures.count, "source")) could not be imported (listed above)")
+        }
+        if !summary.warnings.isEmpty {
+            throw CommandFailure(description: "\(Output.plural(summary.warnings.count, "feed")) imported with items left unread (listed above)")
         }
     }
 }

@@ -25,6 +25,12 @@ enum Output {
         number.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))
     }
 
+    /// `3 new, 1 updated, 5 unchanged`, and `, 2 duplicates` when a feed repeated IDs.
+    static func describe(_ articles: StoredArticles) -> String {
+        "\(count(articles.new)) new, \(count(articles.updated)) updated, \(count(articles.unchanged)) unchanged"
+            + (articles.duplicates > 0 ? ", \(plural(articles.duplicates, "duplicate"))" : "")
+    }
+
     /// "1 article", "2 articles".
     static func plural(_ number: Int, _ noun: String) -> String {
         "\(count(number)) \(noun)\(number == 1 ? "" : "s")"
@@ -38,10 +44,13 @@ struct FeedJSON: Codable, Equatable {
     var title: String?
     var homePageURL: String?
     var folder: String?
+    /// Where the feed is read from, when a permanent redirect moved it.
+    var address: String?
     var unread: Int
 
     @MainActor init(_ feed: Feed, unread: Int) {
         id = feed.uniqueID
+        address = feed.address
         title = feed.title
         homePageURL = feed.homePageURL
         folder = feed.folder

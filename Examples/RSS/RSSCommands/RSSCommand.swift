@@ -9,12 +9,13 @@ public struct RSSCommand: AsyncParsableCommand {
         discussion: """
             Import feeds (files, folders, http(s) URLs, OPML lists), then read them:
               rss import ~/feeds subscriptions.opml https://inessential.com/feed.json
+              rss refresh
               rss list --unread --limit 20
               rss show <article ID>
               rss mark-read --all
             """,
         subcommands: [
-            ImportCommand.self, FeedsCommand.self, ListCommand.self, SearchCommand.self, ShowCommand.self,
+            ImportCommand.self, RefreshCommand.self, FeedsCommand.self, ListCommand.self, SearchCommand.self, ShowCommand.self,
             MarkReadCommand.self, MarkUnreadCommand.self, StarCommand.self, UnstarCommand.self,
             DeleteCommand.self, StatsCommand.self, DemoCommand.self,
         ])

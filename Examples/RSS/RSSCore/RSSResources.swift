@@ -14,6 +14,16 @@ public enum RSSResources {
         get throws(RSSError) { try resource("RSS", "sql") }
     }
 
+    /// The bundled folder of numbered schema migrations, `RSSMigrations`.
+    public static var migrationsURL: URL {
+        get throws(RSSError) {
+            guard let url = Bundle.module.url(forResource: "RSSMigrations", withExtension: nil) else {
+                throw .missingResource("RSSMigrations")
+            }
+            return url
+        }
+    }
+
     /// Every model type the store registers.
     public static let types: [any QSDataObject.Type] = [
         Feed.self, ArticleSummary.self, Article.self, ArticleContent.self, Author.self,

@@ -18,8 +18,8 @@ private func firstTitle(_ data: Data) throws -> String? {
         // HTML entities used directly in XML (not defined by XML) are kept.
         #expect(try firstTitle(Data(rss(itemTitle: "caf&eacute;&nbsp;&mdash;&hellip; &copy;").utf8))
                 == "café\u{A0}—… ©")
-        // Unknown entity names are dropped, not fatal.
-        #expect(try firstTitle(Data(rss(itemTitle: "a&bogus;b").utf8)) == "ab")
+        // Unknown entity names are kept as written, not fatal, and lose no text.
+        #expect(try firstTitle(Data(rss(itemTitle: "a&bogus;b").utf8)) == "a&bogus;b")
     }
 
     @Test func entityDecoderEdgeCases() {

@@ -5,11 +5,22 @@ import Testing
 
 @MainActor
 @Suite struct DataModelTests {
-    @Test(arguments: ["RSS.plist", "RSS.sql"])
+    @Test(arguments: ["RSS.plist", "RSS.sql", "RSSMigrations/1-feed-address-and-validators.sql"])
     func bundledModelFilesAreIdenticalToTheCanonicalCopies(name: String) throws {
         let canonical = try Data(contentsOf: TestSupport.repositoryRoot.appendingPathComponent("DataModels/\(name)"))
-        let bundled = try Data(contentsOf: name.hasSuffix(".plist") ? RSSResources.modelURL : RSSResources.schemaURL)
+        let bundledURL = switch name {
+        case "RSS.plist": try RSSResources.modelURL
+        case "RSS.sql": try RSSResources.schemaURL
+        default: try RSSResources.migrationsURL.deletingLastPathComponent().appendingPathComponent(name)
+        }
+        let bundled = try Data(contentsOf: bundledURL)
         #expect(bundled == canonical, "Examples/RSS/RSSCore/Resources/\(name) differs from DataModels/\(name): copy it again")
+    }
+
+    @Test func theBundledMigrationsAreExactlyTheCanonicalOnes() throws {
+        let canonical = try FileManager.default.contentsOfDirectory(
+            atPath: TestSupport.repositoryRoot.appendingPathComponent("DataModels/RSSMigrations").path).sorted()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: RSSResources.migrationsURL.path).sorted() == canonical)
     }
 
     private func queryPlan(_ sql: String, _ arguments: [SQLValue], in store: QSStore) async throws -> String {

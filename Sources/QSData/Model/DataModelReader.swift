@@ -30,7 +30,7 @@ struct DataModelReader {
     }
 
     private func readObject(name: String, _ object: [String: Any]) throws -> QSObjectDescription {
-        for key in object.keys where !Self.objectKeys.contains(key) {
+        for key in object.keys where !Self.objectKeys.contains(key) && !GeneratedTypeOptions.keys.contains(key) {
             throw failure(name, key, "unknown key")
         }
         let table = try string(object, "table", in: name)
@@ -43,22 +43,23 @@ struct DataModelReader {
             guard let typeName = propertyTypes[property] as? String else {
                 throw failure(name, "properties.\(property)", "must be a string naming a type")
             }
-            guard let type = QSPropertyType(rawValue: typeName) else {
+            let isOptional = typeName.hasSuffix("?")
+            guard let type = QSPropertyType(rawValue: isOptional ? String(typeName.dropLast()) : typeName) else {
                 let known = QSPropertyType.allCases.map(\.rawValue).joined(separator: ", ")
-                throw failure(name, "properties.\(property)", "unknown type '\(typeName)' (known: \(known))")
+                throw failure(name, "properties.\(property)", "unknown type '\(typeName)' (known: \(known); add '?' for one that may be NULL)")
             }
-            properties.append(QSPropertyDescription(name: property, type: type))
+            properties.append(QSPropertyDescription(name: property, type: type, isOptional: isOptional))
         }
         guard let uniqueIDIndex = properties.firstIndex(where: { $0.name == "uniqueID" }) else {
             throw failure(name, "properties.uniqueID", "missing: every object type needs a uniqueID property")
         }
         let uniqueID = properties.remove(at: uniqueIDIndex)
-        guard uniqueID.type == .int64 || uniqueID.type == .string else {
-            throw failure(name, "properties.uniqueID", "must be int64 or string, not \(uniqueID.type.rawValue)")
+        guard uniqueID.type == .int64 || uniqueID.type == .string, !uniqueID.isOptional else {
+            throw failure(name, "properties.uniqueID", "must be int64 or string, not \(uniqueID.typeSpelling)")
         }
         properties.insert(uniqueID, at: 0)
 
-        return QSObjectDescription(
+        var description = QSObjectDescription(
             name: name,
             table: table,
             uniqued: try bool(object, "uniqued", in: name),
@@ -68,6 +69,8 @@ struct DataModelReader {
             properties: properties,
             relationships: try readRelationships(object["relationships"], in: name, properties: properties),
             search: try readSearch(object["search"], in: name, properties: properties))
+        description.generation = try readGeneration(object, of: description)
+        return description
     }
 
     private func readSearch(_ value: Any?, in type: String, properties: [QSPropertyDescription]) throws -> QSSearchDescription? {
@@ -125,13 +128,13 @@ struct DataModelReader {
         return string
     }
 
-    private func bool(_ dictionary: [String: Any], _ key: String, in type: String) throws -> Bool {
+    func bool(_ dictionary: [String: Any], _ key: String, in type: String) throws -> Bool {
         guard let value = dictionary[key] else { return false }
         guard let bool = value as? Bool else { throw failure(type, key, "must be a boolean (<true/> or <false/>)") }
         return bool
     }
 
-    private func failure(_ type: String?, _ key: String?, _ problem: String) -> QSDataError {
+    func failure(_ type: String?, _ key: String?, _ problem: String) -> QSDataError {
         .invalidModel(file: fileName, type: type, key: key, problem: problem)
     }
 }

@@ -19,6 +19,9 @@ public struct QSObjectDescription: Sendable, Equatable {
     public let relationships: [QSRelationshipDescription]
     /// The full-text search index, when the model declares one (see ``QSSearchDescription``).
     public internal(set) var search: QSSearchDescription? = nil
+    /// How the model code generator writes this type's Swift declaration; nil for a type the
+    /// app writes by hand. The store reads it only to check a generated type's columns.
+    package internal(set) var generation: GeneratedTypeOptions?
 
     /// The property named `name`, if the model declares one.
     public func property(named name: String) -> QSPropertyDescription? {
@@ -30,6 +33,10 @@ public struct QSObjectDescription: Sendable, Equatable {
         relationships.first { $0.name == name }
     }
 
+    /// Whether one instance is shared by everyone who fetches it (uniqued or cached), so that a
+    /// class must be patched in place when its row changes.
+    package var sharesInstances: Bool { uniqued || cachePermanently }
+
     /// The type of `uniqueID` (`int64` or `string`).
     public var uniqueIDType: QSPropertyType { properties[0].type }
 }
@@ -39,6 +46,19 @@ public struct QSPropertyDescription: Sendable, Equatable {
     /// The property's name, which is also its column's name.
     public let name: String
     public let type: QSPropertyType
+    /// The model declares that the column may hold NULL, by writing the type with a `?`
+    /// (`string?`). A Swift type must then read it as an optional.
+    public let isOptional: Bool
+
+    /// A property named `name` of the model type `type`, optional when the model writes `type?`.
+    public init(name: String, type: QSPropertyType, isOptional: Bool = false) {
+        self.name = name
+        self.type = type
+        self.isOptional = isOptional
+    }
+
+    /// The type as the model spells it: `string`, or `string?` for an optional property.
+    public var typeSpelling: String { type.rawValue + (isOptional ? "?" : "") }
 }
 
 /// An ordered to-many relationship, stored in a lookup table of (parentID, childID, index) rows.

@@ -112,6 +112,11 @@ extension Optional: QSColumnValue where Wrapped: QSColumnValue {
     public static func canStore(_ type: QSPropertyType) -> Bool { Wrapped.canStore(type) }
 }
 
+/// Column values that hold NULL as a value of their own: optionals and raw values.
+protocol NullableColumnValue {}
+extension Optional: NullableColumnValue where Wrapped: QSColumnValue {}
+extension SQLValue: NullableColumnValue {}
+
 /// Raw values pass through unchanged, for bulk updates that set NULL or a precomputed value.
 extension SQLValue: QSColumnValue {
     public static func read(from row: QSRow, at index: Int) throws -> SQLValue {

@@ -13,7 +13,7 @@ struct TypeVerifier<Object: QSDataObject> {
             problems.append("uniqueID is \(Object.UniqueID.self) but the model says \(description.uniqueIDType.rawValue)")
         }
         let isClass = Object.self is AnyObject.Type
-        if isClass, description.uniqued || description.cachePermanently, !(Object.self is any QSUpdatableObject.Type) {
+        if isClass, description.sharesInstances, !(Object.self is any QSUpdatableObject.Type) {
             problems.append("a uniqued or cached class must conform to QSUpdatableObject, so changes can patch live instances in place")
         }
 
@@ -28,6 +28,7 @@ struct TypeVerifier<Object: QSDataObject> {
             initError = error
         }
         problems += check(probe.reads, relationships: probe.relationshipReads, verb: "init(row:) reads", complete: initError == nil)
+        problems += nonOptionalReadsOfOptionalProperties(probe.reads)
         if let initError, !(initError is QSDataError) {
             problems.append("init(row:) threw on sample values, so the rest could not be checked: \(initError)")
         }
@@ -71,6 +72,15 @@ struct TypeVerifier<Object: QSDataObject> {
             problems.append("\(verb.split(separator: " ")[0]) never touches relationship '\(relationship.name)'")
         }
         return problems
+    }
+
+    /// A property the model declares optional may be NULL, and a non-optional read would throw.
+    private func nonOptionalReadsOfOptionalProperties(_ reads: [TypeProbe.Access]) -> [String] {
+        reads.compactMap { access in
+            guard let property = description.property(named: access.name), property.isOptional,
+                  !(access.valueType is any NullableColumnValue.Type) else { return nil }
+            return "init(row:) reads '\(access.name)' as \(access.valueType), which can't hold NULL, but the model says '\(property.typeSpelling)'"
+        }
     }
 
     private var sampleID: QSAnyID {

@@ -223,6 +223,8 @@ final class Article: QSUpdatableObject {
 /// The benchmark's model and schema, from the package's resources.
 enum BenchModel {
     static let types: [any QSDataObject.Type] = [VSNote.self, VSTimelineNote.self, VSTag.self, VSAttachment.self, Article.self]
+    /// The same notes, generated from GeneratedNotes.plist.
+    static let generatedTypes: [any QSDataObject.Type] = [GeneratedNote.self, GeneratedTimelineNote.self, GeneratedTag.self, GeneratedAttachment.self]
 
     static func resource(_ name: String, _ ext: String) throws -> URL {
         guard let url = Bundle.module.url(forResource: name, withExtension: ext) else {
@@ -240,15 +242,15 @@ enum BenchModel {
         try String(contentsOf: resource("Search", "sql"), encoding: .utf8)
     }
 
-    /// - Parameter searchable: the model declares the indexes of `Search.sql` (which the
-    ///   database must then have).
+    /// A store on `path` for the hand-written types, or for the generated ones; with
+    /// `searchable`, the model declares the indexes of `Search.sql` (which the database must have).
     @MainActor
-    static func openStore(_ path: String, searchable: Bool = false) async throws -> QSStore {
+    static func openStore(_ path: String, generated: Bool = false, searchable: Bool = false) async throws -> QSStore {
         try await QSStore.open(
             at: URL(fileURLWithPath: path),
-            model: searchable ? searchableModel() : QSDataModel(contentsOf: resource("Notes", "plist")),
+            model: searchable ? searchableModel() : QSDataModel(contentsOf: resource(generated ? "GeneratedNotes" : "Notes", "plist")),
             schema: QSSchema(creationSQL: schemaSQL()),
-            types: types)
+            types: generated ? generatedTypes : types)
     }
 
     /// Notes.plist with `search` declared for Article (titles) and VSNote (text).

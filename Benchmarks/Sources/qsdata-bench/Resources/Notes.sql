@@ -3,7 +3,7 @@
 
 CREATE TABLE notes (uniqueID INTEGER PRIMARY KEY, truncatedText TEXT, links BLOB, sortDate DATE NOT NULL, thumbnailID TEXT, archived BOOLEAN NOT NULL DEFAULT 0, text TEXT, creationDate DATE NOT NULL, textModificationDate DATE, sortDateModificationDate DATE, archivedModificationDate DATE, tagsModificationDate DATE, attachmentsModificationDate DATE, modificationDate DATE);
 CREATE TABLE tags (uniqueID TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, nameModificationDate DATE);
-CREATE TABLE attachments (uniqueID TEXT PRIMARY KEY, mimeType TEXT NOT NULL, height INTEGER, width INTEGER);
+CREATE TABLE attachments (uniqueID TEXT PRIMARY KEY, mimeType TEXT NOT NULL, height INTEGER NOT NULL DEFAULT 0, width INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE deletedNotes (uniqueID INTEGER PRIMARY KEY);
 
 CREATE TABLE tagsNotesLookup (tagID TEXT NOT NULL, noteID INTEGER NOT NULL, ix INTEGER NOT NULL, PRIMARY KEY (tagID, noteID));

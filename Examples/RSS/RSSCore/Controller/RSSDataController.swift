@@ -34,7 +34,7 @@ public final class RSSDataController {
         let store = try await QSStore.open(
             at: url,
             model: QSDataModel(contentsOf: RSSResources.modelURL),
-            schema: QSSchema(creationFile: RSSResources.schemaURL),
+            schema: QSSchema(creationFile: RSSResources.schemaURL, migrationsFolder: RSSResources.migrationsURL),
             types: RSSResources.types)
         // A reader's working set is the unread index and the newest articles; SQLite's default
         // 2 MB page cache makes large imports thrash the primary-key index.

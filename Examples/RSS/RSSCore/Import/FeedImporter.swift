@@ -8,7 +8,9 @@ import QSData
 /// stored with its own saves (the feed, then its articles in one transaction). Re-importing
 /// writes only what changed: the store skips unchanged rows, and the importer saves
 /// ``ArticleContent``, which has no read or starred column, so the user's state survives.
-/// A source that can't be read or parsed is reported and skipped; the others import.
+/// A source that can't be read or parsed is reported and skipped; the others import. A feed
+/// stored with fewer articles than its document holds is reported as a warning, and items that
+/// repeat an ID are counted as duplicates (``FeedWriter`` says which copy is kept).
 /// ```swift
 /// let importer = FeedImporter(data: controller)
 /// importer.onEvent = { print($0) }
@@ -21,6 +23,9 @@ public final class FeedImporter {
     private let maximumConcurrentLoads: Int
     /// Called as sources are discovered, stored or skipped.
     public var onEvent: (@MainActor (ImportEvent) -> Void)?
+    /// When `false`, http(s) feeds (named directly or listed in a local OPML file) are subscribed
+    /// without being downloaded: `rss refresh` does the network work later.
+    public var fetchesRemoteFeeds = true
 
     public init(data: RSSDataController, loader: FeedLoader = FeedLoader(), maximumConcurrentLoads: Int = 4) {
         self.data = data
@@ -58,18 +63,11 @@ public final class FeedImporter {
         var discovered = queue.count + summary.failures.count
         onEvent?(.discovered(total: discovered))
 
-        // 2. Collect inserted and updated articles from the store's change notifications.
-        var written = WrittenArticles()
-        let observation = data.store.observeChanges { change in
-            written.inserted.formUnion(change.insertedIDs(of: ArticleContent.self))
-            written.updated.formUnion(change.updatedIDs(of: ArticleContent.self))
-        }
-        defer { observation.cancel() }
         // Feeds whose write is enqueued but not yet known to have committed: a few stay in
         // flight so that storing one feed overlaps with handing over the next.
         var inFlight: [StoringFeed] = []
 
-        // 3. Read and parse off the main actor, a few at a time; store each feed as it arrives.
+        // 2. Read and parse off the main actor, a few at a time; store each feed as it arrives.
         let loader = self.loader
         await withTaskGroup(of: Loaded.self) { group in
             var running = 0
@@ -78,6 +76,10 @@ public final class FeedImporter {
                 while running < maximumConcurrentLoads, next < queue.count {
                     let job = queue[next]
                     next += 1
+                    if !fetchesRemoteFeeds, case .remote = job.location {
+                        subscribe(job, in: &summary)
+                        continue
+                    }
                     running += 1
                     group.addTask { await Self.load(job, with: loader) }
                 }
@@ -87,7 +89,7 @@ public final class FeedImporter {
                 case .failed(let job, let reason):
                     record(ImportFailure(source: job.location.description, reason: reason), in: &summary)
                 case .subscriptionList(_, let entries):
-                    // 4. A subscription list adds its feeds to the queue, each URL once.
+                    // 3. A subscription list adds its feeds to the queue, each URL once.
                     for entry in entries {
                         guard let location = FeedLocation(url: entry.feedURL) else {
                             record(ImportFailure(source: entry.feedURL.absoluteString, reason: "only http, https and file URLs can be imported"), in: &summary)
@@ -101,20 +103,24 @@ public final class FeedImporter {
                     onEvent?(.discovered(total: discovered))
                 case .feed(let job, let parsed):
                     do {
-                        inFlight.append(StoringFeed(job: job, parsed: parsed, write: try store(parsed, from: job)))
+                        let write = try FeedWriter(data: data).save(parsed, feedID: job.location.url.absoluteString) { feed in
+                            feed.title = parsed.title ?? job.title ?? feed.title
+                            feed.folder = job.folder ?? feed.folder
+                        }
+                        inFlight.append(StoringFeed(job: job, parsed: parsed, write: write))
                     } catch {
                         record(ImportFailure(source: job.location.description, reason: "not stored: \(error)"), in: &summary)
                     }
                     if inFlight.count >= Self.feedsInFlight {
-                        await finish(inFlight.removeFirst(), written: written, in: &summary)
+                        await finish(inFlight.removeFirst(), in: &summary)
                     }
                 }
             }
         }
         for storing in inFlight {
-            await finish(storing, written: written, in: &summary)
+            await finish(storing, in: &summary)
         }
-        summary.seconds = Self.seconds(since: started)
+        summary.seconds = (ContinuousClock.now - started).inSeconds
         return summary
     }
 
@@ -128,64 +134,47 @@ public final class FeedImporter {
         let write: QSWrite
     }
 
-    /// The article IDs this import inserted and updated, from the change notifications.
-    private struct WrittenArticles {
-        var inserted: Set<String> = []
-        var updated: Set<String> = []
-    }
-
     /// Waits for a feed's write to commit, then counts what it changed and reports it.
-    private func finish(_ storing: StoringFeed, written: @autoclosure () -> WrittenArticles, in summary: inout ImportSummary) async {
+    private func finish(_ storing: StoringFeed, in summary: inout ImportSummary) async {
         let job = storing.job
+        let feedID = job.location.url.absoluteString
+        let articles: StoredArticles
         do {
-            try await storing.write.committed()
+            articles = try await FeedWriter(data: data).finish(storing.write, parsed: storing.parsed, feedID: feedID)
         } catch {
             record(ImportFailure(source: job.location.description, reason: "not stored: \(error)"), in: &summary)
             return
         }
-        let articles = written()
-        let ids = Set(storing.parsed.items.map(\.uniqueID))
-        let new = ids.filter { articles.inserted.contains($0) }.count
-        let updated = ids.filter { articles.updated.contains($0) && !articles.inserted.contains($0) }.count
-        let unchanged = max(0, ids.count - new - updated)
-        summary.feeds += 1
-        summary.newArticles += new
-        summary.updatedArticles += updated
-        summary.unchangedArticles += unchanged
-        data.unreadCounts[job.location.url.absoluteString, default: 0] += new
+        summary.add(articles)
         onEvent?(.imported(source: job.location.description, title: storing.parsed.title ?? job.title ?? job.location.description,
-                           new: new, updated: updated, unchanged: unchanged))
+                           articles: articles))
+        if let warning = FeedWriter.unreadItemsWarning(storing.parsed) {
+            let failure = ImportFailure(source: job.location.description, reason: warning)
+            summary.warnings.append(failure)
+            onEvent?(.warned(failure))
+        }
+    }
+
+    /// Subscribes to a remote feed without reading it: the feed row only, with what an OPML list
+    /// said about it. A feed already subscribed keeps its articles and gains the list's folder.
+    private func subscribe(_ job: Job, in summary: inout ImportSummary) {
+        let feedID = job.location.url.absoluteString
+        do {
+            let feed = try data.store.cachedObject(of: Feed.self, id: feedID) ?? Feed(uniqueID: feedID)
+            feed.title = feed.title ?? job.title
+            feed.folder = job.folder ?? feed.folder
+            try data.store.save(feed)
+        } catch {
+            record(ImportFailure(source: job.location.description, reason: "not stored: \(error)"), in: &summary)
+            return
+        }
+        summary.subscribedFeeds += 1
+        onEvent?(.subscribed(source: job.location.description))
     }
 
     private func record(_ failure: ImportFailure, in summary: inout ImportSummary) {
         summary.failures.append(failure)
         onEvent?(.failed(failure))
-    }
-
-    // MARK: Storing
-
-    /// Saves the feed and its articles in one transaction, so a feed that fails leaves nothing
-    /// behind. Returns at once; the write says when it committed.
-    private func store(_ parsed: ParsedFeed, from job: Job) throws -> QSWrite {
-        let store = data.store
-        let feedID = job.location.url.absoluteString
-        // Feeds are cached permanently and loaded at startup, so the cache has every stored feed.
-        let existing = try store.cachedObject(of: Feed.self, id: feedID)
-        let feed = existing ?? Feed(uniqueID: feedID)
-        feed.title = parsed.title ?? job.title ?? feed.title
-        feed.homePageURL = parsed.homePageURL?.absoluteString ?? feed.homePageURL
-        feed.summary = parsed.summary ?? feed.summary
-        feed.iconURL = parsed.iconURL?.absoluteString ?? feed.iconURL
-        feed.folder = job.folder ?? feed.folder
-
-        var ids: Set<String> = []
-        let articles = parsed.items
-            .filter { ids.insert($0.uniqueID).inserted }
-            .map { ArticleContent(item: $0, feedID: feedID) }
-        return try store.performBatch {
-            try store.save(feed)
-            try store.save(articles)
-        }
     }
 
     // MARK: Reading, off the main actor
@@ -221,6 +210,7 @@ public final class FeedImporter {
             return "elements nested deeper than \(limit) levels at line \(line), column \(column)"
         case .malformedJSON(let message): return "ill-formed JSON Feed: \(message)"
         case .unsupportedEncoding(let name): return "unsupported character encoding '\(name)'"
+        case .entityExpansionTooLarge(let limit): return "its entities would expand to more than \(limit) bytes"
         }
     }
 
@@ -244,10 +234,5 @@ public final class FeedImporter {
             files.append(file.standardizedFileURL)
         }
         return .success(files.sorted { $0.path < $1.path }.map(FeedLocation.file))
-    }
-
-    private static func seconds(since start: ContinuousClock.Instant) -> Double {
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 }

@@ -94,7 +94,8 @@ public struct FeedLoader: Sendable {
         }
     }
 
-    private static func describe(_ error: any Error) -> String {
+    /// A network error in words; ``FeedFetcher`` says its errors the same way.
+    static func describe(_ error: any Error) -> String {
         guard let urlError = error as? URLError else { return error.localizedDescription }
         switch urlError.code {
         case .cannotConnectToHost: return "connection refused"

@@ -4,14 +4,22 @@ import Foundation
 public struct ImportSummary: Sendable, Equatable, Codable {
     /// Feeds read and stored.
     public var feeds = 0
+    /// Feeds subscribed without being read (`fetchesRemoteFeeds` off).
+    public var subscribedFeeds = 0
     /// Articles stored for the first time.
     public var newArticles = 0
     /// Articles already stored whose content changed.
     public var updatedArticles = 0
     /// Articles already stored and unchanged: nothing written.
     public var unchangedArticles = 0
+    /// Items that repeated the ID of an earlier item in the same feed; one of each is stored
+    /// (see ``FeedImporter``).
+    public var duplicateArticles = 0
     /// Sources that could not be imported, with the reason; nothing of them was stored.
     public var failures: [ImportFailure] = []
+    /// Feeds that were stored but had items the reader could not read: fewer articles than the
+    /// document holds, said out loud.
+    public var warnings: [ImportFailure] = []
     /// Wall-clock duration.
     public var seconds: Double = 0
 
@@ -20,13 +28,23 @@ public struct ImportSummary: Sendable, Equatable, Codable {
     /// Feeds skipped because they failed.
     public var skippedFeeds: Int { failures.count }
 
+    /// Adds one stored feed's article counts.
+    mutating func add(_ articles: StoredArticles) {
+        feeds += 1
+        newArticles += articles.new
+        updatedArticles += articles.updated
+        unchangedArticles += articles.unchanged
+        duplicateArticles += articles.duplicates
+    }
+
     /// Articles read per second, stored or not.
     public var articlesPerSecond: Double {
         seconds > 0 ? Double(newArticles + updatedArticles + unchangedArticles) / seconds : 0
     }
 }
 
-/// One source that was skipped, and why.
+/// One source that was skipped, and why; or, among an import's warnings, a feed that was stored
+/// with fewer articles than it holds, and why.
 public struct ImportFailure: Error, Sendable, Equatable, Codable, CustomStringConvertible {
     public var source: String
     public var reason: String
@@ -43,8 +61,12 @@ public struct ImportFailure: Error, Sendable, Equatable, Codable, CustomStringCo
 public enum ImportEvent: Sendable, Equatable {
     /// The number of sources known so far grew (directories listed, OPML lists read).
     case discovered(total: Int)
+    /// A feed was subscribed without being read.
+    case subscribed(source: String)
     /// A feed was stored.
-    case imported(source: String, title: String, new: Int, updated: Int, unchanged: Int)
+    case imported(source: String, title: String, articles: StoredArticles)
+    /// A feed was stored, but not all of its items could be read.
+    case warned(ImportFailure)
     /// A source was skipped.
     case failed(ImportFailure)
 }

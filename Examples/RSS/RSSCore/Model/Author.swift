@@ -1,22 +1,11 @@
-import Foundation
 import FeedParser
-import QSData
 
-/// A person credited on articles. The uniqueID is a hash of name, URL and e-mail, so the same
-/// person in many articles (and many feeds) is one row, shared through the lookup table.
-public struct Author: QSDataObject, Sendable, Hashable {
-    public let uniqueID: String
-    public var name: String?
-    public var url: String?
-    public var email: String?
-    public var avatarURL: String?
-
+// Author is generated from RSS.plist: a person credited on articles. The uniqueID is a hash of
+// name, URL and e-mail, so the same person in many articles (and many feeds) is one row, shared
+// through the lookup table.
+extension Author {
     public init(name: String?, url: String? = nil, email: String? = nil, avatarURL: String? = nil) {
-        self.uniqueID = Author.uniqueID(name: name, url: url, email: email)
-        self.name = name
-        self.url = url
-        self.email = email
-        self.avatarURL = avatarURL
+        self.init(uniqueID: Author.uniqueID(name: name, url: url, email: email), avatarURL: avatarURL, email: email, name: name, url: url)
     }
 
     /// The author a feed names; nil when the feed gave nothing to identify them by.
@@ -34,20 +23,4 @@ public struct Author: QSDataObject, Sendable, Hashable {
 
     /// Name, else e-mail, else URL.
     public var displayName: String { name ?? email ?? url ?? uniqueID }
-
-    public init(row: QSRow) throws {
-        uniqueID = try row["uniqueID"]
-        name = try row["name"]
-        url = try row["url"]
-        email = try row["email"]
-        avatarURL = try row["avatarURL"]
-    }
-
-    public func encode(to row: inout QSRowEncoder) {
-        row["uniqueID"] = uniqueID
-        row["name"] = name
-        row["url"] = url
-        row["email"] = email
-        row["avatarURL"] = avatarURL
-    }
 }

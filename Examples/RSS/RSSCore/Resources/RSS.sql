@@ -1,6 +1,7 @@
 -- The RSS reader example's database. Run once, when the database is created.
 -- Every article belongs to one feed; read and starred are the user's state and are never
 -- written by the importer (ArticleContent has no such columns), so re-importing keeps them.
+-- Later changes are the numbered files in RSSMigrations/, run once each after this file.
 
 CREATE TABLE feeds (
     uniqueID TEXT PRIMARY KEY,          -- the subscription URL

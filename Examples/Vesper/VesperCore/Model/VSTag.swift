@@ -1,42 +1,17 @@
 import Foundation
-import QSData
 
-/// A tag. Its uniqueID is its name with runs of whitespace collapsed to one space and
-/// lower-cased, so "Ice Cream", "ice  cream" and "ICE CREAM" are one tag.
-///
-/// Tags are few and small: the store caches all of them permanently and loads them when it
-/// opens, so every note holding a tag holds the same instance. A tag's name may change only in
-/// case (see ``VSDataController/userDidRenameTag(_:to:)``): any other change would be a
-/// different tag.
-public final class VSTag: QSUpdatableObject {
-    public let uniqueID: String
-    public internal(set) var name: String
-    public internal(set) var nameModificationDate: Date?
-
+// VSTag is generated from Vesper.plist. Its uniqueID is its name with runs of whitespace
+// collapsed to one space and lower-cased, so "Ice Cream", "ice  cream" and "ICE CREAM" are one tag.
+//
+// Tags are few and small: the store caches all of them permanently and loads them when it opens,
+// so every note holding a tag holds the same instance. A tag's name may change only in case (see
+// ``VSDataController/userDidRenameTag(_:to:)``): any other change would be a different tag.
+extension VSTag {
     /// A new tag named `name` (whitespace collapsed); nil when the name is blank.
-    init?(name: String, date: Date?) {
+    convenience init?(name: String, date: Date?) {
         let cleaned = VSTag.cleanedName(name)
         guard !cleaned.isEmpty else { return nil }
-        self.uniqueID = cleaned.lowercased()
-        self.name = cleaned
-        self.nameModificationDate = date
-    }
-
-    public init(row: QSRow) throws {
-        uniqueID = try row["uniqueID"]
-        name = try row["name"]
-        nameModificationDate = try row["nameModificationDate"]
-    }
-
-    public func update(from row: QSRow) throws {
-        name = try row["name"]
-        nameModificationDate = try row["nameModificationDate"]
-    }
-
-    public func encode(to row: inout QSRowEncoder) {
-        row["uniqueID"] = uniqueID
-        row["name"] = name
-        row["nameModificationDate"] = nameModificationDate
+        self.init(uniqueID: cleaned.lowercased(), name: cleaned, nameModificationDate: date)
     }
 
     /// The name with leading and trailing whitespace removed and inner runs collapsed to one space.

@@ -1,0 +1,172 @@
+/// Rewrites entity references that `XMLParser` would drop or reject, so that no text is lost:
+///
+/// - HTML named entities XML does not define (`&nbsp;`, `&eacute;` …) become numeric references;
+/// - internal entities the document declares with a plain value (`<!ENTITY co "Company">`) are
+///   replaced by that value;
+/// - references nothing can expand — undeclared names and external (`SYSTEM`/`PUBLIC`)
+///   entities, which are never fetched — are kept as literal text (`&amp;ext;`), so the text
+///   after them survives.
+///
+/// Declared entities whose value contains markup or further references are left to the XML
+/// parser, which expands them or refuses the document (that is how entity bombs are refused).
+/// Comments, CDATA sections and the DOCTYPE itself are copied unchanged.
+enum EntityRewriter {
+    /// The most bytes expanding declared entities may add to a document.
+    static let maximumExpansion = 4 * 1024 * 1024
+
+    /// The rewritten bytes, or `nil` when nothing needed rewriting.
+    static func rewrite(_ bytes: [UInt8]) throws(FeedParserError) -> [UInt8]? {
+        var scanner = Scanner(bytes: bytes)
+        return try scanner.run()
+    }
+
+    /// What an entity name stands for in this document.
+    private enum Replacement {
+        /// Text to splice in: a numeric reference, a plain value, or the escaped literal.
+        case bytes([UInt8])
+        /// Left for the XML parser (predefined, or a declared value with markup).
+        case keep
+    }
+
+    private struct Scanner {
+        let bytes: [UInt8]
+        var output: [UInt8] = []
+        var copiedUpTo = 0
+        var added = 0
+        /// Internal entities the DOCTYPE declares, by name: their value, or `nil` when it has
+        /// markup or references. External entities are absent, like undeclared ones.
+        var declared: [String: [UInt8]?] = [:]
+
+        init(bytes: [UInt8]) {
+            self.bytes = bytes
+        }
+
+        mutating func run() throws(FeedParserError) -> [UInt8]? {
+            var index = 0
+            let count = bytes.count
+            while index < count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "<") {
+                    index = skipMarkupDeclaration(at: index)
+                    continue
+                }
+                guard byte == UInt8(ascii: "&") else { index += 1; continue }
+                var end = index + 1
+                while end < count, end - index <= 64, Self.isNameByte(bytes[end]) { end += 1 }
+                guard end < count, bytes[end] == UInt8(ascii: ";"), end > index + 1,
+                      bytes[index + 1] != UInt8(ascii: "#") else { index += 1; continue }
+                let name = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
+                if case .bytes(let replacement) = replacement(for: name) {
+                    try splice(replacement, from: index, to: end + 1)
+                }
+                index = end + 1
+            }
+            guard copiedUpTo > 0 else { return nil }
+            output.append(contentsOf: bytes[copiedUpTo...])
+            return output
+        }
+
+        private func replacement(for name: String) -> Replacement {
+            if HTMLEntityTable.xmlPredefined.contains(name) { return .keep }
+            if let declaration = declared[name] {
+                guard let value = declaration else { return .keep }
+                return .bytes(value)
+            }
+            if let codePoint = HTMLEntityTable.codePoint(named: name) {
+                return .bytes(Array("&#\(codePoint);".utf8))
+            }
+            return .bytes(Array("&amp;\(name);".utf8))
+        }
+
+        private mutating func splice(_ replacement: [UInt8], from start: Int, to end: Int) throws(FeedParserError) {
+            added += replacement.count - (end - start)
+            if added > EntityRewriter.maximumExpansion {
+                throw .entityExpansionTooLarge(limit: EntityRewriter.maximumExpansion)
+            }
+            if output.isEmpty { output.reserveCapacity(bytes.count + 256) }
+            output.append(contentsOf: bytes[copiedUpTo..<start])
+            output.append(contentsOf: replacement)
+            copiedUpTo = end
+        }
+
+        /// At a `<`: skips a comment, CDATA section or DOCTYPE (reading its entity declarations)
+        /// and returns the index after it; any other `<` is passed over.
+        private mutating func skipMarkupDeclaration(at index: Int) -> Int {
+            if starts(with: "<!--", at: index) { return skip(past: "-->", from: index + 4) }
+            if starts(with: "<![CDATA[", at: index) { return skip(past: "]]>", from: index + 9) }
+            if starts(with: "<!DOCTYPE", at: index) {
+                let end = doctypeEnd(from: index)
+                readEntityDeclarations(bytes[index..<end])
+                return end
+            }
+            return index + 1
+        }
+
+        private func starts(with prefix: String, at index: Int) -> Bool {
+            bytes[index...].starts(with: prefix.utf8)
+        }
+
+        private func skip(past terminator: String, from start: Int) -> Int {
+            let pattern = Array(terminator.utf8)
+            var index = start
+            while index + pattern.count <= bytes.count {
+                if bytes[index] == pattern[0], bytes[index..<(index + pattern.count)].elementsEqual(pattern) {
+                    return index + pattern.count
+                }
+                index += 1
+            }
+            return bytes.count
+        }
+
+        /// The index after the DOCTYPE's closing `>`, past an internal subset in brackets and
+        /// quoted values.
+        private func doctypeEnd(from start: Int) -> Int {
+            var index = start + 1
+            var inSubset = false
+            var quote: UInt8?
+            while index < bytes.count {
+                let byte = bytes[index]
+                if let open = quote {
+                    if byte == open { quote = nil }
+                } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                    quote = byte
+                } else if byte == UInt8(ascii: "[") {
+                    inSubset = true
+                } else if byte == UInt8(ascii: "]") {
+                    inSubset = false
+                } else if byte == UInt8(ascii: ">"), !inSubset {
+                    return index + 1
+                }
+                index += 1
+            }
+            return bytes.count
+        }
+
+        /// Records `<!ENTITY name "value">` declarations (general entities only; parameter
+        /// entities, `%`, are the DTD's own business).
+        private mutating func readEntityDeclarations(_ doctype: ArraySlice<UInt8>) {
+            let text = String(decoding: doctype, as: UTF8.self)
+            for declaration in text.components(separatedBy: "<!ENTITY").dropFirst() {
+                let words = declaration.split(maxSplits: 1, whereSeparator: \.isWhitespace)
+                guard words.count == 2, words[0] != "%" else { continue }
+                let name = String(words[0])
+                let rest = words[1].drop(while: \.isWhitespace)
+                guard let quote = rest.first, quote == "\"" || quote == "'" else {
+                    declared[name] = nil  // SYSTEM or PUBLIC: external, never fetched
+                    continue
+                }
+                let value = rest.dropFirst().prefix { $0 != quote }
+                declared[name] = value.contains("&") || value.contains("<") || value.contains("%")
+                    ? .some(nil)
+                    : .some(Array(value.replacingOccurrences(of: "\"", with: "&quot;")
+                                       .replacingOccurrences(of: "'", with: "&apos;").utf8))
+            }
+        }
+
+        private static func isNameByte(_ byte: UInt8) -> Bool {
+            (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+                || byte == UInt8(ascii: ":")
+        }
+    }
+}

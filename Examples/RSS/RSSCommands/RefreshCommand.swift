@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import RSSCore
+
+struct RefreshCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "refresh",
+        abstract: "Download the subscribed http(s) feeds again and store their new articles.",
+        discussion: "Each feed is fetched with the ETag and Last-Modified of its last download: an unchanged feed costs one request, no parsing and no writes. A permanent redirect moves the subscription to the new address. Read and starred state is kept. The exit status is 1 when any feed failed or had unreadable items.")
+
+    @OptionGroup var options: GlobalOptions
+    @OptionGroup var output: OutputOptions
+
+    @Option(name: .customLong("feed"), help: ArgumentHelp("Refresh only this feed (URL, title, or a unique part of its URL).", valueName: "name"))
+    var feed: String?
+
+    @Option(help: ArgumentHelp("Seconds one feed's download may take, redirects included.", valueName: "seconds"))
+    var timeout: Double = 30
+
+    @Option(help: ArgumentHelp("Feeds downloaded at once.", valueName: "count"))
+    var concurrency = 8
+
+    @Option(name: .customLong("per-host"), help: ArgumentHelp("Feeds downloaded at once from any one host.", valueName: "count"))
+    var perHost = 2
+
+    func validate() throws {
+        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
+        guard concurrency > 0, perHost > 0 else { throw ValidationError("--concurrency and --per-host must be at least 1") }
+    }
+
+    func run() async throws { try await execute() }
+
+    @MainActor private func execute() async throws {
+        let console = Console.current
+        let summary = try await options.withData { data in
+            let feeds = try feed.map { [try data.findFeed($0)] }
+            let refresher = FeedRefresher(data: data, fetcher: FeedFetcher(timeout: .seconds(timeout)),
+                                          maximumConcurrentFetches: concurrency, maximumFetchesPerHost: perHost)
+            let progress = ProgressView.forRefresh(console: console, showsFeeds: !output.json)
+            refresher.onEvent = { progress.show($0) }
+            let summary = await refresher.refresh(feeds)
+            progress.finish()
+            return summary
+        }
+        if output.json {
+            console.line(try Output.json(summary))
+        } else {
+            let moved = summary.moved.isEmpty ? "" : ", \(summary.moved.count) moved"
+            console.line("Refreshed \(Output.plural(summary.feeds, "feed")) in \(String(format: "%.2f", summary.seconds)) s: "
+                + "\(Output.count(summary.fetched)) fetched, \(Output.count(summary.notModified)) not modified, "
+                + "\(Output.count(summary.failures.count)) failed\(moved); articles: \(Output.describe(summary.articles)) "
+                + "(\(Output.plural(summary.requests, "request")), \(Output.count(summary.bytes)) bytes)")
+            for failure in summary.failures { console.line("  failed \(failure.source): \(failure.reason)") }
+        }
+        if !summary.failures.isEmpty {
+            throw CommandFailure(description: "\(Output.plural(summary.failures.count, "feed")) could not be refreshed")
+        }
+        if !summary.warnings.isEmpty {
+            throw CommandFailure(description: "\(Output.plural(summary.warnings.count, "feed")) had items left unread (listed above)")
+        }
+    }
+}

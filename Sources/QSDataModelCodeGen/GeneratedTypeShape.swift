@@ -1,0 +1,105 @@
+import QSData
+
+/// The Swift declaration of one generated type, decided from its model description: what it is
+/// (struct or final class), what it conforms to, and each stored property with its Swift name,
+/// type and mutability.
+struct GeneratedTypeShape {
+    /// A stored property: a column-backed property or a relationship.
+    struct Member {
+        /// The name the row uses: the column's or the relationship's.
+        let modelName: String
+        let swiftName: String
+        let swiftType: String
+        let isRelationship: Bool
+        /// `let`, `var`, `internal(set) var` or `private(set) var`.
+        let binding: String
+        /// A doc comment for what the Swift declaration alone does not say.
+        let comment: String?
+        /// The memberwise initializer's default: none for a required value.
+        let defaultArgument: String?
+    }
+
+    let description: QSObjectDescription
+    let isClass: Bool
+    /// Uniqued or cached classes are patched in place, so they implement `update(from:)`.
+    let isUpdatable: Bool
+    let conformances: [String]
+    let members: [Member]
+
+    var name: String { description.name }
+
+    init(_ description: QSObjectDescription, options: GeneratedTypeOptions, access: AccessLevel, isSendable: Bool) {
+        self.description = description
+        isClass = options.kind == .class
+        isUpdatable = isClass && description.sharesInstances
+        var conformances = [isUpdatable ? "QSUpdatableObject" : "QSDataObject"]
+        if isSendable { conformances.append("Sendable") }
+        conformances += options.conformances.filter { !conformances.contains($0) }
+        self.conformances = conformances
+
+        let mutableBinding: String
+        if description.immutable {
+            mutableBinding = isUpdatable ? "private(set) var" : "let"
+        } else {
+            switch options.setterAccess {
+            case .public: mutableBinding = "var"
+            case .internal: mutableBinding = access == .internal ? "var" : "internal(set) var"
+            case .private: mutableBinding = "private(set) var"
+            }
+        }
+        let properties = description.properties.map { property in
+            let swiftName = options.swiftName(of: property.name)
+            let baseType = options.swiftTypes[property.name] ?? Self.swiftType(of: property.type)
+            return Member(
+                modelName: property.name, swiftName: swiftName,
+                swiftType: baseType + (property.isOptional ? "?" : ""), isRelationship: false,
+                binding: property.name == "uniqueID" ? "let" : mutableBinding,
+                comment: swiftName == property.name ? nil : "Column `\(property.name)`.",
+                defaultArgument: property.isOptional ? "nil" : nil)
+        }
+        let relationships = description.relationships.map { relationship in
+            Member(
+                modelName: relationship.name, swiftName: options.swiftName(of: relationship.name),
+                swiftType: "[\(relationship.childType)]", isRelationship: true, binding: mutableBinding,
+                comment: "In order; stored in lookup table `\(relationship.table)`.",
+                defaultArgument: "[]")
+        }
+        members = properties + relationships
+    }
+
+    /// The Swift type a property of `type` has when the model does not name one.
+    static func swiftType(of type: QSPropertyType) -> String {
+        switch type {
+        case .int64: "Int64"
+        case .double: "Double"
+        case .boolean: "Bool"
+        case .string: "String"
+        case .date: "Date"
+        case .data: "Data"
+        // The loader requires a Swift type for these; this is never used.
+        case .plist, .json: "Data"
+        }
+    }
+
+    /// The generated types that can be `Sendable`: structs, and immutable classes that are not
+    /// patched in place, whose relationships all lead to such types. Swift types named in
+    /// `swiftTypes` are taken to be Sendable values.
+    static func sendableTypeNames(in model: QSDataModel) -> Set<String> {
+        var sendable = Set(model.objectTypes.values.filter { type in
+            guard let options = type.generation else { return false }
+            return options.kind == .struct || (type.immutable && !type.sharesInstances)
+        }.map(\.name))
+        var removedOne = true
+        while removedOne {
+            removedOne = false
+            for name in sendable.sorted() {
+                let children = model[name]?.relationships.map(\.childType) ?? []
+                if children.contains(where: { !sendable.contains($0) }) {
+                    sendable.remove(name)
+                    removedOne = true
+                }
+            }
+        }
+        return sendable
+    }
+}

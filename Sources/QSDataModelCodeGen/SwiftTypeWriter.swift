@@ -1,0 +1,107 @@
+/// Writes one generated type's declaration: stored properties, the memberwise initializer,
+/// `init(row:)`, `update(from:)` for classes patched in place, and `encode(to:)`.
+struct SwiftTypeWriter {
+    let shape: GeneratedTypeShape
+    let access: AccessLevel
+    let modelFileName: String
+
+    /// Signatures longer than this put each parameter on a line of its own.
+    static let lineLimit = 100
+
+    func write(to source: inout SourceWriter) {
+        let keyword = shape.isClass ? "final class" : "struct"
+        source.line("/// \(summary)")
+        source.block("\(access.prefix)\(keyword) \(shape.name): \(shape.conformances.joined(separator: ", ")) {") { body in
+            writeStoredProperties(to: &body)
+            body.line()
+            writeMemberwiseInitializer(to: &body)
+            body.line()
+            writeRowInitializer(to: &body)
+            if shape.isUpdatable {
+                body.line()
+                writeUpdate(to: &body)
+            }
+            body.line()
+            writeEncode(to: &body)
+        }
+    }
+
+    /// The type's line in the documentation: where it comes from and the model's flags.
+    private var summary: String {
+        let description = shape.description
+        let flags = [
+            (description.uniqued, "uniqued"), (description.cachePermanently, "cached permanently"),
+            (description.fetchAllAtStartup, "fetched at startup"), (description.immutable, "immutable"),
+        ].filter(\.0).map(\.1)
+        let table = "`\(shape.name)` in \(modelFileName): rows of table `\(description.table)`"
+        return flags.isEmpty ? table + "." : table + "; " + flags.joined(separator: ", ") + "."
+    }
+
+    private func writeStoredProperties(to source: inout SourceWriter) {
+        for member in shape.members {
+            if let comment = member.comment { source.line("/// \(comment)") }
+            source.line("\(access.prefix)\(member.binding) \(member.swiftName): \(member.swiftType)")
+        }
+    }
+
+    private func writeMemberwiseInitializer(to source: inout SourceWriter) {
+        let parameters = shape.members.map { member in
+            "\(member.swiftName): \(member.swiftType)" + (member.defaultArgument.map { " = \($0)" } ?? "")
+        }
+        source.line("/// An instance with the given values, not yet saved.")
+        let oneLine = "\(access.prefix)init(\(parameters.joined(separator: ", "))) {"
+        if oneLine.count + 4 <= Self.lineLimit {
+            source.line(oneLine)
+        } else {
+            source.line("\(access.prefix)init(")
+            source.indented { list in
+                for (index, parameter) in parameters.enumerated() {
+                    list.line(parameter + (index < parameters.count - 1 ? "," : ""))
+                }
+            }
+            source.line(") {")
+        }
+        source.indented { body in
+            for member in shape.members {
+                body.line("self.\(member.swiftName) = \(member.swiftName)")
+            }
+        }
+        source.line("}")
+    }
+
+    private func writeRowInitializer(to source: inout SourceWriter) {
+        source.line("/// Reads an instance from a row holding every property and relationship.")
+        source.block("\(access.prefix)init(row: QSRow) throws {") { body in
+            for member in shape.members { body.line(read(member)) }
+        }
+    }
+
+    private func writeUpdate(to source: inout SourceWriter) {
+        source.line("/// Sets every property but `uniqueID` from a changed row, for the instance everyone holds.")
+        source.block("\(access.prefix)func update(from row: QSRow) throws {") { body in
+            for member in shape.members where member.modelName != "uniqueID" { body.line(read(member)) }
+        }
+    }
+
+    private func writeEncode(to source: inout SourceWriter) {
+        source.line("/// Writes every property and relationship into `row`, for saving.")
+        source.block("\(access.prefix)func encode(to row: inout QSRowEncoder) {") { body in
+            for member in shape.members {
+                let value = reference(to: member)
+                body.line(member.isRelationship
+                    ? "row.setRelated(\"\(member.modelName)\", \(value))"
+                    : "row[\"\(member.modelName)\"] = \(value)")
+            }
+        }
+    }
+
+    private func read(_ member: GeneratedTypeShape.Member) -> String {
+        let reading = member.isRelationship ? "row.related(\"\(member.modelName)\")" : "row[\"\(member.modelName)\"]"
+        return "\(reference(to: member)) = try \(reading)"
+    }
+
+    /// The member as code inside the type, where the parameter `row` would hide a member `row`.
+    private func reference(to member: GeneratedTypeShape.Member) -> String {
+        member.swiftName == "row" ? "self.row" : member.swiftName
+    }
+}

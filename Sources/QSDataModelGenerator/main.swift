@@ -1,0 +1,36 @@
+import Foundation
+import QSData
+import QSDataModelCodeGen
+
+// Reads a data model with QSData's own loader and writes the Swift of its generated types.
+// Run by the QSDataModelPlugin build plugin and the generate-model-types command; a mistake in
+// the model is printed as the loader reports it, as a compiler-style error on the plist.
+
+/// Prints `message` to standard error as a diagnostic on `file` and exits with failure.
+func fail(_ message: String, file: String? = nil) -> Never {
+    let line = (file.map { "\($0): " } ?? "") + "error: " + message + "\n"
+    FileHandle.standardError.write(Data(line.utf8))
+    exit(1)
+}
+
+let commandLine: GeneratorCommandLine
+do {
+    commandLine = try GeneratorCommandLine(arguments: Array(CommandLine.arguments.dropFirst()))
+} catch {
+    fail(error.message + "\n" + GeneratorCommandLine.usage)
+}
+
+let modelURL = URL(fileURLWithPath: commandLine.modelPath)
+let model: QSDataModel
+do {
+    model = try QSDataModel(contentsOf: modelURL)
+} catch {
+    fail(String(describing: error), file: modelURL.path)
+}
+
+let source = ModelTypesGenerator(model: model, modelFileName: modelURL.lastPathComponent, access: commandLine.access).source()
+do {
+    try Data(source.utf8).write(to: URL(fileURLWithPath: commandLine.outputPath), options: .atomic)
+} catch {
+    fail("can't write \(commandLine.outputPath): \(error.localizedDescription)")
+}

@@ -1,0 +1,62 @@
+import Foundation
+import QSData
+import QSDataModelCodeGen
+
+/// Where the generator tests find their models and golden files, and how they run the generator.
+enum GeneratorFixtures {
+    static let testsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    /// The model the build plugin also compiles into QSDataGeneratedTypesTests.
+    static let libraryModel = testsFolder.appendingPathComponent("QSDataGeneratedTypesTests/Library.plist")
+    static let goldenFolder = testsFolder.appendingPathComponent("QSDataModelGeneratorTests/Golden")
+
+    static func generate(_ url: URL, access: AccessLevel = .internal) throws -> String {
+        ModelTypesGenerator(model: try QSDataModel(contentsOf: url), modelFileName: url.lastPathComponent, access: access).source()
+    }
+
+    /// A model file of one object type, written to a temporary folder as `fileName`.
+    static func modelFile(_ objects: String, fileName: String = "Bad.plist") throws -> URL {
+        let plist = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict><key>objects</key><dict>\(objects)</dict></dict></plist>
+        """
+        let url = temporaryFolder().appendingPathComponent(fileName)
+        try Data(plist.utf8).write(to: url)
+        return url
+    }
+
+    static func temporaryFolder() -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("qsdata-generator-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// The generator executable, built beside the test bundle.
+    static let generator: URL? = {
+        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [folder, folder.deletingLastPathComponent(), folder.deletingLastPathComponent().deletingLastPathComponent()]
+        return candidates.map { $0.appendingPathComponent("QSDataModelGenerator") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    struct Run {
+        let status: Int32
+        let standardError: String
+        let output: String?
+    }
+
+    /// Runs the generator as the build plugin does and collects what it reports.
+    static func runGenerator(_ arguments: [String], output: URL) throws -> Run {
+        let process = Process()
+        process.executableURL = generator
+        process.arguments = arguments
+        let errorPipe = Pipe()
+        process.standardError = errorPipe
+        try process.run()
+        let errorData = errorPipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus,
+            standardError: String(decoding: errorData, as: UTF8.self),
+            output: try? String(contentsOf: output, encoding: .utf8))
+    }
+}
