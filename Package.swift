@@ -51,6 +51,15 @@ let package = Package(
 
         // MARK: Tests
 
+        // The README's and the DocC guide's samples, compiled and run, and a check that the
+        // documents show exactly this code.
+        .testTarget(name: "DocumentationSampleTests", dependencies: ["QSData"], path: "Tests/DocumentationSampleTests"),
+        .testTarget(
+            name: "ReadmeSamples", dependencies: ["QSData"], path: "Tests/ReadmeSamples",
+            resources: [.copy("Notes.plist"), .copy("Notes.sql")], plugins: [.plugin(name: "QSDataModelPlugin")]),
+        .testTarget(
+            name: "GuideSamples", dependencies: ["QSData"], path: "Tests/GuideSamples",
+            resources: [.copy("Notes.plist"), .copy("Notes.sql")], plugins: [.plugin(name: "QSDataModelPlugin")]),
         .testTarget(name: "QSDataTests", dependencies: ["QSData", "QSDataCrashWriter"], path: "Tests/QSDataTests"),
         // A process that writes until it is killed, for QSDataTests' crash-safety test.
         .executableTarget(name: "QSDataCrashWriter", dependencies: ["QSData"], path: "Tests/QSDataCrashWriter"),

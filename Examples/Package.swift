@@ -29,8 +29,36 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        // HTTP parts as NIO channel handlers see them (the server's connection deadlines).
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        // The CLIs' HTTP client: NIO-based, so waiting on a slow server costs no CPU, with
+        // connect, read and whole-request deadlines.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
+        // MARK: Shared
+
+        // Dates on the Vesper wire and the calendar arithmetic every date format here uses,
+        // shared by the sync client, the sync server and the feed parser.
+        .target(name: "WireDates", path: "Shared/WireDates"),
+        .testTarget(name: "SharedTests", dependencies: ["WireDates", "AppDataFolder"], path: "Tests/SharedTests"),
+        // The XDG data-folder rule all three executables use for their default paths.
+        .target(name: "AppDataFolder", path: "Shared/AppDataFolder"),
+        // What every example test target uses: temporary folders that remove themselves, a clock
+        // moved by hand.
+        .target(name: "ExampleTestSupport", path: "Tests/ExampleTestSupport"),
+        // HTTP GET/POST with one overall deadline (connect, first byte, whole transfer) for the
+        // command-line tools' network operations.
+        .target(
+            name: "DeadlineHTTP",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Shared/DeadlineHTTP"
+        ),
+
         // MARK: Vesper
 
         // The app core: model types, data controller, attachment storage. The data model and
@@ -38,7 +66,7 @@ let package = Package(
         // The model plugin generates VSNote, VSTag and VSAttachment from the data model.
         .target(
             name: "VesperCore",
-            dependencies: [qsData],
+            dependencies: [qsData, "AppDataFolder"],
             path: "Vesper/VesperCore",
             resources: [.copy("Resources/Vesper.plist"), .copy("Resources/Vesper.sql")],
             plugins: [modelPlugin]
@@ -46,13 +74,13 @@ let package = Package(
         // The sync client: wire objects, API calls, mergers, account.
         .target(
             name: "VesperSync",
-            dependencies: ["VesperCore", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["VesperCore", "WireDates", "DeadlineHTTP", .product(name: "Crypto", package: "swift-crypto")],
             path: "Vesper/VesperSync"
         ),
         // The `vesper` commands, as a library so that tests run them in-process.
         .target(
             name: "VesperCommands",
-            dependencies: ["VesperCore", "VesperSync", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["VesperCore", "VesperSync", "DeadlineHTTP", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Vesper/VesperCommands"
         ),
         .executableTarget(name: "VesperCLI", dependencies: ["VesperCommands"], path: "Vesper/VesperCLI"),
@@ -63,7 +91,10 @@ let package = Package(
             name: "VesperServerKit",
             dependencies: [
                 qsData,
+                "WireDates",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -77,34 +108,51 @@ let package = Package(
             name: "VesperServer",
             dependencies: [
                 "VesperServerKit",
+                "AppDataFolder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Vesper/VesperServer"
         ),
 
-        .testTarget(name: "VesperTests", dependencies: ["VesperCore", "VesperCommands", qsData], path: "Tests/VesperTests"),
+        // A live `vesper-server` on a free port, for the server's and the sync client's tests.
+        .target(
+            name: "VesperServerTestSupport",
+            dependencies: [
+                "VesperServerKit",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Tests/VesperServerTestSupport"
+        ),
+        .testTarget(name: "VesperTests", dependencies: ["ExampleTestSupport", "VesperCore", "VesperCommands", qsData], path: "Tests/VesperTests"),
         .testTarget(
             name: "VesperSyncTests",
-            dependencies: ["VesperCore", "VesperSync", "VesperCommands", "VesperServerKit", qsData],
+            dependencies: [
+                "ExampleTestSupport", "VesperCore", "VesperSync", "VesperCommands", "VesperServerKit",
+                "VesperServerTestSupport", "DeadlineHTTP", qsData,
+            ],
             path: "Tests/VesperSyncTests"
         ),
         .testTarget(
             name: "VesperServerTests",
-            dependencies: ["VesperServerKit", qsData, .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "ExampleTestSupport", "VesperServerKit", "VesperServerTestSupport", qsData,
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/VesperServerTests"
         ),
 
         // MARK: RSS reader
 
-        // Feed parsing (pure Foundation, no database).
-        .target(name: "FeedParser", path: "RSS/FeedParser"),
+        // Feed parsing (Foundation and the shared calendar arithmetic, no database).
+        .target(name: "FeedParser", dependencies: ["WireDates"], path: "RSS/FeedParser"),
         // The app core: model types, data controller, importer. The data model and schema are
         // bundled copies of DataModels/RSS.*; RSSTests checks they are identical. The model
         // plugin generates Feed, Article, ArticleContent and Author from the data model.
         .target(
             name: "RSSCore",
-            dependencies: [qsData, "FeedParser"],
+            dependencies: [qsData, "FeedParser", "DeadlineHTTP"],
             path: "RSS/RSSCore",
             resources: [.copy("Resources/RSS.plist"), .copy("Resources/RSS.sql"), .copy("Resources/RSSMigrations")],
             plugins: [modelPlugin]
@@ -112,16 +160,17 @@ let package = Package(
         // The `rss` commands, as a library so that tests run them in-process.
         .target(
             name: "RSSCommands",
-            dependencies: ["RSSCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["RSSCore", "AppDataFolder", "DeadlineHTTP", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "RSS/RSSCommands"
         ),
         .executableTarget(name: "RSSCLI", dependencies: ["RSSCommands"], path: "RSS/RSSCLI"),
 
+        .testTarget(name: "DeadlineHTTPTests", dependencies: ["DeadlineHTTP"], path: "Tests/DeadlineHTTPTests"),
         .testTarget(name: "FeedParserTests", dependencies: ["FeedParser"], path: "Tests/FeedParserTests"),
         .testTarget(
             name: "RSSTests",
             dependencies: [
-                "RSSCore", "RSSCommands", "FeedParser", qsData,
+                "ExampleTestSupport", "RSSCore", "RSSCommands", "FeedParser", "DeadlineHTTP", qsData,
                 // A loopback server that serves fixture feeds to `rss refresh`.
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

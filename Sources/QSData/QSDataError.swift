@@ -28,6 +28,12 @@ public enum QSDataError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownRelationship(type: String, relationship: String)
     /// A search was asked of a type whose data model declares no `search` index.
     case notSearchable(type: String)
+    /// A delete was refused: the object of `type` still lists children in `relationship`,
+    /// whose delete rule is `deny`. Nothing was deleted.
+    case deleteDenied(type: String, relationship: String)
+    /// A new object of `type` can't be inserted: its table's `column` is NOT NULL without a
+    /// default, and the type has no property for it. Save it through a type that has one first.
+    case missingRequiredColumn(type: String, column: String)
     /// The store was closed.
     case storeClosed
 
@@ -60,6 +66,10 @@ public enum QSDataError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(type): the model has no relationship '\(relationship)'"
         case .notSearchable(let type):
             return "\(type): the data model declares no full-text search for this type (add a 'search' dictionary)"
+        case .deleteDenied(let type, let relationship):
+            return "\(type): can't delete an object that still lists children in '\(relationship)' (its delete rule is deny); nothing was deleted"
+        case .missingRequiredColumn(let type, let column):
+            return "\(type): can't insert a new row: column '\(column)' is NOT NULL without a default and \(type) has no property for it"
         case .storeClosed:
             return "The store is closed"
         }

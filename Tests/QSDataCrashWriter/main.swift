@@ -1,5 +1,5 @@
 // A process that writes to a QSData store until it is killed, for the crash-safety test
-// (SPEC S1). It prints the number of each batch once its transaction has committed.
+// (the crash-safety test). It prints the number of each batch once its transaction has committed.
 //
 //     QSDataCrashWriter DATABASE_PATH
 import Foundation

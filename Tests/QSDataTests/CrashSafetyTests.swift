@@ -2,7 +2,7 @@ import Foundation
 import QSData
 import Testing
 
-/// SPEC S1: a process killed with SIGKILL while it writes leaves a database that opens, passes
+/// Crash safety: a process killed with SIGKILL while it writes leaves a database that opens, passes
 /// `PRAGMA integrity_check`, and holds every transaction that committed — and no part of one
 /// that did not.
 @Suite(.serialized) struct CrashSafetyTests {

@@ -5,7 +5,7 @@ import Foundation
 struct QSDataBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "qsdata-bench",
-        abstract: "Times QSData against raw sqlite3 and GRDB on the same work (SPEC §5).",
+        abstract: "Times QSData against raw sqlite3 and GRDB on the same work.",
         discussion: """
             Workloads: \(Workloads.names.joined(separator: ", ")). Each runs once to warm up, then \
             --repetitions timed runs; the table shows median, min and max, and the ratio of each \

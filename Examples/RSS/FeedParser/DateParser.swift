@@ -1,4 +1,5 @@
 import Foundation
+import WireDates
 
 /// Fast, allocation-free parsing of the date formats found in feeds, without
 /// `DateFormatter`.
@@ -27,26 +28,17 @@ public enum DateParser {
         }
     }
 
-    /// Seconds since 1970 for a UTC calendar date and time
-    /// (days-from-civil algorithm by Howard Hinnant).
-    static func timestamp(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Int {
-        let adjustedYear = month <= 2 ? year - 1 : year
-        let era = (adjustedYear >= 0 ? adjustedYear : adjustedYear - 399) / 400
-        let yearOfEra = adjustedYear - era * 400
-        let shiftedMonth = month > 2 ? month - 3 : month + 9
-        let dayOfYear = (153 * shiftedMonth + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
-        return days * 86_400 + hour * 3_600 + minute * 60 + second
-    }
-
-    /// Builds a `Date` after validating the fields; `offset` is seconds east of UTC.
+    /// Builds a `Date` after validating the fields as every date format in the examples is
+    /// validated (`CivilDate.isValid`: the day exists in its month, no hour 24, no leap second);
+    /// `offset` is seconds east of UTC.
     static func makeDate(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int,
                          fraction: Double, offset: Int) -> Date? {
-        guard (1...12).contains(month), (1...31).contains(day), (0...24).contains(hour),
-              (0...59).contains(minute), (0...60).contains(second), (1...9999).contains(year) else { return nil }
-        let seconds = timestamp(year: year, month: month, day: day, hour: hour, minute: minute,
-                                second: min(second, 59)) - offset
+        guard (1...9999).contains(year),
+              CivilDate.isValid(year: Int64(year), month: Int64(month), day: Int64(day),
+                                hour: Int64(hour), minute: Int64(minute), second: Int64(second))
+        else { return nil }
+        let days = CivilDate.daysSince1970(year: Int64(year), month: Int64(month), day: Int64(day))
+        let seconds = days * 86_400 + Int64(hour * 3_600 + minute * 60 + second - offset)
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
 

@@ -30,6 +30,18 @@ public struct OPMLDocument: Sendable, Hashable {
 
     /// Every folder outline (an outline without feed URL that has children),
     /// at any depth, in document order.
+    /// The `xmlUrl` values that are not usable feed URLs (a plain path, a relative address
+    /// with no base), in document order: outlines that name a feed the list can't locate.
+    public var unusableFeedAddresses: [String] {
+        var result: [String] = []
+        var stack = Array(outlines.reversed())
+        while let outline = stack.popLast() {
+            if outline.feedURL == nil, let address = outline.feedAddress { result.append(address) }
+            stack.append(contentsOf: outline.children.reversed())
+        }
+        return result
+    }
+
     public var folders: [OPMLOutline] {
         var result: [OPMLOutline] = []
         var stack = Array(outlines.reversed())

@@ -25,12 +25,14 @@ public enum OPMLParser {
     private static func outlines(in node: XMLNode) -> [OPMLOutline] {
         node.children("outline", XMLNamespace.none).map { element in
             let title = element.attribute("title") ?? element.attribute("text")
+            let feedAddress = element.attribute("xmlUrl") ?? element.attribute("xmlurl")
             return OPMLOutline(
                 title: title.map(HTMLEntityDecoder.decode),
-                feedURL: element.resolve(element.attribute("xmlUrl") ?? element.attribute("xmlurl")),
+                feedURL: element.resolve(feedAddress),
                 homePageURL: element.resolve(element.attribute("htmlUrl") ?? element.attribute("htmlurl")),
                 type: element.attribute("type"),
-                children: outlines(in: element)
+                children: outlines(in: element),
+                feedAddress: feedAddress?.trimmedNonEmpty
             )
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AppDataFolder
 import Foundation
 import RSSCore
 
@@ -18,14 +19,7 @@ struct GlobalOptions: ParsableArguments {
 
     /// `$XDG_DATA_HOME/rss/rss.sqlite`, else `~/.local/share/rss/rss.sqlite`.
     static func defaultDatabaseURL(environment: [String: String]) -> URL {
-        let dataHome: URL
-        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
-            dataHome = URL(fileURLWithPath: xdg)
-        } else {
-            let home = environment["HOME"] ?? NSHomeDirectory()
-            dataHome = URL(fileURLWithPath: home).appendingPathComponent(".local/share")
-        }
-        return dataHome.appendingPathComponent("rss/rss.sqlite")
+        AppDataFolder.url(for: "rss", environment: environment).appendingPathComponent("rss.sqlite")
     }
 
     /// Opens the database, runs `body`, and closes it again whether or not `body` throws.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DeadlineHTTP
 import Foundation
 import RSSCore
 
@@ -11,6 +12,13 @@ struct ImportCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
     @OptionGroup var output: OutputOptions
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Seconds each download may take in all: connecting, waiting, and the whole transfer.", valueName: "seconds"))
+    var timeout: Double = 60
+
+    @Option(name: .long, help: ArgumentHelp("Seconds to establish a connection to a feed's server.", valueName: "seconds"))
+    var connectTimeout: Double = 10
+
     @Argument(help: ArgumentHelp("Feed files, folders of feeds, http(s) URLs or OPML files.", valueName: "source"))
     var sources: [String]
 
@@ -20,15 +28,18 @@ struct ImportCommand: AsyncParsableCommand {
 
     func validate() throws {
         if sources.isEmpty { throw ValidationError("name at least one file, folder or URL to import") }
+        if !(timeout > 0 && connectTimeout > 0) { throw ValidationError("--timeout and --connect-timeout must be positive") }
     }
 
     func run() async throws { try await execute() }
+
+    private var deadlines: HTTPDeadlines { HTTPDeadlines(totalSeconds: timeout, connectSeconds: connectTimeout) }
 
     @MainActor private func execute() async throws {
         let console = Console.current
         let locations = try sources.map { try FeedLocation(argument: $0) }
         let summary = try await options.withData { data in
-            let importer = FeedImporter(data: data)
+            let importer = FeedImporter(data: data, loader: FeedLoader(deadlines: deadlines))
             importer.fetchesRemoteFeeds = !noFetch
             let progress = ProgressView.forImport(console: console, showsFeeds: !output.json)
             importer.onEvent = { progress.show($0) }

@@ -1,3 +1,4 @@
+import DeadlineHTTP
 import Foundation
 import QSData
 import RSSCore
@@ -6,104 +7,112 @@ import Testing
 @MainActor
 @Suite struct BadInputTests {
     @Test func aMissingFileIsReportedAndNothingIsStored() async throws {
-        let (data, folder) = try await TestSupport.openData()
-        let missing = folder.appendingPathComponent("nope.xml")
-        let summary = await FeedImporter(data: data).importFeeds(from: [.file(missing)])
-        #expect(summary.failures == [ImportFailure(source: missing.path, reason: "no such file or directory")])
-        #expect(summary.feeds == 0)
-        #expect(try await data.store.count(Feed.self) == 0)
+        try await TestSupport.withData { (data, folder) async throws in
+            let missing = folder.appendingPathComponent("nope.xml")
+            let summary = await FeedImporter(data: data).importFeeds(from: [.file(missing)])
+            #expect(summary.failures == [ImportFailure(source: missing.path, reason: "no such file or directory")])
+            #expect(summary.feeds == 0)
+            #expect(try await data.store.count(Feed.self) == 0)
+        }
     }
 
     @Test func aRefusedConnectionIsReportedWhileLocalFeedsImport() async throws {
-        let (data, folder) = try await TestSupport.openData()
-        let port = try TestSupport.closedPort()
-        let good = try TestSupport.write(TestSupport.rss(items: TestSupport.items(3)), named: "good.xml", in: folder)
-        let url = try FeedLocation(argument: "http://127.0.0.1:\(port)/feed.xml")
-        let summary = await FeedImporter(data: data, loader: FeedLoader(requestTimeout: 5, resourceTimeout: 5)).importFeeds(from: [url, .file(good)])
-        #expect(summary.feeds == 1)
-        #expect(summary.failures.count == 1)
-        #expect(summary.failures.first?.source == "http://127.0.0.1:\(port)/feed.xml")
-        #expect(summary.failures.first?.reason == "connection refused")
-        #expect(try await data.store.count(Feed.self) == 1)
+        try await TestSupport.withData { (data, folder) async throws in
+            let port = try TestSupport.closedPort()
+            let good = try TestSupport.write(TestSupport.rss(items: TestSupport.items(3)), named: "good.xml", in: folder)
+            let url = try FeedLocation(argument: "http://127.0.0.1:\(port)/feed.xml")
+            let summary = await FeedImporter(data: data, loader: FeedLoader(deadlines: HTTPDeadlines(connect: .seconds(5), firstByte: .seconds(5), total: .seconds(5)))).importFeeds(from: [url, .file(good)])
+            #expect(summary.feeds == 1)
+            #expect(summary.failures.count == 1)
+            #expect(summary.failures.first?.source == "http://127.0.0.1:\(port)/feed.xml")
+            #expect(summary.failures.first?.reason == "127.0.0.1 refused the connection")
+            #expect(try await data.store.count(Feed.self) == 1)
+        }
     }
 
     @Test func aDirectoryWithOneBrokenFeedImportsTheOthersAndLeavesNothingOfTheBrokenOne() async throws {
-        let (data, folder) = try await TestSupport.openData()
-        let feeds = folder.appendingPathComponent("feeds")
-        try TestSupport.write(TestSupport.rss(items: TestSupport.items(3)), named: "a.xml", in: feeds)
-        let broken = String(TestSupport.rss(items: TestSupport.items(4)).dropLast(40))
-        let brokenURL = try TestSupport.write(broken, named: "b.xml", in: feeds)
-        try TestSupport.write(TestSupport.rss(items: TestSupport.items(5)), named: "nested/c.xml", in: feeds)
-        try TestSupport.write("", named: "empty.xml", in: feeds)
-        try TestSupport.write("not a feed at all", named: "notes.txt", in: feeds)
+        try await TestSupport.withData { (data, folder) async throws in
+            let feeds = folder.appendingPathComponent("feeds")
+            try TestSupport.write(TestSupport.rss(items: TestSupport.items(3)), named: "a.xml", in: feeds)
+            let broken = String(TestSupport.rss(items: TestSupport.items(4)).dropLast(40))
+            let brokenURL = try TestSupport.write(broken, named: "b.xml", in: feeds)
+            try TestSupport.write(TestSupport.rss(items: TestSupport.items(5)), named: "nested/c.xml", in: feeds)
+            try TestSupport.write("", named: "empty.xml", in: feeds)
+            try TestSupport.write("not a feed at all", named: "notes.txt", in: feeds)
 
-        let summary = await FeedImporter(data: data).importFeeds(from: [.file(feeds)])
-        #expect(summary.feeds == 2)
-        #expect(summary.newArticles == 8)
-        #expect(summary.failures.map(\.source).sorted() == [brokenURL.path, feeds.appendingPathComponent("empty.xml").path, feeds.appendingPathComponent("notes.txt").path])
-        #expect(summary.failures.first { $0.source == brokenURL.path }?.reason.hasPrefix("ill-formed XML at line") == true)
-        #expect(try await data.store.count(Feed.self, where: "uniqueID = ?", arguments: [.text(brokenURL.absoluteString)]) == 0)
-        #expect(try await data.store.count(Article.self, where: "feedID = ?", arguments: [.text(brokenURL.absoluteString)]) == 0)
+            let summary = await FeedImporter(data: data).importFeeds(from: [.file(feeds)])
+            #expect(summary.feeds == 2)
+            #expect(summary.newArticles == 8)
+            #expect(summary.failures.map(\.source).sorted() == [brokenURL.path, feeds.appendingPathComponent("empty.xml").path, feeds.appendingPathComponent("notes.txt").path])
+            #expect(summary.failures.first { $0.source == brokenURL.path }?.reason.hasPrefix("ill-formed XML at line") == true)
+            #expect(try await data.store.count(Feed.self, where: "uniqueID = ?", arguments: [.text(brokenURL.absoluteString)]) == 0)
+            #expect(try await data.store.count(Article.self, where: "feedID = ?", arguments: [.text(brokenURL.absoluteString)]) == 0)
+        }
     }
 
     @Test func deeplyNestedOPMLImportsItsFeedsWithTheFolderPath() async throws {
-        let (data, folder) = try await TestSupport.openData()
-        let feed = try TestSupport.write(TestSupport.rss(items: TestSupport.items(2)), named: "deep.xml", in: folder)
-        let depth = 200
-        let opening = (0..<depth).map { "<outline text=\"f\($0)\">" }.joined()
-        let closing = String(repeating: "</outline>", count: depth)
-        let opml = try TestSupport.write("""
-            <?xml version="1.0"?><opml version="2.0"><head/><body>\(opening)<outline text="Deep" xmlUrl="\(feed.absoluteString)"/>\(closing)</body></opml>
-            """, named: "deep.opml", in: folder)
-        let summary = await FeedImporter(data: data).importFeeds(from: [.file(opml)])
-        #expect(summary.failures.isEmpty)
-        #expect(summary.newArticles == 2)
-        #expect(data.feed(id: feed.absoluteString)?.folder?.split(separator: "/").count == depth)
+        try await TestSupport.withData { (data, folder) async throws in
+            let feed = try TestSupport.write(TestSupport.rss(items: TestSupport.items(2)), named: "deep.xml", in: folder)
+            let depth = 200
+            let opening = (0..<depth).map { "<outline text=\"f\($0)\">" }.joined()
+            let closing = String(repeating: "</outline>", count: depth)
+            let opml = try TestSupport.write("""
+                <?xml version="1.0"?><opml version="2.0"><head/><body>\(opening)<outline text="Deep" xmlUrl="\(feed.absoluteString)"/>\(closing)</body></opml>
+                """, named: "deep.opml", in: folder)
+            let summary = await FeedImporter(data: data).importFeeds(from: [.file(opml)])
+            #expect(summary.failures.isEmpty)
+            #expect(summary.newArticles == 2)
+            #expect(data.feed(id: feed.absoluteString)?.folder?.split(separator: "/").count == depth)
+        }
     }
 
     @Test func hostileOPMLNestingIsAnErrorNotACrash() async throws {
-        let (data, folder) = try await TestSupport.openData()
-        let depth = 100_000
-        let opml = try TestSupport.write(
-            "<?xml version=\"1.0\"?><opml version=\"2.0\"><body>" + String(repeating: "<outline text=\"x\">", count: depth)
-                + String(repeating: "</outline>", count: depth) + "</body></opml>",
-            named: "hostile.opml", in: folder)
-        let summary = await FeedImporter(data: data).importFeeds(from: [.file(opml)])
-        #expect(summary.failures.count == 1)
-        #expect(summary.failures.first?.reason.contains("nested deeper than") == true)
-        #expect(try await data.store.count(Feed.self) == 0)
+        try await TestSupport.withData { (data, folder) async throws in
+            let depth = 100_000
+            let opml = try TestSupport.write(
+                "<?xml version=\"1.0\"?><opml version=\"2.0\"><body>" + String(repeating: "<outline text=\"x\">", count: depth)
+                    + String(repeating: "</outline>", count: depth) + "</body></opml>",
+                named: "hostile.opml", in: folder)
+            let summary = await FeedImporter(data: data).importFeeds(from: [.file(opml)])
+            #expect(summary.failures.count == 1)
+            #expect(summary.failures.first?.reason.contains("nested deeper than") == true)
+            #expect(try await data.store.count(Feed.self) == 0)
+        }
     }
 
     @Test func anOPMLListThatNamesItselfDoesNotLoop() async throws {
-        let (data, folder) = try await TestSupport.openData()
-        let url = folder.appendingPathComponent("self.opml")
-        try TestSupport.write("""
-            <?xml version="1.0"?><opml version="2.0"><body><outline text="me" xmlUrl="\(url.absoluteString)"/></body></opml>
-            """, named: "self.opml", in: folder)
-        let summary = await FeedImporter(data: data).importFeeds(from: [.file(url)])
-        #expect(summary.feeds == 0)
-        #expect(summary.failures.isEmpty)
+        try await TestSupport.withData { (data, folder) async throws in
+            let url = folder.appendingPathComponent("self.opml")
+            try TestSupport.write("""
+                <?xml version="1.0"?><opml version="2.0"><body><outline text="me" xmlUrl="\(url.absoluteString)"/></body></opml>
+                """, named: "self.opml", in: folder)
+            let summary = await FeedImporter(data: data).importFeeds(from: [.file(url)])
+            #expect(summary.feeds == 0)
+            #expect(summary.failures.isEmpty)
+        }
     }
 
     @Test func aLargeFeedImportsCompletely() async throws {
-        let (data, folder) = try await TestSupport.openData()
-        let body = String(repeating: "Lorem ipsum dolor sit amet. ", count: 20)
-        let file = try TestSupport.write(TestSupport.rss(items: TestSupport.items(20_000, body: body)), named: "large.xml", in: folder)
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int)
-        #expect(size > 10_000_000)
-        let summary = await FeedImporter(data: data).importFeeds(from: [.file(file)])
-        #expect(summary.failures.isEmpty)
-        #expect(summary.newArticles == 20_000)
-        #expect(try await data.store.count(Article.self) == 20_000)
-        #expect(data.totalUnreadCount == 20_000)
+        try await TestSupport.withData { (data, folder) async throws in
+            let body = String(repeating: "Lorem ipsum dolor sit amet. ", count: 20)
+            let file = try TestSupport.write(TestSupport.rss(items: TestSupport.items(20_000, body: body)), named: "large.xml", in: folder)
+            let size = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int)
+            #expect(size > 10_000_000)
+            let summary = await FeedImporter(data: data).importFeeds(from: [.file(file)])
+            #expect(summary.failures.isEmpty)
+            #expect(summary.newArticles == 20_000)
+            #expect(try await data.store.count(Article.self) == 20_000)
+            #expect(data.totalUnreadCount == 20_000)
+        }
     }
 
     @Test func aFeedOverTheSizeLimitIsRefused() async throws {
-        let (data, folder) = try await TestSupport.openData()
-        let file = try TestSupport.write(TestSupport.rss(items: TestSupport.items(50)), named: "big.xml", in: folder)
-        let summary = await FeedImporter(data: data, loader: FeedLoader(maximumBytes: 1_000)).importFeeds(from: [.file(file)])
-        #expect(summary.failures.first?.reason.hasPrefix("too large") == true)
-        #expect(try await data.store.count(Feed.self) == 0)
+        try await TestSupport.withData { (data, folder) async throws in
+            let file = try TestSupport.write(TestSupport.rss(items: TestSupport.items(50)), named: "big.xml", in: folder)
+            let summary = await FeedImporter(data: data, loader: FeedLoader(maximumBytes: 1_000)).importFeeds(from: [.file(file)])
+            #expect(summary.failures.first?.reason.hasPrefix("too large") == true)
+            #expect(try await data.store.count(Feed.self) == 0)
+        }
     }
 
     @Test func unsupportedURLSchemesAreRejected() {

@@ -1,3 +1,4 @@
+import ExampleTestSupport
 import Foundation
 import RSSCore
 import Testing
@@ -6,19 +7,20 @@ import Testing
 /// Every `rss` command, run in-process on a temporary database, as a person or a script would.
 @Suite struct CommandTests {
     private struct Setup {
-        let folder: URL
+        let testFolder: TestFolder
+        var folder: URL { testFolder.url }
         let database: URL
         let feed: URL
     }
 
     /// A database with one imported feed of five articles.
     private func setUp() async throws -> Setup {
-        let folder = try TestSupport.temporaryFolder()
-        let feed = try TestSupport.write(TestSupport.rss(title: "Test feed", items: TestSupport.items(5)), named: "feed.xml", in: folder)
-        let database = folder.appendingPathComponent("db/rss.sqlite")
+        let folder = try TestFolder(prefix: "rss-tests")
+        let feed = try TestSupport.write(TestSupport.rss(title: "Test feed", items: TestSupport.items(5)), named: "feed.xml", in: folder.url)
+        let database = folder.appending("db/rss.sqlite")
         let run = await TestSupport.rss(["import", feed.path], database: database)
         #expect(run.status == 0, "\(run.error)")
-        return Setup(folder: folder, database: database, feed: feed)
+        return Setup(testFolder: folder, database: database, feed: feed)
     }
 
     private func list(_ setup: Setup, _ arguments: [String] = []) async throws -> [ArticleSummaryJSON] {
@@ -154,8 +156,8 @@ import Testing
     }
 
     @Test func demoReportsOneStatementForMarkReadAndTwoForDelete() async throws {
-        let folder = try TestSupport.temporaryFolder()
-        let run = await TestSupport.rss(["demo", "--json", "--articles", "3000", "--bulk", "1000"], database: folder.appendingPathComponent("demo.sqlite"))
+        let folder = try TestFolder(prefix: "rss-tests")
+        let run = await TestSupport.rss(["demo", "--json", "--articles", "3000", "--bulk", "1000"], database: folder.appending("demo.sqlite"))
         #expect(run.status == 0, "\(run.error)")
         let report = try TestSupport.decode(DemoRunner.Report.self, from: run.output)
         #expect(report.articles == 3_000)
@@ -174,20 +176,20 @@ import Testing
         #expect(report.liveStarRefetches == 0)
         #expect(report.searchResults == 3)
         #expect(report.searchStatements >= 1 && report.searchStatements <= 2)
-        let text = await TestSupport.rss(["demo", "--articles", "500", "--bulk", "100"], database: folder.appendingPathComponent("demo2.sqlite"))
+        let text = await TestSupport.rss(["demo", "--articles", "500", "--bulk", "100"], database: folder.appending("demo2.sqlite"))
         #expect(text.output.contains("Mark 100 read: 1 SQL statement, "))
         #expect(text.output.contains("Delete 100 articles with their authors: 2 SQL statements (1 + 1 relationship)"))
     }
 
     @Test func searchFindsArticlesByTheirTextBestFirstWithSnippets() async throws {
-        let folder = try TestSupport.temporaryFolder()
+        let folder = try TestFolder(prefix: "rss-tests")
         let items = [
             TestSupport.Item(guid: "a", title: "Quantum computing explained", body: "Qubits and quantum gates, quantum everything"),
             TestSupport.Item(guid: "b", title: "Cooking", body: "Quantum dots in the kitchen? No."),
             TestSupport.Item(guid: "c", title: "Gardening tips", body: "Tomatoes"),
         ]
-        let feed = try TestSupport.write(TestSupport.rss(items: items), named: "feed.xml", in: folder)
-        let database = folder.appendingPathComponent("rss.sqlite")
+        let feed = try TestSupport.write(TestSupport.rss(items: items), named: "feed.xml", in: folder.url)
+        let database = folder.appending("rss.sqlite")
         #expect(await TestSupport.rss(["import", feed.path], database: database).status == 0)
 
         let run = await TestSupport.rss(["search", "quantum", "--json"], database: database)
@@ -227,8 +229,8 @@ import Testing
     }
 
     @Test func aDatabaseThatIsNotSQLiteIsAClearError() async throws {
-        let folder = try TestSupport.temporaryFolder()
-        let bogus = try TestSupport.write("this is not a database, just text that is long enough to be a header", named: "bogus.sqlite", in: folder)
+        let folder = try TestFolder(prefix: "rss-tests")
+        let bogus = try TestSupport.write("this is not a database, just text that is long enough to be a header", named: "bogus.sqlite", in: folder.url)
         let run = await TestSupport.rss(["feeds"], database: bogus)
         #expect(run.status != 0)
         #expect(run.error.hasPrefix("rss: "))

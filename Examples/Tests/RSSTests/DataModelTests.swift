@@ -29,28 +29,32 @@ import Testing
     }
 
     @Test func unreadCountsUseThePartialUnreadIndex() async throws {
-        let (data, _) = try await TestSupport.openData()
-        let plan = try await queryPlan(RSSDataController.unreadCountsSQL, [], in: data.store)
-        #expect(plan.contains("USING COVERING INDEX articlesUnreadIndex"), "\(plan)")
-        #expect(!plan.contains("SCAN articles\n") && !plan.hasSuffix("SCAN articles"))
+        try await TestSupport.withData { (data, _) async throws in
+            let plan = try await queryPlan(RSSDataController.unreadCountsSQL, [], in: data.store)
+            #expect(plan.contains("USING COVERING INDEX articlesUnreadIndex"), "\(plan)")
+            #expect(!plan.contains("SCAN articles\n") && !plan.hasSuffix("SCAN articles"))
+        }
     }
 
     @Test func perFeedListsUseTheFeedIndex() async throws {
-        let (data, _) = try await TestSupport.openData()
-        let plan = try await queryPlan(RSSDataController.perFeedListSQL, ["https://example.com/feed"], in: data.store)
-        #expect(plan.contains("USING INDEX articlesFeedDateIndex (feedID=?)"), "\(plan)")
+        try await TestSupport.withData { (data, _) async throws in
+            let plan = try await queryPlan(RSSDataController.perFeedListSQL, ["https://example.com/feed"], in: data.store)
+            #expect(plan.contains("USING INDEX articlesFeedDateIndex (feedID=?)"), "\(plan)")
+        }
     }
 
     @Test func unreadListsOfAFeedUseAnIndex() async throws {
-        let (data, _) = try await TestSupport.openData()
-        let sql = "SELECT uniqueID FROM articles WHERE feedID = ? AND read = 0 ORDER BY datePublished DESC"
-        let plan = try await queryPlan(sql, ["https://example.com/feed"], in: data.store)
-        #expect(plan.contains("INDEX articlesUnreadIndex (feedID=?)") || plan.contains("INDEX articlesFeedDateIndex (feedID=?)"), "\(plan)")
+        try await TestSupport.withData { (data, _) async throws in
+            let sql = "SELECT uniqueID FROM articles WHERE feedID = ? AND read = 0 ORDER BY datePublished DESC"
+            let plan = try await queryPlan(sql, ["https://example.com/feed"], in: data.store)
+            #expect(plan.contains("INDEX articlesUnreadIndex (feedID=?)") || plan.contains("INDEX articlesFeedDateIndex (feedID=?)"), "\(plan)")
+        }
     }
 
     @Test func authorLookupsByArticleUseTheArticleIndex() async throws {
-        let (data, _) = try await TestSupport.openData()
-        let plan = try await queryPlan("SELECT authorID FROM authorsArticlesLookup WHERE articleID = ? ORDER BY ix", ["x"], in: data.store)
-        #expect(plan.contains("authorsArticlesLookupArticleIndex (articleID=?)"), "\(plan)")
+        try await TestSupport.withData { (data, _) async throws in
+            let plan = try await queryPlan("SELECT authorID FROM authorsArticlesLookup WHERE articleID = ? ORDER BY ix", ["x"], in: data.store)
+            #expect(plan.contains("authorsArticlesLookupArticleIndex (articleID=?)"), "\(plan)")
+        }
     }
 }

@@ -1,4 +1,5 @@
 import FeedParser
+import ExampleTestSupport
 import Foundation
 import QSData
 import RSSCore
@@ -17,10 +18,10 @@ import Testing
         """
 
     @Test func aFeedWhoseItemsCannotBeReadIsAWarningInTextAndJSONAndTheExitStatus() async throws {
-        let folder = try TestSupport.temporaryFolder()
-        let odd = try TestSupport.write(Self.unknownDialect, named: "draft.xml", in: folder)
-        let good = try TestSupport.write(TestSupport.rss(items: TestSupport.items(2)), named: "good.xml", in: folder)
-        let database = folder.appendingPathComponent("rss.sqlite")
+        let folder = try TestFolder(prefix: "rss-tests")
+        let odd = try TestSupport.write(Self.unknownDialect, named: "draft.xml", in: folder.url)
+        let good = try TestSupport.write(TestSupport.rss(items: TestSupport.items(2)), named: "good.xml", in: folder.url)
+        let database = folder.appending("rss.sqlite")
 
         let text = await TestSupport.rss(["import", odd.path, good.path], database: database)
         #expect(text.status == 1)
@@ -41,46 +42,48 @@ import Testing
     }
 
     @Test func duplicateGuidsAreCountedAndTheFirstCopyIsKept() async throws {
-        let (data, folder) = try await TestSupport.openData()
-        var items = TestSupport.items(5)
-        items.append(TestSupport.Item(guid: "item-1", title: "An older copy of item 1"))
-        items.append(TestSupport.Item(guid: "item-3", title: "An older copy of item 3"))
-        let file = try TestSupport.write(TestSupport.rss(items: items), named: "repeats.xml", in: folder)
+        try await TestSupport.withData { (data, folder) async throws in
+            var items = TestSupport.items(5)
+            items.append(TestSupport.Item(guid: "item-1", title: "An older copy of item 1"))
+            items.append(TestSupport.Item(guid: "item-3", title: "An older copy of item 3"))
+            let file = try TestSupport.write(TestSupport.rss(items: items), named: "repeats.xml", in: folder)
 
-        var events: [ImportEvent] = []
-        let importer = FeedImporter(data: data)
-        importer.onEvent = { events.append($0) }
-        let summary = await importer.importFeeds(from: [.file(file)])
-        #expect(summary.newArticles == 5)
-        #expect(summary.duplicateArticles == 2)
-        #expect(summary.warnings.isEmpty)
-        #expect(events.contains(.imported(source: file.path, title: "Test feed", articles: StoredArticles(new: 5, duplicates: 2))))
-        let titles = try await data.articles().compactMap(\.title).sorted()
-        #expect(titles == ["Item 0", "Item 1", "Item 2", "Item 3", "Item 4"])
+            var events: [ImportEvent] = []
+            let importer = FeedImporter(data: data)
+            importer.onEvent = { events.append($0) }
+            let summary = await importer.importFeeds(from: [.file(file)])
+            #expect(summary.newArticles == 5)
+            #expect(summary.duplicateArticles == 2)
+            #expect(summary.warnings.isEmpty)
+            #expect(events.contains(.imported(source: file.path, title: "Test feed", articles: StoredArticles(new: 5, duplicates: 2))))
+            let titles = try await data.articles().compactMap(\.title).sorted()
+            #expect(titles == ["Item 0", "Item 1", "Item 2", "Item 3", "Item 4"])
 
-        let text = await TestSupport.rss(["import", file.path], database: folder.appendingPathComponent("rss.sqlite"))
-        #expect(text.status == 0)
-        #expect(text.output.contains("5 unchanged articles, 2 duplicates"))
+            let text = await TestSupport.rss(["import", file.path], database: folder.appendingPathComponent("rss.sqlite"))
+            #expect(text.status == 0)
+            #expect(text.output.contains("5 unchanged articles, 2 duplicates"))
+        }
     }
 
     @Test func anExistingDatabaseIsMigratedAndKeepsItsFeeds() async throws {
-        let (data, folder) = try await TestSupport.openData()
-        let database = folder.appendingPathComponent("rss.sqlite")
-        // Make it the database an older reader wrote: no refresh columns, schema version 0.
-        try await data.store.execute("INSERT INTO feeds (uniqueID, title) VALUES ('https://old.example.com/feed', 'Old')")
-        for column in ["address", "etag", "lastModified"] {
-            try await data.store.execute("ALTER TABLE feeds DROP COLUMN \(column)")
-        }
-        try await data.store.execute("PRAGMA user_version = 0")
-        try await data.close()
+        try await TestSupport.withData { (data, folder) async throws in
+            let database = folder.appendingPathComponent("rss.sqlite")
+            // Make it the database an older reader wrote: no refresh columns, schema version 0.
+            try await data.store.execute("INSERT INTO feeds (uniqueID, title) VALUES ('https://old.example.com/feed', 'Old')")
+            for column in ["address", "etag", "lastModified"] {
+                try await data.store.execute("ALTER TABLE feeds DROP COLUMN \(column)")
+            }
+            try await data.store.execute("PRAGMA user_version = 0")
+            try await data.close()
 
-        let reopened = try await RSSDataController.open(at: database)
-        let feed = try #require(reopened.feed(id: "https://old.example.com/feed"))
-        #expect(feed.title == "Old")
-        #expect(feed.etag == nil)
-        #expect(feed.address == nil)
-        let version = try await reopened.store.fetchRows("PRAGMA user_version")
-        #expect(version.first?.first == .integer(1))
-        try await reopened.close()
+            let reopened = try await RSSDataController.open(at: database)
+            let feed = try #require(reopened.feed(id: "https://old.example.com/feed"))
+            #expect(feed.title == "Old")
+            #expect(feed.etag == nil)
+            #expect(feed.address == nil)
+            let version = try await reopened.store.fetchRows("PRAGMA user_version")
+            #expect(version.first?.first == .integer(1))
+            try await reopened.close()
+        }
     }
 }

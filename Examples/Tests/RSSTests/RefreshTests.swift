@@ -24,9 +24,9 @@ import Testing
     func withServer(_ body: (FixtureFeedServer, RSSDataController, URL) async throws -> Void) async throws {
         let server = try await FixtureFeedServer.start()
         do {
-            let (data, folder) = try await TestSupport.openData()
-            try await body(server, data, folder)
-            try await data.close()
+            try await TestSupport.withData { (data, folder) async throws in
+                try await body(server, data, folder)
+            }
         } catch {
             try await server.shutdown()
             throw error

@@ -1,3 +1,4 @@
+import ExampleTestSupport
 import Foundation
 import QSData
 import RSSCommands
@@ -20,19 +21,20 @@ enum TestSupport {
         FileManager.default.fileExists(atPath: referenceFeeds.path)
     }
 
-    /// A new empty folder.
-    static func temporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rss-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
-    /// A controller on a new database in a new folder.
+    /// Runs `body` with a controller on a new database in a new folder, then expects the
+    /// store's integrity check to be clean, closes the controller and removes the folder.
     @MainActor
-    static func openData() async throws -> (RSSDataController, URL) {
-        let folder = try temporaryFolder()
-        let data = try await RSSDataController.open(at: folder.appendingPathComponent("rss.sqlite"))
-        return (data, folder)
+    static func withData(_ body: (RSSDataController, URL) async throws -> Void) async throws {
+        let folder = try TestFolder(prefix: "rss-tests")
+        let data = try await RSSDataController.open(at: folder.appending("rss.sqlite"))
+        do {
+            try await body(data, folder.url)
+            try await expectIntegrity(data.store)
+        } catch {
+            do { try await data.close() } catch { Issue.record(error, "closing after a failure") }
+            throw error
+        }
+        try await data.close()
     }
 
     /// Writes `text` to `folder/name` and returns the file's URL.
@@ -93,11 +95,29 @@ enum TestSupport {
         var error: String
     }
 
-    /// Runs `rss` with these arguments on the database at `database`.
+    /// Runs `rss` with these arguments on the database at `database`. After a command that
+    /// succeeded, the database must be consistent (see ``expectIntegrity(_:)``).
     static func rss(_ arguments: [String], database: URL) async -> Run {
         let (console, output, error) = Console.capturing()
         let status = await RSSCommand.run(arguments + ["--database", database.path], console: console)
+        if status == 0, FileManager.default.fileExists(atPath: database.path) {
+            do {
+                let data = try await RSSDataController.open(at: database)
+                try await expectIntegrity(data.store)
+                try await data.store.close()
+            } catch {
+                Issue.record("after rss \(arguments.joined(separator: " ")): \(error)")
+            }
+        }
         return Run(status: status, output: output.text, error: error.text)
+    }
+
+    /// Expects the store's integrity check to find nothing: no lookup row without its parent or
+    /// child, and nothing SQLite's own checks report.
+    @MainActor
+    static func expectIntegrity(_ store: QSStore, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let report = try await store.checkIntegrity()
+        #expect(report.isClean, "\(report)", sourceLocation: sourceLocation)
     }
 
     /// Decodes JSON a command printed.

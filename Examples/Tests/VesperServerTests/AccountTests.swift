@@ -3,7 +3,7 @@ import Testing
 
 @testable import VesperServerKit
 
-@Suite("Accounts (§2)")
+@Suite("Accounts")
 struct AccountTests {
     @Test func createAccountAnswers204ThenLoginReturnsTokenAndEmailUpdates() async throws {
         try await TestEnvironment.with { env in
@@ -108,10 +108,42 @@ struct AccountTests {
             #expect(throttled.status == 429)
             let retryAfter = try #require(throttled.header("Retry-After").flatMap { Int($0) })
             #expect((1...61).contains(retryAfter))
-            // Another account from the same address is throttled too (per-address limit).
+            // Another account from the same address is not: its failures are counted apart.
             let other = try await env.client.send(
                 "POST", "login", headers: TestClient.basic("bob@example.com", "whatever1"))
-            #expect(other.status == 429)
+            #expect(other.status == 401)
+        }
+    }
+
+    @Test func anAttackerElsewhereCannotLockAUserOutButAnAddressHasAWiderBudget() async {
+        let throttle = LoginThrottle(attemptsPerMinute: 3)
+        let attacker = ThrottlePolicy.login(username: "alice@example.com", address: "203.0.113.66", perMinute: 3)
+        let alice = ThrottlePolicy.login(username: "alice@example.com", address: "192.0.2.1", perMinute: 3)
+        for _ in 0..<3 { await throttle.recordFailure(keys: attacker) }
+        #expect(await throttle.retryAfter(keys: attacker) != nil)
+        #expect(await throttle.retryAfter(keys: alice) == nil)
+        // Spraying usernames from one address meets the address's budget: ten times the per-account one.
+        for index in 0..<27 {
+            let keys = ThrottlePolicy.login(username: "user\(index)@example.com", address: "203.0.113.66", perMinute: 3)
+            #expect(await throttle.retryAfter(keys: keys) == nil)
+            await throttle.recordFailure(keys: keys)
+        }
+        let next = ThrottlePolicy.login(username: "carol@example.com", address: "203.0.113.66", perMinute: 3)
+        #expect(await throttle.retryAfter(keys: next) != nil)
+        #expect(await throttle.retryAfter(keys: alice) == nil)
+    }
+
+    @Test func accountCreationIsThrottledPerAddress() async throws {
+        try await TestEnvironment.with({ $0.loginAttemptsPerMinute = 3 }) { env in
+            for index in 0..<3 {
+                let created = try await env.client.send(
+                    "POST", "createAccount", headers: TestClient.basic("user\(index)@example.com", "a long password"))
+                #expect(created.status == 204)
+            }
+            let throttled = try await env.client.send(
+                "POST", "createAccount", headers: TestClient.basic("user3@example.com", "a long password"))
+            #expect(throttled.status == 429)
+            #expect(throttled.header("Retry-After") != nil)
         }
     }
 

@@ -4,7 +4,7 @@ import Testing
 
 @testable import VesperServerKit
 
-@Suite("Attachment blobs (§8)")
+@Suite("Attachment blobs")
 struct BlobTests {
     static func md5(_ data: Data) -> String { Data(Insecure.MD5.hash(data: data)).base64EncodedString() }
 

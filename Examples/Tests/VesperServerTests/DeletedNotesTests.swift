@@ -3,7 +3,7 @@ import Testing
 
 @testable import VesperServerKit
 
-@Suite("Deleted notes (§5)")
+@Suite("Deleted notes")
 struct DeletedNotesTests {
     @Test func responseListsOnlyTombstonesThatExistedBeforeTheCall() async throws {
         try await TestEnvironment.with { env in

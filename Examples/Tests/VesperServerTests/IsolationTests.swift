@@ -3,7 +3,7 @@ import Testing
 
 @testable import VesperServerKit
 
-@Suite("Per-user isolation (§10.2)")
+@Suite("Per-user isolation")
 struct IsolationTests {
     @Test func twoUsersCanHoldTheSameNoteIDWithoutSeeingOrTouchingEachOther() async throws {
         try await TestEnvironment.with { env in
@@ -50,7 +50,7 @@ struct IsolationTests {
             _ = try await env.client.post("notes", token: bob, json: [wireNote(8100)])
             let alicesToken = try #require(
                 try await env.client.post("notes", token: alice, json: []).header("x-vesper-synctoken"))
-            // Bob (after a sign-out/sign-in mix-up, C7) presents Alice's token: he gets everything.
+            // Bob (after a sign-out/sign-in mix-up in the client) presents Alice's token: he gets everything.
             let response = try await env.client.post(
                 "notes", token: bob, json: [], headers: ["x-vesper-synctoken": alicesToken])
             #expect(try response.jsonArray().count == 1)

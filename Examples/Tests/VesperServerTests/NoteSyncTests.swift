@@ -3,7 +3,7 @@ import Testing
 
 @testable import VesperServerKit
 
-@Suite("Notes (§6, §7)")
+@Suite("Notes")
 struct NoteSyncTests {
     @Test func uploadedNotesComeBackInTheWireFormatWithASyncToken() async throws {
         try await TestEnvironment.with { env in
@@ -172,23 +172,6 @@ struct NoteSyncTests {
         #expect(!NoteMerge.incomingWins(1, over: 1))
         #expect(!NoteMerge.incomingWins(nil, over: nil))
         #expect(NoteMerge.incomingWins(1, over: nil))
-    }
-
-    @Test func wireDatesParseEveryAllowedFormAndFormatWithThreeDigits() {
-        #expect(WireDate.milliseconds(from: "2014-06-12T16:44:29.099-07:00") == 1_402_616_669_099)
-        #expect(WireDate.milliseconds(from: "2014-06-12T23:44:29.099Z") == 1_402_616_669_099)
-        #expect(WireDate.milliseconds(from: "2014-06-12T16:44:29.099-0700") == 1_402_616_669_099)
-        #expect(WireDate.milliseconds(from: "2014-06-12T23:44:29Z") == 1_402_616_669_000)
-        #expect(WireDate.milliseconds(from: "2014-06-12T23:44:29.5Z") == 1_402_616_669_500)
-        #expect(WireDate.milliseconds(from: "2014-06-12T23:44:29.099999999Z") == 1_402_616_669_099)
-        #expect(WireDate.milliseconds(from: "2014-06-12T23:44:29.0999999999Z") == nil)
-        #expect(WireDate.milliseconds(from: "2014-02-30T00:00:00Z") == nil)
-        #expect(WireDate.milliseconds(from: "Thu, 12 Jun 2014 23:44:29 GMT") == nil)
-        #expect(WireDate.milliseconds(from: "2014-06-12T23:44:29") == nil)
-        #expect(WireDate.string(from: 1_402_616_669_099) == "2014-06-12T23:44:29.099Z")
-        #expect(WireDate.string(from: 1_402_616_669_000) == "2014-06-12T23:44:29.000Z")
-        #expect(WireDate.string(from: WireDate.oldDate) == "2012-12-12T12:00:00.000Z")
-        #expect(WireDate.string(from: -1) == "1969-12-31T23:59:59.999Z")
     }
 
     @Test func missingDatesDefaultToTheOldDateAndUnparseableModificationDatesMeanNoValue() async throws {

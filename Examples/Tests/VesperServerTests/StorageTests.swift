@@ -1,3 +1,4 @@
+import ExampleTestSupport
 import Foundation
 import QSData
 import Testing
@@ -6,15 +7,17 @@ import Testing
 
 @Suite("SQLite storage")
 struct StorageTests {
-    static func makeStorage() throws -> (SQLiteVesperStorage, String) {
+    /// A storage in a new folder; keep the folder while the storage is in use.
+    static func makeStorage() throws -> (SQLiteVesperStorage, String, TestFolder) {
         let folder = try TestEnvironment.makeFolder()
-        let path = folder.appendingPathComponent("s.sqlite").path
+        let path = folder.appending("s.sqlite").path
         let cipher = TextCipher(keys: [0: ServerKeys(secret: "x").defaultTextKey], currentKeyID: 0)
-        return (try SQLiteVesperStorage(path: path, cipher: cipher), path)
+        return (try SQLiteVesperStorage(path: path, cipher: cipher), path, folder)
     }
 
     @Test func notesAreInsertedAndReturned() async throws {
-        let (storage, path) = try Self.makeStorage()
+        let (storage, path, folder) = try Self.makeStorage()
+        defer { withExtendedLifetime(folder) {} }
         let note = SyncNote(noteID: 1234, text: "hello", creationDate: 1, sortDate: 2, textModificationDate: 3)
         let result = try await storage.syncNotes([note], since: nil, overlap: 600_000, userID: 1)
         #expect(result.items == [note])

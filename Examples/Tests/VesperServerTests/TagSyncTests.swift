@@ -3,7 +3,7 @@ import Testing
 
 @testable import VesperServerKit
 
-@Suite("Tags (§4)")
+@Suite("Tags")
 struct TagSyncTests {
     @Test func firstUploadIsStoredAndAnswers200WithAnEmptyArray() async throws {
         try await TestEnvironment.with { env in

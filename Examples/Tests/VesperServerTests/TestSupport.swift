@@ -1,5 +1,7 @@
+import ExampleTestSupport
 import Foundation
 import Testing
+import VesperServerTestSupport
 
 @testable import VesperServerKit
 
@@ -13,6 +15,8 @@ final class TestEnvironment: Sendable {
     let client: TestClient
     let folder: URL
     let configuration: VesperServerConfiguration
+    /// What the server logged (info and above).
+    let logs: LogRecorder
 
     static func makeConfiguration(folder: URL) -> VesperServerConfiguration {
         var configuration = VesperServerConfiguration(
@@ -23,31 +27,31 @@ final class TestEnvironment: Sendable {
         return configuration
     }
 
-    static func makeFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "vesper-server-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
+    static func makeFolder() throws -> TestFolder {
+        try TestFolder(prefix: "vesper-server-tests")
     }
 
-    private init(server: VesperTestServer, folder: URL, configuration: VesperServerConfiguration) {
+    private init(server: VesperTestServer, folder: URL, configuration: VesperServerConfiguration, logs: LogRecorder) {
         self.server = server
         self.folder = folder
         self.configuration = configuration
+        self.logs = logs
         client = TestClient(baseURL: server.baseURL)
     }
 
     /// Runs `body` against a fresh server, then shuts the server down and removes its folder.
     static func with(
-        folder existingFolder: URL? = nil,
+        folder existingFolder: TestFolder? = nil,
         _ configure: (inout VesperServerConfiguration) -> Void = { _ in },
         _ body: (TestEnvironment) async throws -> Void
     ) async throws {
-        let folder = try existingFolder ?? makeFolder()
+        let testFolder = try existingFolder ?? makeFolder()
+        let folder = testFolder.url
         var configuration = makeConfiguration(folder: folder)
         configure(&configuration)
-        let server = try await VesperTestServer.start(configuration)
-        let environment = TestEnvironment(server: server, folder: folder, configuration: configuration)
+        let logs = LogRecorder()
+        let server = try await VesperTestServer.start(configuration, logger: logs.logger)
+        let environment = TestEnvironment(server: server, folder: folder, configuration: configuration, logs: logs)
         do {
             try await body(environment)
         } catch {
@@ -55,7 +59,7 @@ final class TestEnvironment: Sendable {
             throw error
         }
         try await server.shutdown()
-        if existingFolder == nil { try? FileManager.default.removeItem(at: folder) }
+        withExtendedLifetime(testFolder) {}
     }
 
     /// Creates an account and logs in; returns the token.

@@ -3,7 +3,7 @@ import Testing
 
 @testable import VesperServerKit
 
-@Suite("Login tokens, routing and headers (§1, §2.3)")
+@Suite("Login tokens, routing and headers")
 struct TokenAndRoutingTests {
     @Test func userLevelEndpointsNeedAValidToken() async throws {
         try await TestEnvironment.with { env in
@@ -49,7 +49,7 @@ struct TokenAndRoutingTests {
             let wrongMethod = try await env.client.send("GET", "notes", headers: TestClient.auth(token))
             #expect(wrongMethod.status == 405)
             #expect(wrongMethod.header("Allow") == "POST")
-            // Operator endpoints of the original are not exposed (§1.1, §10.4).
+            // Operator endpoints of the original are not exposed.
             for name in ["accountinfo", "foldername", "stats", "changepassword", "verifyemail"] {
                 #expect(try await env.client.send("POST", name).status == 404)
             }

@@ -3,7 +3,7 @@ import Testing
 
 @testable import VesperServerKit
 
-@Suite("Malformed and oversized input (S2, §1.4)")
+@Suite("Malformed and oversized input")
 struct ValidationTests {
     @Test func malformedOrWronglyShapedBodiesAre400AndWriteNothing() async throws {
         try await TestEnvironment.with { env in

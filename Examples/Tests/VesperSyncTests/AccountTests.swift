@@ -1,3 +1,4 @@
+import ExampleTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -95,8 +96,10 @@ import VesperCore
             sleeper.wakeAll()
             return account.completedSyncCount == 1 && !account.isSyncing
         }
-        // Only the last request ran: one notes call, carrying the note's latest text.
-        try await Task.sleep(for: .milliseconds(50))
+        // Only the last request ran: the earlier ones were cancelled before they were woken, and
+        // no further sync is waiting. One notes call, carrying the note's latest text.
+        #expect(sleeper.durations.count == 3)
+        #expect(sleeper.waiting == 0)
         #expect(account.completedSyncCount == 1)
         let notesCalls = server.requests(to: "/api/notes")
         #expect(notesCalls.count == 1)
@@ -105,17 +108,14 @@ import VesperCore
     }
 
     @Test func aServerClockMoreThanTwoMinutesAheadCorrectsUserDates() async throws {
-        let server = FakeVesperServer()
+        // The server's Date header and the device both follow the test clock, an hour apart.
+        let server = FakeVesperServer(clock: clock)
         let phone = try await client(server)
         server.setClockOffset(3_600)
-        phone.account.deviceNow = { [clock] in clock.date }
         try await phone.account.createAccount(server: Self.server, username: "alice@example.com", password: "correct horse")
-        // Skew is measured against the real clock in this test; the device clock is the test clock.
-        let expectedSkew = Date().timeIntervalSince(clock.date) + 3_600
-        #expect(abs((phone.account.state?.clockSkew ?? 0) - expectedSkew) < 5)
+        #expect(phone.account.state?.clockSkew == 3_600)
         let note = try await phone.vesper.userDidCreateNote(text: "Stamped")
-        let stamped = try #require(note.textModificationDate)
-        #expect(abs(stamped.timeIntervalSince(Date()) - 3_600) < 5)
+        #expect(note.textModificationDate == clock.date.addingTimeInterval(3_600))
         try await phone.account.syncNow()
         #expect(try #require(phone.account.state?.clockSkew) != 0)
         try await phone.close()
@@ -221,8 +221,19 @@ final class ManualSleeper: Sendable {
         }
     }
 
-    func waitForSleepers(atLeast count: Int) async {
-        while state.withLock({ $0.waiters.count }) < count { await Task.yield() }
+    /// How many sleeps have not been woken yet.
+    var waiting: Int { state.withLock { $0.waiters.count } }
+
+    /// Waits until at least `count` sleeps are waiting; records an issue after `timeout`.
+    func waitForSleepers(atLeast count: Int, timeout: Duration = .seconds(10)) async {
+        let deadline = ContinuousClock.now + timeout
+        while waiting < count {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("timed out waiting for \(count) sleepers")
+                return
+            }
+            await Task.yield()
+        }
     }
 
     func wakeAll() {

@@ -1,10 +1,10 @@
+import ExampleTestSupport
 import Foundation
 import Synchronization
 import VesperSync
 
-/// An in-memory server that follows VESPER-SYNC-PROTOCOL.md closely enough for client tests:
-/// accounts and tokens, tags (§4.3), tombstones (§5.2), the per-property notes merge (§7.3),
-/// blobs (§8.3). It is a transport, so no sockets are involved. Every request is recorded.
+/// An in-memory server that follows `Examples/Vesper/PROTOCOL.md` closely enough for client tests:
+/// accounts and tokens, tags, tombstones, the per-property notes merge, blobs. It is a transport, so no sockets are involved. Every request is recorded.
 final class FakeVesperServer: VSHTTPTransport {
     struct StoredNote {
         var json: [String: VSJSON]
@@ -120,7 +120,7 @@ final class FakeVesperServer: VSHTTPTransport {
         return json(.object(["token": .string(token), "emailUpdates": .bool(false)]))
     }
 
-    // MARK: Tags (§4.3, answering 200 with an array in every case)
+    // MARK: Tags (answering 200 with an array in every case)
 
     private static func tags(_ incoming: [VSJSON], user: String, _ state: inout State) -> VSHTTPResponse {
         var response: [VSJSON] = []
@@ -151,7 +151,7 @@ final class FakeVesperServer: VSHTTPTransport {
         ["uniqueID": .string(tag.uniqueID), "name": .string(tag.name), "nameModificationDate": .string(VSSyncDate.string(from: date))]
     }
 
-    // MARK: Tombstones (§5.2, in one step)
+    // MARK: Tombstones (in one step)
 
     private static func deletedNotes(_ incoming: [VSJSON], user: String, _ state: inout State) -> VSHTTPResponse {
         let existing = state.tombstones[user] ?? []
@@ -162,7 +162,7 @@ final class FakeVesperServer: VSHTTPTransport {
         return json(.array(existing.sorted().map(VSJSON.integer)))
     }
 
-    // MARK: Notes (§7.3; a change sequence in place of serverModificationDate)
+    // MARK: Notes (a change sequence in place of serverModificationDate)
 
     static let mergedProperties = [
         ("text", "textModificationDate"), ("archived", "archivedModificationDate"), ("sortDate", "sortDateModificationDate"),

@@ -1,9 +1,10 @@
+import ExampleTestSupport
 import Foundation
 import Testing
 import VesperCore
 import VesperSync
 
-/// The mergers' per-property rules (§7.5, §4.5, §5.3–5.4), applied through the sync path.
+/// The mergers' per-property rules for notes, tags and deletions, applied through the sync path.
 @MainActor
 @Suite struct MergerTests {
     let folder: TestFolder
@@ -75,7 +76,7 @@ import VesperSync
                                         sortDate: laterSort, sortDateDate: t0 + 2, tags: ["Server"], tagsDate: t0 - 1)])
         #expect(note.text == "Local text" && note.tags.map(\.name) == ["Keep"])
         #expect(note.archived && note.archivedModificationDate == t0 + 1)
-        // The sort date's own date is copied too (C1), so the same change doesn't win again.
+        // The sort date's own date is copied too (the original client forgot it), so the same change doesn't win again.
         #expect(note.sortDate == laterSort && note.sortDateModificationDate == t0 + 2)
         let again = try await merge([serverNote(note, archived: true, archivedDate: t0 + 1, sortDate: laterSort, sortDateDate: t0 + 2)])
         #expect(again.updated.isEmpty)
@@ -122,7 +123,7 @@ import VesperSync
         #expect(try await vesper.allNotes().isEmpty)
     }
 
-    // MARK: Tags (§4.5)
+    // MARK: Tags
 
     @Test func serverTagsNewHereKeepTheServerDate() async throws {
         let changed = try VSSyncTagMerger(dataController: vesper).merge([VSSyncTag(name: "Work", nameModificationDate: t0 - 500)])

@@ -1,6 +1,9 @@
+import ExampleTestSupport
+import DeadlineHTTP
 import Foundation
 import Testing
 import VesperServerKit
+import VesperServerTestSupport
 import VesperSync
 
 /// The real server (`VesperServerKit`) on a free loopback port, over HTTP with URLSession.
@@ -9,7 +12,7 @@ final class RealHarness: SyncServerHarness {
     let server: VesperTestServer
     let folder: TestFolder
     let tokenLifetime: Duration
-    let transport: any VSHTTPTransport = VSURLSessionTransport(timeout: 30)
+    let transport: any VSHTTPTransport = VSNetworkTransport(deadlines: HTTPDeadlines(total: .seconds(30)))
 
     var url: URL { server.baseURL }
 

@@ -1,3 +1,4 @@
+import ExampleTestSupport
 import Foundation
 import Testing
 import VesperCore
@@ -58,7 +59,7 @@ struct SyncScenarios {
         #expect(copy.attachments == [attachment] && copy.thumbnailID == attachment.uniqueID)
         #expect(copy.creationDate == note.creationDate && copy.textModificationDate == note.textModificationDate)
         #expect(copy.modificationDate == nil)
-        let bytes = try Data(contentsOf: night.vesper.attachmentStorage.fileURL(for: attachment))
+        let bytes = try #require(night.vesper.attachmentStorage.file(for: attachment)).read()
         #expect(bytes == SampleImages.png)
         // Nothing bounces back: the next syncs move nothing.
         let again = try await sync(night)
@@ -153,7 +154,7 @@ struct SyncScenarios {
         try await closeAll(day, night)
     }
 
-    /// S4: random edits, archives, tag changes and deletes on two clients with syncs in
+    /// Convergence: random edits, archives, tag changes and deletes on two clients with syncs in
     /// between; after two rounds of syncs both clients and the server hold identical notes.
     func randomEditsConverge(seed: UInt64, steps: Int) async throws {
         var random = SeededGenerator(seed: seed)

@@ -1,44 +1,14 @@
+import ExampleTestSupport
 import Foundation
 import Synchronization
 import Testing
 import VesperCore
 import VesperSync
 
-/// A fresh folder for one test's databases and files.
-struct TestFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("vesper-sync-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
+extension TestFolder {
     /// A database in its own subfolder (each client has its own attachments folder).
     func databaseURL(_ name: String) throws -> URL {
-        let folder = url.appendingPathComponent(name, isDirectory: true)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder.appendingPathComponent("vesper.sqlite")
-    }
-
-    func file(_ name: String, _ data: Data) throws -> URL {
-        let fileURL = url.appendingPathComponent(name)
-        try data.write(to: fileURL)
-        return fileURL
-    }
-}
-
-/// A device clock the tests move by hand, in whole milliseconds.
-final class TestClock: Sendable {
-    private let current: Mutex<Date>
-
-    init(start: Date = Date(timeIntervalSince1970: 1_700_000_000)) {
-        current = Mutex(VSSyncDate.truncated(start))
-    }
-
-    var date: Date { current.withLock { $0 } }
-
-    func advance(_ seconds: TimeInterval = 60) {
-        current.withLock { $0 += seconds }
+        try subfolder(name).appendingPathComponent("vesper.sqlite")
     }
 }
 
@@ -68,7 +38,7 @@ struct TestClient {
 
 /// What must agree between clients and the server for a note. Tags are compared by uniqueID:
 /// a case-only rename travels through the tags endpoint, and the server never rewrites the tag
-/// names inside the notes it stores (§10.1).
+/// names inside the notes it stores.
 struct NoteSummary: Equatable, CustomStringConvertible {
     var text: String
     var archived: Bool

@@ -1,3 +1,4 @@
+import ExampleTestSupport
 import Foundation
 import Testing
 import VesperCommands
@@ -87,6 +88,7 @@ import VesperCommands
             try vesper.userDidAddAttachment(fileAt: textFile, to: note)
         }
         #expect(note.text == "The one note" && note.attachments.isEmpty)
+        try await expectIntegrity(vesper)
         try await vesper.close()
     }
 

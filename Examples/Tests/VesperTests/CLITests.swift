@@ -1,3 +1,4 @@
+import ExampleTestSupport
 import Foundation
 import Testing
 import VesperCommands
@@ -135,7 +136,7 @@ import VesperCommands
         let png = try await folder.vesper("attach", String(id), try folder.file("a.png", SampleImages.png640x480).path, "--json")
             .decoded(VesperJSON.Attachment.self)
         #expect(png.mimeType == "image/png" && png.width == 640 && png.height == 480)
-        #expect(FileManager.default.contents(atPath: png.path) == SampleImages.png640x480)
+        #expect(FileManager.default.contents(atPath: try #require(png.path)) == SampleImages.png640x480)
         let jpeg = await folder.vesper("attach", String(id), try folder.file("b.jpg", SampleImages.jpeg128x96).path)
         #expect(jpeg.output == "Attached image/jpeg 128×96 to note \(id).\n")
 

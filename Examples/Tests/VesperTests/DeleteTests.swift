@@ -1,3 +1,4 @@
+import ExampleTestSupport
 import Foundation
 import QSData
 import Testing
@@ -22,6 +23,7 @@ import Testing
         #expect(deleted == notes.map(\.uniqueID).sorted())
         #expect(try await vesper.store.fetchRows("SELECT DISTINCT noteID FROM tagsNotesLookup") == [[.integer(kept.uniqueID)]])
         #expect(try await vesper.store.fetchRows("SELECT uniqueID FROM notes") == [[.integer(kept.uniqueID)]])
+        try await expectIntegrity(vesper)
         try await vesper.close()
     }
 
@@ -54,6 +56,7 @@ import Testing
         #expect(folder.attachmentFiles().isEmpty)
         #expect(try await vesper.store.fetchRows("SELECT count(*) FROM attachments") == [[.integer(0)]])
         #expect(try await vesper.store.fetchRows("SELECT count(*) FROM attachmentsNotesLookup") == [[.integer(0)]])
+        try await expectIntegrity(vesper)
         try await vesper.close()
     }
 }

@@ -1,3 +1,4 @@
+import ExampleTestSupport
 import Foundation
 import QSData
 import Testing
@@ -35,9 +36,11 @@ import Testing
         let folder = try TestFolder()
         let vesper = try await openController(folder)
         #expect(try await vesper.store.count(VSNote.self) == 0)
+        try await expectIntegrity(vesper)
         try await vesper.close()
         // Opening again validates the existing database against the model.
         let reopened = try await openController(folder)
+        try await expectIntegrity(reopened)
         try await reopened.close()
     }
 
@@ -53,6 +56,7 @@ import Testing
             }
             #expect(indexedColumns.contains("noteID"), "\(table) has no index starting with noteID")
         }
+        try await expectIntegrity(vesper)
         try await vesper.close()
     }
 

@@ -1,3 +1,4 @@
+import ExampleTestSupport
 import Foundation
 import QSData
 import Testing
@@ -16,6 +17,7 @@ import Testing
         #expect(second.tags.count == 1)
         #expect(first.tags[0] === second.tags[0] && second.tags[0] === third.tags[0])
         #expect(try await vesper.store.fetchRows("SELECT uniqueID, name FROM tags") == [[.text("ice cream"), .text("Ice Cream")]])
+        try await expectIntegrity(vesper)
         try await vesper.close()
     }
 
@@ -24,9 +26,11 @@ import Testing
         let vesper = try await openController(folder)
         let note = try await vesper.userDidCreateNote(text: "one", tagNames: ["Zeta", "alpha", "Mu"])
         try vesper.userDidUpdateTags(["Mu", "Zeta", "alpha"], of: note)
+        try await expectIntegrity(vesper)
         try await vesper.close()
         let reopened = try await openController(folder)
         #expect(try await reopened.note(id: note.uniqueID).tags.map(\.name) == ["Mu", "Zeta", "alpha"])
+        try await expectIntegrity(reopened)
         try await reopened.close()
     }
 
@@ -39,6 +43,7 @@ import Testing
         ]
         try vesper.userDidRenameTag("ice cream", to: "Ice Cream")
         #expect(notes.map { $0.tags.map(\.name) } == [["Ice Cream"], ["Food", "Ice Cream"]])
+        try await expectIntegrity(vesper)
         try await vesper.close()
 
         let reopened = try await openController(folder)
@@ -46,6 +51,7 @@ import Testing
         let fetched = try await reopened.notes(ids: notes.map(\.uniqueID))
         #expect(fetched.map { $0.tags.map(\.name) } == [["Ice Cream"], ["Food", "Ice Cream"]])
         #expect(try await reopened.store.fetchRows("SELECT count(*) FROM tags") == [[.integer(2)]])
+        try await expectIntegrity(reopened)
         try await reopened.close()
     }
 
@@ -61,6 +67,7 @@ import Testing
             try vesper.userDidRenameTag("sorbet", to: "Sorbet")
         }
         #expect(note.tags.map(\.name) == ["ice cream"])
+        try await expectIntegrity(vesper)
         try await vesper.close()
     }
 
@@ -68,6 +75,7 @@ import Testing
         let folder = try TestFolder()
         let vesper = try await openController(folder)
         try await vesper.userDidCreateNote(text: "one", tagNames: ["A", "B"])
+        try await expectIntegrity(vesper)
         try await vesper.close()
 
         let reopened = try await openController(folder)
@@ -80,6 +88,7 @@ import Testing
         #expect(log.count == 0)
         #expect(names == ["A", "B"])
         #expect(fetched?.name == "A")
+        try await expectIntegrity(reopened)
         try await reopened.close()
     }
 }

@@ -1,30 +1,29 @@
+import ExampleTestSupport
 import Foundation
 import QSData
 import Testing
 import VesperCommands
 import VesperCore
 
-/// A fresh folder for one test's database and files.
-struct TestFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("vesper-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
+/// Vesper's files in a test folder.
+extension TestFolder {
     var databaseURL: URL { url.appendingPathComponent("vesper.sqlite") }
 
-    func file(_ name: String, _ data: Data) throws -> URL {
-        let fileURL = url.appendingPathComponent(name)
-        try data.write(to: fileURL)
-        return fileURL
-    }
-
-    /// Runs `vesper` in-process against this folder's database.
+    /// Runs `vesper` in-process against this folder's database. After a command that succeeded,
+    /// the database must be consistent.
     @MainActor
     func vesper(_ arguments: String..., stdin: String? = nil) async -> VesperRunResult {
-        await VesperRunner.run(arguments + ["--database", databaseURL.path], standardInput: { stdin })
+        let result = await VesperRunner.run(arguments + ["--database", databaseURL.path], standardInput: { stdin })
+        if result.exitCode == 0, FileManager.default.fileExists(atPath: databaseURL.path) {
+            do {
+                let vesper = try await VSDataController.open(at: databaseURL)
+                try await expectIntegrity(vesper)
+                try await vesper.close()
+            } catch {
+                Issue.record("after vesper \(arguments.joined(separator: " ")): \(error)")
+            }
+        }
+        return result
     }
 
     /// Every row of every Vesper table, to show that a refused command changed nothing.
@@ -80,14 +79,12 @@ enum SampleImages {
     static let text = Data("Just some notes, not a picture.\n".utf8)
 }
 
-/// A clock the tests move by hand.
+/// Expects the store's integrity check to find nothing: no lookup row without its parent or
+/// child, and nothing SQLite's own checks report.
 @MainActor
-final class TestClock {
-    var date = Date(timeIntervalSince1970: 1_700_000_000)
-
-    func advance(_ seconds: TimeInterval = 60) {
-        date += seconds
-    }
+func expectIntegrity(_ vesper: VSDataController, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    let report = try await vesper.store.checkIntegrity()
+    #expect(report.isClean, "\(report)", sourceLocation: sourceLocation)
 }
 
 @MainActor

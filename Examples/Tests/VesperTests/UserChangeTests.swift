@@ -1,3 +1,4 @@
+import ExampleTestSupport
 import Foundation
 import QSData
 import Testing
@@ -15,12 +16,14 @@ import Testing
         #expect(note.textModificationDate == clock.date && note.tagsModificationDate == clock.date)
         #expect(note.truncatedText == "Read https://inessential.com today")
         #expect(note.links == ["https://inessential.com"])
+        try await expectIntegrity(vesper)
         try await vesper.close()
 
         let reopened = try await openController(folder)
         let fetched = try await reopened.note(id: note.uniqueID)
         #expect(fetched.text == note.text && fetched.links == note.links && fetched.tags.map(\.name) == ["Reading"])
         #expect(fetched.modificationDate == clock.date)
+        try await expectIntegrity(reopened)
         try await reopened.close()
     }
 
@@ -36,11 +39,13 @@ import Testing
         #expect(note.archivedModificationDate == clock.date)
         #expect(note.modificationDate == clock.date)
         #expect(note.textModificationDate == created)
+        try await expectIntegrity(vesper)
         try await vesper.close()
 
         let reopened = try await openController(folder)
         let stored = try await reopened.note(id: note.uniqueID)
         #expect(stored.archived && stored.archivedModificationDate == clock.date && stored.modificationDate == clock.date)
+        try await expectIntegrity(reopened)
         try await reopened.close()
     }
 
@@ -64,11 +69,13 @@ import Testing
         #expect(note.archivedModificationDate == serverDate)
         #expect(note.modificationDate == localModification)
         #expect(sources == [.sync])
+        try await expectIntegrity(vesper)
         try await vesper.close()
 
         let reopened = try await openController(folder)
         let stored = try await reopened.note(id: note.uniqueID)
         #expect(stored.archived && stored.archivedModificationDate == serverDate && stored.modificationDate == localModification)
+        try await expectIntegrity(reopened)
         try await reopened.close()
     }
 
@@ -86,6 +93,7 @@ import Testing
         let timeline = try await vesper.timeline()
         #expect(timeline.map(\.uniqueID) == [123_456])
         #expect(timeline.first?.truncatedText == "From the server")
+        try await expectIntegrity(vesper)
         try await vesper.close()
     }
 
@@ -103,6 +111,7 @@ import Testing
         try await vesper.flush()
         let timeline = try await vesper.timeline()
         #expect(timeline.first?.truncatedText == "Second, see http://example.com")
+        try await expectIntegrity(vesper)
         try await vesper.close()
     }
 
@@ -113,10 +122,12 @@ import Testing
         let attachment = try vesper.userDidAddAttachment(fileAt: try folder.file("s.jpg", SampleImages.jpeg128x96), to: note)
         #expect(attachment.mimeType == "image/jpeg" && attachment.width == 128 && attachment.height == 96)
         #expect(note.thumbnailID == attachment.uniqueID)
-        #expect(try Data(contentsOf: vesper.attachmentStorage.fileURL(for: attachment)) == SampleImages.jpeg128x96)
+        #expect(try #require(vesper.attachmentStorage.file(for: attachment)).read() == SampleImages.jpeg128x96)
+        try await expectIntegrity(vesper)
         try await vesper.close()
         let reopened = try await openController(folder)
         #expect(try await reopened.note(id: note.uniqueID).attachments == [attachment])
+        try await expectIntegrity(reopened)
         try await reopened.close()
     }
 
@@ -135,6 +146,7 @@ import Testing
         let third = try await vesper.userDidCreateNote(text: "three")
         #expect(third.uniqueID == 1 << 53)
         #expect(proposals.isEmpty)
+        try await expectIntegrity(vesper)
         try await vesper.close()
     }
 }

@@ -8,6 +8,8 @@ public enum VesperError: Error, Equatable, Sendable, CustomStringConvertible {
     case emptyText
     /// A tag name must have something in it besides whitespace.
     case emptyTagName
+    /// A tag name longer than ``VSTag/maximumNameLength`` characters.
+    case tagNameTooLong(limit: Int)
     /// No tag has this name.
     case tagNotFound(String)
     /// The note does not have this tag.
@@ -20,6 +22,9 @@ public enum VesperError: Error, Equatable, Sendable, CustomStringConvertible {
     case unsupportedAttachment(path: String)
     /// The attachment's file can't be written into the attachments folder.
     case cannotStoreAttachment(path: String, reason: String)
+    /// An attachment ID that is not of the protocol's shape (letters, digits and hyphens), so it
+    /// names no file in the attachments folder.
+    case invalidAttachmentName(String)
     /// The database's folder does not exist, or is not a folder.
     case databaseFolderMissing(path: String)
     /// The database's folder can't be created or written.
@@ -32,6 +37,7 @@ public enum VesperError: Error, Equatable, Sendable, CustomStringConvertible {
         case .noteNotFound(let id): "There is no note with ID \(id)."
         case .emptyText: "A note needs some text."
         case .emptyTagName: "A tag needs a name."
+        case .tagNameTooLong(let limit): "A tag name can be at most \(limit) characters long."
         case .tagNotFound(let name): "There is no tag named \"\(name)\"."
         case .tagNotOnNote(let name, let noteID): "Note \(noteID) has no tag named \"\(name)\"."
         case .tagRenameNotCaseOnly(let from, let to):
@@ -39,6 +45,7 @@ public enum VesperError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unreadableAttachment(let path, let reason): "Can't read \(path): \(reason)."
         case .unsupportedAttachment(let path): "\(path) is not a PNG or JPEG picture; only pictures can be attached."
         case .cannotStoreAttachment(let path, let reason): "Can't store the attachment at \(path): \(reason)."
+        case .invalidAttachmentName(let name): "\"\(name)\" is not a valid attachment ID (only letters, digits and hyphens)."
         case .databaseFolderMissing(let path): "The folder for the database does not exist: \(path)."
         case .databaseFolderNotWritable(let path, let reason): "Can't use the folder \(path) for the database: \(reason)."
         case .noFreeNoteID: "Could not find a free note ID."

@@ -1,3 +1,4 @@
+import AppDataFolder
 import ArgumentParser
 import Foundation
 import Logging
@@ -8,7 +9,7 @@ import VesperServerKit
 struct VesperServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vesper-server",
-        abstract: "The Vesper notes sync server (VESPER-SYNC-PROTOCOL.md).",
+        abstract: "The Vesper notes sync server (Examples/Vesper/PROTOCOL.md).",
         discussion: """
             The server secret signs login tokens and blob URLs and derives note-text key 0. It comes from \
             VESPER_SERVER_SECRET, or else from the file `secret` next to the database, created on first run.
@@ -31,14 +32,26 @@ struct VesperServerCommand: AsyncParsableCommand {
     @Option(help: "The externally visible base URL used in blob URLs, such as https://vesper.example.com/")
     var publicURL: String?
 
-    @Option(help: "The log level: trace, debug, info, notice, warning, error, critical.")
-    var logLevel = "info"
+    @Option(help: "Seconds a new connection may take to send a complete request head before it is closed.")
+    var requestHeadTimeout = 5
+
+    @Option(help: "Seconds a connection may sit idle (between requests, or within a request body) before it is closed.")
+    var idleTimeout = 30
+
+    @Option(help: "The most connections served at once; more wait to be accepted.")
+    var maxConnections = 1000
+
+    @Option(help: "Hours a login token stays valid.")
+    var tokenLifetimeHours = 24
+
+    @Option(help: "The log level.")
+    var logLevel: Logger.Level = .info
 
     func run() async throws {
         var logger = Logger(label: "vesper-server")
-        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        logger.logLevel = logLevel
 
-        let dataFolder = Self.defaultDataFolder()
+        let dataFolder = AppDataFolder.url(for: "vesper-server")
         let databasePath = database ?? dataFolder.appendingPathComponent("vesper-server.sqlite").path
         let databaseFolder = URL(fileURLWithPath: databasePath).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: databaseFolder, withIntermediateDirectories: true)
@@ -47,11 +60,17 @@ struct VesperServerCommand: AsyncParsableCommand {
         var configuration = VesperServerConfiguration(
             hostname: hostname, port: port, databasePath: databasePath, attachmentsPath: attachmentsPath,
             secret: try Self.secret(folder: databaseFolder, logger: logger))
+        guard requestHeadTimeout > 0, idleTimeout > 0, maxConnections > 0, tokenLifetimeHours > 0 else {
+            throw ValidationError("timeouts, --max-connections and --token-lifetime-hours must be positive")
+        }
+        configuration.connectionLimits = ConnectionLimits(
+            requestHeadTimeout: .seconds(requestHeadTimeout), idleTimeout: .seconds(idleTimeout), maximumConnections: maxConnections)
+        configuration.tokenLifetime = .seconds(tokenLifetimeHours * 3600)
         let environment = ProcessInfo.processInfo.environment
         if let keys = environment["VESPER_TEXT_KEYS"] {
             configuration.textKeys = try Self.parseTextKeys(keys)
         }
-        configuration.currentTextKeyID = environment["VESPER_TEXT_KEY_ID"].flatMap { Int($0) }
+        configuration.currentTextKeyID = try Self.integer(environment, "VESPER_TEXT_KEY_ID")
         if let publicURL {
             guard let url = URL(string: publicURL) else { throw ValidationError("--public-url is not a URL") }
             configuration.publicBaseURL = url
@@ -65,32 +84,33 @@ struct VesperServerCommand: AsyncParsableCommand {
         logger.info("vesper-server stopped")
     }
 
-    /// `$XDG_DATA_HOME/vesper-server`, or `~/.local/share/vesper-server`.
-    static func defaultDataFolder() -> URL {
-        let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
-        return base.appendingPathComponent("vesper-server", isDirectory: true)
-    }
-
     /// VESPER_SERVER_SECRET, or the `secret` file in `folder`, created (mode 0600) when missing.
     static func secret(folder: URL, logger: Logger) throws -> String {
         if let secret = ProcessInfo.processInfo.environment["VESPER_SERVER_SECRET"], !secret.isEmpty { return secret }
         let file = folder.appendingPathComponent("secret")
-        if let existing = try? String(contentsOf: file, encoding: .utf8) {
-            let trimmed = existing.trimmingCharacters(in: .whitespacesAndNewlines)
-            if !trimmed.isEmpty { return trimmed }
+        if FileManager.default.fileExists(atPath: file.path) {
+            // Never replace a secret that can't be read: every login token and text key hangs on it.
+            let existing = try String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !existing.isEmpty else { throw ValidationError("the server secret file \(file.path) is empty") }
+            return existing
         }
-        var bytes = [UInt8](repeating: 0, count: 32)
-        var generator = SystemRandomNumberGenerator()
-        for index in bytes.indices { bytes[index] = generator.next() }
-        let secret = Data(bytes).base64EncodedString()
+        let secret = VesperServerConfiguration.newSecret()
         guard
             FileManager.default.createFile(
                 atPath: file.path, contents: Data((secret + "\n").utf8), attributes: [.posixPermissions: 0o600])
         else { throw ValidationError("cannot write the server secret to \(file.path)") }
         logger.notice("Created a new server secret", metadata: ["file": "\(file.path)"])
         return secret
+    }
+
+    /// The environment variable `name` as an integer, nil when unset; an error naming the
+    /// variable when it is set to something else.
+    static func integer(_ environment: [String: String], _ name: String) throws -> Int? {
+        guard let text = environment[name] else { return nil }
+        guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
+            throw ValidationError("\(name) must be a whole number, not '\(text)'")
+        }
+        return value
     }
 
     static func parseTextKeys(_ text: String) throws -> [Int: Data] {
@@ -105,3 +125,6 @@ struct VesperServerCommand: AsyncParsableCommand {
         return keys
     }
 }
+
+/// `--log-level` takes exactly swift-log's level names and rejects anything else.
+extension Logger.Level: @retroactive ExpressibleByArgument {}

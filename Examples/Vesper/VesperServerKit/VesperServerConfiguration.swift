@@ -21,11 +21,13 @@ public struct VesperServerConfiguration: Sendable {
     /// from. Random when nil, which suits tests only: tokens and the default text key then die
     /// with the process.
     public var secret: String?
-    /// How long a login token is valid.
+    /// How long a login token is valid (24 hours by default); a client whose token has expired
+    /// gets 401 and logs in again with the stored credentials, as the protocol describes.
     public var tokenLifetime: Duration
     /// The largest request body accepted (a first sync uploads every note in one body); larger → 413.
     public var maxBodyBytes: Int
-    /// Failed logins allowed per username and per client address in any minute; more → 429.
+    /// Failed logins allowed per username from one client address in any minute (ten times as
+    /// many per address over all usernames), and account creations per address; more → 429.
     public var loginAttemptsPerMinute: Int
 
     /// Note-text encryption keys by ID: 32 raw bytes each. Key 0 is derived from `secret` unless
@@ -38,15 +40,19 @@ public struct VesperServerConfiguration: Sendable {
     public var bcryptCost: UInt8 = 10
     /// The largest attachment accepted by a blob upload.
     public var maxBlobBytes: Int = 50 << 20
+    /// How long a password-reset link stays valid.
+    public var passwordResetLifetime: Duration = .seconds(3_600)
     /// How long an upload or download URL stays valid.
     public var blobURLLifetime: Duration = .seconds(300)
+    /// Request-head and idle timeouts and the connection cap.
+    public var connectionLimits = ConnectionLimits()
     /// The externally visible base URL, such as `https://vesper.example.com/`, used in blob
     /// URLs. When nil they are built from the request's `Host` header over http.
     public var publicBaseURL: URL?
 
     public init(
         hostname: String = "127.0.0.1", port: Int = 0, databasePath: String, attachmentsPath: String,
-        secret: String? = nil, tokenLifetime: Duration = .seconds(86_400 * 30),
+        secret: String? = nil, tokenLifetime: Duration = .seconds(86_400),
         maxBodyBytes: Int = 64 << 20, loginAttemptsPerMinute: Int = 10
     ) {
         self.hostname = hostname
@@ -57,5 +63,11 @@ public struct VesperServerConfiguration: Sendable {
         self.tokenLifetime = tokenLifetime
         self.maxBodyBytes = maxBodyBytes
         self.loginAttemptsPerMinute = loginAttemptsPerMinute
+    }
+
+    /// A new random server secret (32 bytes from the system's secure generator, base64), for a
+    /// server started without one.
+    public static func newSecret() -> String {
+        ServerKeys.randomSecret()
     }
 }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -20,14 +21,14 @@ public struct VesperSyncServer: Sendable {
     /// Opens (creating when missing) the database and the attachments folder.
     public init(configuration: VesperServerConfiguration, logger: Logger) throws {
         let keys = ServerKeys(secret: configuration.secret ?? ServerKeys.randomSecret())
-        let storage = try SQLiteVesperStorage(
-            path: configuration.databasePath, cipher: try Self.textCipher(configuration, keys: keys))
+        let cipher = try Self.textCipher(configuration, keys: keys)
+        let storage = try SQLiteVesperStorage(path: configuration.databasePath, cipher: cipher)
         self.configuration = configuration
         self.logger = logger
         api = VesperAPI(
             configuration: configuration,
             storage: storage,
-            blobFiles: try BlobFileStore(path: configuration.attachmentsPath),
+            blobFiles: try BlobFileStore(path: configuration.attachmentsPath, cipher: cipher),
             keys: keys,
             hasher: PasswordHasher(cost: configuration.bcryptCost),
             throttle: LoginThrottle(attemptsPerMinute: configuration.loginAttemptsPerMinute))
@@ -42,13 +43,25 @@ public struct VesperSyncServer: Sendable {
         try await group.run()
     }
 
+    /// The server as a service for a `ServiceGroup` the caller runs and shuts down (tests, or a
+    /// program that embeds the server); `onListening` hears the bound port once connections
+    /// are accepted.
+    public func service(onListening: @escaping @Sendable (_ port: Int?) async -> Void) -> some Service {
+        makeApplication { channel in await onListening(channel.localAddress?.port) }
+    }
+
     func makeApplication(onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in })
         -> Application<VesperResponder>
     {
-        Application(
+        let limits = configuration.connectionLimits
+        return Application(
             responder: VesperResponder(api: api),
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [RequestHeadDeadlineHandler(limits: limits)],
+                idleTimeout: .nanoseconds(limits.idleTimeout.wholeNanoseconds))),
             configuration: .init(
-                address: .hostname(configuration.hostname, port: configuration.port), serverName: "vesper-server"),
+                address: .hostname(configuration.hostname, port: configuration.port), serverName: "vesper-server",
+                availableConnectionsDelegate: MaximumAvailableConnections(limits.maximumConnections, logger: logger)),
             onServerRunning: onServerRunning,
             logger: logger)
     }

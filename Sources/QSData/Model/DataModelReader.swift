@@ -3,7 +3,7 @@ struct DataModelReader {
     let fileName: String
 
     static let objectKeys: Set = ["table", "uniqued", "immutable", "cachePermanently", "fetchAllAtStartup", "properties", "relationships", "search"]
-    static let relationshipKeys: Set = ["table", "parentID", "childID", "childClass", "indexKey"]
+    static let relationshipKeys: Set = ["table", "parentID", "childID", "childClass", "indexKey", "deleteRule"]
     static let searchKeys: Set = ["table", "columns"]
 
     func readModel(_ root: Any) throws -> [String: QSObjectDescription] {
@@ -117,8 +117,19 @@ struct DataModelReader {
                 parentIDColumn: try string(relationship, "parentID", in: type, prefix: key),
                 childIDColumn: try string(relationship, "childID", in: type, prefix: key),
                 indexColumn: try string(relationship, "indexKey", in: type, prefix: key),
-                childType: try string(relationship, "childClass", in: type, prefix: key))
+                childType: try string(relationship, "childClass", in: type, prefix: key),
+                deleteRule: try deleteRule(relationship, in: type, prefix: key))
         }
+    }
+
+    private func deleteRule(_ relationship: [String: Any], in type: String, prefix: String) throws -> QSDeleteRule {
+        guard relationship["deleteRule"] != nil else { return .nullify }
+        let name = try string(relationship, "deleteRule", in: type, prefix: prefix)
+        guard let rule = QSDeleteRule(rawValue: name) else {
+            let known = QSDeleteRule.allCases.map(\.rawValue).joined(separator: ", ")
+            throw failure(type, "\(prefix).deleteRule", "unknown rule '\(name)' (known: \(known))")
+        }
+        return rule
     }
 
     private func string(_ dictionary: [String: Any], _ key: String, in type: String, prefix: String? = nil) throws -> String {

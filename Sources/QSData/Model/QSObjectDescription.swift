@@ -74,4 +74,35 @@ public struct QSRelationshipDescription: Sendable, Equatable {
     public let indexColumn: String
     /// The model name of the child type.
     public let childType: String
+    /// What deleting a parent does to its children in this relationship (the plist's
+    /// `deleteRule`; `nullify` when absent).
+    public let deleteRule: QSDeleteRule
+
+    public init(
+        name: String, table: String, parentIDColumn: String, childIDColumn: String, indexColumn: String,
+        childType: String, deleteRule: QSDeleteRule = .nullify
+    ) {
+        self.name = name
+        self.table = table
+        self.parentIDColumn = parentIDColumn
+        self.childIDColumn = childIDColumn
+        self.indexColumn = indexColumn
+        self.childType = childType
+        self.deleteRule = deleteRule
+    }
+}
+
+/// What deleting a parent does to the children of one of its relationships.
+///
+/// Whatever the rule, the parent's lookup rows go with it, and a deleted child disappears from
+/// every parent that listed it.
+public enum QSDeleteRule: String, Sendable, CaseIterable {
+    /// The children stay; only the parent's lookup rows are deleted. The default.
+    case nullify
+    /// The children go too, unless another surviving parent still lists them in the same
+    /// relationship; their own relationships' rules then apply in turn.
+    case cascade
+    /// Deleting a parent that still lists children here fails with
+    /// ``QSDataError/deleteDenied(type:relationship:)`` and deletes nothing.
+    case deny
 }

@@ -1,52 +1,61 @@
 /// Checks the model against the real schema: every table and column it names must exist, and
-/// every declared search index must be in place.
+/// each column's declared type must keep the values of its property's type, and every declared
+/// search index must be in place.
 struct SchemaValidator {
     let model: QSDataModel
 
-    /// Every mismatch, one line each; empty when the model fits the schema.
-    func problems(in connection: SQLiteConnection) throws -> [String] {
+    /// What the check found: the mismatches (empty when the model fits the schema), and per
+    /// object type the NOT NULL columns without a default that it has no property for.
+    struct Report {
         var problems: [String] = []
+        var columnsMissingByType: [String: [String]] = [:]
+    }
+
+    func check(_ connection: SQLiteConnection) throws -> Report {
+        var report = Report()
         let searchIndexes = SearchIndexValidator(connection: connection)
-        var columnsByTable: [String: [String: Bool]] = [:]
-        /// The table's columns, each with whether it may hold NULL.
-        func columns(of table: String) throws -> [String: Bool] {
-            if let known = columnsByTable[table] { return known }
-            let rows = try connection.fetchRows("SELECT name, \"notnull\" FROM pragma_table_info(?)", [.text(table)])
-            var columns: [String: Bool] = [:]
-            for row in rows {
-                if case .text(let name) = row[0] { columns[name] = row[1] == .integer(0) }
-            }
-            columnsByTable[table] = columns
-            return columns
+        var tables: [String: TableColumns] = [:]
+        func columns(of table: String) throws -> TableColumns {
+            if let known = tables[table] { return known }
+            let read = try TableColumns.read(table, from: connection)
+            tables[table] = read
+            return read
         }
 
         for type in model.objectTypes.values.sorted(by: { $0.name < $1.name }) {
-            let tableColumns = try columns(of: type.table)
-            if tableColumns.isEmpty {
-                problems.append("\(type.name): table '\(type.table)' does not exist")
+            let table = try columns(of: type.table)
+            if table.columns.isEmpty {
+                report.problems.append("\(type.name): table '\(type.table)' does not exist")
             } else {
                 for property in type.properties {
-                    guard let allowsNull = tableColumns[property.name] else {
-                        problems.append("\(type.name).\(property.name): table '\(type.table)' has no column '\(property.name)'")
+                    guard let column = table.column(named: property.name) else {
+                        report.problems.append("\(type.name).\(property.name): table '\(type.table)' has no column '\(property.name)'")
                         continue
                     }
-                    problems += nullabilityProblems(property, of: type, allowsNull: allowsNull)
+                    if !column.affinity.keeps(property.type) {
+                        report.problems.append(
+                            "\(type.name).\(property.name): the model says \(property.type.rawValue) but column '\(property.name)' of '\(type.table)' is declared '\(column.declaredType)' (\(column.affinity.rawValue) affinity)")
+                    }
+                    report.problems += nullabilityProblems(property, of: type, allowsNull: !column.isNotNull)
                 }
+                let declared = Set(type.properties.map(\.name))
+                let missing = table.columns.filter { $0.mustBeGiven && !declared.contains($0.name) }.map(\.name)
+                if !missing.isEmpty { report.columnsMissingByType[type.name] = missing }
             }
             for relationship in type.relationships {
-                let lookupColumns = try columns(of: relationship.table)
+                let lookupColumns = try columns(of: relationship.table).names
                 if lookupColumns.isEmpty {
-                    problems.append("\(type.name).\(relationship.name): lookup table '\(relationship.table)' does not exist")
+                    report.problems.append("\(type.name).\(relationship.name): lookup table '\(relationship.table)' does not exist")
                     continue
                 }
                 for column in [relationship.parentIDColumn, relationship.childIDColumn, relationship.indexColumn]
-                where lookupColumns[column] == nil {
-                    problems.append("\(type.name).\(relationship.name): lookup table '\(relationship.table)' has no column '\(column)'")
+                where !lookupColumns.contains(column) {
+                    report.problems.append("\(type.name).\(relationship.name): lookup table '\(relationship.table)' has no column '\(column)'")
                 }
             }
-            problems += try searchIndexes.problems(for: type)
+            report.problems += try searchIndexes.problems(for: type)
         }
-        return problems
+        return report
     }
 
     /// An optional property needs a column that may hold NULL. A generated type's other

@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 /// A Swift type that can be stored in a column: `Int64`, `Int`, `Double`, `Bool`, `String`,
@@ -24,10 +25,8 @@ extension QSColumnValue {
 
 extension Int64: QSColumnValue {
     @inlinable public static func read(from row: QSRow, at index: Int) throws -> Int64 {
-        let value = row.int64(at: index)
-        // SQLite reads NULL as 0, so only a 0 needs the (rarely true) NULL check.
-        if value == 0, row.isNull(at: index) { throw row.nullError(at: index) }
-        return value
+        guard row.storageClass(at: index) == SQLITE_INTEGER else { throw row.storageError(at: index, expected: Int64.self) }
+        return row.int64(at: index)
     }
     @inlinable public func columnValue(as type: QSPropertyType) -> SQLValue { .integer(self) }
     public static func canStore(_ type: QSPropertyType) -> Bool { type == .int64 }
@@ -43,9 +42,10 @@ extension Int: QSColumnValue {
 
 extension Double: QSColumnValue {
     @inlinable public static func read(from row: QSRow, at index: Int) throws -> Double {
-        let value = row.double(at: index)
-        if value == 0, row.isNull(at: index) { throw row.nullError(at: index) }
-        return value
+        // A column of NUMERIC affinity stores a whole number as an integer.
+        let storage = row.storageClass(at: index)
+        guard storage == SQLITE_FLOAT || storage == SQLITE_INTEGER else { throw row.storageError(at: index, expected: Double.self) }
+        return row.double(at: index)
     }
     @inlinable public func columnValue(as type: QSPropertyType) -> SQLValue { .real(self) }
     public static func canStore(_ type: QSPropertyType) -> Bool { type == .double }
@@ -61,11 +61,18 @@ extension Bool: QSColumnValue {
 
 extension String: QSColumnValue {
     @inlinable public static func read(from row: QSRow, at index: Int) throws -> String {
-        guard let text = row.text(at: index) else { throw row.nullError(at: index) }
+        guard row.storageClass(at: index) == SQLITE_TEXT, let text = row.text(at: index) else {
+            throw row.storageError(at: index, expected: String.self)
+        }
         return text
     }
-    @inlinable public static func readIfPresent(from row: QSRow, at index: Int) -> String? {
-        row.text(at: index)
+    /// One look at the storage class tells NULL, text and a value of the wrong kind apart.
+    @inlinable public static func readIfPresent(from row: QSRow, at index: Int) throws -> String? {
+        switch row.storageClass(at: index) {
+        case SQLITE_TEXT: return row.text(at: index)
+        case SQLITE_NULL: return nil
+        default: throw row.storageError(at: index, expected: String.self)
+        }
     }
     @inlinable public func columnValue(as type: QSPropertyType) -> SQLValue { .text(self) }
     public static func canStore(_ type: QSPropertyType) -> Bool { type == .string }
@@ -73,7 +80,9 @@ extension String: QSColumnValue {
 
 extension Data: QSColumnValue {
     @inlinable public static func read(from row: QSRow, at index: Int) throws -> Data {
-        guard let data = row.data(at: index) else { throw row.nullError(at: index) }
+        guard row.storageClass(at: index) == SQLITE_BLOB, let data = row.data(at: index) else {
+            throw row.storageError(at: index, expected: Data.self)
+        }
         return data
     }
     @inlinable public func columnValue(as type: QSPropertyType) -> SQLValue { .blob(self) }
@@ -91,7 +100,7 @@ extension Date: QSColumnValue {
 
 extension URL: QSColumnValue {
     public static func read(from row: QSRow, at index: Int) throws -> URL {
-        guard let text = row.text(at: index) else { throw row.nullError(at: index) }
+        let text = try String.read(from: row, at: index)
         guard let url = URL(string: text) else {
             throw row.conversionError(at: index, expected: URL.self, found: "'\(text)'")
         }

@@ -94,7 +94,11 @@ public final class QSRow {
         guard let index = layout.index(of: name) else {
             throw QSDataError.missingColumn(type: layout.typeName, column: name)
         }
-        if probe == nil, state.pointee.position == state.pointee.learned.count {
+        if let probe {
+            // The registration check reads sample values: give this read one of the kind its
+            // Swift type reads, so that a type mismatch is reported rather than thrown.
+            if let sample = probe.sampleValue(name, valueType) { values[index] = sample }
+        } else if state.pointee.position == state.pointee.learned.count {
             state.pointee.learned.append(LearnedColumn(name: name, index: index))
             state.pointee.position += 1
         }
@@ -156,6 +160,35 @@ public final class QSRow {
             return Data(bytes: bytes, count: count)
         }
         return values[index].data
+    }
+
+    /// SQLite's storage class of the value in the column at `index` (`SQLITE_INTEGER`,
+    /// `SQLITE_FLOAT`, `SQLITE_TEXT`, `SQLITE_BLOB` or `SQLITE_NULL`): what it holds, not what
+    /// the column is declared as. Reads check it, so a value of the wrong kind throws instead
+    /// of being converted to 0 or "".
+    @inlinable public func storageClass(at index: Int) -> Int32 {
+        if let handle { return sqlite3_column_type(handle, Int32(index)) }
+        switch values[index] {
+        case .null: return SQLITE_NULL
+        case .integer: return SQLITE_INTEGER
+        case .real: return SQLITE_FLOAT
+        case .text: return SQLITE_TEXT
+        case .blob: return SQLITE_BLOB
+        }
+    }
+
+    /// The error for a stored value that is not of the kind `expected` reads: NULL, or a value
+    /// of another storage class.
+    public func storageError(at index: Int, expected: Any.Type) -> QSDataError {
+        let found: String
+        switch storageClass(at: index) {
+        case SQLITE_NULL: return nullError(at: index)
+        case SQLITE_INTEGER: found = "the integer \(int64(at: index))"
+        case SQLITE_FLOAT: found = "the real \(double(at: index))"
+        case SQLITE_TEXT: found = "the text '\(text(at: index) ?? "")'"
+        default: found = "a blob of \(data(at: index)?.count ?? 0) bytes"
+        }
+        return conversionError(at: index, expected: expected, found: found)
     }
 
     /// The model's type for the column at `index`.

@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 /// A `Codable` value stored in one `plist` or `json` column; the model's property type decides
@@ -9,7 +10,10 @@ public protocol QSStructuredValue: QSColumnValue, Codable {}
 
 extension QSStructuredValue {
     public static func read(from row: QSRow, at index: Int) throws -> Self {
-        guard let data = row.data(at: index) else { throw row.nullError(at: index) }
+        let storage: Int32 = row.propertyType(at: index) == .plist ? SQLITE_BLOB : SQLITE_TEXT
+        guard row.storageClass(at: index) == storage, let data = row.data(at: index) else {
+            throw row.storageError(at: index, expected: Self.self)
+        }
         do {
             switch row.propertyType(at: index) {
             case .plist: return try row.coders.plistDecoder.decode(Self.self, from: data)

@@ -4,6 +4,8 @@ protocol RelatedChildren {
     var childIDs: [QSAnyID] { get }
     /// The same children as the lookup a row reads them from.
     func asLookup(parentID: QSAnyID) -> any ChildrenByParent
+    /// The children without those in `ids`, in the same order; nil when none of them is listed.
+    func removing(_ ids: Set<QSAnyID>) -> (any RelatedChildren)?
 }
 
 struct RelatedChildrenOf<Child: QSDataObject>: RelatedChildren {
@@ -16,6 +18,11 @@ struct RelatedChildrenOf<Child: QSDataObject>: RelatedChildren {
 
     func asLookup(parentID: QSAnyID) -> any ChildrenByParent {
         ChildrenByParentOf<Child>(childrenByParent: [parentID: children])
+    }
+
+    func removing(_ ids: Set<QSAnyID>) -> (any RelatedChildren)? {
+        let kept = children.filter { !ids.contains($0.uniqueID.anyID) }
+        return kept.count == children.count ? nil : RelatedChildrenOf(children: kept)
     }
 }
 

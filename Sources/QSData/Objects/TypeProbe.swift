@@ -10,6 +10,12 @@ final class TypeProbe {
     private(set) var relationshipReads: [String: String] = [:]
     private(set) var relationshipWrites: [String: String] = [:]
     private var isEncoding = false
+    /// A sample value of the kind a Swift type reads, for the rows the check makes up.
+    let sampleValue: (_ column: String, _ valueType: any QSColumnValue.Type) -> SQLValue?
+
+    init(sampleValue: @escaping (_ column: String, _ valueType: any QSColumnValue.Type) -> SQLValue? = { _, _ in nil }) {
+        self.sampleValue = sampleValue
+    }
 
     func recordRead(_ name: String, _ valueType: any QSColumnValue.Type) {
         reads.append(Access(name: name, valueType: valueType))

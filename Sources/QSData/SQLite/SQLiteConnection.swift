@@ -12,42 +12,30 @@ public final class SQLiteConnection {
     private var statements: [String: SQLiteStatement] = [:]
     private var recorder: StatementRecorder?
 
-    /// Opens (creating when missing) the database at `path`.
+    /// Opens (creating when missing) the database at `path`. Nothing is written: the journal
+    /// mode is switched to WAL by ``useWriteAheadLog()`` once the caller knows the file is its own.
+    ///
+    /// A database in a folder that can't be written (so SQLite can't create the WAL index
+    /// beside it) is opened read-only and immutable, so it can still be read.
     ///
     /// - Throws: ``QSDataError/cannotOpenDatabase(path:reason:)`` when the file can't be opened or
     ///   created, ``QSDataError/notADatabase(path:)`` when it exists but is not SQLite.
     public init(path: String) throws {
-        var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let code = sqlite3_open_v2(path, &handle, flags, nil)
-        guard code == SQLITE_OK, let handle else {
-            var reason = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
-            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-            if !FileManager.default.fileExists(atPath: folder) {
-                reason = "the folder \(folder) does not exist"
-            }
-            sqlite3_close(handle)
-            throw QSDataError.cannotOpenDatabase(path: path, reason: reason)
-        }
         self.path = path
-        self.handle = handle
+        self.handle = try SQLiteOpener(path: path).open()
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, 5_000)
         do {
-            // Reading the schema is the first thing that fails on a file that is not a database.
-            _ = try fetchValue("SELECT count(*) FROM sqlite_master")
-            try execute("PRAGMA journal_mode = WAL")
             try execute("PRAGMA synchronous = NORMAL")
-        } catch let error as SQLiteError where error.code == SQLITE_NOTADB || error.code == SQLITE_CORRUPT {
-            statements.removeAll()
-            sqlite3_close_v2(handle)
-            throw QSDataError.notADatabase(path: path)
         } catch {
             statements.removeAll()
             sqlite3_close_v2(handle)
             throw error
         }
     }
+
+    /// Whether the connection can only read (the file or its folder is not writable).
+    public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 
     deinit {
         statements.removeAll()
@@ -153,7 +141,8 @@ public final class SQLiteConnection {
         }
     }
 
-    private func savepoint<Result>(_ body: () throws -> Result) throws -> Result {
+    /// Runs `body` inside a savepoint of the open transaction: an error rolls back only its work.
+    func savepoint<Result>(_ body: () throws -> Result) throws -> Result {
         try execute("SAVEPOINT qsdata")
         do {
             let result = try body()
@@ -166,7 +155,7 @@ public final class SQLiteConnection {
         }
     }
 
-    // MARK: Statement recording (F13)
+    // MARK: Statement recording
 
     /// Starts recording every statement SQLite runs on this connection.
     func startRecording(_ recorder: StatementRecorder) {

@@ -1,7 +1,7 @@
 /// An error reported by SQLite, with the statement that caused it.
 ///
-/// The message reads well in a terminal:
-/// `SQLite error 19 (constraint failed): UNIQUE constraint failed: tags.name — in: INSERT INTO tags …`
+/// Its `description` reads well in a terminal:
+/// `SQLite error 19: UNIQUE constraint failed: tags.name — in: INSERT INTO tags …`
 public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     /// SQLite's primary result code (`SQLITE_CONSTRAINT` is 19, `SQLITE_NOTADB` is 26, …).
     public let code: Int32

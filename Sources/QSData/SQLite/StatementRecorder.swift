@@ -1,4 +1,4 @@
-/// Collects the statements a connection runs while recording is on (F13).
+/// Collects the statements a connection runs while recording is on.
 ///
 /// Created on the main actor, then touched only on the database queue (by SQLite's trace
 /// callback) until the queue hands back what it collected.

@@ -90,11 +90,23 @@ final class ChangeCenter {
             case .committed(let change, let mainActorWork):
                 mainActorWork?()
                 if !change.isEmpty { deliver(change, commitNumber: commitNumber) }
-            case .failed(let error, let writes):
+            case .failed(let error, let writes, let restores):
+                restore(restores, commitNumber: commitNumber)
                 unreportedErrors.append((error, writes))
                 call(&errorHandlers, with: error)
                 errorStreams.values.forEach { $0.yield(error) }
+            case .restored(let restores):
+                restore(restores, commitNumber: commitNumber)
             }
+        }
+    }
+
+    /// Restoring changes no row, so a live query that already reflects `commitNumber` (the last
+    /// commit before the failure) has nothing to fetch again.
+    private func restore(_ restores: [@MainActor @Sendable () -> QSChange], commitNumber: UInt64) {
+        for restore in restores {
+            let change = restore()
+            if !change.isEmpty { deliver(change, commitNumber: commitNumber) }
         }
     }
 
@@ -130,7 +142,11 @@ final class ChangeCenter {
 final class Inbox: @unchecked Sendable {
     enum Item {
         case committed(QSChange, mainActorWork: (@MainActor @Sendable () -> Void)?)
-        case failed(QSWriteError, writes: [QSWrite])
+        /// `restores` bring the instances the writes had changed back to what the database holds.
+        case failed(QSWriteError, writes: [QSWrite], restores: [@MainActor @Sendable () -> QSChange])
+        /// Writes that never ran (their batch's body threw) changed instances in memory; these
+        /// bring them back.
+        case restored([@MainActor @Sendable () -> QSChange])
     }
 
     private let lock = NSLock()

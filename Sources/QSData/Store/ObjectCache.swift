@@ -17,6 +17,11 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
     private struct Entry {
         var strong: Object?
         weak var weak: AnyObject?
+        /// The ``WriteStamp`` of the last save that gave the instance its column values, and of
+        /// the last that gave it its relationships (saving another type on the table sets
+        /// only the first).
+        var valuesStamp: UInt64 = 0
+        var relationshipsStamp: UInt64 = 0
 
         var object: Object? { strong ?? weak as? Object }
         var isDead: Bool { strong == nil && weak == nil }
@@ -53,17 +58,28 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
             return
         case .strong:
             lock.lock()
-            entries[object.uniqueID] = Entry(strong: object, weak: nil)
+            replaceEntry(Entry(strong: object, weak: nil), for: object.uniqueID)
             lock.unlock()
         case .weak:
-            let entry = Entry(strong: nil, weak: object as AnyObject)
             lock.lock()
-            if entries.updateValue(entry, forKey: object.uniqueID) == nil {
+            if !replaceEntry(Entry(strong: nil, weak: object as AnyObject), for: object.uniqueID) {
                 sweepKeys.append(object.uniqueID)
             }
             sweepSomeDeadEntries()
             lock.unlock()
         }
+    }
+
+    /// Stores `entry`, keeping the stamps of the entry it replaces. Returns whether there was one.
+    /// Call with the lock held.
+    @discardableResult
+    private func replaceEntry(_ entry: Entry, for id: Object.UniqueID) -> Bool {
+        guard let previous = entries.updateValue(entry, forKey: id) else { return false }
+        if previous.valuesStamp != 0 || previous.relationshipsStamp != 0 {
+            entries[id]?.valuesStamp = previous.valuesStamp
+            entries[id]?.relationshipsStamp = previous.relationshipsStamp
+        }
+        return true
     }
 
     /// Makes room for `count` more instances, so a large save does not stop to grow the table.
@@ -81,15 +97,40 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
         insert(object)
         lock.lock()
         appInsertions += 1
+        entries[object.uniqueID]?.valuesStamp = WriteStamp.current
+        entries[object.uniqueID]?.relationshipsStamp = WriteStamp.current
         lock.unlock()
     }
 
-    /// Forgets the instances for `ids`.
-    func remove<IDs: Sequence>(_ ids: IDs) where IDs.Element == Object.UniqueID {
+    /// Records that the instance for `id` holds the column values of the app's latest save.
+    func markValuesSaved(_ id: Object.UniqueID) {
         guard policy != .none else { return }
         lock.lock()
-        for id in ids { entries[id] = nil }
+        entries[id]?.valuesStamp = WriteStamp.current
         lock.unlock()
+    }
+
+    /// Whether the instance for `id` holds the column values (or, with `relationships`, the
+    /// relationships) of a save later than `stamp`.
+    func savedByApp(_ id: Object.UniqueID, after stamp: UInt64, relationships: Bool) -> Bool {
+        guard policy != .none else { return false }
+        lock.lock()
+        defer { lock.unlock() }
+        guard let entry = entries[id] else { return false }
+        return (relationships ? entry.relationshipsStamp : entry.valuesStamp) > stamp
+    }
+
+    /// Forgets the instances for `ids`; returns those that were alive.
+    @discardableResult
+    func remove<IDs: Sequence>(_ ids: IDs) -> [Object] where IDs.Element == Object.UniqueID {
+        guard policy != .none else { return [] }
+        var removed: [Object] = []
+        lock.lock()
+        for id in ids {
+            if let object = entries.removeValue(forKey: id)?.object { removed.append(object) }
+        }
+        lock.unlock()
+        return removed
     }
 
     /// Every instance still alive.

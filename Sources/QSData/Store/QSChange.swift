@@ -1,6 +1,11 @@
 /// Where a change came from: the app's own edits, or values merged in from sync.
+///
+/// Every write method takes a `source` (``app`` by default) and the resulting ``QSChange``
+/// carries it, so an observer can, for example, schedule an upload only for the user's edits.
 public enum QSChangeSource: String, Sendable {
+    /// The app's own edits, usually the user's.
     case app
+    /// Values merged in from elsewhere, such as a sync server.
     case sync
 }
 
@@ -10,7 +15,10 @@ public enum QSChangeSource: String, Sendable {
 /// ```swift
 /// for await change in store.changes {
 ///     let changed = change.updatedIDs(of: Note.self)
-///     notes = notes.map { changed.contains($0.uniqueID) ? (try? await store.fetch(Note.self, id: $0.uniqueID)) ?? $0 : $0 }
+///     guard !changed.isEmpty else { continue }
+///     let fresh = try await store.fetch(Note.self, ids: changed)
+///     let freshByID = Dictionary(uniqueKeysWithValues: fresh.map { ($0.uniqueID, $0) })
+///     notes = notes.map { freshByID[$0.uniqueID] ?? $0 }
 /// }
 /// ```
 public struct QSChange: Sendable, Equatable {
@@ -23,10 +31,14 @@ public struct QSChange: Sendable, Equatable {
         var updatedList: [QSAnyID] = []
         var deletedList: [QSAnyID] = []
 
+        /// The uniqueIDs of the rows inserted.
         public var inserted: Set<QSAnyID> { Set(insertedList) }
+        /// The uniqueIDs of the rows updated (saved again, or changed by a bulk update).
         public var updated: Set<QSAnyID> { Set(updatedList) }
+        /// The uniqueIDs of the rows deleted.
         public var deleted: Set<QSAnyID> { Set(deletedList) }
 
+        /// Whether the type had nothing inserted, updated or deleted.
         public var isEmpty: Bool { insertedList.isEmpty && updatedList.isEmpty && deletedList.isEmpty }
 
         public static func == (lhs: IDs, rhs: IDs) -> Bool {
@@ -34,6 +46,7 @@ public struct QSChange: Sendable, Equatable {
         }
     }
 
+    /// Whether the app or sync made the change.
     public let source: QSChangeSource
     /// The changed IDs by model type name.
     public internal(set) var changesByType: [String: IDs]
@@ -49,14 +62,20 @@ public struct QSChange: Sendable, Equatable {
     /// The model names of the types that changed.
     public var typeNames: Set<String> { Set(changesByType.keys) }
 
+    /// Whether nothing was inserted, updated or deleted.
     public var isEmpty: Bool { changesByType.values.allSatisfy(\.isEmpty) }
 
+    /// Same source and same IDs; how a bulk update was made is not compared.
     public static func == (lhs: QSChange, rhs: QSChange) -> Bool {
         lhs.source == rhs.source && lhs.changesByType == rhs.changesByType
     }
 
+    /// The uniqueIDs of the `type` objects inserted. Every type on the same table as `type`
+    /// reports the same IDs.
     public func insertedIDs<T: QSDataObject>(of type: T.Type) -> Set<T.UniqueID> { ids(of: type, \.insertedList) }
+    /// The uniqueIDs of the `type` objects updated.
     public func updatedIDs<T: QSDataObject>(of type: T.Type) -> Set<T.UniqueID> { ids(of: type, \.updatedList) }
+    /// The uniqueIDs of the `type` objects deleted.
     public func deletedIDs<T: QSDataObject>(of type: T.Type) -> Set<T.UniqueID> { ids(of: type, \.deletedList) }
 
     private func ids<T: QSDataObject>(of type: T.Type, _ kind: KeyPath<IDs, [QSAnyID]>) -> Set<T.UniqueID> {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Change notifications (F12) and write failures, on the main actor.
+/// Change notifications and write failures, on the main actor.
 extension QSStore {
     /// A new stream of every change committed from now on, app and sync alike.
     /// ```swift

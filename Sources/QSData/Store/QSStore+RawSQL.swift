@@ -1,4 +1,4 @@
-/// The app's own SQL, on the same queue as everything else (F11): for tables outside the model
+/// The app's own SQL, on the same queue as everything else: for tables outside the model
 /// and for what the object API does not cover. Raw writes bypass the caches: after changing
 /// model tables this way, refetch what you hold.
 extension QSStore {
@@ -38,8 +38,8 @@ extension QSStore {
         try await perform { connection in try connection.fetchRows(sql, arguments) }
     }
 
-    /// The uniqueIDs of objects of `type` that no parent's lookup rows refer to. QSData never
-    /// cascades deletes, so children outlive their parents; this is how an app finds them.
+    /// The uniqueIDs of objects of `type` that no parent's lookup rows refer to. Under the
+    /// default `nullify` delete rule children outlive their parents; this is how an app finds them.
     public func orphanIDs<Object: QSDataObject>(of type: Object.Type) async throws -> [Object.UniqueID] {
         let binding = try registry.binding(for: type)
         let references = model.objectTypes.values

@@ -4,7 +4,8 @@ extension QSStore {
     ///
     /// Inside `body`, call the store's write methods as usual; they are collected instead of
     /// enqueued one by one. If any fails on the queue, the whole batch rolls back. If `body`
-    /// throws, nothing is written (objects already changed in memory keep their changes).
+    /// throws, nothing is written. Either way the instances the batch's writes had changed in
+    /// memory are brought back to what the database holds (observers hear them as updated).
     /// ```swift
     /// try store.performBatch {
     ///     try store.save(feed)
@@ -22,18 +23,40 @@ extension QSStore {
         let ticket = QSWrite(operation: "batch", center: changeCenter)
         openBatch = OpenBatch(ticket: ticket)
         defer { openBatch = nil }
-        try body()
+        do {
+            try body()
+        } catch {
+            restoreMemory(changedBy: openBatch?.writes ?? [])
+            throw error
+        }
         enqueue(openBatch?.writes ?? [], ticket: ticket)
         return ticket
     }
 
+    /// Brings what `writes` changed in memory back to what the database holds, for writes that
+    /// will never run. Observers hear the restored instances as updated.
+    private func restoreMemory(changedBy writes: [PendingWrite]) {
+        let registry = self.registry
+        let inbox = changeCenter.inbox
+        database.enqueue { connection in
+            guard let connection else { return }
+            let context = QueueContext(connection: connection, registry: registry)
+            let restores = writes.compactMap { write in write.touches?.restoreWork(source: write.source, in: context) }
+            inbox.post(.restored(restores))
+        }
+    }
+
     /// Runs `work` in a transaction on the queue, or adds it to the open batch.
+    ///
+    /// - Parameter touches: what the write already changed in memory, put back if it rolls back.
     @discardableResult
     func submitWrite(
-        _ operation: String, source: QSChangeSource,
+        _ operation: String, source: QSChangeSource, touches: MemoryTouches? = nil,
         _ work: @escaping @Sendable (RowWriter, inout QSChange) throws -> (@MainActor @Sendable () -> Void)?
     ) -> QSWrite {
-        let write = PendingWrite(operation: operation, source: source, work: work, ticket: QSWrite(operation: operation, center: changeCenter))
+        let write = PendingWrite(
+            operation: operation, source: source, work: work, touches: touches,
+            ticket: QSWrite(operation: operation, center: changeCenter))
         if openBatch != nil {
             openBatch?.writes.append(write)
         } else {
@@ -65,7 +88,14 @@ extension QSStore {
             } catch {
                 let writeError = QSWriteError(operation: operation, underlying: error)
                 failure = writeError
-                inbox.post(.failed(writeError, writes: writes.map(\.ticket) + (ticket.map { [$0] } ?? [])))
+                // The transaction rolled back: what the writes changed in memory goes back to
+                // what the database holds.
+                var restores: [@MainActor @Sendable () -> QSChange] = []
+                if let connection {
+                    let context = QueueContext(connection: connection, registry: registry)
+                    restores = writes.compactMap { write in write.touches?.restoreWork(source: write.source, in: context) }
+                }
+                inbox.post(.failed(writeError, writes: writes.map(\.ticket) + (ticket.map { [$0] } ?? []), restores: restores))
             }
             for (index, write) in writes.enumerated() {
                 write.ticket.finish(failure, changes: failure == nil ? [committed[index].0] : [])
@@ -87,5 +117,6 @@ struct PendingWrite {
     let operation: String
     let source: QSChangeSource
     let work: @Sendable (RowWriter, inout QSChange) throws -> (@MainActor @Sendable () -> Void)?
+    let touches: MemoryTouches?
     let ticket: QSWrite
 }

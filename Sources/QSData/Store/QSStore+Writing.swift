@@ -28,13 +28,15 @@ extension QSStore {
         _ objects: [Object], source: QSChangeSource = .app, alongside: (@Sendable (SQLiteConnection) throws -> Void)? = nil
     ) throws -> QSWrite {
         try checkOpen()
+        _ = WriteStamp.next()
         let binding = try registry.binding(for: Object.self)
         var batch = SaveBatch()
         guard objects.count > Self.saveChunkSize else {
             try binding.encode(objects, into: &batch, registry: registry)
             let groups = batch.finished
-            try patchSiblings(of: groups)
-            return submitWrite("save \(objects.count) \(Object.modelName)", source: source) { writer, change in
+            let touches = MemoryTouches()
+            try patchSiblings(of: groups, touches: touches)
+            return submitWrite("save \(objects.count) \(Object.modelName)", source: source, touches: touches) { writer, change in
                 try writer.save(groups, into: &change)
                 try alongside?(writer.connection)
                 return nil
@@ -44,19 +46,21 @@ extension QSStore {
         // The batch lives in a box so each chunk extends it in place instead of copying it.
         let pipe = ChunkPipe()
         let box = SaveBatchBox(batch)
+        let touches = MemoryTouches()
         binding.cache.reserveCapacity(adding: objects.count)
-        try encodeChunk(of: objects, from: 0, binding: binding, batch: &box.batch, into: pipe)
+        try encodeChunk(of: objects, from: 0, binding: binding, batch: &box.batch, into: pipe, touches: touches)
         // Size the set of written children for the whole save now, from the first chunk, so it
         // never stops a later chunk to grow.
         box.batch.reserveChildCapacity(forObjects: objects.count, afterEncoding: Self.saveChunkSize)
-        let write = submitWrite("save \(objects.count) \(Object.modelName)", source: source) { writer, change in
+        let write = submitWrite("save \(objects.count) \(Object.modelName)", source: source, touches: touches) { writer, change in
             while let groups = try pipe.next() {
                 try writer.save(groups, into: &change)
             }
             try alongside?(writer.connection)
             return nil
         }
-        feedRemainingChunks(of: Transfer(value: objects), from: Self.saveChunkSize, binding: binding, box: Transfer(value: box), into: pipe)
+        feedRemainingChunks(
+            of: Transfer(value: objects), from: Self.saveChunkSize, binding: binding, box: Transfer(value: box), into: pipe, touches: touches)
         return write
     }
 
@@ -64,92 +68,34 @@ extension QSStore {
     static let saveChunkSize = 500
 
     private func encodeChunk<Object>(
-        of objects: [Object], from start: Int, binding: TypeBinding<Object>, batch: inout SaveBatch, into pipe: ChunkPipe
+        of objects: [Object], from start: Int, binding: TypeBinding<Object>, batch: inout SaveBatch, into pipe: ChunkPipe,
+        touches: MemoryTouches
     ) throws {
         let end = min(start + Self.saveChunkSize, objects.count)
         try binding.encode(Array(objects[start..<end]), into: &batch, registry: registry)
         let groups = batch.takeFinished()
-        try patchSiblings(of: groups)
+        try patchSiblings(of: groups, touches: touches)
         pipe.put(groups)
         if end == objects.count { pipe.finish() }
     }
 
     private func feedRemainingChunks<Object>(
-        of objects: Transfer<[Object]>, from start: Int, binding: TypeBinding<Object>, box: Transfer<SaveBatchBox>, into pipe: ChunkPipe
+        of objects: Transfer<[Object]>, from start: Int, binding: TypeBinding<Object>, box: Transfer<SaveBatchBox>, into pipe: ChunkPipe,
+        touches: MemoryTouches
     ) {
         guard start < objects.value.count else { return }
         Task { @MainActor in
             do {
-                try self.encodeChunk(of: objects.value, from: start, binding: binding, batch: &box.value.batch, into: pipe)
-                self.feedRemainingChunks(of: objects, from: start + Self.saveChunkSize, binding: binding, box: box, into: pipe)
+                try self.encodeChunk(of: objects.value, from: start, binding: binding, batch: &box.value.batch, into: pipe, touches: touches)
+                self.feedRemainingChunks(
+                    of: objects, from: start + Self.saveChunkSize, binding: binding, box: box, into: pipe, touches: touches)
             } catch {
                 pipe.fail(error)
             }
         }
     }
 
-    /// Deletes objects and their lookup rows: one statement for the table and one per
-    /// relationship, whatever the number. Children are not deleted (see ``orphanIDs(of:)``).
-    ///
-    /// - Parameters:
-    ///   - objects: The objects to delete, all of one type.
-    ///   - source: Who made the change, reported to observers: the app (the default) or sync.
-    ///   - alongside: SQL of the app's own to run in the same transaction, after the deletes,
-    ///     given the uniqueIDs that were deleted.
-    @discardableResult
-    public func delete<Object: QSDataObject>(
-        _ objects: [Object], source: QSChangeSource = .app, alongside: (@Sendable (SQLiteConnection, [Object.UniqueID]) throws -> Void)? = nil
-    ) throws -> QSWrite {
-        try delete(Object.self, ids: objects.map(\.uniqueID), source: source, alongside: alongside)
-    }
-
-    /// Deletes the objects with these uniqueIDs and their lookup rows.
-    ///
-    /// - Parameters:
-    ///   - type: The type whose rows to delete.
-    ///   - ids: The uniqueIDs to delete; any number, duplicates and unknown IDs included.
-    ///   - source: Who made the change, reported to observers: the app (the default) or sync.
-    ///   - alongside: SQL of the app's own to run in the same transaction, after the deletes,
-    ///     given the uniqueIDs that were deleted — for example to record them in a
-    ///     `deletedNotes` table for sync.
-    @discardableResult
-    public func delete<Object: QSDataObject>(
-        _ type: Object.Type, ids: some Sequence<Object.UniqueID>, source: QSChangeSource = .app,
-        alongside: (@Sendable (SQLiteConnection, [Object.UniqueID]) throws -> Void)? = nil
-    ) throws -> QSWrite {
-        try checkOpen()
-        let binding = try registry.binding(for: type)
-        let ids = ids.map(\.anyID)
-        for typeBinding in [binding] + registry.siblings(of: binding) { typeBinding.evict(ids) }
-        let argument = IDList.json(ids)
-        return submitWrite("delete \(ids.count) \(Object.modelName)", source: source) { writer, change in
-            let deleted = try writer.delete(binding, where: TableSQL.byIDs, arguments: [argument], into: &change)
-            try alongside?(writer.connection, deleted.compactMap { Object.UniqueID(anyID: $0) })
-            return nil
-        }
-    }
-
-    /// Deletes the rows an SQL condition selects, and their lookup rows; cached instances are
-    /// dropped once the delete commits.
-    /// ```swift
-    /// try store.delete(Article.self, where: "read = 1 AND datePublished < ?", arguments: [.real(cutoff)])
-    /// ```
-    @discardableResult
-    public func delete<Object: QSDataObject>(
-        _ type: Object.Type, where condition: String, arguments: [SQLValue] = [], source: QSChangeSource = .app,
-        alongside: (@Sendable (SQLiteConnection, [Object.UniqueID]) throws -> Void)? = nil
-    ) throws -> QSWrite {
-        try checkOpen()
-        let binding = try registry.binding(for: type)
-        let registry = self.registry
-        return submitWrite("delete \(Object.modelName) where \(condition)", source: source) { writer, change in
-            let ids = try writer.delete(binding, where: condition, arguments: arguments, into: &change)
-            try alongside?(writer.connection, ids.compactMap { Object.UniqueID(anyID: $0) })
-            return { for typeBinding in [binding] + registry.siblings(of: binding) { typeBinding.evict(ids) } }
-        }
-    }
-
-    /// Sets properties on the objects with these uniqueIDs in one statement (F10). Live and
+    /// Sets properties on the objects with these uniqueIDs in one statement. Live and
     /// cached instances of every type on the table reflect it at once.
     /// ```swift
     /// try store.update(Article.self, ids: unreadIDs, set: ["read": true])
@@ -159,15 +105,17 @@ extension QSStore {
         _ type: Object.Type, ids: some Sequence<Object.UniqueID>, set values: [String: any QSColumnValue], source: QSChangeSource = .app
     ) throws -> QSWrite {
         try checkOpen()
+        _ = WriteStamp.next()
         let binding = try registry.binding(for: type)
         let columns = try columnValues(values, for: binding)
         let ids = ids.map(\.anyID)
         let patch = Dictionary(uniqueKeysWithValues: columns.map { ($0.name, $0.value) })
+        let touches = MemoryTouches()
         for typeBinding in [binding] + registry.siblings(of: binding) {
-            try typeBinding.patchCachedInstances(ids: ids, with: patch)
+            touches.changed(typeBinding, ids: try typeBinding.patchCachedInstances(ids: ids, with: patch, timing: .atOnce))
         }
         let argument = IDList.json(ids)
-        return submitWrite("update \(ids.count) \(Object.modelName)", source: source) { writer, change in
+        return submitWrite("update \(ids.count) \(Object.modelName)", source: source, touches: touches) { writer, change in
             try writer.update(binding, columns: columns, ids: ids, idList: argument, into: &change)
             return nil
         }
@@ -180,6 +128,7 @@ extension QSStore {
         _ type: Object.Type, where condition: String, arguments: [SQLValue] = [], set values: [String: any QSColumnValue], source: QSChangeSource = .app
     ) throws -> QSWrite {
         try checkOpen()
+        let stamp = WriteStamp.next()
         let binding = try registry.binding(for: type)
         let columns = try columnValues(values, for: binding)
         let patch = Dictionary(uniqueKeysWithValues: columns.map { ($0.name, $0.value) })
@@ -188,7 +137,7 @@ extension QSStore {
             let ids = try writer.update(binding, columns: columns, where: condition, arguments: arguments, into: &change)
             return {
                 for typeBinding in [binding] + registry.siblings(of: binding) {
-                    _ = try? typeBinding.patchCachedInstances(ids: ids, with: patch)
+                    _ = try? typeBinding.patchCachedInstances(ids: ids, with: patch, timing: .afterCommit(of: stamp))
                 }
             }
         }
@@ -214,16 +163,18 @@ extension QSStore {
         }
     }
 
-    /// Other types on the same table see what was just saved (F7).
-    private func patchSiblings(of groups: [SaveGroup]) throws {
+    /// Other types on the same table see what was just saved. `touches` learns every cached
+    /// instance the save changed.
+    private func patchSiblings(of groups: [SaveGroup], touches: MemoryTouches) throws {
         for group in groups {
+            touches.changed(group.binding, ids: group.ids)
             let siblings = registry.siblings(of: group.binding).filter(\.cachesInstances)
             guard !siblings.isEmpty else { continue }
             let names = group.binding.layout.names
             for (id, values) in zip(group.ids, group.rows) {
                 for sibling in siblings where sibling.hasCachedInstance(id) {
                     let columns = Dictionary(uniqueKeysWithValues: zip(names, values))
-                    try sibling.patchCachedInstances(ids: [id], with: columns)
+                    touches.changed(sibling, ids: try sibling.patchCachedInstances(ids: [id], with: columns, timing: .saved))
                 }
             }
         }

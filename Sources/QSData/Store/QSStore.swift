@@ -52,12 +52,20 @@ public final class QSStore {
         try await database.open(path: url.path)
         do {
             try await database.perform { connection in
-                try SchemaInstaller(schema: schema).install(on: connection)
-                var problems = try SchemaValidator(model: model).problems(in: connection)
-                if problems.isEmpty {
-                    problems = Self.statementProblems(registry: registry, connection: connection)
+                // A file that fails validation is left exactly as it was: any creation or
+                // migration is rolled back, and WAL is switched on only after it passes.
+                try SchemaInstaller(schema: schema).install(on: connection) { connection in
+                    let report = try SchemaValidator(model: model).check(connection)
+                    var problems = report.problems
+                    if problems.isEmpty {
+                        problems = Self.statementProblems(registry: registry, connection: connection)
+                    }
+                    if !problems.isEmpty { throw QSDataError.schemaMismatch(problems) }
+                    for binding in registry.all {
+                        binding.columnsMissingForInsert.columns = report.columnsMissingByType[binding.description.name] ?? []
+                    }
                 }
-                if !problems.isEmpty { throw QSDataError.schemaMismatch(problems) }
+                try connection.useWriteAheadLog()
             }
         } catch {
             await database.close()
@@ -84,7 +92,7 @@ public final class QSStore {
                     problems: missing.map { "relationship '\($0.name)' needs \($0.childType), which is not among the registered types" })
             }
         }
-        return TypeRegistry(bindings: bindings)
+        return TypeRegistry(bindings: bindings, model: Array(model.objectTypes.values))
     }
 
     private static func makeBinding<Object: QSDataObject>(_ type: Object.Type, model: QSDataModel) throws -> any AnyTypeBinding {
@@ -139,7 +147,7 @@ public final class QSStore {
     }
 
     /// Records every SQL statement the store runs while `body` runs, including the writes it
-    /// enqueues (F13). Transaction control is listed but not counted.
+    /// enqueues. Transaction control is listed but not counted.
     /// ```swift
     /// let log = try await store.recordStatements { try store.delete(notes) }
     /// #expect(log.count == 3)

@@ -18,15 +18,28 @@ struct RowWriter {
     private func save(_ group: SaveGroup, into change: inout QSChange) throws {
         let binding = group.binding
         let sql = binding.sql
-        let insert = try connection.statement(sql.insert)
+        let missingColumns = binding.columnsMissingForInsert.columns
+        let insert = missingColumns.isEmpty ? try connection.statement(sql.insert) : nil
         let update = try sql.updateIfChanged.map { try connection.statement($0) }
         var lookups: [String: LookupWriter] = [:]
         var inserted: [QSAnyID] = []
         var updated: [QSAnyID] = []
         for (offset, values) in group.rows.enumerated() {
             let id = group.ids[offset]
-            let isNew = try run(insert, values)
-            var changed = try isNew || update.map { try run($0, values) } ?? false
+            let isNew: Bool
+            var changed: Bool
+            if let insert {
+                isNew = try run(insert, values)
+                changed = try isNew || update.map { try run($0, values) } ?? false
+            } else {
+                // The type can't insert its rows: it updates the row that exists, and refuses
+                // a new one before trying to INSERT it.
+                isNew = false
+                changed = try update.map { try run($0, values) } ?? false
+                if !changed, try !rowExists(values[0], sql: sql) {
+                    throw QSDataError.missingRequiredColumn(type: binding.description.name, column: missingColumns[0])
+                }
+            }
             for relationship in group.relationships[offset] {
                 if lookups[relationship.name] == nil {
                     guard let relationshipSQL = sql.relationships[relationship.name] else { continue }
@@ -48,6 +61,10 @@ struct RowWriter {
         }
     }
 
+    private func rowExists(_ id: SQLValue, sql: TableSQL) throws -> Bool {
+        try connection.fetchValue(sql.rowExists, [id]) != nil
+    }
+
     /// Runs a write statement with `values`; returns whether it changed a row.
     private func run(_ statement: SQLiteStatement, _ values: [SQLValue]) throws -> Bool {
         try statement.bind(values)
@@ -58,22 +75,15 @@ struct RowWriter {
 
     // MARK: Bulk delete and update
 
-    /// Deletes the rows `condition` selects and their lookup rows: one statement for the table
-    /// and one per relationship. Returns the deleted uniqueIDs.
-    func delete(_ binding: any AnyTypeBinding, where condition: String, arguments: [SQLValue], into change: inout QSChange) throws -> [QSAnyID] {
-        let ids = try idsReturned(by: binding.sql.deleteReturningIDs(where: condition), arguments)
-        guard !ids.isEmpty else { return [] }
-        if !binding.description.relationships.isEmpty {
-            let idList = IDList.json(ids)
-            for relationship in binding.description.relationships {
-                guard let sql = binding.sql.relationships[relationship.name] else { continue }
-                try connection.execute(sql.deleteForParents, [idList])
-            }
-        }
-        for typeBinding in [binding] + registry.siblings(of: binding) {
-            change.record(\.deletedList, ids, of: typeBinding.description.name)
-        }
-        return ids
+    /// Deletes the rows `condition` selects with everything that refers to them (see
+    /// ``RowDeleter``). Returns the deleted uniqueIDs of `binding`'s table; `deleted` gets every
+    /// row deleted, cascades included, by table.
+    func delete(
+        _ binding: any AnyTypeBinding, where condition: String, arguments: [SQLValue],
+        into change: inout QSChange, deleted: inout RowDeleter.DeletedRows
+    ) throws -> [QSAnyID] {
+        try RowDeleter(connection: connection, registry: registry)
+            .delete(binding, where: condition, arguments: arguments, into: &change, deleted: &deleted)
     }
 
     /// Sets `columns` on the rows `condition` selects, in one statement. Returns their uniqueIDs.
@@ -108,17 +118,6 @@ struct RowWriter {
     }
 
     private func idsReturned(by sql: String, _ arguments: [SQLValue]) throws -> [QSAnyID] {
-        let statement = try connection.statement(sql)
-        try statement.bind(arguments)
-        defer { statement.reset() }
-        var ids: [QSAnyID] = []
-        while try statement.step() {
-            switch statement.value(at: 0) {
-            case .integer(let value): ids.append(.integer(value))
-            case .text(let value): ids.append(.string(value))
-            default: continue
-            }
-        }
-        return ids
+        try RowDeleter(connection: connection, registry: registry).idsReturned(by: sql, arguments)
     }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The SQL text the store runs for one object type, built once at registration.
 final class TableSQL: Sendable {
     let table: String
@@ -7,6 +9,8 @@ final class TableSQL: Sendable {
     /// uniqueID, or is `immutable` (a saved row never changes, so saving again only inserts).
     let updateIfChanged: String?
     let relationships: [String: RelationshipSQL]
+    /// Selects 1 when the row with the uniqueID `?1` exists.
+    let rowExists: String
 
     init(description: QSObjectDescription) {
         let table = quoted(description.table)
@@ -24,6 +28,7 @@ final class TableSQL: Sendable {
             let differences = others.map { "\(columns[$0]) IS NOT ?\($0 + 1)" }.joined(separator: " OR ")
             updateIfChanged = "UPDATE \(table) SET \(assignments) WHERE \(uniqueID) = ?1 AND (\(differences))"
         }
+        rowExists = "SELECT 1 FROM \(table) WHERE \(uniqueID) = ?1"
         relationships = Dictionary(uniqueKeysWithValues: description.relationships.map {
             ($0.name, RelationshipSQL(relationship: $0, parentTable: table, parentUniqueID: uniqueID))
         })
@@ -82,5 +87,16 @@ struct RelationshipSQL: Sendable {
 
     var deleteForParents: String {
         "DELETE FROM \(lookupTable) WHERE \(parent) IN (\(IDList.subquery))"
+    }
+}
+
+/// The NOT NULL columns without a default that a type has no property for, learned from the
+/// schema when the store opens: when there are any, the type can update rows but not insert them.
+final class MissingColumns: Sendable {
+    private let storage = Mutex<[String]>([])
+
+    var columns: [String] {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
     }
 }

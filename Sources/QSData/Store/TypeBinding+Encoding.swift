@@ -52,7 +52,7 @@ extension TypeBinding {
     /// Makes cached instances reflect new column values: classes change in place through
     /// `update(from:)`, values are replaced in the cache. Returns the IDs that were cached.
     @discardableResult
-    func patchCachedInstances(ids: some Sequence<QSAnyID>, with columns: [String: SQLValue]) throws -> [QSAnyID] {
+    func patchCachedInstances(ids: some Sequence<QSAnyID>, with columns: [String: SQLValue], timing: PatchTiming) throws -> [QSAnyID] {
         guard cache.policy != .none else { return [] }
         let overlay = columns.compactMap { name, value in layout.index(of: name).map { ($0, value) } }
         guard !overlay.isEmpty else { return [] }
@@ -62,20 +62,29 @@ extension TypeBinding {
         // on the first and follows it after that (a new row per instance searched by name each time).
         let row = QSRow(layout: layout, values: [], parentID: .integer(0))
         for id in ids {
-            guard let typedID = Object.UniqueID(anyID: id), let current = cache.object(for: typedID) else { continue }
+            guard let typedID = Object.UniqueID(anyID: id), let current = cache.object(for: typedID),
+                  !timing.skips(typedID, in: cache)
+            else { continue }
             current.encode(to: &encoder)
             var (values, related) = try encoder.finish()
             for (index, value) in overlay { values[index] = value }
-            row.values = values
-            row.relatedObjects = related.isEmpty ? [:] : related.mapValues { $0.asLookup(parentID: id) }
-            row.advance(parentID: id)
-            if let updatable = current as? any QSUpdatableObject {
-                try updatable.update(from: row)
-            } else {
-                cache.insert(try Object(row: row))
-            }
+            try replace(current, values: values, related: related, id: id, using: row)
+            timing.record(typedID, in: cache)
             patched.append(id)
         }
         return patched
+    }
+
+    /// Makes the cached `current` hold `values` and `related`: a class changes in place through
+    /// `update(from:)`, a value is replaced in the cache.
+    func replace(_ current: Object, values: [SQLValue], related: [String: any RelatedChildren], id: QSAnyID, using row: QSRow) throws {
+        row.values = values
+        row.relatedObjects = related.isEmpty ? [:] : related.mapValues { $0.asLookup(parentID: id) }
+        row.advance(parentID: id)
+        if let updatable = current as? any QSUpdatableObject {
+            try updatable.update(from: row)
+        } else {
+            cache.insert(try Object(row: row))
+        }
     }
 }

@@ -31,13 +31,13 @@ extension TypeBinding {
             return try Object._instances(from: QSRowReader(row: row, statement: statement))
         }
         row.relatedObjects = related
-        let caches = cache.policy != .none
+        let caches = cache.policy != .none && !request.bypassesCache
         let needsID = caches || !related.isEmpty
         var objects: [Object] = []
         while try statement.step() {
             if needsID {
                 let id = try Object.UniqueID.read(from: row, at: 0)
-                if let cached = cache.object(for: id) {
+                if caches, let cached = cache.object(for: id) {
                     objects.append(cached)
                     continue
                 }

@@ -6,6 +6,8 @@ protocol AnyTypeBinding: AnyObject, Sendable {
     var description: QSObjectDescription { get }
     var layout: RowLayout { get }
     var sql: TableSQL { get }
+    /// The required columns the type has no property for (see ``MissingColumns``).
+    var columnsMissingForInsert: MissingColumns { get }
 
     /// Database queue: the children of a relationship for the given (parent, child) pairs.
     func childrenByParent(pairs: [(parent: QSAnyID, child: QSAnyID)], in context: QueueContext) throws -> any ChildrenByParent
@@ -21,10 +23,29 @@ protocol AnyTypeBinding: AnyObject, Sendable {
 
     /// Main actor: makes cached instances reflect new column values. Returns the IDs patched.
     @discardableResult
-    func patchCachedInstances(ids: some Sequence<QSAnyID>, with columns: [String: SQLValue]) throws -> [QSAnyID]
+    func patchCachedInstances(ids: some Sequence<QSAnyID>, with columns: [String: SQLValue], timing: PatchTiming) throws -> [QSAnyID]
 
     /// Forgets cached instances.
     func evict(_ ids: [QSAnyID])
+
+    /// Main actor: forgets the instances of rows a committed write deleted, except those the app
+    /// saved again through a later write.
+    func evict(_ ids: [QSAnyID], afterCommitOf stamp: UInt64)
+
+    /// Main actor: forgets cached instances and returns what puts them back (thread-safe).
+    func evictKeepingInstances(_ ids: [QSAnyID]) -> @Sendable () -> Void
+
+    /// Main actor: makes cached instances that list any of `ids` in `relationship` drop them,
+    /// keeping the order of the rest. Returns the IDs of the instances changed.
+    func dropChildren(_ ids: Set<QSAnyID>, from relationship: String, timing: PatchTiming) -> [QSAnyID]
+
+    /// Main actor: whether an instance the store holds for one of `ids` lists children in
+    /// `relationship`.
+    func cachedInstanceListsChildren(ids: [QSAnyID], in relationship: String) throws -> Bool
+
+    /// Database queue: reads the rows of `ids` as the database holds them, and returns the
+    /// main-actor work that makes the cached instances match. Returns the IDs it patched or evicted.
+    func restoreCachedInstances(ids: [QSAnyID], in context: QueueContext) throws -> @MainActor @Sendable () -> [QSAnyID]
 
     /// The number of instances the cache holds alive.
     var cachedInstanceCount: Int { get }
@@ -39,6 +60,8 @@ struct QueueContext {
 /// Which rows a fetch reads.
 struct FetchRequest: Sendable {
     var condition: String?
+    /// Reads every row afresh instead of returning the cached instance, and caches nothing.
+    var bypassesCache = false
     var arguments: [SQLValue] = []
     var orderBy: String?
     var limit: Int?
@@ -62,6 +85,7 @@ final class TypeBinding<Object: QSDataObject>: AnyTypeBinding, @unchecked Sendab
     let layout: RowLayout
     let sql: TableSQL
     let cache: ObjectCache<Object>
+    let columnsMissingForInsert = MissingColumns()
 
     init(description: QSObjectDescription) {
         self.description = description
@@ -81,5 +105,10 @@ final class TypeBinding<Object: QSDataObject>: AnyTypeBinding, @unchecked Sendab
 
     func evict(_ ids: [QSAnyID]) {
         cache.remove(ids.compactMap { Object.UniqueID(anyID: $0) })
+    }
+
+    func evict(_ ids: [QSAnyID], afterCommitOf stamp: UInt64) {
+        let timing = PatchTiming.afterCommit(of: stamp)
+        cache.remove(ids.compactMap { Object.UniqueID(anyID: $0) }.filter { !timing.skips($0, in: cache) })
     }
 }

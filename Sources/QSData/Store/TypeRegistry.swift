@@ -3,8 +3,14 @@ final class TypeRegistry: Sendable {
     private let bindingsByName: [String: any AnyTypeBinding]
     private let bindingsByType: [ObjectIdentifier: any AnyTypeBinding]
     private let siblingsByName: [String: [any AnyTypeBinding]]
+    /// What deleting rows of each table of the model involves, by table name.
+    let deletePlans: [String: DeletePlan]
+    /// Per table, the registered types with a relationship whose children live on it.
+    private let parentsByChildTable: [String: [(binding: any AnyTypeBinding, relationship: String)]]
 
-    init(bindings: [(type: Any.Type, binding: any AnyTypeBinding)]) {
+    /// - Parameter model: every type of the data model, registered or not: a delete cleans the
+    ///   lookup tables of all of them.
+    init(bindings: [(type: Any.Type, binding: any AnyTypeBinding)], model: [QSObjectDescription]) {
         let byName = Dictionary(bindings.map { ($0.binding.description.name, $0.binding) }, uniquingKeysWith: { first, _ in first })
         bindingsByName = byName
         bindingsByType = Dictionary(bindings.map { (ObjectIdentifier($0.type), $0.binding) }, uniquingKeysWith: { first, _ in first })
@@ -12,6 +18,26 @@ final class TypeRegistry: Sendable {
             byName.values.filter { $0 !== binding && $0.description.table == binding.description.table }
                 .sorted { $0.description.name < $1.description.name }
         }
+        deletePlans = DeletePlan.plans(model: model, registeredTypeNames: Set(byName.keys))
+        let tableOfType = Dictionary(model.map { ($0.name, $0.table) }, uniquingKeysWith: { first, _ in first })
+        var parents: [String: [(binding: any AnyTypeBinding, relationship: String)]] = [:]
+        for binding in byName.values.sorted(by: { $0.description.name < $1.description.name }) {
+            for relationship in binding.description.relationships {
+                guard let childTable = tableOfType[relationship.childType] else { continue }
+                parents[childTable, default: []].append((binding, relationship.name))
+            }
+        }
+        parentsByChildTable = parents
+    }
+
+    /// The registered types that read `table`.
+    func bindings(onTable table: String) -> [any AnyTypeBinding] {
+        (deletePlans[table]?.typeNames ?? []).compactMap { bindingsByName[$0] }
+    }
+
+    /// The registered types, with the relationship, whose children live on `table`.
+    func parents(ofChildrenOn table: String) -> [(binding: any AnyTypeBinding, relationship: String)] {
+        parentsByChildTable[table] ?? []
     }
 
     func binding(named name: String) -> (any AnyTypeBinding)? {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Checks at registration that a Swift type reads and writes what its model description says
-/// (F3): it runs `init(row:)` on a row of sample values and `encode(to:)` on the result,
+/// it runs `init(row:)` on a row of sample values and `encode(to:)` on the result,
 /// recording every column and relationship they touch.
 struct TypeVerifier<Object: QSDataObject> {
     let description: QSObjectDescription
@@ -17,7 +17,7 @@ struct TypeVerifier<Object: QSDataObject> {
             problems.append("a uniqued or cached class must conform to QSUpdatableObject, so changes can patch live instances in place")
         }
 
-        let probe = TypeProbe()
+        let probe = TypeProbe(sampleValue: sampleValue(reading:as:))
         let row = QSRow(layout: layout, values: sampleValues(), parentID: sampleID)
         row.probe = probe
         var instance: Object?
@@ -90,19 +90,29 @@ struct TypeVerifier<Object: QSDataObject> {
     /// One plausible value per column, in the model's type.
     private func sampleValues() -> [SQLValue] {
         description.properties.map { property in
-            if property.name == "uniqueID" { return sampleID.sqlValue }
-            switch property.type {
-            case .int64: return .integer(1)
-            case .double: return .real(1.5)
-            case .boolean: return .integer(0)
-            case .string: return .text("sample")
-            case .date: return .real(0)
-            case .data: return .blob(Data([0]))
-            case .plist:
-                let empty = try? PropertyListSerialization.data(fromPropertyList: [Any](), format: .binary, options: 0)
-                return empty.map { .blob($0) } ?? .null
-            case .json: return .text("[]")
-            }
+            property.name == "uniqueID" ? sampleID.sqlValue : sampleValue(property.type)
+        }
+    }
+
+    /// A sample for a read of `name` as `valueType` when the model's type for the column is not
+    /// one `valueType` reads; nil to keep the column's own sample.
+    private func sampleValue(reading name: String, as valueType: any QSColumnValue.Type) -> SQLValue? {
+        if let property = description.property(named: name), valueType.canStore(property.type) { return nil }
+        return QSPropertyType.allCases.first { valueType.canStore($0) }.map(sampleValue)
+    }
+
+    private func sampleValue(_ type: QSPropertyType) -> SQLValue {
+        switch type {
+        case .int64: return .integer(1)
+        case .double: return .real(1.5)
+        case .boolean: return .integer(0)
+        case .string: return .text("sample")
+        case .date: return .real(0)
+        case .data: return .blob(Data([0]))
+        case .plist:
+            let empty = try? PropertyListSerialization.data(fromPropertyList: [Any](), format: .binary, options: 0)
+            return empty.map { .blob($0) } ?? .null
+        case .json: return .text("[]")
         }
     }
 }

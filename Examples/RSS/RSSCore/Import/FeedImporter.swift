@@ -43,7 +43,7 @@ public final class FeedImporter {
     /// A source after reading and parsing.
     enum Loaded: Sendable {
         case feed(Job, ParsedFeed)
-        case subscriptionList(Job, [OPMLFeedEntry])
+        case subscriptionList(Job, [OPMLFeedEntry], unusable: [String])
         case failed(Job, String)
     }
 
@@ -88,8 +88,13 @@ public final class FeedImporter {
                 switch loaded {
                 case .failed(let job, let reason):
                     record(ImportFailure(source: job.location.description, reason: reason), in: &summary)
-                case .subscriptionList(_, let entries):
-                    // 3. A subscription list adds its feeds to the queue, each URL once.
+                case .subscriptionList(let job, let entries, let unusable):
+                    // 3. A subscription list adds its feeds to the queue, each URL once; an
+                    // address that is not a URL is reported, never silently dropped.
+                    for address in unusable {
+                        record(ImportFailure(source: address, reason: "not a URL in \(job.location.description) (write file:// or http(s)://)"), in: &summary)
+                        discovered += 1
+                    }
                     for entry in entries {
                         guard let location = FeedLocation(url: entry.feedURL) else {
                             record(ImportFailure(source: entry.feedURL.absoluteString, reason: "only http, https and file URLs can be imported"), in: &summary)
@@ -189,7 +194,8 @@ public final class FeedImporter {
         }
         do {
             if FeedParser.detectFormat(data: bytes) == .opml {
-                return .subscriptionList(job, try OPMLParser.parse(data: bytes).feeds)
+                let list = try OPMLParser.parse(data: bytes)
+                return .subscriptionList(job, list.feeds, unusable: list.unusableFeedAddresses)
             }
             return .feed(job, try FeedParser.parse(data: bytes, url: job.location.url))
         } catch {

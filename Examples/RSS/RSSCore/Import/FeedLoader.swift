@@ -1,20 +1,21 @@
+import DeadlineHTTP
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// Reads the bytes of a feed from a file or over http(s), with timeouts and a size limit.
+/// Reads the bytes of a feed from a file or over http(s), within deadlines and a size limit.
 public struct FeedLoader: Sendable {
-    /// Seconds to wait for the server to start answering.
-    public var requestTimeout: TimeInterval
-    /// Seconds a whole download may take.
-    public var resourceTimeout: TimeInterval
+    /// The default deadlines of one download: 10 s to connect, 15 s of silence, 60 s in all.
+    public static let defaultDeadlines = HTTPDeadlines(connect: .seconds(10), firstByte: .seconds(15), total: .seconds(60))
+
+    /// How long a download may take: to connect, to hear from the server, and in all.
+    public var deadlines: HTTPDeadlines
     /// The largest document accepted, in bytes.
     public var maximumBytes: Int
 
-    public init(requestTimeout: TimeInterval = 15, resourceTimeout: TimeInterval = 60, maximumBytes: Int = 100_000_000) {
-        self.requestTimeout = requestTimeout
-        self.resourceTimeout = resourceTimeout
+    public init(deadlines: HTTPDeadlines = Self.defaultDeadlines, maximumBytes: Int = 100_000_000) {
+        self.deadlines = deadlines
         self.maximumBytes = maximumBytes
     }
 
@@ -63,35 +64,17 @@ public struct FeedLoader: Sendable {
     }
 
     private func remoteData(_ url: URL) async throws(Failure) -> Data {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = requestTimeout
-        configuration.timeoutIntervalForResource = resourceTimeout
-        let session = URLSession(configuration: configuration)
-        defer { session.finishTasksAndInvalidate() }
-        var request = URLRequest(url: url)
-        request.setValue("QSData-RSS/1.0", forHTTPHeaderField: "User-Agent")
-        let result: Result<(Data, URLResponse), any Error> = await withCheckedContinuation { continuation in
-            let task = session.dataTask(with: request) { data, response, error in
-                if let error {
-                    continuation.resume(returning: .failure(error))
-                } else if let data, let response {
-                    continuation.resume(returning: .success((data, response)))
-                } else {
-                    continuation.resume(returning: .failure(URLError(.badServerResponse)))
-                }
-            }
-            task.resume()
+        let client = DeadlineHTTPClient(deadlines: deadlines, maximumBytes: maximumBytes)
+        let response: DeadlineHTTPResponse
+        do {
+            response = try await client.send(DeadlineHTTPRequest(url: url, headers: [("User-Agent", "QSData-RSS/1.0")]))
+        } catch .tooLarge(let limit) {
+            throw .tooLarge(bytes: limit + 1, limit: limit)
+        } catch {
+            throw .network(error.description)
         }
-        switch result {
-        case .failure(let error):
-            throw .network(Self.describe(error))
-        case .success(let (data, response)):
-            if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
-                throw .httpStatus(http.statusCode)
-            }
-            if data.count > maximumBytes { throw .tooLarge(bytes: data.count, limit: maximumBytes) }
-            return data
-        }
+        guard (200..<300).contains(response.statusCode) else { throw .httpStatus(response.statusCode) }
+        return response.body
     }
 
     /// A network error in words; ``FeedFetcher`` says its errors the same way.

@@ -11,10 +11,6 @@ struct ArchiveCommand: DatabaseCommand {
     @OptionGroup var selection: NoteIDs
 
     func run(with vesper: VSDataController, context: CommandContext) async throws -> CommandOutput {
-        let notes = try await vesper.notes(ids: selection.ids)
-        try vesper.userDidMarkAsArchived(notes)
-        return CommandOutput(
-            text: "Archived \(TextFormat.count(notes.count, "note")).",
-            json: notes.map { VesperJSON.Note($0, storage: vesper.attachmentStorage) })
+        try await selection.setArchived(true, in: vesper)
     }
 }

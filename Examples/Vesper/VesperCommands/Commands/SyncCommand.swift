@@ -9,9 +9,10 @@ struct SyncCommand: DatabaseCommand {
         discussion: "Tags, then deletions, then notes (with their tags and attachment metadata), then attachment files.")
 
     @OptionGroup var options: GlobalOptions
+    @OptionGroup var network: NetworkOptions
 
     func run(with vesper: VSDataController, context: CommandContext) async throws -> CommandOutput {
-        let account = try VSAccount(dataController: vesper)
+        let account = try VSAccount(dataController: vesper, transport: network.transport)
         let report = try await account.syncNow()
         if !report.failures.isEmpty {
             throw SyncFailed(failures: report.failures)

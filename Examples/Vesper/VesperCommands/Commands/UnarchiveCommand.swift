@@ -11,10 +11,6 @@ struct UnarchiveCommand: DatabaseCommand {
     @OptionGroup var selection: NoteIDs
 
     func run(with vesper: VSDataController, context: CommandContext) async throws -> CommandOutput {
-        let notes = try await vesper.notes(ids: selection.ids)
-        try vesper.userDidMarkAsUnarchived(notes)
-        return CommandOutput(
-            text: "Unarchived \(TextFormat.count(notes.count, "note")).",
-            json: notes.map { VesperJSON.Note($0, storage: vesper.attachmentStorage) })
+        try await selection.setArchived(false, in: vesper)
     }
 }

@@ -50,7 +50,7 @@ struct VesperTour {
         let attachment = try vesper.userDidAddAttachment(fileAt: picture, to: sundae)
         try await vesper.flush()
         say("   attached \(attachment.mimeType) \(attachment.width)×\(attachment.height) to note \(sundae.uniqueID); its thumbnailID is now \(sundae.thumbnailID ?? "none")")
-        say("   the file lives beside the database: \(vesper.attachmentStorage.fileURL(for: attachment).path)")
+        say("   the file lives beside the database: \(vesper.attachmentStorage.file(for: attachment)?.url.path ?? "(none)")")
 
         // 3. The timeline reads the light type: six columns, no relationships. It is a live
         //    query: it stays current as later steps change notes (see steps 6 and 7).

@@ -48,7 +48,7 @@ enum TextFormat {
         if let modified = note.modificationDate { lines.append("Changed here \(date(modified)) (not yet synced)") }
         lines.append("Tags: " + (note.tags.isEmpty ? "none" : note.tags.map(\.name).joined(separator: ", ")))
         for attachment in note.attachments {
-            lines.append("Attachment: \(attachment.mimeType) \(attachment.width)×\(attachment.height) \(storage.fileURL(for: attachment).path)")
+            lines.append("Attachment: \(attachment.mimeType) \(attachment.width)×\(attachment.height) \(storage.file(for: attachment)?.url.path ?? "(invalid attachment ID)")")
         }
         for link in note.links ?? [] { lines.append("Link: \(link)") }
         lines.append("")

@@ -41,13 +41,13 @@ public enum VesperJSON {
         public var snippet: String
     }
 
-    /// An attachment and where its file is.
+    /// An attachment and where its file is (`path` is nil for an attachment ID that names no file).
     public struct Attachment: Codable, Equatable, Sendable {
         public var id: String
         public var mimeType: String
         public var width: Int64
         public var height: Int64
-        public var path: String
+        public var path: String?
     }
 
     /// A tag and how many notes have it.
@@ -136,7 +136,7 @@ extension VesperJSON.SearchResult {
 extension VesperJSON.Attachment {
     init(_ attachment: VSAttachment, storage: VSAttachmentStorage) {
         self.init(id: attachment.uniqueID, mimeType: attachment.mimeType, width: attachment.width,
-                  height: attachment.height, path: storage.fileURL(for: attachment).path)
+                  height: attachment.height, path: storage.file(for: attachment)?.url.path)
     }
 }
 

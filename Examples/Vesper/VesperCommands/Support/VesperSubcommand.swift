@@ -53,7 +53,7 @@ struct GlobalOptions: ParsableArguments {
         } else {
             try await VSDataController.open(at: VSDataController.defaultDatabaseURL(), createFolder: true)
         }
-        // With a sync account whose server clock differs, edits are stamped with the server's time (§9.5).
+        // With a sync account whose server clock differs, edits are stamped with the server's time.
         if let skew = try? VSAccountFile(databaseURL: vesper.store.url).load()?.clockSkew, skew != 0 {
             let correction = VSClockSkew(seconds: skew)
             vesper.now = { VSSyncDate.truncated(correction.correctedNow(Date())) }

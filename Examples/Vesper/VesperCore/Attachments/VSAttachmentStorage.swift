@@ -11,27 +11,23 @@ public struct VSAttachmentStorage: Sendable {
         folder = databaseURL.deletingLastPathComponent().appendingPathComponent("attachments", isDirectory: true)
     }
 
-    /// Where the file of `attachment` lives.
-    public func fileURL(for attachment: VSAttachment) -> URL {
-        fileURL(uniqueID: attachment.uniqueID)
+    /// The file of `attachment`, or nil when its uniqueID is not a valid attachment name (it
+    /// then has no file: one can never have been stored under it).
+    public func file(for attachment: VSAttachment) -> VSAttachmentFile? {
+        try? file(uniqueID: attachment.uniqueID)
     }
 
-    /// Where the file of the attachment with `uniqueID` lives.
-    public func fileURL(uniqueID: String) -> URL {
-        folder.appendingPathComponent(uniqueID, isDirectory: false)
+    /// The file of the attachment `uniqueID`.
+    /// - Throws: ``VesperError/invalidAttachmentName(_:)`` for a name that is not of the
+    ///   protocol's shape.
+    public func file(uniqueID: String) throws(VesperError) -> VSAttachmentFile {
+        try VSAttachmentFile(uniqueID: uniqueID, folder: folder)
     }
 
     /// The names of the files in the folder (attachment uniqueIDs); empty when there is no folder.
     public func storedFileNames() -> Set<String> {
-        Set((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
-    }
-
-    /// Whether `name` can be a file name here: letters, digits and hyphens (a UUID, maybe with
-    /// a suffix), so that a name from the network can never reach outside the folder.
-    public static func isValidFileName(_ name: String) -> Bool {
-        (1...80).contains(name.utf8.count) && name.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D
-        }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
+        return Set(names.filter(VSAttachmentFile.isValidName))
     }
 
     /// Reads the picture at `url` and checks that it is a PNG or JPEG.
@@ -50,25 +46,17 @@ public struct VSAttachmentStorage: Sendable {
     }
 
     /// Writes the file of an attachment (new here, or downloaded by sync), atomically.
-    /// - Throws: ``VesperError/cannotStoreAttachment(path:reason:)``, also for a name that is
-    ///   not a valid file name (see ``isValidFileName(_:)``).
-    public func store(_ data: Data, uniqueID: String) throws {
-        let destination = fileURL(uniqueID: uniqueID)
-        guard Self.isValidFileName(uniqueID) else {
-            throw VesperError.cannotStoreAttachment(path: destination.path, reason: "not a valid attachment name")
-        }
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try data.write(to: destination, options: .atomic)
-        } catch {
-            throw VesperError.cannotStoreAttachment(path: destination.path, reason: Self.reason(error))
-        }
+    /// - Throws: ``VesperError/invalidAttachmentName(_:)`` or
+    ///   ``VesperError/cannotStoreAttachment(path:reason:)``.
+    public func store(_ data: Data, uniqueID: String) throws(VesperError) {
+        try file(uniqueID: uniqueID).write(data)
     }
 
-    /// Removes the files of attachments that are gone; a missing file is not an error.
+    /// Removes the files of attachments that are gone; a missing file is not an error, and a
+    /// name that is not a valid attachment name names no file, so nothing is removed for it.
     func removeFiles(uniqueIDs: some Sequence<String>) {
         for uniqueID in uniqueIDs {
-            try? FileManager.default.removeItem(at: fileURL(uniqueID: uniqueID))
+            (try? file(uniqueID: uniqueID))?.remove()
         }
     }
 

@@ -13,6 +13,8 @@ extension VSDataController {
     /// The notes with these IDs, in the same order.
     /// - Throws: ``VesperError/noteNotFound(_:)`` for the first ID with no note.
     public func notes(ids: [Int64]) async throws -> [VSNote] {
+        var seen: Set<Int64> = []
+        let ids = ids.filter { seen.insert($0).inserted }
         let notes = try await store.fetch(VSNote.self, ids: ids)
         if notes.count != ids.count, let missing = ids.first(where: { id in !notes.contains { $0.uniqueID == id } }) {
             throw VesperError.noteNotFound(missing)

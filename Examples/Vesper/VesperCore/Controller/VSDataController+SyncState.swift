@@ -50,7 +50,9 @@ extension VSDataController {
     /// and date on the existing tag. Returns nil when the name is blank.
     @discardableResult
     public func applySyncTag(name: String, modificationDate: Date?) throws -> VSTag? {
-        guard let candidate = VSTag(name: name, date: modificationDate) else { return nil }
+        guard let candidate = VSTag(name: name, date: modificationDate), candidate.name.count <= VSTag.maximumNameLength else {
+            return nil
+        }
         if let tag = try tagPool()[candidate.uniqueID] {
             tag.name = candidate.name
             tag.nameModificationDate = modificationDate
@@ -108,7 +110,7 @@ extension VSDataController {
 }
 
 extension VSDataController {
-    /// Marks every note for upload, for the first sync with an account (§9.4: logging in to an
+    /// Marks every note for upload, for the first sync with an account (logging in to an
     /// account uploads all local notes). Per-property dates stay as they are.
     public func markAllNotesForUpload() throws {
         try store.update(VSNote.self, where: "modificationDate IS NULL", set: ["modificationDate": now()], source: .sync)

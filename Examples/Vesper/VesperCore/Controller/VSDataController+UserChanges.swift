@@ -195,6 +195,9 @@ extension VSDataController {
         var tags: [VSTag] = []
         for name in names {
             guard let candidate = VSTag(name: name, date: newTagDate) else { throw VesperError.emptyTagName }
+            guard candidate.name.count <= VSTag.maximumNameLength else {
+                throw VesperError.tagNameTooLong(limit: VSTag.maximumNameLength)
+            }
             if tags.contains(where: { $0.uniqueID == candidate.uniqueID }) { continue }
             if let tag = pool[candidate.uniqueID] {
                 tags.append(tag)

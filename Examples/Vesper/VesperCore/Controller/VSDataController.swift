@@ -1,3 +1,4 @@
+import AppDataFolder
 import Foundation
 import QSData
 
@@ -64,15 +65,7 @@ public final class VSDataController {
     /// Where the database lives when no path is given: `$XDG_DATA_HOME/vesper/vesper.sqlite`,
     /// else `~/.local/share/vesper/vesper.sqlite`.
     public static func defaultDatabaseURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let dataHome: URL
-        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
-            dataHome = URL(fileURLWithPath: xdg, isDirectory: true)
-        } else {
-            let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
-                ?? FileManager.default.homeDirectoryForCurrentUser
-            dataHome = home.appendingPathComponent(".local/share", isDirectory: true)
-        }
-        return dataHome.appendingPathComponent("vesper/vesper.sqlite", isDirectory: false)
+        AppDataFolder.url(for: "vesper", environment: environment).appendingPathComponent("vesper.sqlite")
     }
 
     /// Waits for every enqueued write and throws the first that failed.

@@ -19,6 +19,10 @@ extension VSTag {
         name.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
+    /// The longest tag name, in characters (after whitespace is collapsed). Longer names are
+    /// refused when typed and when they arrive by sync; the sync server enforces the same limit.
+    public static let maximumNameLength = 256
+
     /// The uniqueID of the tag named `name`.
     public static func uniqueID(forName name: String) -> String {
         cleanedName(name).lowercased()

@@ -1,9 +1,8 @@
-import Crypto
 import Foundation
 import Hummingbird
 import Logging
 
-/// createAccount, login, forgotpassword, changepasswordauthenticated, emailupdates (§2).
+/// createAccount, login, forgotpassword, resetpassword, changepasswordauthenticated, emailupdates (PROTOCOL.md, "Accounts").
 extension VesperAPI {
     private struct CreateAccountBody: Decodable { var emailUpdates: Bool? }
     private struct LoginResponse: Encodable {
@@ -12,10 +11,14 @@ extension VesperAPI {
     }
     private struct ForgotPasswordBody: Decodable { var username: String }
     private struct ChangePasswordBody: Decodable { var password: String }
+    private struct ResetPasswordBody: Decodable {
+        var token: String
+        var password: String
+    }
     private struct EmailUpdates: Codable { var emailUpdates: Bool }
 
-    /// §2.2: 204, or 400 with `VSErrorInvalidUsername`, `VSErrorInvalidPassword` or
-    /// `VSErrorUsernameAlreadyExists`.
+    /// 204, or 400 with `VSErrorInvalidUsername`, `VSErrorInvalidPassword` or
+    /// `VSErrorUsernameAlreadyExists`; 429 when the client address creates too many accounts.
     func createAccount(_ request: Request, context: VesperRequestContext) async throws -> Response {
         guard let credentials = BasicCredentials(authorization: request.headers[.authorization]) else {
             throw APIError.badRequest("the Authorization header must be Basic credentials")
@@ -28,6 +31,12 @@ extension VesperAPI {
         }
         let body = try JSONBody.decode(
             CreateAccountBody.self, from: try await collectJSON(request), empty: CreateAccountBody())
+        let throttleKeys = ThrottlePolicy.createAccount(address: context.clientAddress, perMinute: throttle.limit)
+        if let seconds = await throttle.retryAfter(keys: throttleKeys) {
+            context.logger.notice("Account creation throttled", metadata: ["address": "\(context.clientAddress)"])
+            throw APIError.tooManyRequests(retryAfter: seconds)
+        }
+        await throttle.recordFailure(keys: throttleKeys)
         if try await storage.account(username: credentials.username) != nil {
             throw APIError.accountError("VSErrorUsernameAlreadyExists")
         }
@@ -43,13 +52,15 @@ extension VesperAPI {
         return .empty(.noContent)
     }
 
-    /// §2.3: 200 `{"token","emailUpdates"}`; 400 for empty credentials; 401 for wrong ones;
-    /// 429 once the username or the client address has too many recent failures.
+    /// 200 `{"token","emailUpdates"}`; 400 for empty credentials; 401 for wrong ones;
+    /// 429 once this username from this client address, or this address over all usernames,
+    /// has too many recent failures (see ``ThrottlePolicy``).
     func login(_ request: Request, context: VesperRequestContext) async throws -> Response {
         guard let credentials = BasicCredentials(authorization: request.headers[.authorization]),
             !credentials.username.isEmpty, !credentials.password.isEmpty
         else { throw APIError.badRequest("the Authorization header must carry a username and password") }
-        let throttleKeys = ["user:" + credentials.username, "address:" + context.clientAddress]
+        let throttleKeys = ThrottlePolicy.login(
+            username: credentials.username, address: context.clientAddress, perMinute: throttle.limit)
         if let seconds = await throttle.retryAfter(keys: throttleKeys) {
             context.logger.notice("Login throttled", metadata: ["address": "\(context.clientAddress)"])
             throw APIError.tooManyRequests(retryAfter: seconds)
@@ -66,7 +77,7 @@ extension VesperAPI {
             await throttle.recordFailure(keys: throttleKeys)
             throw APIError.unauthorized
         }
-        await throttle.recordSuccess(username: credentials.username)
+        await throttle.forget(throttleKeys[0])
         let lifetime = configuration.tokenLifetime.components.seconds
         let token = LoginToken(
             userID: account.id, credentialVersion: account.credentialVersion,
@@ -74,35 +85,67 @@ extension VesperAPI {
         return try .json(LoginResponse(token: token.signed(with: keys.loginTokens), emailUpdates: account.emailUpdates))
     }
 
-    /// §2.4: always 204 once the body names a username, so the response never reveals whether
-    /// the account exists (fix for S13). For an existing account, a single-use reset token is
+    /// Always 204 once the body names a username, so the response never reveals whether
+    /// the account exists. For an existing account, a single-use reset token is
     /// stored (hashed) and the reset link is logged in place of sending an email.
     func forgotPassword(_ request: Request, context: VesperRequestContext) async throws -> Response {
         let body = try JSONBody.decode(ForgotPasswordBody.self, from: try await collectJSON(request))
         let username = body.username.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         guard !username.isEmpty else { throw APIError.badRequest("username is empty") }
-        let throttleKeys = ["reset:" + username, "reset-address:" + context.clientAddress]
+        let throttleKeys = ThrottlePolicy.passwordReset(username: username, address: context.clientAddress, perMinute: throttle.limit)
         if let seconds = await throttle.retryAfter(keys: throttleKeys) {
             throw APIError.tooManyRequests(retryAfter: seconds)
         }
         await throttle.recordFailure(keys: throttleKeys)
         if let account = try await storage.account(username: username) {
-            let token = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64URLEncoded
+            let token = PasswordResetToken.make()
+            let lifetime = configuration.passwordResetLifetime.components
             try await storage.savePasswordReset(
-                tokenHash: Data(SHA256.hash(data: Data(token.utf8))), userID: account.id,
-                expiry: Self.nowMilliseconds() + 3_600_000)
-            // Stands in for the email: the operator forwards the link.
+                tokenHash: PasswordResetToken.hash(token), userID: account.id,
+                expiry: Self.nowMilliseconds() + lifetime.seconds * 1000
+                    + lifetime.attoseconds / 1_000_000_000_000_000)
+            // Stands in for the e-mail: the operator forwards the link, whose token the user
+            // sends to `api/resetpassword` with a new password.
             context.logger.notice(
                 "Password reset requested",
                 metadata: [
                     "userID": "\(account.id)",
-                    "link": "\(publicBaseURL(for: request))resetpassword?token=\(token)",
+                    "link": "\(publicBaseURL(for: request))api/resetpassword?token=\(token)",
                 ])
         }
         return .empty(.noContent)
     }
 
-    /// §2.5: 204; 400 for an invalid new password; 403 when the account is gone. Bumps the
+    /// Sets a new password with the token of a reset link: 204, after which the token is spent
+    /// and every login token issued before is revoked; 400 for an invalid password; 403 for a
+    /// token that is unknown, spent or expired; 429 after too many wrong tokens from one address.
+    /// An invalid password doesn't spend the token.
+    func resetPassword(_ request: Request, context: VesperRequestContext) async throws -> Response {
+        let throttleKeys = ThrottlePolicy.resetToken(address: context.clientAddress, perMinute: throttle.limit)
+        if let seconds = await throttle.retryAfter(keys: throttleKeys) {
+            throw APIError.tooManyRequests(retryAfter: seconds)
+        }
+        let body = try JSONBody.decode(ResetPasswordBody.self, from: try await collectJSON(request))
+        guard BasicCredentials.isValidPassword(body.password) else {
+            throw APIError.badRequest("VSErrorInvalidPassword")
+        }
+        let hash = try await hasher.hash(body.password)
+        guard
+            let userID = try await storage.takePasswordReset(
+                tokenHash: PasswordResetToken.hash(body.token), now: Self.nowMilliseconds())
+        else {
+            await throttle.recordFailure(keys: throttleKeys)
+            throw APIError.forbidden("the reset link is unknown, used or expired")
+        }
+        guard
+            try await storage.changePassword(
+                userID: userID, passwordHash: hash, passwordAlgorithm: PasswordHasher.algorithm)
+        else { throw APIError.forbidden("no such account") }
+        context.logger.notice("Password reset", metadata: ["userID": "\(userID)"])
+        return .empty(.noContent)
+    }
+
+    /// 204; 400 for an invalid new password; 403 when the account is gone. Bumps the
     /// credential version, so every login token issued before stops working.
     func changePassword(_ request: Request, context: VesperRequestContext) async throws -> Response {
         let account = try await authenticate(request)
@@ -119,13 +162,13 @@ extension VesperAPI {
         return .empty(.noContent)
     }
 
-    /// §2.6 GET: 200 `{"emailUpdates": bool}`.
+    /// GET: 200 `{"emailUpdates": bool}`.
     func emailUpdates(_ request: Request, context: VesperRequestContext) async throws -> Response {
         let account = try await authenticate(request)
         return try .json(EmailUpdates(emailUpdates: account.emailUpdates))
     }
 
-    /// §2.6 POST: 204; 400 unless `emailUpdates` is a boolean (fix for S10).
+    /// POST: 204; 400 unless `emailUpdates` is a boolean.
     func setEmailUpdates(_ request: Request, context: VesperRequestContext) async throws -> Response {
         let account = try await authenticate(request)
         let body = try JSONBody.decode(EmailUpdates.self, from: try await collectJSON(request))

@@ -5,8 +5,8 @@ import Hummingbird
 import Logging
 import NIOCore
 
-/// blobs/list, blobs/urlForUploading, blobs/download, DELETE blobs/<name> (§8.1), and the
-/// `blobstore/<capability>` URLs this server hands out for the bytes themselves (§8.3).
+/// blobs/list, blobs/urlForUploading, blobs/download, DELETE blobs/<name>, and the
+/// `blobstore/<capability>` URLs this server hands out for the bytes themselves (PROTOCOL.md, "Attachment data").
 extension VesperAPI {
     private struct BlobListItem: Encodable {
         var name: String
@@ -14,7 +14,7 @@ extension VesperAPI {
     }
     private struct UploadURL: Encodable { var url: String }
 
-    /// 200 with every blob of the caller (the complete list; fix for S12's first-page-only).
+    /// 200 with every blob of the caller (the complete list, not only a first page).
     func listBlobs(_ request: Request, context: VesperRequestContext) async throws -> Response {
         let account = try await authenticate(request)
         let blobs = try await storage.blobs(userID: account.id)

@@ -2,18 +2,18 @@ import Foundation
 import Hummingbird
 import Logging
 
-/// tags, deletedNotes, notes (§4, §5, §7).
+/// tags, deletedNotes, notes (PROTOCOL.md, "Tags", "Deleted notes", "Notes").
 extension VesperAPI {
-    /// §4.3 with its recommended changes: uniqueIDs recomputed from names, nameless elements
-    /// skipped, upserts on (userID, uniqueID), and 200 with an array in every case (fix for S9).
+    /// UniqueIDs recomputed from names, nameless elements
+    /// skipped, upserts on (userID, uniqueID), and 200 with an array in every case.
     func tags(_ request: Request, context: VesperRequestContext) async throws -> Response {
         let account = try await authenticate(request)
         let uploaded = try JSONBody.decode([WireTag].self, from: try await collectJSON(request), empty: [])
-        let tags = try await storage.syncTags(uploaded.compactMap { $0.syncTag() }, userID: account.id)
+        let tags = try await storage.syncTags(uploaded.compactMap { try $0.syncTag() }, userID: account.id)
         return try .json(tags.map(WireTagResponse.init))
     }
 
-    /// §5.2: 200 with the IDs of tombstones newer than the token that existed before this call.
+    /// 200 with the IDs of tombstones newer than the token that existed before this call.
     func deletedNotes(_ request: Request, context: VesperRequestContext) async throws -> Response {
         let account = try await authenticate(request)
         let uploaded = try JSONBody.decode([Int64].self, from: try await collectJSON(request), empty: [])
@@ -27,7 +27,7 @@ extension VesperAPI {
         return response
     }
 
-    /// §7.3: merges the upload, then 200 with the notes changed since the token date minus
+    /// Merges the upload, then 200 with the notes changed since the token date minus
     /// 10 minutes, or 204 when there are none. Every element is validated before anything is
     /// written, so a bad element writes nothing.
     func notes(_ request: Request, context: VesperRequestContext) async throws -> Response {

@@ -12,7 +12,7 @@ struct VesperAPI: Sendable {
     let hasher: PasswordHasher
     let throttle: LoginThrottle
 
-    /// §3.4: `notes` returns changes since the token date minus 10 minutes.
+    /// `notes` returns changes since the token date minus 10 minutes.
     static let notesOverlap: Int64 = 10 * 60 * 1000
 
     static func nowMilliseconds() -> Int64 {

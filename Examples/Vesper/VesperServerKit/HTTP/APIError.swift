@@ -1,7 +1,7 @@
 import HTTPTypes
 import Hummingbird
 
-/// A failure with the exact status and body the protocol prescribes (§1.4, §1.5).
+/// A failure with the exact status and body the protocol prescribes (PROTOCOL.md, "Transport").
 enum APIError: Error, Equatable {
     /// 400 with a plain-text explanation (malformed or wrongly shaped input).
     case badRequest(String)

@@ -13,7 +13,7 @@ extension HTTPField.Name {
 /// The raw request target split into path segments and decoded query parameters.
 ///
 /// Parsed from `head.path` itself: a target such as `//api/blobs/x` (what the stock client sends
-/// for DELETE) must stay a path, and empty segments collapse (§1.1).
+/// for DELETE) must stay a path, and empty segments collapse.
 struct RequestTarget {
     var segments: [Substring]
     var query: [String: String]

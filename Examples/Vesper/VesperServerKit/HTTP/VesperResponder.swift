@@ -2,7 +2,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 
-/// Routes every request (§1.1) and turns every failure into the protocol's status codes.
+/// Routes every request and turns every failure into the protocol's status codes.
 ///
 /// Endpoint names under `api/` match without regard to case and repeated slashes collapse; the
 /// operation under `blobs` is compared exactly. Errors never escape as bare 500s: an
@@ -68,6 +68,7 @@ struct VesperResponder: HTTPResponder {
         case "createaccount": return try await only(.post) { try await api.createAccount(request, context: context) }
         case "login": return try await only(.post) { try await api.login(request, context: context) }
         case "forgotpassword": return try await only(.post) { try await api.forgotPassword(request, context: context) }
+        case "resetpassword": return try await only(.post) { try await api.resetPassword(request, context: context) }
         case "changepasswordauthenticated":
             return try await only(.post) { try await api.changePassword(request, context: context) }
         case "emailupdates":

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// A short-lived, signed permission to PUT or GET one blob (§8.3), carried in the URL itself
+/// A short-lived, signed permission to PUT or GET one blob, carried in the URL itself
 /// because the blob PUT and the download redirect carry no login token.
 ///
 /// Form: `base64url(JSON claims) + "." + base64url(HMAC-SHA256(claims))`.

@@ -1,12 +1,14 @@
 import Foundation
 
-/// Counts failed logins per username and per client address over a sliding minute (§10.4).
+/// Counts events (failed logins, account creations, reset requests) per ``ThrottleKey`` over a
+/// sliding minute; ``ThrottlePolicy`` decides the keys.
 ///
-/// When either has reached the limit, further attempts are refused with 429 and `Retry-After`
-/// until the oldest failure is a minute old — before the password is even checked, so the
+/// When any key has reached its limit, further attempts are refused with 429 and `Retry-After`
+/// until the oldest event is a minute old — before the password is even checked, so the
 /// throttle also caps the bcrypt work an attacker can cause.
 actor LoginThrottle {
-    private let limit: Int
+    /// The per-account login limit, from which ``ThrottlePolicy`` derives the others.
+    let limit: Int
     private let window: Duration = .seconds(60)
     private var failures: [String: [ContinuousClock.Instant]] = [:]
 
@@ -15,13 +17,13 @@ actor LoginThrottle {
     }
 
     /// Seconds to wait before trying again, or nil when an attempt is allowed now.
-    func retryAfter(keys: [String]) -> Int? {
+    func retryAfter(keys: [ThrottleKey]) -> Int? {
         let now = ContinuousClock.now
         var wait: Duration?
         for key in keys {
-            let recent = (failures[key] ?? []).filter { now - $0 < window }
-            failures[key] = recent.isEmpty ? nil : recent
-            if recent.count >= limit, let oldest = recent.first {
+            let recent = (failures[key.name] ?? []).filter { now - $0 < window }
+            failures[key.name] = recent.isEmpty ? nil : recent
+            if recent.count >= key.limit, let oldest = recent.first {
                 let remaining = window - (now - oldest)
                 wait = max(wait ?? .zero, remaining)
             }
@@ -29,14 +31,15 @@ actor LoginThrottle {
         return wait.map { max(1, Int($0.components.seconds) + 1) }
     }
 
-    func recordFailure(keys: [String]) {
+    func recordFailure(keys: [ThrottleKey]) {
         let now = ContinuousClock.now
-        for key in keys { failures[key, default: []].append(now) }
+        for key in keys { failures[key.name, default: []].append(now) }
         if failures.count > 100_000 { prune(now: now) }
     }
 
-    func recordSuccess(username: String) {
-        failures["user:" + username] = nil
+    /// Forgets the events of `key` (a correct password clears its pair's failures).
+    func forget(_ key: ThrottleKey) {
+        failures[key.name] = nil
     }
 
     private func prune(now: ContinuousClock.Instant) {

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Claims: `uid` (account ID), `ver` (the account's credential version, bumped by a password
 /// change so that old tokens stop working) and `exp` (Unix seconds). The stock client treats the
-/// token as opaque (§2.3).
+/// token as opaque.
 struct LoginToken: Sendable, Equatable {
     var userID: Int64
     var credentialVersion: Int64

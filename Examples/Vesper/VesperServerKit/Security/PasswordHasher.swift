@@ -8,7 +8,7 @@ import NIOPosix
 /// Pre-hashing lets every password byte count (bcrypt reads only 72 bytes and stops at NUL).
 /// bcrypt salts each hash itself and compares in constant time. The work runs on NIO's blocking
 /// thread pool, never on an event loop or the cooperative pool. The algorithm name is stored
-/// per account (§2.2 recommended), so a later scheme can verify old hashes and upgrade them.
+/// per account, so a later scheme can verify old hashes and upgrade them.
 struct PasswordHasher: Sendable {
     static let algorithm = "bcrypt-sha256"
 

@@ -21,9 +21,14 @@ struct ServerKeys: Sendable {
         defaultTextKey = derive("note text key 0")
     }
 
+    /// 32 random bytes from the system's secure generator: server secrets and reset tokens.
+    static func randomBytes() -> Data {
+        SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
+    }
+
     /// A new random secret: 32 bytes, base64.
     static func randomSecret() -> String {
-        SymmetricKey(size: .bits256).withUnsafeBytes { Data($0).base64EncodedString() }
+        randomBytes().base64EncodedString()
     }
 }
 

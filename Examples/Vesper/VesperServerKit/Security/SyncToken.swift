@@ -1,10 +1,10 @@
 import Foundation
 
-/// The `x-vesper-synctoken` value (§3), opaque to clients.
+/// The `x-vesper-synctoken` value (PROTOCOL.md, "Sync token"), opaque to clients.
 ///
 /// The server issues version 2, `base64("2:<userID>:<milliseconds>")`, which binds the token to
-/// its user (the server-side fix for C7). It still reads the original version 1,
-/// `base64("1:<milliseconds>")`. Following §3.3's hardening, a token that cannot be decoded, has
+/// its user, so a client that signs out and in as someone else mid-sync can't use it. It still reads the original version 1,
+/// `base64("1:<milliseconds>")`. A token that cannot be decoded, has
 /// an unknown version or a non-numeric date, or names another user, counts as absent (a full
 /// download, always safe); a date in the future is clamped to now by the storage.
 enum SyncToken {

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// Note text encryption at rest (§10.3 recommended scheme, and the fix for S1).
+/// Note text and attachment bytes encryption at rest (PROTOCOL.md, "Privacy and isolation on the server").
 ///
 /// AES-256-GCM with a random 96-bit nonce per write; the stored value is `nonce ‖ ciphertext ‖ tag`
 /// and the row keeps the ID of the key that sealed it, so decryption picks that key directly
@@ -21,8 +21,8 @@ struct TextCipher: Sendable {
 
         var description: String {
             switch self {
-            case .unknownKey(let id): "note text was sealed with text key \(id), which is not configured"
-            case .cannotOpen(let id): "note text sealed with text key \(id) fails authentication"
+            case .unknownKey(let id): "data was sealed with text key \(id), which is not configured"
+            case .cannotOpen(let id): "data sealed with text key \(id) fails authentication"
             }
         }
     }
@@ -36,18 +36,26 @@ struct TextCipher: Sendable {
     }
 
     func seal(_ text: String, userID: Int64, noteID: Int64) throws -> Sealed {
+        try seal(Data(text.utf8), associatedData: Self.associatedData(userID, noteID))
+    }
+
+    func open(_ sealed: Sealed, userID: Int64, noteID: Int64) throws -> String {
+        String(decoding: try open(sealed, associatedData: Self.associatedData(userID, noteID)), as: UTF8.self)
+    }
+
+    /// Seals any bytes with the current key; `associatedData` binds them to where they belong.
+    func seal(_ plain: Data, associatedData: Data) throws -> Sealed {
         guard let key = keys[currentKeyID] else { throw Failure.unknownKey(currentKeyID) }
-        let box = try AES.GCM.seal(Data(text.utf8), using: key.key, authenticating: Self.associatedData(userID, noteID))
+        let box = try AES.GCM.seal(plain, using: key.key, authenticating: associatedData)
         guard let combined = box.combined else { throw Failure.cannotOpen(keyID: currentKeyID) }
         return Sealed(keyID: currentKeyID, combined: combined)
     }
 
-    func open(_ sealed: Sealed, userID: Int64, noteID: Int64) throws -> String {
+    /// Opens bytes sealed by ``seal(_:associatedData:)`` with any configured key.
+    func open(_ sealed: Sealed, associatedData: Data) throws -> Data {
         guard let key = keys[sealed.keyID] else { throw Failure.unknownKey(sealed.keyID) }
         do {
-            let box = try AES.GCM.SealedBox(combined: sealed.combined)
-            let plain = try AES.GCM.open(box, using: key.key, authenticating: Self.associatedData(userID, noteID))
-            return String(decoding: plain, as: UTF8.self)
+            return try AES.GCM.open(AES.GCM.SealedBox(combined: sealed.combined), using: key.key, authenticating: associatedData)
         } catch {
             throw Failure.cannotOpen(keyID: sealed.keyID)
         }

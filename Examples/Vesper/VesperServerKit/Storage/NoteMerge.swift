@@ -1,4 +1,4 @@
-/// The server's note merge rules (§7.3), independent of any storage engine.
+/// The server's note merge rules (PROTOCOL.md, "Notes"), independent of any storage engine.
 enum NoteMerge {
     /// The merge predicate: strictly later at millisecond precision; an absent incoming date
     /// never wins, and an absent stored date loses to any incoming date.
@@ -42,7 +42,7 @@ enum NoteMerge {
         return changed ? merged : nil
     }
 
-    /// One note per ID, in first-seen order (fix for S4): later copies of an ID merge into the
+    /// One note per ID, in first-seen order: later copies of an ID merge into the
     /// first by the same per-property rule instead of failing on the unique constraint.
     static func coalesce(_ notes: [SyncNote]) -> [SyncNote] {
         var indexByID: [Int64: Int] = [:]

@@ -1,4 +1,4 @@
-/// The embedded engine's schema (§10.1, adapted): no joins, every table keyed by userID, dates
+/// The embedded engine's schema: no joins, every table keyed by userID, dates
 /// as exact Int64 milliseconds (UTC), note text sealed with the ID of its key.
 enum SQLiteSchema {
     static let version: Int64 = 1

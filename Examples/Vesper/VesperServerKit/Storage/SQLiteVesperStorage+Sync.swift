@@ -1,10 +1,10 @@
 import Foundation
 import QSData
 
-/// Tags, tombstones and notes: each call is one transaction; no unbounded `IN` lists (S5) —
+/// Tags, tombstones and notes: each call is one transaction; no unbounded `IN` lists —
 /// uploads are handled one row at a time through cached prepared statements.
 extension SQLiteVesperStorage {
-    // MARK: Tags (§4.3)
+    // MARK: Tags
 
     func syncTags(_ uploaded: [SyncTag], userID: Int64) throws -> [SyncTag] {
         try connection.transaction {
@@ -31,7 +31,7 @@ extension SQLiteVesperStorage {
         }
     }
 
-    // MARK: Deleted notes (§5.2, with the fixes for S2 and S3)
+    // MARK: Deleted notes
 
     func syncDeletedNotes(_ uploaded: [Int64], since: Int64?, userID: Int64) throws -> SyncResult<Int64> {
         try connection.transaction {
@@ -58,7 +58,7 @@ extension SQLiteVesperStorage {
         }
     }
 
-    // MARK: Notes (§7.3, with the fixes for S1, S4, S5 and S11)
+    // MARK: Notes
 
     func syncNotes(_ uploaded: [SyncNote], since: Int64?, overlap: Int64, userID: Int64) throws
         -> SyncResult<SyncNote>
@@ -66,7 +66,7 @@ extension SQLiteVesperStorage {
         try connection.transaction {
             // 1. The call's date: the token to return and the serverModificationDate of its writes.
             let now = nextDate()
-            // 2. One note per ID (S4).
+            // 2. One note per ID (an upload may repeat one).
             for incoming in NoteMerge.coalesce(uploaded) {
                 // 3. A tombstoned note is never resurrected by a late upload.
                 let tombstones = try connection.fetchRows(
@@ -110,7 +110,7 @@ extension SQLiteVesperStorage {
     }
 
     /// A row as a note with its text opened by the key the row names. A text that cannot be
-    /// opened is an error, never `nil`: writing nil back would lose the text (S1).
+    /// opened is an error, never `nil`: writing nil back would lose the text.
     private func note(from row: [SQLValue], userID: Int64) throws -> SyncNote {
         guard let noteID = row[0].int64Value, let creationDate = row[4].int64Value, let sortDate = row[5].int64Value
         else { throw StorageError.corruptRow(table: "notes", reason: "a required column is NULL") }

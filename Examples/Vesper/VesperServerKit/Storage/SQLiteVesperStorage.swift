@@ -16,7 +16,14 @@ actor SQLiteVesperStorage: VesperStorage {
 
     init(path: String, cipher: TextCipher) throws {
         executor = DispatchQueueExecutor(label: "vesper-server.sqlite")
+        // Created readable by the server's user only; SQLite gives the -wal and -shm files the
+        // same permissions as the database.
+        if !FileManager.default.fileExists(atPath: path) {
+            // A failure here shows up as SQLite's own, clearer, open error just below.
+            _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
         let connection = try SQLiteConnection(path: path)
+        try connection.useWriteAheadLog()
         try connection.transaction { try connection.executeScript(SQLiteSchema.script) }
         let latest = try connection.fetchValue(
             """
@@ -54,7 +61,7 @@ actor SQLiteVesperStorage: VesperStorage {
                 return try connection.fetchValue("SELECT last_insert_rowid()")?.int64Value ?? 0
             }
         } catch let error as SQLiteError where error.extendedCode == 2067 || error.extendedCode == 1555 {
-            // SQLITE_CONSTRAINT_UNIQUE / _PRIMARYKEY: the unique index makes creation atomic (S13).
+            // SQLITE_CONSTRAINT_UNIQUE / _PRIMARYKEY: the unique index makes creation atomic (two racing sign-ups can't both win).
             throw StorageError.usernameTaken
         }
     }
@@ -111,6 +118,14 @@ actor SQLiteVesperStorage: VesperStorage {
                 "INSERT INTO passwordResets (tokenHash, userID, expiry) VALUES (?, ?, ?)",
                 [.blob(tokenHash), .integer(userID), .integer(expiry)])
         }
+    }
+
+    func takePasswordReset(tokenHash: Data, now: Int64) throws -> Int64? {
+        let rows = try connection.fetchRows(
+            "DELETE FROM passwordResets WHERE tokenHash = ? RETURNING userID, expiry", [.blob(tokenHash)])
+        guard let row = rows.first, let userID = row[0].int64Value, let expiry = row[1].int64Value, now < expiry
+        else { return nil }
+        return userID
     }
 
     // MARK: Blobs

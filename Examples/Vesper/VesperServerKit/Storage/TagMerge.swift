@@ -1,4 +1,4 @@
-/// The server's tag merge rules (§4.3 with its recommended changes), independent of storage.
+/// The server's tag merge rules (PROTOCOL.md, "Tags"), independent of storage.
 enum TagMerge {
     struct Outcome: Equatable {
         /// Tags to insert or update, keyed by (userID, uniqueID).

@@ -22,17 +22,21 @@ protocol VesperStorage: Sendable {
     /// False when there is no such account.
     func changePassword(userID: Int64, passwordHash: String, passwordAlgorithm: String) async throws -> Bool
     func setEmailUpdates(_ emailUpdates: Bool, userID: Int64) async throws -> Bool
-    /// Records a password-reset token (its SHA-256, never the token) for the accounts web site.
+    /// Records a password-reset token (its SHA-256, never the token) until `expiry` (milliseconds).
     func savePasswordReset(tokenHash: Data, userID: Int64, expiry: Int64) async throws
+    /// Spends a password-reset token: removes it, in one step so it can be spent once, and
+    /// returns its account's ID when it had not expired at `now`; nil for a token that is
+    /// unknown, already spent or expired.
+    func takePasswordReset(tokenHash: Data, now: Int64) async throws -> Int64?
 
     // MARK: Sync
 
-    /// §4.3: merges the uploaded tags and returns the ones the client should take.
+    /// Merges the uploaded tags and returns the ones the client should take.
     func syncTags(_ uploaded: [SyncTag], userID: Int64) async throws -> [SyncTag]
-    /// §5.2: records the uploaded tombstones, deletes their notes, and returns the IDs of
+    /// Records the uploaded tombstones, deletes their notes, and returns the IDs of
     /// tombstones that existed before this call and are newer than `since`.
     func syncDeletedNotes(_ uploaded: [Int64], since: Int64?, userID: Int64) async throws -> SyncResult<Int64>
-    /// §7.3: merges the uploaded notes and returns the notes changed after `since` − `overlap`.
+    /// Merges the uploaded notes and returns the notes changed after `since` − `overlap`.
     func syncNotes(_ uploaded: [SyncNote], since: Int64?, overlap: Int64, userID: Int64) async throws
         -> SyncResult<SyncNote>
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The username and password from an `Authorization: Basic …` header (§2.1).
+/// The username and password from an `Authorization: Basic …` header.
 struct BasicCredentials: Sendable {
     /// Lower-cased, as the original stored and looked it up.
     var username: String

@@ -1,7 +1,7 @@
 import Foundation
 import NIOCore
 
-/// Decoding request bodies: anything malformed or of the wrong shape is a 400 (§1.4, S6).
+/// Decoding request bodies: anything malformed or of the wrong shape is a 400, never a crash or a partial write.
 enum JSONBody {
     /// Decodes `type` from `buffer`; an empty body decodes as `empty` when one is given.
     static func decode<Value: Decodable>(

@@ -1,6 +1,7 @@
 import Foundation
+import WireDates
 
-/// One element of a `notes` request body, exactly as the client sent it (§6.1).
+/// One element of a `notes` request body, exactly as the client sent it (PROTOCOL.md, "Notes").
 ///
 /// Decoding checks types only; ``syncNote()`` checks values. Unknown keys are ignored.
 struct WireNote: Decodable {
@@ -44,11 +45,12 @@ struct WireNote: Decodable {
         attachments = try container.decodeIfPresent(String.self, forKey: .attachments)
     }
 
-    /// The typed note, or nil for a falsy `noteID` (0), which the original skipped (§7.3 step 4).
+    /// The typed note, or nil for a falsy `noteID` (0), which the original server skipped.
     ///
     /// - Throws: ``APIError/badRequest(_:)`` for an out-of-range ID, an unparseable `creationDate`
-    ///   or `sortDate`, or `attachments` that are not base64. Unparseable *modification* dates mean
-    ///   "no value" (§1.6).
+    ///   or `sortDate`, or `attachments` that are not a valid attachment list (see
+    ///   ``WireAttachments``). Unparseable *modification* dates mean
+    ///   "no value".
     func syncNote() throws(APIError) -> SyncNote? {
         if noteID == 0 { return nil }
         guard noteID > 0, noteID <= maximumNoteID else {
@@ -61,12 +63,12 @@ struct WireNote: Decodable {
             }
             return date
         }
+        for name in (tags ?? "").components(separatedBy: "  ") {
+            try TagName.checkLength(TagName.normalized(name))
+        }
         var attachmentJSON: Data?
         if let attachments, !attachments.isEmpty {
-            guard let data = Data(base64Encoded: attachments) else {
-                throw .badRequest("note \(noteID): attachments is not base64")
-            }
-            attachmentJSON = data
+            attachmentJSON = try WireAttachments.validatedJSON(base64: attachments, noteID: noteID)
         }
         return SyncNote(
             noteID: noteID,
@@ -84,7 +86,7 @@ struct WireNote: Decodable {
     }
 }
 
-/// One element of a `notes` response (§6.3): every key present, `null` for no value.
+/// One element of a `notes` response: every key present, `null` for no value.
 struct WireNoteResponse: Encodable {
     let note: SyncNote
 
@@ -96,7 +98,7 @@ struct WireNoteResponse: Encodable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(note.noteID, forKey: .noteID)
-        // S8: an archived flag that was never sent is emitted as false, never null.
+        // An archived flag that was never sent is emitted as false, never null.
         try container.encode(note.archived ?? false, forKey: .archived)
         try container.encode(note.text, forKey: .text)
         try container.encode(WireDate.string(from: note.creationDate), forKey: .creationDate)

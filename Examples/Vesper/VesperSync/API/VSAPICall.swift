@@ -12,7 +12,7 @@ public protocol VSAPIAuthenticator: AnyObject {
 }
 
 /// One API request, sent once. A user-level call carries the login token in `x-zumo-auth`; on a
-/// 401 it asks for a new login once and sends the identical request again (§2.3, step 3). A
+/// 401 it asks for a new login once and sends the identical request again (PROTOCOL.md, "Accounts"). A
 /// second 401 is the result. A call that can't get a token stops there (never sent without one).
 @MainActor
 final class VSAPICall {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One method per endpoint the client uses (§1.1). It knows no account state and no model:
+/// One method per endpoint the client uses (PROTOCOL.md). It knows no account state and no model:
 /// every method takes what it sends as parameters and returns a ``VSAPIResult``. User-level
 /// calls get their token from ``authenticator``.
 ///
@@ -21,12 +21,12 @@ public final class VSAPICaller {
 
     /// - Parameter serverURL: the server's root (`http://host:port/`); a URL ending in `/api/`
     ///   (as servers print it) means its parent.
-    public init(serverURL: URL, transport: any VSHTTPTransport = VSURLSessionTransport()) {
+    public init(serverURL: URL, transport: any VSHTTPTransport = VSNetworkTransport()) {
         self.serverURL = Self.root(of: serverURL)
         self.transport = transport
     }
 
-    // MARK: Accounts (§2)
+    // MARK: Accounts
 
     /// `POST api/createAccount`: 204 when created; 400 with `VSErrorUsernameAlreadyExists`,
     /// `VSErrorInvalidUsername` or `VSErrorInvalidPassword` in the body otherwise.
@@ -44,7 +44,7 @@ public final class VSAPICaller {
         await call(post("forgotpassword", body: .object(["username": .string(username)])))
     }
 
-    // MARK: Sync (§4, §5, §6)
+    // MARK: Sync
 
     /// `POST api/tags` with every local tag: the server's newer or missing tags come back.
     public func uploadTags(_ tags: [VSJSON]) async -> VSAPIResult {
@@ -63,7 +63,7 @@ public final class VSAPICaller {
         return await call(request, authenticated: true)
     }
 
-    // MARK: Blobs (§8)
+    // MARK: Blobs
 
     /// `GET api/blobs/list`: `[{"name", "contentType"}]`.
     public func listBlobs() async -> VSAPIResult {
@@ -104,7 +104,7 @@ public final class VSAPICaller {
     nonisolated static let applicationHeader = "x-zumo-application"
     nonisolated static let authHeader = "x-zumo-auth"
     nonisolated static let syncTokenHeader = "x-vesper-synctoken"
-    /// The application key every request carries (§1.2); self-hosted servers accept any value.
+    /// The application key every request carries; self-hosted servers accept any value.
     nonisolated static let applicationKey = "VesperQSDataSwiftSyncClient00001"
 
     private func call(_ request: VSHTTPRequest, authenticated: Bool = false) async -> VSAPIResult {
@@ -132,7 +132,7 @@ public final class VSAPICaller {
     }
 
     /// `<root>api/<name>?<query>`: keys sorted case-insensitively, keys and values
-    /// percent-encoded leaving only ASCII letters and digits (§1.2).
+    /// percent-encoded leaving only ASCII letters and digits.
     func apiURL(_ name: String, query: [(String, String)] = []) -> URL {
         var string = serverURL.absoluteString + "api/" + name
         if !query.isEmpty {

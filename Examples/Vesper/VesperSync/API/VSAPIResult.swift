@@ -17,7 +17,7 @@ public struct VSAPIResult: Sendable {
     /// The HTTP status, 0 when there was no response.
     public var statusCode: Int { response?.statusCode ?? 0 }
 
-    /// Success as the protocol defines it (§1.4): a response below 400 and no transport error.
+    /// Success as the protocol defines it: a response below 400 and no transport error.
     public var succeeded: Bool { error == nil }
 
     /// The response's `Date` header, parsed; nil when missing or not an HTTP date.

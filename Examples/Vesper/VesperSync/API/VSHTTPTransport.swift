@@ -1,7 +1,5 @@
+import DeadlineHTTP
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// One HTTP request, as plain values.
 public struct VSHTTPRequest: Sendable, Equatable {
@@ -38,44 +36,33 @@ public struct VSHTTPResponse: Sendable, Equatable {
     }
 }
 
-/// Sends HTTP requests. The app uses ``VSURLSessionTransport``; tests pass a fake.
+/// Sends HTTP requests. The app uses ``VSNetworkTransport``; tests pass a fake.
 public protocol VSHTTPTransport: Sendable {
     /// Sends the request and returns the final response (after redirects), or throws for a
     /// transport failure (no connection, timeout).
     func send(_ request: VSHTTPRequest) async throws -> VSHTTPResponse
 }
 
-/// URLSession configured as the protocol's client is (§1.2): no cookies, no cache, a 60-second
-/// timeout, at most two connections per host. Redirects are followed.
-public final class VSURLSessionTransport: VSHTTPTransport {
-    private let session: URLSession
+/// The app's transport: HTTP over SwiftNIO with an overall deadline per request (connect,
+/// first byte, whole transfer), so a silent or trickling server ends the call with a clear
+/// error instead of hanging, and waiting costs no CPU. No cookies, no cache; redirects are
+/// followed.
+public struct VSNetworkTransport: VSHTTPTransport {
+    /// The default deadlines of each API call: 10 s to connect, 30 s of silence, 60 s in all.
+    public static let defaultDeadlines = HTTPDeadlines(connect: .seconds(10), firstByte: .seconds(30), total: .seconds(60))
 
-    public init(timeout: TimeInterval = 60) {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpShouldSetCookies = false
-        configuration.httpCookieAcceptPolicy = .never
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.httpMaximumConnectionsPerHost = 2
-        session = URLSession(configuration: configuration)
-    }
+    public let deadlines: HTTPDeadlines
 
-    deinit {
-        session.finishTasksAndInvalidate()
+    public init(deadlines: HTTPDeadlines = Self.defaultDeadlines) {
+        self.deadlines = deadlines
     }
 
     public func send(_ request: VSHTTPRequest) async throws -> VSHTTPResponse {
-        var urlRequest = URLRequest(url: request.url)
-        urlRequest.httpMethod = request.method
-        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
-        urlRequest.httpBody = request.body
-        let (data, response) = try await session.data(for: urlRequest)
-        guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-        var headers: [String: String] = [:]
-        for (name, value) in http.allHeaderFields {
-            if let name = name as? String, let value = value as? String { headers[name] = value }
-        }
-        return VSHTTPResponse(statusCode: http.statusCode, headers: headers, body: data)
+        let response = try await DeadlineHTTPClient(deadlines: deadlines).send(DeadlineHTTPRequest(
+            method: request.method, url: request.url, headers: request.headers.map { ($0.key, $0.value) }, body: request.body))
+        return VSHTTPResponse(
+            statusCode: response.statusCode,
+            headers: Dictionary(response.headers, uniquingKeysWith: { first, _ in first }),
+            body: response.body)
     }
 }

@@ -21,7 +21,7 @@ public final class VSAccount {
     /// The stored credentials and sync state; nil when signed out.
     public private(set) var state: VSAccountState?
     /// Set when the server refused the stored credentials (401 on login): automatic syncs stop
-    /// until a login succeeds (§2.3, step 4).
+    /// until a login succeeds.
     public private(set) var loginWasRejected = false
     public private(set) var isSyncing = false
     /// How many syncs ran to the end.
@@ -30,7 +30,7 @@ public final class VSAccount {
 
     /// How long ``requestSync()`` waits after the last request before syncing.
     public var syncDelay: Duration
-    /// Notes per notes request on upload (C11: a first sync of a large library is batched).
+    /// Notes per notes request on upload (a first sync of a large library is batched).
     public var notesPerRequest = 200
     /// The device clock. Tests replace it.
     public var deviceNow: @Sendable () -> Date = Date.init {
@@ -42,7 +42,7 @@ public final class VSAccount {
     private var caller: VSAPICaller?
     private var token: String?
     private var pendingSync: Task<Void, Never>?
-    /// Bumped by login and logout, so that a sync running across them stores nothing (C7).
+    /// Bumped by login and logout, so that a sync running across them stores nothing.
     private var generation = 0
     private var observation: QSObservation?
     /// The clock correction, measured on every response (also before there is a stored state).
@@ -51,10 +51,10 @@ public final class VSAccount {
     /// An account for the database of `dataController`, reading its file if there is one.
     /// - Parameters:
     ///   - file: where credentials and sync state live; default: beside the database.
-    ///   - syncDelay: the coalescing delay of ``requestSync()`` (2 s, §9.2).
+    ///   - syncDelay: the coalescing delay of ``requestSync()`` (2 s).
     ///   - sleep: how the coalescing waits; tests pass a clock they control.
     public init(
-        dataController: VSDataController, file: VSAccountFile? = nil, transport: any VSHTTPTransport = VSURLSessionTransport(),
+        dataController: VSDataController, file: VSAccountFile? = nil, transport: any VSHTTPTransport = VSNetworkTransport(),
         syncDelay: Duration = .seconds(2), sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) throws {
         self.dataController = dataController
@@ -128,7 +128,7 @@ public final class VSAccount {
         installClock()
     }
 
-    // MARK: Scheduling (§9.1, §9.2)
+    // MARK: Scheduling
 
     /// Asks for a sync: it runs ``syncDelay`` after the last request, once. Ignored when signed
     /// out or after the server refused the credentials.
@@ -156,7 +156,7 @@ public final class VSAccount {
         _ = try? await syncNow()
     }
 
-    // MARK: Sync (§9.3)
+    // MARK: Sync
 
     /// Syncs now: tags, then deletions, then notes, then attachment bytes. A failed step is
     /// reported and the others still run.
@@ -221,7 +221,7 @@ public final class VSAccount {
         return caller
     }
 
-    // MARK: Clock skew (§9.5)
+    // MARK: Clock skew
 
     private func observeServerDate(of result: VSAPIResult) {
         guard let serverDate = result.serverDate, skew.observe(serverDate: serverDate, deviceNow: deviceNow()) else { return }
@@ -237,7 +237,7 @@ public final class VSAccount {
         dataController.now = { VSSyncDate.truncated(skew.correctedNow(deviceNow())) }
     }
 
-    // MARK: Validation (§2.1, the server's limits)
+    // MARK: Validation (the server's limits)
 
     static func validate(server: URL, username: String, password: String) throws {
         try validate(server: server)

@@ -7,7 +7,7 @@ import Glibc
 ///
 /// It lives in a JSON file beside the database (`vesper.sqlite` → `vesper-account.json`),
 /// readable and writable only by the user (mode 0600), never in the database itself. The login
-/// token is not stored: it is kept in memory and obtained by logging in (§2.3).
+/// token is not stored: it is kept in memory and obtained by logging in.
 public struct VSAccountState: Codable, Equatable, Sendable {
     /// The server's root URL.
     public var server: URL
@@ -15,7 +15,7 @@ public struct VSAccountState: Codable, Equatable, Sendable {
     public var password: String
     /// The `x-vesper-synctoken` of the last complete notes download.
     public var notesSyncToken: String?
-    /// Server clock minus device clock, in seconds; 0 unless it was more than 120 s (§9.5).
+    /// Server clock minus device clock, in seconds; 0 unless it was more than 120 s.
     public var clockSkew: TimeInterval = 0
     /// When the last sync finished (device clock): shown to the user only.
     public var lastSyncDate: Date?

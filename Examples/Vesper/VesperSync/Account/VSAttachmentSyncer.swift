@@ -2,11 +2,11 @@ import Crypto
 import Foundation
 import VesperCore
 
-/// Moves attachment bytes (§8.2), after the notes carrying their metadata have synced.
+/// Moves attachment bytes (PROTOCOL.md, "Attachment data"), after the notes carrying their metadata have synced.
 ///
 /// 1. List the server's blobs.
 /// 2. Upload each attachment a note uses whose file is here and not on the server: MD5, ask
-///    for an upload URL, PUT the bytes. A failed PUT is retried at the next sync (fixing C9).
+///    for an upload URL, PUT the bytes. A failed PUT is retried at the next sync.
 /// 3. Download each attachment a note uses that the server has and this device lacks. Only
 ///    referenced attachments are downloaded, and names are checked before touching the disk.
 ///
@@ -34,7 +34,7 @@ struct VSAttachmentSyncer {
         let storage = dataController.attachmentStorage
         let onDisk = storage.storedFileNames()
         let referenced = try await dataController.referencedAttachments()
-            .filter { !$0.uniqueID.hasPrefix("tutorial") && VSAttachmentStorage.isValidFileName($0.uniqueID) }
+            .filter { !$0.uniqueID.hasPrefix("tutorial") && VSAttachmentFile.isValidName($0.uniqueID) }
 
         // 2. Up: ours, not theirs.
         for attachment in referenced where onDisk.contains(attachment.uniqueID) && !serverNames.contains(attachment.uniqueID) {
@@ -60,7 +60,13 @@ struct VSAttachmentSyncer {
     /// Uploads one file; returns a failure line, or nil when it arrived.
     private func upload(_ attachment: VSAttachment, storage: VSAttachmentStorage) async -> String? {
         let name = attachment.uniqueID
-        guard let data = try? Data(contentsOf: storage.fileURL(for: attachment)), !data.isEmpty else { return nil }
+        let data: Data
+        do {
+            data = try storage.file(uniqueID: name).read()
+        } catch {
+            return "upload \(name): \(error)"
+        }
+        guard !data.isEmpty else { return nil }
         let md5 = Data(Insecure.MD5.hash(data: data)).base64EncodedString()
         let ticket = await caller.urlForUploading(filename: name, md5: md5, mimeType: attachment.mimeType, contentLength: data.count, date: now())
         guard ticket.succeeded, let urlString = ticket.json?["url"]?.string, let url = URL(string: urlString),

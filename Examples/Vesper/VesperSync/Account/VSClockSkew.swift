@@ -1,6 +1,6 @@
 import Foundation
 
-/// Clock-skew correction (§9.5): the difference between the server's `Date` header and the
+/// Clock-skew correction (PROTOCOL.md, "Client clock"): the difference between the server's `Date` header and the
 /// device clock, kept only when it is more than 120 seconds. Unlike the stock client there are
 /// no hard-coded years; dates before 2014 or after 2100 are discarded as implausible.
 public struct VSClockSkew: Sendable, Equatable {

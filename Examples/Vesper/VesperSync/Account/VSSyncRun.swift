@@ -1,7 +1,7 @@
 import Foundation
 import VesperCore
 
-/// The steps of one sync (§9.3), each a small pipeline: model → sync objects → call → sync
+/// The steps of one sync (PROTOCOL.md, "One sync, seen from the client"), each a small pipeline: model → sync objects → call → sync
 /// objects → merger. The account runs them in order and keeps the state they return.
 @MainActor
 struct VSSyncRun {
@@ -10,7 +10,7 @@ struct VSSyncRun {
     let notesPerRequest: Int
     let now: () -> Date
 
-    /// Tags (§4): every local tag up; the server's newer or missing ones merged.
+    /// Tags: every local tag up; the server's newer or missing ones merged.
     func syncTags(into report: inout VSSyncReport) async throws {
         // 1. Every local tag, as sync objects.
         let local = try dataController.tags().map(VSSyncTag.init)
@@ -23,7 +23,7 @@ struct VSSyncRun {
         report.tagsDownloaded = try VSSyncTagMerger(dataController: dataController).merge(serverTags)
     }
 
-    /// Deletions (§5): the IDs deleted here up (no token: the full tombstone list comes back,
+    /// Deletions: the IDs deleted here up (no token: the full tombstone list comes back,
     /// which is always correct); the returned IDs deleted here; the uploaded ones forgotten.
     func syncDeletedNotes(into report: inout VSSyncReport) async throws {
         let pending = try await dataController.deletedNoteIDs()
@@ -35,7 +35,7 @@ struct VSSyncRun {
         report.deletionsUploaded = pending
     }
 
-    /// Notes (§6, §7): the notes changed here up, in batches, with the stored sync token; each
+    /// Notes: the notes changed here up, in batches, with the stored sync token; each
     /// response merged; each batch's notes unmarked once the server has them. Returns the
     /// token to store, or nil when no response carried one.
     func syncNotes(syncToken: String?, into report: inout VSSyncReport) async throws -> String? {
@@ -72,7 +72,7 @@ struct VSSyncRun {
         return newToken
     }
 
-    /// Attachment bytes (§8).
+    /// Attachment bytes.
     func syncAttachments(into report: inout VSSyncReport) async throws {
         let outcome = try await VSAttachmentSyncer(caller: caller, dataController: dataController, now: now).sync()
         report.attachmentsUploaded = outcome.uploaded

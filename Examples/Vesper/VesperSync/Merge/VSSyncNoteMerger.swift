@@ -1,17 +1,17 @@
 import Foundation
 import VesperCore
 
-/// Merges the notes the server returns into the local notes (§7.5), property by property,
+/// Merges the notes the server returns into the local notes (PROTOCOL.md, "Notes"), property by property,
 /// through the sync-apply path, so the local modification date never moves.
 ///
 /// Rules, each property on its own: the server's value wins when its modification date is
 /// later than the local one (millisecond precision, as the server compares; a missing server
 /// date never wins, a missing local date always loses), and then both the value and the date
-/// are copied (the sort date's too, fixing the original's C1). Text, archived, sort date, the
+/// are copied (the sort date's too, which the original client forgot). Text, archived, sort date, the
 /// ordered tag list and the attachment list are the five properties; the creation date never
 /// changes. A note unknown here is created with the server's values and dates and no local
-/// modification date, so it is not uploaded back (C2). Notes deleted here but not yet
-/// acknowledged are skipped, so a download can't resurrect them (§5.4).
+/// modification date, so it is not uploaded back. Notes deleted here but not yet
+/// acknowledged are skipped, so a download can't resurrect them.
 @MainActor
 public struct VSSyncNoteMerger {
     public let dataController: VSDataController

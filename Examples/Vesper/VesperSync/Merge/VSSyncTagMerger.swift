@@ -1,7 +1,7 @@
 import Foundation
 import VesperCore
 
-/// Merges the tags the server returns into the local tags (§4.5), through the sync-apply path.
+/// Merges the tags the server returns into the local tags, through the sync-apply path.
 ///
 /// For each server tag: a tag missing here is created with the server's name date (not "now",
 /// so that it can't later override a newer case change made elsewhere); an existing tag takes

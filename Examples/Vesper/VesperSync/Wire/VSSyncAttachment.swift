@@ -1,7 +1,7 @@
 import Foundation
 import VesperCore
 
-/// An attachment's metadata as it travels inside a note (§6.1): uniqueID, MIME type, pixel size.
+/// An attachment's metadata as it travels inside a note: uniqueID, MIME type, pixel size.
 public struct VSSyncAttachment: Sendable, Equatable {
     public var uniqueID: String
     public var mimeType: String
@@ -20,10 +20,16 @@ public struct VSSyncAttachment: Sendable, Equatable {
     }
 
     /// Reads one element of the attachments array. Width and height missing or null mean 0.
+    /// - Throws: ``VSSyncObjectError/invalidValue(kind:key:)`` for a uniqueID that is not of the
+    ///   protocol's shape (see ``VSAttachmentFile/isValidName(_:)``): such a name could point
+    ///   outside the attachments folder, so it is refused where it enters.
     public init(json: VSJSON) throws {
         guard case .object = json else { throw VSSyncObjectError.notAnObject(kind: "attachment") }
         guard let uniqueID = json["uniqueID"]?.string, !uniqueID.isEmpty else {
             throw VSSyncObjectError.missingValue(kind: "attachment", key: "uniqueID")
+        }
+        guard VSAttachmentFile.isValidName(uniqueID) else {
+            throw VSSyncObjectError.invalidValue(kind: "attachment", key: "uniqueID")
         }
         guard let mimeType = json["mimeType"]?.string else {
             throw VSSyncObjectError.missingValue(kind: "attachment", key: "mimeType")
@@ -45,7 +51,8 @@ public struct VSSyncAttachment: Sendable, Equatable {
         try VSJSON.array(attachments.map(\.json)).data().base64EncodedString()
     }
 
-    /// Reads a note's `attachments` value; nil when it is not base64 of a JSON array of attachments.
+    /// Reads a note's `attachments` value; nil when it is not base64 of a JSON array of
+    /// attachments with valid IDs.
     public static func list(base64 string: String) -> [VSSyncAttachment]? {
         guard let data = Data(base64Encoded: string), let elements = (try? VSJSON.parse(data))?.array else { return nil }
         return try? elements.map(VSSyncAttachment.init(json:))

@@ -1,7 +1,8 @@
 import Foundation
+import WireDates
 import VesperCore
 
-/// A note as it travels (§6.1): typed values, dates as `Date`, tags as ordered names,
+/// A note as it travels (PROTOCOL.md, "Notes"): typed values, dates as `Date`, tags as ordered names,
 /// attachments as metadata. Mergers compare these with model objects and never see JSON.
 ///
 /// Absent, null and (for dates) unparseable values are all nil. A note always travels with its
@@ -60,6 +61,10 @@ public struct VSSyncNote: Sendable, Equatable {
         guard let noteID = json["noteID"]?.integer else { throw VSSyncObjectError.missingValue(kind: "note", key: "noteID") }
         func date(_ key: String) -> Date? { json[key]?.string.flatMap(VSSyncDate.date(from:)) }
 
+        let tagNames = Self.tagNames(fromWire: json["tags"]?.string)
+        guard tagNames.allSatisfy({ VSTag.cleanedName($0).count <= VSTag.maximumNameLength }) else {
+            throw VSSyncObjectError.invalidValue(kind: "note", key: "tags")
+        }
         var attachments: [VSSyncAttachment] = []
         if let encoded = json["attachments"]?.string, !encoded.isEmpty {
             guard let list = VSSyncAttachment.list(base64: encoded) else { throw VSSyncObjectError.badAttachments(noteID: noteID) }
@@ -71,10 +76,10 @@ public struct VSSyncNote: Sendable, Equatable {
             textModificationDate: date("textModificationDate"), archivedModificationDate: date("archivedModificationDate"),
             sortDateModificationDate: date("sortDateModificationDate"), tagsModificationDate: date("tagsModificationDate"),
             attachmentsModificationDate: date("attachmentsModificationDate"),
-            tagNames: Self.tagNames(fromWire: json["tags"]?.string), attachments: attachments)
+            tagNames: tagNames, attachments: attachments)
     }
 
-    /// The upload form (§6.1): `text` always (`""` when nil), `archived`, `creationDate` and
+    /// The upload form: `text` always (`""` when nil), `archived`, `creationDate` and
     /// `sortDate` always (the old date when nil), modification dates when set, `tags` and
     /// `attachments` only when there are any.
     public func json() throws -> VSJSON {
@@ -96,8 +101,8 @@ public struct VSSyncNote: Sendable, Equatable {
         return .object(object)
     }
 
-    /// The protocol's "old date", 2012-12-12T12:00:00Z, for a missing creation or sort date.
-    public static let oldDate = VSSyncDate.date(milliseconds: 1_355_313_600_000)
+    /// The stand-in for a missing creation or sort date (`WireDate.oldDate`, 2012-12-12T12:00:00Z).
+    public static let oldDate = VSSyncDate.date(milliseconds: WireDate.oldDate)
 
     /// Tag names joined by exactly two spaces (normalised names never contain two in a row).
     public static func wireTags(_ names: [String]) -> String {

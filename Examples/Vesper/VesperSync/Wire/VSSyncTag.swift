@@ -1,7 +1,7 @@
 import Foundation
 import VesperCore
 
-/// A tag as the tags endpoint sends it (§4): its name and the date the name last changed. The
+/// A tag as the tags endpoint sends it: its name and the date the name last changed. The
 /// uniqueID is always derived from the name, never trusted from the wire.
 public struct VSSyncTag: Sendable, Equatable {
     public var name: String
@@ -20,7 +20,8 @@ public struct VSSyncTag: Sendable, Equatable {
     /// skips such tags too); an unparseable date is "no date".
     public init(json: VSJSON) throws {
         guard case .object = json else { throw VSSyncObjectError.notAnObject(kind: "tag") }
-        guard let name = json["name"]?.string, !VSTag.cleanedName(name).isEmpty else {
+        guard let name = json["name"]?.string, !VSTag.cleanedName(name).isEmpty,
+              VSTag.cleanedName(name).count <= VSTag.maximumNameLength else {
             throw VSSyncObjectError.missingValue(kind: "tag", key: "name")
         }
         self.init(name: name, nameModificationDate: json["nameModificationDate"]?.string.flatMap(VSSyncDate.date(from:)))

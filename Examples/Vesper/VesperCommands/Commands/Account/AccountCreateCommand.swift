@@ -9,13 +9,14 @@ struct AccountCreateCommand: DatabaseCommand {
         discussion: "Usernames are email addresses (5–150 characters); passwords have 7–99 characters.")
 
     @OptionGroup var options: GlobalOptions
+    @OptionGroup var network: NetworkOptions
     @OptionGroup var credentials: AccountCredentials
 
     @Flag(name: .long, help: "Ask for email updates.")
     var emailUpdates = false
 
     func run(with vesper: VSDataController, context: CommandContext) async throws -> CommandOutput {
-        let account = try VSAccount(dataController: vesper)
+        let account = try VSAccount(dataController: vesper, transport: network.transport)
         try await account.createAccount(
             server: try credentials.serverURL(), username: credentials.username,
             password: try credentials.resolvedPassword(context), emailUpdates: emailUpdates)

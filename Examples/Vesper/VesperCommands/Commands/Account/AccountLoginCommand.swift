@@ -9,10 +9,11 @@ struct AccountLoginCommand: DatabaseCommand {
         discussion: "The next sync uploads every note here to the account and downloads the account's notes.")
 
     @OptionGroup var options: GlobalOptions
+    @OptionGroup var network: NetworkOptions
     @OptionGroup var credentials: AccountCredentials
 
     func run(with vesper: VSDataController, context: CommandContext) async throws -> CommandOutput {
-        let account = try VSAccount(dataController: vesper)
+        let account = try VSAccount(dataController: vesper, transport: network.transport)
         try await account.login(server: try credentials.serverURL(), username: credentials.username,
                                 password: try credentials.resolvedPassword(context))
         let status = try await VesperJSON.AccountStatus(account)

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
-import NIOCore
 import ServiceLifecycle
+import VesperServerKit
 
 /// A live server for tests: listens on a free port (unless the configuration names one) until
 /// ``shutdown()``.
@@ -23,15 +23,18 @@ public final class VesperTestServer: Sendable {
         self.task = task
     }
 
-    /// Starts a server and returns once it is accepting connections. Logs go to standard error
-    /// at the level in the `LOG_LEVEL` environment variable, `warning` by default.
-    public static func start(_ configuration: VesperServerConfiguration) async throws -> VesperTestServer {
-        var logger = Logger(label: "vesper-server")
-        logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .warning
+    /// Starts a server and returns once it is accepting connections.
+    ///
+    /// - Parameter logger: where the server logs; by default standard error at the level in the
+    ///   `LOG_LEVEL` environment variable, `warning` when unset.
+    public static func start(_ configuration: VesperServerConfiguration, logger: Logger? = nil) async throws
+        -> VesperTestServer
+    {
+        let logger = logger ?? defaultLogger()
         let server = try VesperSyncServer(configuration: configuration, logger: logger)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let application = server.makeApplication { channel in
-            continuation.yield(channel.localAddress?.port ?? configuration.port)
+        let application = server.service { port in
+            continuation.yield(port ?? configuration.port)
             continuation.finish()
         }
         let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
@@ -50,6 +53,12 @@ public final class VesperTestServer: Sendable {
             throw VesperServerError.didNotStart
         }
         return VesperTestServer(baseURL: baseURL, group: group, task: task)
+    }
+
+    private static func defaultLogger() -> Logger {
+        var logger = Logger(label: "vesper-server")
+        logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .warning
+        return logger
     }
 
     /// Stops accepting connections, lets in-flight requests finish, and waits for the server to end.

@@ -1,0 +1,120 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// Sends one HTTP request and reads the whole response within ``HTTPDeadlines``.
+///
+/// Built on AsyncHTTPClient (SwiftNIO), so waiting on a silent or slow server sleeps in the
+/// event loop and costs no CPU. The total deadline is a timer raced against the whole
+/// operation, so it holds even while the body trickles in.
+///
+/// ```swift
+/// let response = try await DeadlineHTTPClient(deadlines: HTTPDeadlines(total: .seconds(30)))
+///     .send(DeadlineHTTPRequest(url: URL(string: "https://example.com/feed.xml")!))
+/// ```
+public struct DeadlineHTTPClient: Sendable {
+    public var deadlines: HTTPDeadlines
+    /// The largest response body accepted, in bytes.
+    public var maximumBytes: Int
+
+    public init(deadlines: HTTPDeadlines = HTTPDeadlines(), maximumBytes: Int = 100_000_000) {
+        self.deadlines = deadlines
+        self.maximumBytes = maximumBytes
+    }
+
+    /// The response, whatever its status.
+    /// - Throws: ``HTTPTransferError``.
+    public func send(_ request: DeadlineHTTPRequest) async throws(HTTPTransferError) -> DeadlineHTTPResponse {
+        let host = request.url.host ?? request.url.absoluteString
+        var configuration = HTTPClient.Configuration(
+            timeout: .init(connect: .milliseconds(deadlines.connect.wholeMilliseconds), read: .milliseconds(deadlines.firstByte.wholeMilliseconds)))
+        configuration.httpVersion = .http1Only
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        let result: Result<DeadlineHTTPResponse, any Error>
+        do {
+            result = .success(try await withDeadline(deadlines.total) { try await exchange(request, client: client) })
+        } catch {
+            result = .failure(error)
+        }
+        do {
+            try await client.shutdown()
+        } catch {
+            // The exchange is over; a client that fails to shut down cleanly loses nothing.
+        }
+        switch result {
+        case .success(let response): return response
+        case .failure(let error): throw classify(error, host: host)
+        }
+    }
+
+    private func exchange(_ request: DeadlineHTTPRequest, client: HTTPClient) async throws -> DeadlineHTTPResponse {
+        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
+        outgoing.method = HTTPMethod(rawValue: request.method)
+        for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
+        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        let response = try await client.execute(outgoing, deadline: .now() + .milliseconds(deadlines.total.wholeMilliseconds))
+        let body = try await response.body.collect(upTo: maximumBytes)
+        return DeadlineHTTPResponse(
+            statusCode: Int(response.status.code),
+            headers: response.headers.map { ($0.name, $0.value) },
+            body: Data(body.readableBytesView))
+    }
+
+    /// Runs `operation`, cancelling it when `limit` passes first.
+    private func withDeadline<T: Sendable>(_ limit: Duration, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask { try await operation() }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                throw TotalDeadlinePassed()
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw TotalDeadlinePassed() }
+            return first
+        }
+    }
+
+    private struct TotalDeadlinePassed: Error {}
+
+    private func classify(_ error: any Error, host: String) -> HTTPTransferError {
+        if let known = error as? HTTPTransferError { return known }
+        if error is TotalDeadlinePassed { return .totalDeadlineExceeded(host: host, after: deadlines.total) }
+        if error is NIOTooManyBytesError { return .tooLarge(limit: maximumBytes) }
+        if let clientError = error as? HTTPClientError {
+            switch clientError {
+            case .connectTimeout: return .connectTimedOut(host: host, after: deadlines.connect)
+            case .readTimeout: return .serverSilent(host: host, after: deadlines.firstByte)
+            case .deadlineExceeded: return .totalDeadlineExceeded(host: host, after: deadlines.total)
+            default: break
+            }
+        }
+        let reason = String(describing: error)
+        // The pool reports a refused connect as NIO's connection error, naming errno's text.
+        if reason.contains("Connection refused") { return .connectionRefused(host: host) }
+        return .failed(host: host, reason: reason)
+    }
+}
+
+/// One request, as plain values.
+public struct DeadlineHTTPRequest: Sendable {
+    public var method: String
+    public var url: URL
+    public var headers: [(String, String)]
+    public var body: Data?
+
+    public init(method: String = "GET", url: URL, headers: [(String, String)] = [], body: Data? = nil) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// One complete response, as plain values.
+public struct DeadlineHTTPResponse: Sendable {
+    public var statusCode: Int
+    /// Header names as the server sent them, in order.
+    public var headers: [(String, String)]
+    public var body: Data
+}

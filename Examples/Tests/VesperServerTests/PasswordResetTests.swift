@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+
+@testable import VesperServerKit
+
+@Suite("Password reset")
+struct PasswordResetTests {
+    /// Asks for a reset of `username` and returns the token from the link the server logged.
+    static func requestReset(_ env: TestEnvironment, _ username: String = "alice@example.com") async throws -> String {
+        let asked = try await env.client.send(
+            "POST", "forgotpassword", body: Data(#"{"username":"\#(username)"}"#.utf8))
+        #expect(asked.status == 204)
+        let link = try #require(env.logs.entries("Password reset requested").last?.metadata["link"])
+        let components = try #require(URLComponents(string: link))
+        #expect(components.path == "/api/resetpassword")
+        return try #require(components.queryItems?.first { $0.name == "token" }?.value)
+    }
+
+    static func reset(_ env: TestEnvironment, token: String, password: String) async throws -> TestResponse {
+        let body = try JSONSerialization.data(withJSONObject: ["token": token, "password": password])
+        return try await env.client.send("POST", "resetpassword", body: body)
+    }
+
+    @Test func theLoggedLinkSetsANewPasswordOnceAndRevokesEveryLoginToken() async throws {
+        try await TestEnvironment.with { env in
+            let oldToken = try await env.signUp()
+            let resetToken = try await Self.requestReset(env)
+            // The database keeps only the token's hash.
+            let hash = PasswordResetToken.hash(resetToken).map { String(format: "%02X", $0) }.joined()
+            #expect(try env.databaseRows("SELECT count(*) FROM passwordResets WHERE hex(tokenHash) = '\(hash)'") == [[1]])
+            #expect(try env.databaseRows("SELECT count(*) FROM passwordResets") == [[1]])
+
+            let reset = try await Self.reset(env, token: resetToken, password: "a brand new password")
+            #expect(reset.status == 204)
+            #expect(try await env.client.post("tags", token: oldToken, json: []).status == 401)
+            let newToken = try await env.logIn(password: "a brand new password")
+            #expect(try await env.client.post("tags", token: newToken, json: []).status == 200)
+            let oldPassword = try await env.client.send(
+                "POST", "login", headers: TestClient.basic("alice@example.com", "correct horse"), body: Data("{}".utf8))
+            #expect(oldPassword.status == 401)
+
+            // Single use: the same link is refused the second time and changes nothing.
+            let again = try await Self.reset(env, token: resetToken, password: "yet another password")
+            #expect(again.status == 403)
+            _ = try await env.logIn(password: "a brand new password")
+        }
+    }
+
+    @Test func anExpiredLinkIsRefused() async throws {
+        try await TestEnvironment.with({ $0.passwordResetLifetime = .zero }) { env in
+            _ = try await env.signUp()
+            let resetToken = try await Self.requestReset(env)
+            let reset = try await Self.reset(env, token: resetToken, password: "a brand new password")
+            #expect(reset.status == 403)
+            #expect(reset.text == "the reset link is unknown, used or expired")
+            _ = try await env.logIn()
+            #expect(try env.databaseRows("SELECT count(*) FROM passwordResets") == [[0]])
+        }
+    }
+
+    @Test func anInvalidPasswordIsRefusedWithoutSpendingTheLink() async throws {
+        try await TestEnvironment.with { env in
+            _ = try await env.signUp()
+            let resetToken = try await Self.requestReset(env)
+            let short = try await Self.reset(env, token: resetToken, password: "short")
+            #expect(short.status == 400)
+            #expect(short.text == "VSErrorInvalidPassword")
+            #expect(try await env.client.send("POST", "resetpassword", body: Data(#"{"token":"x"}"#.utf8)).status == 400)
+            #expect(try await env.client.send("GET", "resetpassword").status == 405)
+            let reset = try await Self.reset(env, token: resetToken, password: "a brand new password")
+            #expect(reset.status == 204)
+        }
+    }
+
+    @Test func changingThePasswordSpendsOutstandingLinks() async throws {
+        try await TestEnvironment.with { env in
+            let login = try await env.signUp()
+            let first = try await Self.requestReset(env)
+            let changed = try await env.client.post(
+                "changepasswordauthenticated", token: login, json: ["password": "changed while signed in"])
+            #expect(changed.status == 204)
+            // Changing the password spends every outstanding reset link of the account.
+            #expect(try await Self.reset(env, token: first, password: "a brand new password").status == 403)
+            _ = try await env.logIn(password: "changed while signed in")
+        }
+    }
+
+    @Test func wrongTokensFromOneAddressAreThrottled() async throws {
+        try await TestEnvironment.with({ $0.loginAttemptsPerMinute = 3 }) { env in
+            _ = try await env.signUp()
+            for attempt in 0..<3 {
+                let wrong = try await Self.reset(env, token: "guess-\(attempt)", password: "a brand new password")
+                #expect(wrong.status == 403)
+            }
+            let throttled = try await Self.reset(env, token: "guess-3", password: "a brand new password")
+            #expect(throttled.status == 429)
+            #expect(Int(throttled.header("Retry-After") ?? "") ?? 0 > 0)
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A plain TCP connection to the test server, for requests that a well-behaved HTTP client
+/// would never send: half-finished request heads, silence.
+final class RawConnection {
+    private let descriptor: Int32
+
+    /// Connects to 127.0.0.1:`port`.
+    init(port: Int) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw RawConnectionError.failed("socket", errno) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            let error = errno
+            close(descriptor)
+            throw RawConnectionError.failed("connect", error)
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    func send(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        guard bytes.withUnsafeBytes({ Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == bytes.count else {
+            throw RawConnectionError.failed("send", errno)
+        }
+    }
+
+    /// What arrives before `deadline`: the bytes read (empty when the server closed without
+    /// sending any), or nil when nothing arrived and the connection is still open.
+    func receive(until deadline: ContinuousClock.Instant) -> [UInt8]? {
+        var pollDescriptor = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while true {
+            let remaining = deadline - .now
+            guard remaining > .zero else { return nil }
+            let milliseconds = Int32(min(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000, 60_000))
+            let ready = poll(&pollDescriptor, 1, max(milliseconds, 1))
+            if ready > 0 { break }
+            if ready < 0 && errno != EINTR { return [] }
+        }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        return count > 0 ? Array(buffer.prefix(count)) : []
+    }
+
+    /// Whether the server closes the connection before `deadline` (whatever it sends first is
+    /// read and dropped).
+    func waitForClose(until deadline: ContinuousClock.Instant) -> Bool {
+        while let bytes = receive(until: deadline) {
+            if bytes.isEmpty { return true }
+        }
+        return false
+    }
+}
+
+enum RawConnectionError: Error {
+    case failed(String, Int32)
+}

@@ -1,0 +1,76 @@
+import ExampleTestSupport
+import Foundation
+
+/// The built `vesper-server` in a child process on a free loopback port, over a fresh folder.
+final class ServerProcess {
+    /// The executable beside the test bundle, when the build made it.
+    static let executable: URL? = {
+        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [folder, folder.deletingLastPathComponent(), folder.deletingLastPathComponent().deletingLastPathComponent()]
+        return candidates.map { $0.appendingPathComponent("vesper-server") }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    let port: Int
+    private let process: Process
+    /// Removed with everything in it once the server is released.
+    private let folder: TestFolder
+
+    private init(port: Int, process: Process, folder: TestFolder) {
+        self.port = port
+        self.process = process
+        self.folder = folder
+    }
+
+    /// Starts the server with `arguments` and returns once it accepts connections (10 s at most).
+    static func start(_ arguments: [String]) throws -> ServerProcess {
+        let executable = try requireExecutable()
+        let folder = try TestEnvironment.makeFolder()
+        let port = try freePort()
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["--port", String(port), "--database", folder.appending("db.sqlite").path,
+                             "--attachments", folder.appending("attachments").path, "--log-level", "error"] + arguments
+        process.environment = ["VESPER_SERVER_SECRET": "test secret", "HOME": folder.url.path]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let server = ServerProcess(port: port, process: process, folder: folder)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if (try? RawConnection(port: port)) != nil { return server }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        server.stop()
+        throw ServerProcessError.didNotStart
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    private static func requireExecutable() throws -> URL {
+        guard let executable else { throw ServerProcessError.notBuilt }
+        return executable
+    }
+
+    /// A port the kernel just handed out for a listener on 127.0.0.1.
+    private static func freePort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+            }
+        }
+        guard bound else { throw ServerProcessError.noFreePort }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+enum ServerProcessError: Error {
+    case notBuilt, didNotStart, noFreePort
+}

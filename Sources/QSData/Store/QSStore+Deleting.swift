@@ -1,0 +1,140 @@
+/// Deleting. A delete takes with it, in the same transaction, every lookup row that refers to
+/// the deleted rows, and applies each relationship's ``QSDeleteRule``. Instances in memory
+/// follow: deleted ones are forgotten, and cached parents stop listing them.
+extension QSStore {
+    /// Deletes objects with their lookup rows, as deleting by their uniqueIDs does. An object in
+    /// hand that lists children in a relationship whose rule is `deny` is refused before any SQL.
+    ///
+    /// - Parameters:
+    ///   - objects: The objects to delete, all of one type.
+    ///   - source: Who made the change, reported to observers: the app (the default) or sync.
+    ///   - alongside: SQL of the app's own to run in the same transaction, after the deletes,
+    ///     given the uniqueIDs that were deleted.
+    @discardableResult
+    public func delete<Object: QSDataObject>(
+        _ objects: [Object], source: QSChangeSource = .app, alongside: (@Sendable (SQLiteConnection, [Object.UniqueID]) throws -> Void)? = nil
+    ) throws -> QSWrite {
+        let binding = try registry.binding(for: Object.self)
+        for relationship in binding.description.relationships where relationship.deleteRule == .deny {
+            if try objects.contains(where: { try binding.listsChildren($0, in: relationship.name) }) {
+                throw QSDataError.deleteDenied(type: binding.description.name, relationship: relationship.name)
+            }
+        }
+        return try delete(Object.self, ids: objects.map(\.uniqueID), source: source, alongside: alongside)
+    }
+
+    /// Deletes the objects with these uniqueIDs, every lookup row that refers to them (as parent,
+    /// for every type on their table, and as child), and what their relationships' delete rules
+    /// take with them: one statement for the table and one per lookup table, whatever the number.
+    ///
+    /// Instances are forgotten at once, and cached parents drop them from their relationships.
+    /// A `deny` rule that an instance the store holds still has children for throws
+    /// ``QSDataError/deleteDenied(type:relationship:)`` here, before any SQL; one only the
+    /// database can see fails the write, which rolls back and reports it like any write error.
+    ///
+    /// - Parameters:
+    ///   - type: The type whose rows to delete.
+    ///   - ids: The uniqueIDs to delete; any number, duplicates and unknown IDs included.
+    ///   - source: Who made the change, reported to observers: the app (the default) or sync.
+    ///   - alongside: SQL of the app's own to run in the same transaction, after the deletes,
+    ///     given the uniqueIDs that were deleted — for example to record them in a
+    ///     `deletedNotes` table for sync.
+    @discardableResult
+    public func delete<Object: QSDataObject>(
+        _ type: Object.Type, ids: some Sequence<Object.UniqueID>, source: QSChangeSource = .app,
+        alongside: (@Sendable (SQLiteConnection, [Object.UniqueID]) throws -> Void)? = nil
+    ) throws -> QSWrite {
+        try checkOpen()
+        let stamp = WriteStamp.next()
+        let binding = try registry.binding(for: type)
+        let ids = ids.map(\.anyID)
+        let table = binding.description.table
+        try checkDenials(onTable: table, ids: ids)
+        let touches = MemoryTouches()
+        registry.forgetDeleted([table: ids], timing: .atOnce, touches: touches)
+        let argument = IDList.json(ids)
+        let registry = self.registry
+        return submitWrite("delete \(ids.count) \(Object.modelName)", source: source, touches: touches) { writer, change in
+            var deleted: RowDeleter.DeletedRows = [:]
+            let ids = try writer.delete(binding, where: TableSQL.byIDs, arguments: [argument], into: &change, deleted: &deleted)
+            try alongside?(writer.connection, ids.compactMap { Object.UniqueID(anyID: $0) })
+            deleted[table] = nil  // already forgotten
+            return registry.forgettingWork(deleted, stamp: stamp)
+        }
+    }
+
+    /// Deletes the rows an SQL condition selects, with everything that refers to them as
+    /// deleting by uniqueIDs does; instances are forgotten once the delete commits.
+    /// ```swift
+    /// try store.delete(Article.self, where: "read = 1 AND datePublished < ?", arguments: [.real(cutoff)])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The type whose rows to delete.
+    ///   - condition: An SQL `WHERE` condition on the type's table, with `?` placeholders.
+    ///   - arguments: The values bound to the condition's placeholders, in order.
+    ///   - source: Who made the change, reported to observers: the app (the default) or sync.
+    ///   - alongside: SQL of the app's own to run in the same transaction, after the deletes,
+    ///     given the uniqueIDs that were deleted.
+    @discardableResult
+    public func delete<Object: QSDataObject>(
+        _ type: Object.Type, where condition: String, arguments: [SQLValue] = [], source: QSChangeSource = .app,
+        alongside: (@Sendable (SQLiteConnection, [Object.UniqueID]) throws -> Void)? = nil
+    ) throws -> QSWrite {
+        try checkOpen()
+        let stamp = WriteStamp.next()
+        let binding = try registry.binding(for: type)
+        let registry = self.registry
+        return submitWrite("delete \(Object.modelName) where \(condition)", source: source) { writer, change in
+            var deleted: RowDeleter.DeletedRows = [:]
+            let ids = try writer.delete(binding, where: condition, arguments: arguments, into: &change, deleted: &deleted)
+            try alongside?(writer.connection, ids.compactMap { Object.UniqueID(anyID: $0) })
+            return registry.forgettingWork(deleted, stamp: stamp)
+        }
+    }
+
+    /// Throws when an instance the store holds for one of `ids` still lists children in a
+    /// relationship whose rule is `deny`, for any type on the table.
+    private func checkDenials(onTable table: String, ids: [QSAnyID]) throws {
+        for binding in registry.bindings(onTable: table) {
+            for relationship in binding.description.relationships where relationship.deleteRule == .deny {
+                if try binding.cachedInstanceListsChildren(ids: ids, in: relationship.name) {
+                    throw QSDataError.deleteDenied(type: binding.description.name, relationship: relationship.name)
+                }
+            }
+        }
+    }
+}
+
+extension TypeRegistry {
+    /// The main-actor work that forgets rows deleted on the queue; nil when there are none.
+    func forgettingWork(_ deleted: RowDeleter.DeletedRows, stamp: UInt64) -> (@MainActor @Sendable () -> Void)? {
+        guard deleted.values.contains(where: { !$0.isEmpty }) else { return nil }
+        return { self.forgetDeleted(deleted, timing: .afterCommit(of: stamp), touches: nil) }
+    }
+
+    /// Forgets deleted rows' instances of every type on their table, and makes cached parents
+    /// drop them. With `touches`, a rollback puts all of it back. After a commit, instances the
+    /// app saved again through a later write are left alone: that write puts their rows back.
+    @MainActor
+    func forgetDeleted(_ deleted: RowDeleter.DeletedRows, timing: PatchTiming, touches: MemoryTouches?) {
+        for (table, ids) in deleted where !ids.isEmpty {
+            for binding in bindings(onTable: table) {
+                if let touches {
+                    touches.addUndo(binding.evictKeepingInstances(ids))
+                } else if case .afterCommit(let stamp) = timing {
+                    binding.evict(ids, afterCommitOf: stamp)
+                } else {
+                    binding.evict(ids)
+                }
+            }
+            let parents = parents(ofChildrenOn: table).filter(\.binding.cachesInstances)
+            guard !parents.isEmpty else { continue }
+            let idSet = Set(ids)
+            for (parent, relationship) in parents {
+                let changed = parent.dropChildren(idSet, from: relationship, timing: timing)
+                touches?.changed(parent, ids: changed)
+            }
+        }
+    }
+}

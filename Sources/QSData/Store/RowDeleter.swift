@@ -1,0 +1,100 @@
+/// Deletes rows with everything that refers to them, on the database queue, inside the
+/// caller's transaction: the lookup rows in which they are parents (for every type on the
+/// table) or children, and the children the `cascade` rules take with them. A `deny` rule that
+/// still has children throws, so that the transaction rolls back.
+///
+/// Statements: one DELETE for the table and one per lookup table that refers to it, whatever
+/// the number of rows; plus one SELECT per `deny` and per `cascade` relationship, and the same
+/// again for each table a cascade reaches.
+struct RowDeleter {
+    let connection: SQLiteConnection
+    let registry: TypeRegistry
+
+    /// Every row deleted, by table, the cascaded ones included.
+    typealias DeletedRows = [String: [QSAnyID]]
+
+    /// Deletes the rows of `binding`'s table that `condition` selects. Returns the uniqueIDs
+    /// deleted from that table, and records every deletion in `change`.
+    func delete(
+        _ binding: any AnyTypeBinding, where condition: String, arguments: [SQLValue],
+        into change: inout QSChange, deleted: inout DeletedRows
+    ) throws -> [QSAnyID] {
+        let ids = try idsReturned(by: binding.sql.deleteReturningIDs(where: condition), arguments)
+        try deleteDependents(ofTable: binding.description.table, ids: ids, into: &change, deleted: &deleted)
+        return ids
+    }
+
+    private func deleteDependents(ofTable table: String, ids: [QSAnyID], into change: inout QSChange, deleted: inout DeletedRows) throws {
+        guard !ids.isEmpty, let plan = registry.deletePlans[table] else { return }
+        deleted[table, default: []].append(contentsOf: ids)
+        for typeName in plan.typeNames {
+            change.record(\.deletedList, ids, of: typeName)
+        }
+        let idList = IDList.json(ids)
+        for denial in plan.denials where try connection.fetchValue(denial.anyChild, [idList]) != nil {
+            throw QSDataError.deleteDenied(type: denial.ownerType, relationship: denial.relationship)
+        }
+        var cascadedByTable: [String: [QSAnyID]] = [:]
+        for cascade in plan.cascades {
+            cascadedByTable[cascade.childTable, default: []] += try idsReturned(by: cascade.orphanedChildren, [idList])
+        }
+        let deletedHere = Set(ids)
+        for lookup in plan.lookups {
+            try cleanUp(lookup, idList: idList, deletedFromTable: table, deletedHere: deletedHere, into: &change)
+        }
+        for (childTable, childIDs) in cascadedByTable.sorted(by: { $0.key < $1.key }) where !childIDs.isEmpty {
+            guard let childPlan = registry.deletePlans[childTable] else { continue }
+            let unique = Array(Set(childIDs))
+            let gone = try idsReturned(by: childPlan.deleteReturningIDs, [IDList.json(unique)])
+            try deleteDependents(ofTable: childTable, ids: gone, into: &change, deleted: &deleted)
+        }
+    }
+
+    /// Runs one lookup table's DELETE; the parents that lost children are recorded as updated.
+    private func cleanUp(
+        _ lookup: DeletePlan.LookupCleanup, idList: SQLValue, deletedFromTable table: String,
+        deletedHere: Set<QSAnyID>, into change: inout QSChange
+    ) throws {
+        let statement = try connection.statement(lookup.delete)
+        try statement.bind([idList])
+        defer { statement.reset() }
+        guard !lookup.parentsOfDeletedChildren.isEmpty else {
+            while try statement.step() {}
+            return
+        }
+        var parents = Array(repeating: Set<QSAnyID>(), count: lookup.parentsOfDeletedChildren.count)
+        while try statement.step() {
+            for index in parents.indices {
+                guard let parent = QSAnyID(statement.value(at: Int32(index))) else { continue }
+                // A row that went because its parent was deleted is no change to that parent.
+                if lookup.parentsOfDeletedChildren[index].ownerTable == table, deletedHere.contains(parent) { continue }
+                parents[index].insert(parent)
+            }
+        }
+        for (index, owner) in lookup.parentsOfDeletedChildren.enumerated() where !parents[index].isEmpty {
+            change.record(\.updatedList, Array(parents[index]), of: owner.ownerType)
+        }
+    }
+
+    func idsReturned(by sql: String, _ arguments: [SQLValue]) throws -> [QSAnyID] {
+        let statement = try connection.statement(sql)
+        try statement.bind(arguments)
+        defer { statement.reset() }
+        var ids: [QSAnyID] = []
+        while try statement.step() {
+            if let id = QSAnyID(statement.value(at: 0)) { ids.append(id) }
+        }
+        return ids
+    }
+}
+
+extension QSAnyID {
+    /// The uniqueID a column holds, or nil for a value that can't be one.
+    init?(_ value: SQLValue) {
+        switch value {
+        case .integer(let integer): self = .integer(integer)
+        case .text(let text): self = .string(text)
+        default: return nil
+        }
+    }
+}

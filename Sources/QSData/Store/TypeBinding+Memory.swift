@@ -1,0 +1,80 @@
+/// Keeping the instances in memory true to the database when rows are deleted and when a write
+/// is rolled back.
+extension TypeBinding {
+    func evictKeepingInstances(_ ids: [QSAnyID]) -> @Sendable () -> Void {
+        let removed = Transfer(value: cache.remove(ids.compactMap { Object.UniqueID(anyID: $0) }))
+        let cache = self.cache
+        return { for object in removed.value { cache.insert(object) } }
+    }
+
+    func dropChildren(_ ids: Set<QSAnyID>, from relationship: String, timing: PatchTiming) -> [QSAnyID] {
+        guard cache.policy != .none, !ids.isEmpty else { return [] }
+        var encoder = QSRowEncoder(layout: layout)
+        let row = QSRow(layout: layout, values: [], parentID: .integer(0))
+        var changed: [QSAnyID] = []
+        for object in cache.allObjects where !timing.skips(object.uniqueID, in: cache, relationships: true) {
+            object.encode(to: &encoder)
+            let id = object.uniqueID.anyID
+            do {
+                var (values, related) = try encoder.finish()
+                guard let kept = related[relationship]?.removing(ids) else { continue }
+                related[relationship] = kept
+                try replace(object, values: values, related: related, id: id, using: row)
+            } catch {
+                // An instance that can't be patched is forgotten: the next fetch reads the database.
+                cache.remove([object.uniqueID])
+            }
+            changed.append(id)
+        }
+        return changed
+    }
+
+    func cachedInstanceListsChildren(ids: [QSAnyID], in relationship: String) throws -> Bool {
+        guard cache.policy != .none else { return false }
+        for id in ids {
+            guard let typedID = Object.UniqueID(anyID: id), let object = cache.object(for: typedID) else { continue }
+            if try listsChildren(object, in: relationship) { return true }
+        }
+        return false
+    }
+
+    /// Whether `object` lists children in `relationship` (as it would save them).
+    func listsChildren(_ object: Object, in relationship: String) throws -> Bool {
+        var encoder = QSRowEncoder(layout: layout)
+        object.encode(to: &encoder)
+        return try encoder.finish().relationships[relationship].map { !$0.childIDs.isEmpty } ?? false
+    }
+
+    func restoreCachedInstances(ids: [QSAnyID], in context: QueueContext) throws -> @MainActor @Sendable () -> [QSAnyID] {
+        guard cache.policy != .none, !ids.isEmpty else { return { [] } }
+        var request = FetchRequest.ids(ids)
+        request.bypassesCache = true
+        let stored = Transfer(value: try fetch(request, in: context))
+        return { self.restore(ids: ids, from: stored.value) }
+    }
+
+    /// Main actor: makes the cached instances hold what `stored` holds, and forgets those of the
+    /// `ids` that have no row.
+    private func restore(ids: [QSAnyID], from stored: [Object]) -> [QSAnyID] {
+        var encoder = QSRowEncoder(layout: layout)
+        let row = QSRow(layout: layout, values: [], parentID: .integer(0))
+        var restored: [QSAnyID] = []
+        var found: Set<QSAnyID> = []
+        for object in stored {
+            let id = object.uniqueID.anyID
+            found.insert(id)
+            guard let current = cache.object(for: object.uniqueID) else { continue }
+            object.encode(to: &encoder)
+            do {
+                let (values, related) = try encoder.finish()
+                try replace(current, values: values, related: related, id: id, using: row)
+            } catch {
+                cache.remove([object.uniqueID])
+            }
+            restored.append(id)
+        }
+        let gone = ids.filter { !found.contains($0) }.compactMap { Object.UniqueID(anyID: $0) }
+        restored += cache.remove(gone).map { $0.uniqueID.anyID }
+        return restored
+    }
+}

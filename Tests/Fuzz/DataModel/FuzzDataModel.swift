@@ -1,0 +1,16 @@
+import Foundation
+
+/// libFuzzer's entry point for the plist data-model loader: any bytes must load or throw
+/// `QSDataError.invalidModel`, never crash. Compiled into the framework's module by `.ci/fuzz`.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzDataModel(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
+    let data = Data(bytes: bytes, count: count)
+    do {
+        _ = try QSDataModel(propertyList: data, fileName: "fuzz.plist")
+    } catch let error as QSDataError {
+        guard case .invalidModel = error else { fatalError("unexpected error \(error)") }
+    } catch {
+        fatalError("an error that is not QSDataError: \(error)")
+    }
+    return 0
+}

@@ -1,0 +1,25 @@
+import Foundation
+import QSData
+import Testing
+
+@Suite struct ReadmeSampleTests {
+    @MainActor
+    @Test func theReadmeTourRuns() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("qsdata-samples-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { Self.remove(folder) }
+        let resources = try #require(Bundle.module.resourceURL)
+        let store = try await Readme.tour(
+            databaseURL: folder.appendingPathComponent("notes.sqlite"),
+            modelURL: resources.appendingPathComponent("Notes.plist"),
+            schemaURL: resources.appendingPathComponent("Notes.sql"))
+        let notes = try await store.fetchAll(Note.self)
+        #expect(notes.map(\.uniqueID) == [1_000])
+        #expect(notes.first?.archived == true)
+        try await store.close()
+    }
+
+    static func remove(_ folder: URL) {
+        do { try FileManager.default.removeItem(at: folder) } catch { Issue.record(error) }
+    }
+}
