@@ -26,7 +26,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/qsdata-bench",
-            resources: [.copy("Resources/Notes.plist"), .copy("Resources/GeneratedNotes.plist"), .copy("Resources/Notes.sql")],
+            resources: [.copy("Resources/Notes.plist"), .copy("Resources/GeneratedNotes.plist"), .copy("Resources/Notes.sql"), .copy("Resources/Search.sql")],
             // Generates the types of GeneratedNotes.plist, which P1 and P3 time beside hand-written ones.
             plugins: [.plugin(name: "QSDataModelPlugin", package: "QSData")]
         ),

@@ -35,6 +35,8 @@ public enum QSDataError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownRelationship(type: String, relationship: String)
     /// A relationship loaded lazily (child IDs only) was read as an array of children.
     case relationshipNotLoaded(type: String, relationship: String)
+    /// A search was asked of a type whose data model declares no `search` index.
+    case notSearchable(type: String)
     /// A delete was refused: the object of `type` still lists children in `relationship`,
     /// whose delete rule is `deny`. Nothing was deleted.
     case deleteDenied(type: String, relationship: String)
@@ -80,6 +82,8 @@ public enum QSDataError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(type): the model has no relationship '\(relationship)'"
         case .relationshipNotLoaded(let type, let relationship):
             return "\(type): relationship '\(relationship)' was loaded lazily (child IDs only): read it as QSRelated, or fetch it eagerly"
+        case .notSearchable(let type):
+            return "\(type): the data model declares no full-text search for this type (add a 'search' dictionary)"
         case .deleteDenied(let type, let relationship):
             return "\(type): can't delete an object that still lists children in '\(relationship)' (its delete rule is deny); nothing was deleted"
         case .missingRequiredColumn(let type, let column):

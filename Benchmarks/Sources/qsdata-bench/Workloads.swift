@@ -42,7 +42,7 @@ final class Workloads {
         self.sizes = sizes
     }
 
-    nonisolated static let names = ["P1", "P2", "P3", "P4", "P5", "P6", "byid", "saves"]
+    nonisolated static let names = ["P1", "P2", "P3", "P4", "P5", "P6", "byid", "saves", "S1", "S2", "P3-FTS"]
 
     func run(_ name: String) async throws -> [BenchResult] {
         switch name {
@@ -54,6 +54,9 @@ final class Workloads {
         case "P6": return try await mainActorStall()
         case "byid": return try await fetchByID()
         case "saves": return try await incrementalSaves()
+        case "S1": return try await searchArticles(for: "tempor", label: "S1 search a common word")
+        case "S2": return try await searchArticles(for: "4217", label: "S2 search a rare word")
+        case "P3-FTS": return try await saveNotesWithSearchIndex()
         default: return []
         }
     }

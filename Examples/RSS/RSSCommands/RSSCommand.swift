@@ -15,7 +15,7 @@ public struct RSSCommand: AsyncParsableCommand {
               rss mark-read --all
             """,
         subcommands: [
-            ImportCommand.self, RefreshCommand.self, FeedsCommand.self, ListCommand.self, ShowCommand.self,
+            ImportCommand.self, RefreshCommand.self, FeedsCommand.self, ListCommand.self, SearchCommand.self, ShowCommand.self,
             MarkReadCommand.self, MarkUnreadCommand.self, StarCommand.self, UnstarCommand.self,
             DeleteCommand.self, StatsCommand.self, DemoCommand.self,
         ])

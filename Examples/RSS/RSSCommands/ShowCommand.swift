@@ -27,7 +27,7 @@ struct ShowCommand: AsyncParsableCommand {
             console.line("State:     \(article.read ? "read" : "unread")\(article.starred ? ", starred" : "")")
             if let body = article.contentHTML ?? article.summary {
                 console.line()
-                console.line(Output.plainText(fromHTML: body))
+                console.line(HTMLText.plainText(fromHTML: body))
             }
         }
     }

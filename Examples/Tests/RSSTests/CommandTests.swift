@@ -169,9 +169,45 @@ import Testing
         #expect(report.unreadAfterDelete == 1_000)
         #expect(report.cachedSummariesAfterDelete == 2_000)
         #expect(report.countsMatchDatabase)
+        // The live unread list: one UPDATE and one re-fetch for marking read; starring is patched in.
+        #expect(report.liveMarkReadStatements == 2)
+        #expect(report.liveMarkReadRefetches == 1)
+        #expect(report.liveStarStatements == 1)
+        #expect(report.liveStarRefetches == 0)
+        #expect(report.searchResults == 3)
+        #expect(report.searchStatements >= 1 && report.searchStatements <= 2)
         let text = await TestSupport.rss(["demo", "--articles", "500", "--bulk", "100"], database: folder.appending("demo2.sqlite"))
         #expect(text.output.contains("Mark 100 read: 1 SQL statement, "))
         #expect(text.output.contains("Delete 100 articles with their authors: 2 SQL statements (1 + 1 relationship)"))
+    }
+
+    @Test func searchFindsArticlesByTheirTextBestFirstWithSnippets() async throws {
+        let folder = try TestFolder(prefix: "rss-tests")
+        let items = [
+            TestSupport.Item(guid: "a", title: "Quantum computing explained", body: "Qubits and quantum gates, quantum everything"),
+            TestSupport.Item(guid: "b", title: "Cooking", body: "Quantum dots in the kitchen? No."),
+            TestSupport.Item(guid: "c", title: "Gardening tips", body: "Tomatoes"),
+        ]
+        let feed = try TestSupport.write(TestSupport.rss(items: items), named: "feed.xml", in: folder.url)
+        let database = folder.appending("rss.sqlite")
+        #expect(await TestSupport.rss(["import", feed.path], database: database).status == 0)
+
+        let run = await TestSupport.rss(["search", "quantum", "--json"], database: database)
+        #expect(run.status == 0, "\(run.error)")
+        let results = try TestSupport.decode([SearchResultJSON].self, from: run.output)
+        #expect(results.map(\.article.title) == ["Quantum computing explained", "Cooking"])
+        #expect(results.last?.snippet == "[Quantum] dots in the kitchen? No.")
+        let text = await TestSupport.rss(["search", "computing quant"], database: database)
+        #expect(text.output.contains("Quantum computing explained\n    [Quantum] [computing] explained\n"), "\(text.output)")
+        #expect(await TestSupport.rss(["search", "tomato"], database: database).output.contains("Gardening tips"))
+        // Typed text is never FTS5 syntax, and the filters apply.
+        let odd = await TestSupport.rss(["search", "\"(quantum", "--json"], database: database)
+        #expect(try TestSupport.decode([SearchResultJSON].self, from: odd.output).count == 2)
+        let ids = results.map(\.article.id)
+        #expect(await TestSupport.rss(["mark-read", ids[0]], database: database).status == 0)
+        let unread = await TestSupport.rss(["search", "quantum", "--unread", "--json"], database: database)
+        #expect(try TestSupport.decode([SearchResultJSON].self, from: unread.output).map(\.article.id) == [ids[1]])
+        #expect(await TestSupport.rss(["search", "sorbet"], database: database).output == "No articles match \"sorbet\".\n")
     }
 
     @Test func errorsAreOneLineOnStandardErrorWithANonZeroStatus() async throws {

@@ -27,15 +27,24 @@ enum TestSupport {
     @MainActor
     static func withData(_ body: (RSSDataController, URL) async throws -> Void) async throws {
         let folder = try TestFolder(prefix: "rss-tests")
-        let data = try await RSSDataController.open(at: folder.appending("rss.sqlite"))
+        let database = folder.appending("rss.sqlite")
+        let data = try await RSSDataController.open(at: database)
         do {
             try await body(data, folder.url)
-            if !data.store.isClosed { try await expectIntegrity(data.store) }
         } catch {
             do { try await data.close() } catch { Issue.record(error, "closing after a failure") }
             throw error
         }
         try await data.close()
+        // Checked on a fresh open, so tests that close the store to run a command are checked too.
+        let reopened = try await RSSDataController.open(at: database)
+        do {
+            try await expectIntegrity(reopened.store)
+        } catch {
+            do { try await reopened.close() } catch { Issue.record(error, "closing after a failure") }
+            throw error
+        }
+        try await reopened.close()
     }
 
     /// Writes `text` to `folder/name` and returns the file's URL.

@@ -118,11 +118,16 @@ import VesperCommands
         _ = try await add(folder, "Groceries")
         let archived = try await add(folder, "More PISTACHIO, 100% of it")
         _ = await folder.vesper("archive", String(archived))
-        let found = try await folder.vesper("search", "pistachio", "--json").decoded([VesperJSON.TimelineNote].self)
-        #expect(Set(found.map(\.id)) == [pistachio, archived])
-        let percent = try await folder.vesper("search", "100%", "--json").decoded([VesperJSON.TimelineNote].self)
-        #expect(percent.map(\.id) == [archived])
+        let found = try await folder.vesper("search", "pistachio", "--json").decoded([VesperJSON.SearchResult].self)
+        #expect(Set(found.map(\.note.id)) == [pistachio, archived])
+        #expect(Set(found.map(\.snippet)) == ["[Pistachio] at Mario's", "More [PISTACHIO], 100% of it"])
+        let percent = try await folder.vesper("search", "100%", "--json").decoded([VesperJSON.SearchResult].self)
+        #expect(percent.map(\.note.id) == [archived])
         #expect(await folder.vesper("search", "sorbet").output == "No notes contain \"sorbet\".\n")
+        let text = await folder.vesper("search", "mari").output
+        #expect(text.hasSuffix("  Pistachio at [Mario]'s\n"), "\(text)")
+        // Typed text is never FTS5 syntax: quotes and parentheses are no error.
+        #expect(await folder.vesper("search", "\"(pistachio").output.contains("[PISTACHIO]"))
     }
 
     @Test func attachStoresPNGAndJPEGWithTheirSizes() async throws {
@@ -169,6 +174,9 @@ import VesperCommands
         #expect(result.output.contains("refused: Can't rename the tag"))
         #expect(result.output.contains("deletedNotes now holds 50 IDs"))
         #expect(result.output.contains("deleted 50"))
+        #expect(result.output.contains("a rename costs it nothing: 2 SQL statements, all the tag's own save, and 0 re-fetches"))
+        #expect(result.output.contains("the two writes and 1 re-fetch of the timeline"))
+        #expect(result.output.contains("Sundae bar for the party, with [pistachio]"))
     }
 
     @Test func helpAndNoArgumentsSucceed() async {

@@ -2,8 +2,9 @@
 struct DataModelReader {
     let fileName: String
 
-    static let objectKeys: Set = ["table", "uniqued", "immutable", "cachePermanently", "fetchAllAtStartup", "properties", "relationships"]
+    static let objectKeys: Set = ["table", "uniqued", "immutable", "cachePermanently", "fetchAllAtStartup", "properties", "relationships", "search"]
     static let relationshipKeys: Set = ["table", "parentID", "childID", "childClass", "indexKey", "loading", "deleteRule"]
+    static let searchKeys: Set = ["table", "columns"]
 
     func readModel(_ root: Any) throws -> [String: QSObjectDescription] {
         guard let top = root as? [String: Any] else {
@@ -66,9 +67,32 @@ struct DataModelReader {
             cachePermanently: try bool(object, "cachePermanently", in: name),
             fetchAllAtStartup: try bool(object, "fetchAllAtStartup", in: name),
             properties: properties,
-            relationships: try readRelationships(object["relationships"], in: name, properties: properties))
+            relationships: try readRelationships(object["relationships"], in: name, properties: properties),
+            search: try readSearch(object["search"], in: name, properties: properties))
         description.generation = try readGeneration(object, of: description)
         return description
+    }
+
+    private func readSearch(_ value: Any?, in type: String, properties: [QSPropertyDescription]) throws -> QSSearchDescription? {
+        guard let value else { return nil }
+        guard let search = value as? [String: Any] else { throw failure(type, "search", "must be a dictionary") }
+        for unknown in search.keys where !Self.searchKeys.contains(unknown) {
+            throw failure(type, "search.\(unknown)", "unknown key")
+        }
+        let table = try string(search, "table", in: type, prefix: "search")
+        guard let columns = search["columns"] as? [String], !columns.isEmpty else {
+            throw failure(type, "search.columns", "must be a non-empty array of property names")
+        }
+        // A column need not be a property: a light list type may search its table's full text.
+        for column in columns {
+            if let property = properties.first(where: { $0.name == column }), property.type != .string {
+                throw failure(type, "search.columns", "'\(column)' is \(property.type.rawValue); only string properties can be searched")
+            }
+        }
+        if Set(columns).count != columns.count {
+            throw failure(type, "search.columns", "lists a property twice")
+        }
+        return QSSearchDescription(table: table, columns: columns)
     }
 
     private func readRelationships(_ value: Any?, in type: String, properties: [QSPropertyDescription]) throws -> [QSRelationshipDescription] {

@@ -17,6 +17,8 @@ public struct QSObjectDescription: Sendable, Equatable {
     public let properties: [QSPropertyDescription]
     /// The ordered to-many relationships, by name.
     public let relationships: [QSRelationshipDescription]
+    /// The full-text search index, when the model declares one (see ``QSSearchDescription``).
+    public internal(set) var search: QSSearchDescription? = nil
     /// How the model code generator writes this type's Swift declaration; nil for a type the
     /// app writes by hand. The store reads it only to check a generated type's columns.
     package internal(set) var generation: GeneratedTypeOptions?

@@ -1,5 +1,6 @@
 /// Checks the model against the real schema: every table and column it names must exist, and
-/// each column's declared type must keep the values of its property's type.
+/// each column's declared type must keep the values of its property's type, and every declared
+/// search index must be in place.
 struct SchemaValidator {
     let model: QSDataModel
 
@@ -12,6 +13,7 @@ struct SchemaValidator {
 
     func check(_ connection: SQLiteConnection) throws -> Report {
         var report = Report()
+        let searchIndexes = SearchIndexValidator(connection: connection)
         var tables: [String: TableColumns] = [:]
         func columns(of table: String) throws -> TableColumns {
             if let known = tables[table] { return known }
@@ -51,6 +53,7 @@ struct SchemaValidator {
                     report.problems.append("\(type.name).\(relationship.name): lookup table '\(relationship.table)' has no column '\(column)'")
                 }
             }
+            report.problems += try searchIndexes.problems(for: type)
         }
         return report
     }

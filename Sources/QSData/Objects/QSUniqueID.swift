@@ -19,6 +19,15 @@ public enum QSAnyID: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The ID a column holds: INTEGER or TEXT; nil for any other value.
+    init?(sqlValue: SQLValue) {
+        switch sqlValue {
+        case .integer(let value): self = .integer(value)
+        case .text(let value): self = .string(value)
+        default: return nil
+        }
+    }
+
     var sqlValue: SQLValue {
         switch self {
         case .integer(let value): return .integer(value)

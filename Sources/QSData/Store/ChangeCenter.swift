@@ -10,6 +10,8 @@ final class ChangeCenter {
     private var errorHandlers: [UUID: Handler<QSWriteError>] = [:]
     private var errorStreams: [UUID: AsyncStream<QSWriteError>.Continuation] = [:]
     private var unreportedErrors: [(error: QSWriteError, writes: [QSWrite])] = []
+    /// Live queries, held weakly: releasing one stops it.
+    private var listeners: [ObjectIdentifier: WeakCommitListener] = [:]
     let inbox = Inbox()
 
     // MARK: Subscribing
@@ -61,7 +63,18 @@ final class ChangeCenter {
         return stream
     }
 
+    func addListener(_ listener: any CommitListener) {
+        listeners[ObjectIdentifier(listener)] = WeakCommitListener(listener: listener)
+    }
+
+    func removeListener(_ listener: any CommitListener) {
+        listeners[ObjectIdentifier(listener)] = nil
+    }
+
     func finishAll() {
+        let closing = listeners.values.compactMap(\.listener)
+        listeners = [:]
+        closing.forEach { $0.storeDidClose() }
         changeStreams.values.forEach { $0.finish() }
         errorStreams.values.forEach { $0.finish() }
         changeStreams = [:]
@@ -72,26 +85,28 @@ final class ChangeCenter {
 
     /// Hands everything the queue finished to the main actor, in the order it finished.
     func deliverFinishedWork() {
-        for item in inbox.takeAll() {
+        for (item, commitNumber) in inbox.takeAll() {
             switch item {
             case .committed(let change, let mainActorWork):
                 mainActorWork?()
-                if !change.isEmpty { deliver(change) }
+                if !change.isEmpty { deliver(change, commitNumber: commitNumber) }
             case .failed(let error, let writes, let restores):
-                restore(restores)
+                restore(restores, commitNumber: commitNumber)
                 unreportedErrors.append((error, writes))
                 call(&errorHandlers, with: error)
                 errorStreams.values.forEach { $0.yield(error) }
             case .restored(let restores):
-                restore(restores)
+                restore(restores, commitNumber: commitNumber)
             }
         }
     }
 
-    private func restore(_ restores: [@MainActor @Sendable () -> QSChange]) {
+    /// Restoring changes no row, so a live query that already reflects `commitNumber` (the last
+    /// commit before the failure) has nothing to fetch again.
+    private func restore(_ restores: [@MainActor @Sendable () -> QSChange], commitNumber: UInt64) {
         for restore in restores {
             let change = restore()
-            if !change.isEmpty { deliver(change) }
+            if !change.isEmpty { deliver(change, commitNumber: commitNumber) }
         }
     }
 
@@ -102,9 +117,13 @@ final class ChangeCenter {
         return unreportedErrors.filter { !$0.writes.contains(where: \.isAwaited) }.map(\.error)
     }
 
-    private func deliver(_ change: QSChange) {
+    private func deliver(_ change: QSChange, commitNumber: UInt64) {
         call(&changeHandlers, with: change)
         changeStreams.values.forEach { $0.yield(change) }
+        listeners = listeners.filter { $0.value.listener != nil }
+        for listener in listeners.values.compactMap(\.listener) {
+            listener.didCommit(change, commitNumber: commitNumber)
+        }
     }
 
     /// Calls every live handler with `value`, forgetting those whose observation has gone.
@@ -117,6 +136,9 @@ final class ChangeCenter {
 }
 
 /// What the queue has finished and the main actor has not yet seen. Filled on the queue.
+///
+/// Each committed write gets the next commit number, so that a fetch that reads
+/// ``lastCommitNumber`` on the queue knows exactly which changes it already reflects.
 final class Inbox: @unchecked Sendable {
     enum Item {
         case committed(QSChange, mainActorWork: (@MainActor @Sendable () -> Void)?)
@@ -128,19 +150,41 @@ final class Inbox: @unchecked Sendable {
     }
 
     private let lock = NSLock()
-    private var items: [Item] = []
+    private var items: [(Item, commitNumber: UInt64)] = []
+    private var commitCount: UInt64 = 0
 
     func post(_ item: Item) {
         lock.lock()
-        items.append(item)
+        if case .committed = item { commitCount += 1 }
+        items.append((item, commitCount))
         lock.unlock()
     }
 
-    func takeAll() -> [Item] {
+    /// The number of the last write that committed; read on the queue, it covers every write
+    /// enqueued before.
+    var lastCommitNumber: UInt64 {
+        lock.lock()
+        defer { lock.unlock() }
+        return commitCount
+    }
+
+    func takeAll() -> [(Item, commitNumber: UInt64)] {
         lock.lock()
         defer { lock.unlock() }
         let taken = items
         items = []
         return taken
     }
+}
+
+/// Something on the main actor that follows committed changes with their commit numbers and
+/// needs to know when the store closes: a live query.
+@MainActor
+protocol CommitListener: AnyObject {
+    func didCommit(_ change: QSChange, commitNumber: UInt64)
+    func storeDidClose()
+}
+
+private struct WeakCommitListener {
+    weak var listener: (any CommitListener)?
 }

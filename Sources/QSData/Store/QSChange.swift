@@ -50,6 +50,9 @@ public struct QSChange: Sendable, Equatable {
     public let source: QSChangeSource
     /// The changed IDs by model type name.
     public internal(set) var changesByType: [String: IDs]
+    /// When the change is one bulk update: the table and the columns it set. Lets a live query
+    /// tell whether its results can be patched instead of fetched again.
+    var bulkUpdate: (table: String, columns: Set<String>)?
 
     init(source: QSChangeSource, changesByType: [String: IDs] = [:]) {
         self.source = source
@@ -61,6 +64,11 @@ public struct QSChange: Sendable, Equatable {
 
     /// Whether nothing was inserted, updated or deleted.
     public var isEmpty: Bool { changesByType.values.allSatisfy(\.isEmpty) }
+
+    /// Same source and same IDs; how a bulk update was made is not compared.
+    public static func == (lhs: QSChange, rhs: QSChange) -> Bool {
+        lhs.source == rhs.source && lhs.changesByType == rhs.changesByType
+    }
 
     /// The uniqueIDs of the `type` objects inserted. Every type on the same table as `type`
     /// reports the same IDs.

@@ -92,13 +92,7 @@ extension QSStore {
         let request = FetchRequest(condition: condition, arguments: arguments, orderBy: orderBy)
         let sql = "SELECT \(quoted("uniqueID")) FROM \(binding.sql.table)\(request.tail)"
         let rows = try await perform { connection in try connection.fetchRows(sql, request.arguments) }
-        return rows.compactMap { row in
-            switch row.first {
-            case .integer(let value): return Object.UniqueID(anyID: .integer(value))
-            case .text(let value): return Object.UniqueID(anyID: .string(value))
-            default: return nil
-            }
-        }
+        return rows.compactMap { row in row.first.flatMap(QSAnyID.init(sqlValue:)).flatMap(Object.UniqueID.init(anyID:)) }
     }
 
     /// The number of rows matching an SQL condition (all rows when nil).
@@ -130,14 +124,22 @@ extension QSStore {
 
     /// Runs a fetch on the queue and hands the instances to the main actor.
     func fetchRows<Object>(_ binding: TypeBinding<Object>, _ request: FetchRequest) async throws -> [Object] {
+        try await fetchRowsNumbered(binding, request).objects
+    }
+
+    /// Runs a fetch on the queue and hands the instances to the main actor, with the number of
+    /// the last write committed before it ran: the objects reflect that write and every earlier one.
+    func fetchRowsNumbered<Object>(_ binding: TypeBinding<Object>, _ request: FetchRequest) async throws -> (objects: [Object], commitNumber: UInt64) {
         try checkOpen()
         let registry = self.registry
+        let inbox = changeCenter.inbox
         let appInsertionsBefore = binding.cache.appInsertions
         let transfer = try await database.perform { connection in
-            Transfer(value: try binding.fetch(request, in: QueueContext(connection: connection, registry: registry)))
+            Transfer(value: (try binding.fetch(request, in: QueueContext(connection: connection, registry: registry)), inbox.lastCommitNumber))
         }
-        guard binding.cache.appInsertions != appInsertionsBefore else { return transfer.value }
-        return canonical(transfer.value, binding: binding)
+        let (objects, commitNumber) = transfer.value
+        guard binding.cache.appInsertions != appInsertionsBefore else { return (objects, commitNumber) }
+        return (canonical(objects, binding: binding), commitNumber)
     }
 
     /// Swaps in the live instance where the app saved a different one for the same uniqueID

@@ -144,6 +144,7 @@ struct RowWriter {
 
     private func record(_ ids: [QSAnyID], columns: [(name: String, value: SQLValue)], of binding: any AnyTypeBinding, into change: inout QSChange) {
         let names = Set(columns.map(\.name))
+        if !ids.isEmpty { change.bulkUpdate = (binding.description.table, names) }
         for typeBinding in [binding] + registry.siblings(of: binding)
         where typeBinding.description.properties.contains(where: { names.contains($0.name) }) {
             change.record(\.updatedList, ids, of: typeBinding.description.name)

@@ -237,13 +237,36 @@ enum BenchModel {
         try String(contentsOf: resource("Notes", "sql"), encoding: .utf8)
     }
 
-    /// A store on `path` for the hand-written types, or for the generated ones.
+    /// The full-text indexes and their triggers, for the search workloads.
+    static func searchSQL() throws -> String {
+        try String(contentsOf: resource("Search", "sql"), encoding: .utf8)
+    }
+
+    /// A store on `path` for the hand-written types, or for the generated ones; with
+    /// `searchable`, the model declares the indexes of `Search.sql` (which the database must have).
     @MainActor
-    static func openStore(_ path: String, generated: Bool = false) async throws -> QSStore {
+    static func openStore(_ path: String, generated: Bool = false, searchable: Bool = false) async throws -> QSStore {
         try await QSStore.open(
             at: URL(fileURLWithPath: path),
-            model: QSDataModel(contentsOf: resource(generated ? "GeneratedNotes" : "Notes", "plist")),
+            model: searchable ? searchableModel() : QSDataModel(contentsOf: resource(generated ? "GeneratedNotes" : "Notes", "plist")),
             schema: QSSchema(creationSQL: schemaSQL()),
             types: generated ? generatedTypes : types)
+    }
+
+    /// Notes.plist with `search` declared for Article (titles) and VSNote (text).
+    static func searchableModel() throws -> QSDataModel {
+        let data = try Data(contentsOf: resource("Notes", "plist"))
+        guard var root = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
+              var objects = root["objects"] as? [String: Any],
+              var article = objects["Article"] as? [String: Any],
+              var note = objects["VSNote"] as? [String: Any]
+        else { throw RawSQLiteError(description: "Notes.plist is not the expected model") }
+        article["search"] = ["table": "articlesSearch", "columns": ["title"]]
+        note["search"] = ["table": "notesSearch", "columns": ["text"]]
+        objects["Article"] = article
+        objects["VSNote"] = note
+        root["objects"] = objects
+        let plist = try PropertyListSerialization.data(fromPropertyList: root, format: .binary, options: 0)
+        return try QSDataModel(propertyList: plist, fileName: "Notes.plist + search")
     }
 }

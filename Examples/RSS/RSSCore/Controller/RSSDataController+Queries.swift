@@ -11,6 +11,28 @@ extension RSSDataController {
             orderBy: ArticleFilter.newestFirst, limit: filter.limit)
     }
 
+    /// The articles the filter selects, kept current: fetched again after each burst of changes
+    /// that can affect them (a new article, one marked read), patched without SQL when only a
+    /// column the list neither filters nor sorts by changes (starring in the unread list).
+    public func liveArticles(_ filter: ArticleFilter = ArticleFilter()) async throws -> QSLiveQuery<ArticleSummary> {
+        let condition = filter.condition
+        return try await store.liveQuery(QSQuery(
+            ArticleSummary.self, where: condition?.sql, arguments: condition?.arguments ?? [],
+            orderBy: ArticleFilter.newestFirst, limit: filter.limit))
+    }
+
+    /// The articles whose title, summary or content has every word of `text` (the last word may
+    /// be the start of a word), best match first, each with the passage that matched, its words
+    /// in [brackets] (HTML and all: ``RSSSearchResult/plainSnippet`` reads better). Full-text
+    /// search (FTS5): any text is safe to pass.
+    public func search(_ text: String, filter: ArticleFilter = ArticleFilter()) async throws -> [RSSSearchResult] {
+        let condition = filter.condition
+        return try await store.search(
+            ArticleSummary.self, for: text, where: condition?.sql, arguments: condition?.arguments ?? [],
+            limit: filter.limit, snippet: QSSnippetStyle(maxTokens: 16)
+        ).map { RSSSearchResult(article: $0.object, snippet: $0.snippet ?? "") }
+    }
+
     /// The SQL a per-feed list runs, for checking its query plan.
     public static let perFeedListSQL = "SELECT uniqueID FROM articles WHERE feedID = ? ORDER BY \(ArticleFilter.newestFirst)"
 

@@ -36,6 +36,12 @@ public struct DemoRunner {
         public var deleteMilliseconds = 0.0
         public var cachedSummariesAfterDelete = 0
         public var countsMatchDatabase = false
+        public var liveMarkReadStatements = 0
+        public var liveMarkReadRefetches = 0
+        public var liveStarStatements = 0
+        public var liveStarRefetches = 0
+        public var searchStatements = 0
+        public var searchResults = 0
     }
 
     /// Runs the demo on the (empty) database `data` is open on.
@@ -102,7 +108,55 @@ public struct DemoRunner {
         let counted = try await store.count(ArticleSummary.self, where: "read = 0")
         report.countsMatchDatabase = counted == report.unreadAfterDelete
         say("Check: the database counts \(format(counted)) unread articles — \(report.countsMatchDatabase ? "matches" : "DOES NOT MATCH") the in-memory count")
+
+        try await showLiveUnreadList(data: data, report: &report)
+        try await showSearch(data: data, report: &report)
         return report
+    }
+
+    /// 6. The unread list as a live query: fetched again once when articles are marked read,
+    ///    patched without SQL when one is starred (the list neither filters nor sorts by it).
+    private func showLiveUnreadList(data: RSSDataController, report: inout Report) async throws {
+        let store = data.store
+        let unread = try await data.liveArticles(ArticleFilter(unreadOnly: true, limit: 3))
+        say("Live unread list (the newest 3 unread, kept current):")
+        showList(unread, data: data)
+        let marked = Array(unread.objects.prefix(2))
+        let readLog = try await store.recordStatements {
+            _ = try data.markRead(marked)
+            try await unread.waitUntilCurrent()
+        }
+        report.liveMarkReadStatements = readLog.count
+        report.liveMarkReadRefetches = unread.refetchCount
+        say("  marked the top 2 read: \(readLog.count) SQL statements, the UPDATE and \(unread.refetchCount) re-fetch of the list:")
+        showList(unread, data: data)
+        guard let top = unread.objects.first else { return }
+        let starLog = try await store.recordStatements {
+            _ = try data.setStarred([top], starred: true)
+            try await unread.waitUntilCurrent()
+        }
+        report.liveStarStatements = starLog.count
+        report.liveStarRefetches = unread.refetchCount - report.liveMarkReadRefetches
+        say("  starred the top one: \(starLog.count) SQL statement, the UPDATE; the list was patched without SQL (\(unread.patchCount) patch, \(report.liveStarRefetches) re-fetches):")
+        showList(unread, data: data)
+    }
+
+    private func showList(_ list: QSLiveQuery<ArticleSummary>, data: RSSDataController) {
+        for article in list.objects {
+            say("    \(article.read ? " " : "•")\(article.starred ? "★" : " ") \(article.title ?? "(untitled)")")
+        }
+    }
+
+    /// 7. Full-text search, ranked by bm25, through the index the schema's triggers keep current.
+    private func showSearch(data: RSSDataController, report: inout Report) async throws {
+        var results: [RSSSearchResult] = []
+        let searchLog = try await data.store.recordStatements {
+            results = try await data.search("article 42", filter: ArticleFilter(limit: 3))
+        }
+        report.searchStatements = searchLog.count
+        report.searchResults = results.count
+        say("Search \"article 42\" (every word, the last as a prefix), best 3 of the full-text index: \(searchLog.count) SQL statement\(searchLog.count == 1 ? "" : "s")")
+        for result in results { say("    \(result.article.title ?? "(untitled)"): \(result.plainSnippet)") }
     }
 
     private func format(_ number: Int) -> String {

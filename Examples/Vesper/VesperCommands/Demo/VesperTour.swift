@@ -52,11 +52,13 @@ struct VesperTour {
         say("   attached \(attachment.mimeType) \(attachment.width)×\(attachment.height) to note \(sundae.uniqueID); its thumbnailID is now \(sundae.thumbnailID ?? "none")")
         say("   the file lives beside the database: \(vesper.attachmentStorage.file(for: attachment)?.url.path ?? "(none)")")
 
-        // 3. The timeline reads the light type: six columns, no relationships.
-        heading(3, "The timeline, from VSTimelineNote (6 columns of the same notes table)")
-        var timeline: [VSTimelineNote] = []
-        let timelineLog = try await store.recordStatements { timeline = try await vesper.timeline() }
-        for note in timeline { say("   \(note.uniqueID)  \(note.truncatedText ?? "")\(note.thumbnailID == nil ? "" : "  [picture]")") }
+        // 3. The timeline reads the light type: six columns, no relationships. It is a live
+        //    query: it stays current as later steps change notes (see steps 6 and 7).
+        heading(3, "The live timeline, from VSTimelineNote (6 columns of the same notes table)")
+        var liveTimeline: QSLiveQuery<VSTimelineNote>?
+        let timelineLog = try await store.recordStatements { liveTimeline = try await vesper.liveTimeline() }
+        guard let timeline = liveTimeline else { return }
+        showTimeline(timeline)
         say("   \(statements(timelineLog)) for the whole timeline")
 
         // 4. Full notes bring their tags and attachments in a fixed number of statements.
@@ -82,6 +84,11 @@ struct VesperTour {
         try await vesper.flush()
         for note in [pistachio, sundae] { say("   note \(note.uniqueID): [\(tagNames(note))]") }
         say("   still \(try vesper.tags().count) tags, no duplicate")
+        let renameLog = try await store.recordStatements {
+            try vesper.userDidRenameTag("Party", to: "party")
+            try await timeline.waitUntilCurrent()
+        }
+        say("   the live timeline loads no tags, so a rename costs it nothing: \(statements(renameLog)), all the tag's own save, and \(timeline.refetchCount) re-fetches")
         do {
             try vesper.userDidRenameTag("Ice Cream", to: "Gelato")
         } catch let error as VesperError {
@@ -93,9 +100,28 @@ struct VesperTour {
         let archiveLog = try await store.recordStatements { try vesper.userDidMarkAsArchived([pistachio]) }
         say("   archived note \(pistachio.uniqueID) in \(statements(archiveLog)); the live note says archived = \(pistachio.archived)")
         say("   timeline: \(try await vesper.timeline().count) notes; with archived: \(try await vesper.timeline(includeArchived: true).count)")
+        let sundaeText = "Sundae bar for the party, with pistachio"
+        try await timeline.waitUntilCurrent()
+        let refetchesBefore = timeline.refetchCount
+        let liveLog = try await store.recordStatements {
+            try vesper.userDidMarkAsUnarchived([pistachio])
+            try vesper.userDidUpdateText(sundaeText, of: sundae)
+            try await timeline.waitUntilCurrent()
+        }
+        say("   unarchived note \(pistachio.uniqueID) and edited note \(sundae.uniqueID); the live timeline, fetched again once for both:")
+        showTimeline(timeline)
+        say("   \(statements(liveLog)) in all: the two writes and \(timeline.refetchCount - refetchesBefore) re-fetch of the timeline")
 
-        // 8. Bulk delete: one statement for the notes, one per lookup table, whatever the number.
-        heading(8, "Bulk delete")
+        // 8. Full-text search through the notes' FTS5 index, kept current by triggers.
+        heading(8, "Full-text search")
+        var found: [VSSearchResult] = []
+        let searchLog = try await store.recordStatements { found = try await vesper.search("pistachio") }
+        for result in found { say("   \(result.note.uniqueID)  \(result.snippet)") }
+        say("   best match first, in \(statements(searchLog)); typed text is never FTS5 syntax: \"(pistachio\" finds \(try await vesper.search("\"(pistachio").count)")
+        timeline.cancel()  // the demo is done with it: from here on, changes to notes cost it nothing
+
+        // 9. Bulk delete: one statement for the notes, one per lookup table, whatever the number.
+        heading(9, "Bulk delete")
         let drafts = (1...bulkCount).map { (text: "Generated note \($0)", tagNames: ["Generated", $0.isMultiple(of: 2) ? "Even" : "Odd"]) }
         let generated = try await vesper.userDidCreateNotes(drafts)
         try await vesper.flush()
@@ -108,10 +134,14 @@ struct VesperTour {
         say("   deletedNotes now holds \(recorded) IDs (recorded by the schema's trigger in the same transaction)")
         say("   tag lookup rows left: \(lookups.first?.first.map(String.init(describing:)) ?? "?") (the three remaining notes' tags)")
 
-        // 9. Every change was observed, with its source.
-        heading(9, "Change notifications")
+        // 10. Every change was observed, with its source.
+        heading(10, "Change notifications")
         try await vesper.flush()
         say("   observed \(changes.summary)")
+    }
+
+    private mutating func showTimeline(_ timeline: QSLiveQuery<VSTimelineNote>) {
+        for note in timeline.objects { say("   \(note.uniqueID)  \(note.truncatedText ?? "")\(note.thumbnailID == nil ? "" : "  [picture]")") }
     }
 
     private func tagNames(_ note: VSNote) -> String {

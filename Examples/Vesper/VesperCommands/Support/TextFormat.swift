@@ -14,14 +14,24 @@ enum TextFormat {
 
     /// One line per timeline note: ID, date, preview, and a mark when archived or with a picture.
     static func timeline(_ notes: [VSTimelineNote], empty: String) -> String {
-        guard !notes.isEmpty else { return empty }
-        let width = notes.map { String($0.uniqueID).count }.max() ?? 0
-        return notes.map { note in
+        rows(notes.map { ($0, preview($0.truncatedText)) }, empty: empty)
+    }
+
+    /// One line per search result, like the timeline, with the passage that matched in place of
+    /// the preview.
+    static func searchResults(_ results: [VSSearchResult], empty: String) -> String {
+        rows(results.map { ($0.note, $0.snippet) }, empty: empty)
+    }
+
+    private static func rows(_ rows: [(note: VSTimelineNote, text: String)], empty: String) -> String {
+        guard !rows.isEmpty else { return empty }
+        let width = rows.map { String($0.note.uniqueID).count }.max() ?? 0
+        return rows.map { note, text in
             let id = String(note.uniqueID).leftPadded(to: width)
             var marks = ""
             if note.thumbnailID != nil { marks += " [picture]" }
             if note.archived { marks += " [archived]" }
-            return "\(id)  \(date(note.sortDate))  \(preview(note.truncatedText))\(marks)"
+            return "\(id)  \(date(note.sortDate))  \(text)\(marks)"
         }.joined(separator: "\n")
     }
 

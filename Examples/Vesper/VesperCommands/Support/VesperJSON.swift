@@ -35,6 +35,12 @@ public enum VesperJSON {
         public var sortDate: Date
     }
 
+    /// A note a search found, with the passage that matched (matched words in [brackets]).
+    public struct SearchResult: Codable, Equatable, Sendable {
+        public var note: TimelineNote
+        public var snippet: String
+    }
+
     /// An attachment and where its file is (`path` is nil for an attachment ID that names no file).
     public struct Attachment: Codable, Equatable, Sendable {
         public var id: String
@@ -118,6 +124,12 @@ extension VesperJSON.TimelineNote {
     init(_ note: VSTimelineNote) {
         self.init(id: note.uniqueID, truncatedText: note.truncatedText, links: note.links ?? [],
                   thumbnailID: note.thumbnailID, archived: note.archived, sortDate: note.sortDate)
+    }
+}
+
+extension VesperJSON.SearchResult {
+    init(_ result: VSSearchResult) {
+        self.init(note: VesperJSON.TimelineNote(result.note), snippet: result.snippet)
     }
 }
 

@@ -29,19 +29,28 @@ extension VSDataController {
 
     /// The timeline: the light notes, newest sort date first; archived notes only when asked.
     public func timeline(includeArchived: Bool = false) async throws -> [VSTimelineNote] {
-        if includeArchived {
-            return try await store.fetchAll(VSTimelineNote.self, orderBy: Self.timelineOrder)
-        }
-        return try await store.fetch(VSTimelineNote.self, where: "archived = 0", orderBy: Self.timelineOrder)
+        let query = Self.timelineQuery(includeArchived: includeArchived)
+        return try await store.fetch(VSTimelineNote.self, where: query.condition ?? "1", orderBy: query.orderBy)
     }
 
-    /// The timeline notes whose text contains `text` (ignoring ASCII case), newest first.
-    public func search(_ text: String, includeArchived: Bool = true) async throws -> [VSTimelineNote] {
-        let escaped = text.replacingOccurrences(of: "\\", with: "\\\\")
-            .replacingOccurrences(of: "%", with: "\\%")
-            .replacingOccurrences(of: "_", with: "\\_")
-        let condition = "text LIKE ? ESCAPE '\\'" + (includeArchived ? "" : " AND archived = 0")
-        return try await store.fetch(VSTimelineNote.self, where: condition, arguments: [.text("%\(escaped)%")], orderBy: Self.timelineOrder)
+    /// The timeline kept current: fetched again after each burst of changes to notes, and never
+    /// for changes to tags or attachments (the light type loads neither).
+    public func liveTimeline(includeArchived: Bool = false) async throws -> QSLiveQuery<VSTimelineNote> {
+        try await store.liveQuery(Self.timelineQuery(includeArchived: includeArchived))
+    }
+
+    static func timelineQuery(includeArchived: Bool) -> QSQuery<VSTimelineNote> {
+        QSQuery(VSTimelineNote.self, where: includeArchived ? nil : "archived = 0", orderBy: timelineOrder)
+    }
+
+    /// The timeline notes whose text has every word of `text` (the last word may be the start of
+    /// a word), best match first, each with the passage that matched, its words in [brackets].
+    /// Full-text search (FTS5): any text is safe to pass.
+    public func search(_ text: String, includeArchived: Bool = true, limit: Int? = nil) async throws -> [VSSearchResult] {
+        try await store.search(
+            VSTimelineNote.self, for: text, where: includeArchived ? nil : "archived = 0", limit: limit,
+            snippet: QSSnippetStyle(before: "[", after: "]", maxTokens: 10)
+        ).map { VSSearchResult(note: $0.object, snippet: $0.snippet ?? "") }
     }
 
     /// Every tag, by name. Served from the tag cache: runs no SQL.
