@@ -174,7 +174,7 @@ import VesperCommands
         #expect(result.output.contains("refused: Can't rename the tag"))
         #expect(result.output.contains("deletedNotes now holds 50 IDs"))
         #expect(result.output.contains("deleted 50"))
-        #expect(result.output.contains("a rename costs it nothing: 2 SQL statements, all the tag's own save, and 0 re-fetches"))
+        #expect(result.output.contains("a rename costs it nothing: 1 SQL statement, all the tag's own save, and 0 re-fetches"))
         #expect(result.output.contains("the two writes and 1 re-fetch of the timeline"))
         #expect(result.output.contains("Sundae bar for the party, with [pistachio]"))
     }

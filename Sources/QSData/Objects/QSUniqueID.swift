@@ -12,11 +12,7 @@ public enum QSAnyID: Hashable, Sendable, CustomStringConvertible {
 
     /// An ID read from a column: an integer, or text (anything else is taken as its text).
     init(column value: SQLValue) {
-        switch value {
-        case .integer(let integer): self = .integer(integer)
-        case .text(let text): self = .string(text)
-        case let other: self = .string(other.description)
-        }
+        self = QSAnyID(sqlValue: value) ?? .string(value.description)
     }
 
     /// The ID a column holds: INTEGER or TEXT; nil for any other value.

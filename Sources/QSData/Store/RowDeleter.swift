@@ -69,7 +69,7 @@ struct RowDeleter {
         var parents = Array(repeating: Set<QSAnyID>(), count: lookup.parentsOfDeletedChildren.count)
         while try statement.step() {
             for index in parents.indices {
-                guard let parent = QSAnyID(statement.value(at: Int32(index))) else { continue }
+                guard let parent = QSAnyID(sqlValue: statement.value(at: Int32(index))) else { continue }
                 // A row that went because its parent was deleted is no change to that parent.
                 if lookup.parentsOfDeletedChildren[index].ownerTable == table, deletedHere.contains(parent) { continue }
                 parents[index].insert(parent)
@@ -89,19 +89,8 @@ struct RowDeleter {
         defer { statement.reset() }
         var ids: [QSAnyID] = []
         while try statement.step() {
-            if let id = QSAnyID(statement.value(at: 0)) { ids.append(id) }
+            if let id = QSAnyID(sqlValue: statement.value(at: 0)) { ids.append(id) }
         }
         return ids
-    }
-}
-
-extension QSAnyID {
-    /// The uniqueID a column holds, or nil for a value that can't be one.
-    init?(_ value: SQLValue) {
-        switch value {
-        case .integer(let integer): self = .integer(integer)
-        case .text(let text): self = .string(text)
-        default: return nil
-        }
     }
 }
