@@ -28,14 +28,14 @@ struct ConnectionLimitTests {
         // A normal request is answered within a second while all 300 hang.
         let normal = try RawConnection(port: port)
         try normal.send("GET /api/blobs/list HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-        let answer = try #require(normal.receive(until: .now + .seconds(1)), "no answer within a second")
+        let answer = try #require(await normal.received(until: .now + .seconds(1)), "no answer within a second")
         #expect(String(decoding: answer, as: UTF8.self).hasPrefix("HTTP/1.1 401"))
 
         // Every half-open connection is closed by the server (EOF, nothing sent), well
         // within the timeout plus a margin for a busy machine.
         let deadline = ContinuousClock.now + .seconds(30)
         var closed = 0
-        for connection in halfOpen where connection.waitForClose(until: deadline) { closed += 1 }
+        for connection in halfOpen where await connection.closed(until: deadline) { closed += 1 }
         #expect(closed == 300)
     }
 
@@ -43,10 +43,10 @@ struct ConnectionLimitTests {
         try await TestEnvironment.with(engine, { $0.connectionLimits = Self.limits }) { env in
             let connection = try RawConnection(port: try #require(env.server.baseURL.port))
             try connection.send("GET /api/blobs/list HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            let answer = try #require(connection.receive(until: .now + .seconds(10)))
+            let answer = try #require(await connection.received(until: .now + .seconds(10)))
             #expect(String(decoding: answer, as: UTF8.self).hasPrefix("HTTP/1.1 401"))
             // Kept alive after the response; nothing more is sent, so the server closes it.
-            #expect(connection.waitForClose(until: .now + .seconds(30)))
+            #expect(await connection.closed(until: .now + .seconds(30)))
         }
     }
 

@@ -6,7 +6,7 @@ import Foundation
 
 /// A plain TCP connection to the test server, for requests that a well-behaved HTTP client
 /// would never send: half-finished request heads, silence.
-final class RawConnection {
+final class RawConnection: @unchecked Sendable {  // used by one test task at a time
     private let descriptor: Int32
 
     /// Connects to 127.0.0.1:`port`.
@@ -62,6 +62,23 @@ final class RawConnection {
             if bytes.isEmpty { return true }
         }
         return false
+    }
+
+    /// ``receive(until:)`` on a thread of its own: a blocking wait on one of Swift's few
+    /// cooperative threads would starve the in-process server the test is waiting for.
+    func received(until deadline: ContinuousClock.Instant) async -> [UInt8]? {
+        await Self.offCooperativePool { self.receive(until: deadline) }
+    }
+
+    /// ``waitForClose(until:)`` on a thread of its own, for the same reason.
+    func closed(until deadline: ContinuousClock.Instant) async -> Bool {
+        await Self.offCooperativePool { self.waitForClose(until: deadline) }
+    }
+
+    private static func offCooperativePool<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: body()) }
+        }
     }
 }
 
