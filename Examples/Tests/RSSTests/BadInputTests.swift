@@ -18,7 +18,10 @@ import Testing
 
     @Test func aRefusedConnectionIsReportedWhileLocalFeedsImport() async throws {
         try await TestSupport.withData { (data, folder) async throws in
-            let port = try TestSupport.closedPort()
+            // Bound but not listening, and held for the whole test: connecting is refused, and no
+            // other test's server can take the port meanwhile.
+            let (socket, port) = try TestSupport.loopbackSocket(listening: false)
+            defer { close(socket) }
             let good = try TestSupport.write(TestSupport.rss(items: TestSupport.items(3)), named: "good.xml", in: folder)
             let url = try FeedLocation(argument: "http://127.0.0.1:\(port)/feed.xml")
             let summary = await FeedImporter(data: data, loader: FeedLoader(deadlines: HTTPDeadlines(connect: .seconds(5), firstByte: .seconds(5), total: .seconds(5)))).importFeeds(from: [url, .file(good)])

@@ -137,13 +137,6 @@ enum TestSupport {
         return try decoder.decode(type, from: Data(text.utf8))
     }
 
-    /// A TCP port on 127.0.0.1 nothing listens on: bound, read, then closed again.
-    static func closedPort() throws -> Int {
-        let (descriptor, port) = try loopbackSocket(listening: false)
-        close(descriptor)
-        return port
-    }
-
     /// A TCP socket bound to 127.0.0.1 on a free port (listening when asked), and the port.
     /// The caller closes the descriptor.
     static func loopbackSocket(listening: Bool) throws -> (descriptor: Int32, port: Int) {
