@@ -7,13 +7,54 @@ import Foundation
 /// 2. a legacy `encoding="…"` in the XML declaration is converted to UTF-8 with
 ///    ``TextEncodingConverter`` and the declaration rewritten to say UTF-8;
 /// 3. undeclared-UTF-8 input with stray invalid bytes is repaired as windows-1252;
-/// 4. entity references are rewritten by ``EntityRewriter`` so that none loses text.
+/// 4. entity references are rewritten by ``EntityRewriter`` so that none loses text;
+/// 5. processing instructions after the XML declaration are removed: feeds need none, and the
+///    toolchain's `XMLParser` crashes on one without data (`<?name?>`; found by the fuzzer).
+///    A `<?` inside CDATA is removed the same way, a loss no real feed was seen to need.
 enum XMLInputNormalizer {
     /// Returns normalized UTF-8 bytes.
     static func normalize(_ data: Data) throws(FeedParserError) -> [UInt8] {
         var bytes = [UInt8](data)
         bytes = try normalizeEncoding(bytes)
-        return try EntityRewriter.rewrite(bytes) ?? bytes
+        bytes = try EntityRewriter.rewrite(bytes) ?? bytes
+        return removingProcessingInstructions(bytes)
+    }
+
+    /// Step 5: every `<?…?>` after the XML declaration, dropped; an unterminated one is kept for
+    /// the parser to report.
+    static func removingProcessingInstructions(_ bytes: [UInt8]) -> [UInt8] {
+        let open: [UInt8] = [UInt8(ascii: "<"), UInt8(ascii: "?")]
+        var start = 0
+        if bytes.starts(with: Array("<?xml".utf8)), let end = indexAfterClose(bytes, from: 2) { start = end }
+        guard let first = index(of: open, in: bytes, from: start) else { return bytes }
+        var output = Array(bytes[..<first])
+        output.reserveCapacity(bytes.count)
+        var position = first
+        while let found = index(of: open, in: bytes, from: position) {
+            output += bytes[position..<found]
+            guard let end = indexAfterClose(bytes, from: found + 2) else {
+                position = found
+                break
+            }
+            position = end
+        }
+        output += bytes[position...]
+        return output
+    }
+
+    /// The index just past the next `?>` at or after `start`.
+    private static func indexAfterClose(_ bytes: [UInt8], from start: Int) -> Int? {
+        index(of: [UInt8(ascii: "?"), UInt8(ascii: ">")], in: bytes, from: start).map { $0 + 2 }
+    }
+
+    private static func index(of pattern: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+        guard start < bytes.count else { return nil }
+        var index = start
+        while index + 1 < bytes.count {
+            if bytes[index] == pattern[0] && bytes[index + 1] == pattern[1] { return index }
+            index += 1
+        }
+        return nil
     }
 
     /// Steps 1–3: BOM, declared encoding, UTF-8 repair.
