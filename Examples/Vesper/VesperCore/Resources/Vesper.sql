@@ -1,4 +1,4 @@
--- The Vesper notes schema (V1), run once when a database is created. The data model that reads
+-- The Vesper notes schema, run once when a database is created. The data model that reads
 -- it is Vesper.plist. Dates are stored as seconds since 1970 (REAL).
 
 -- Notes: read by VSNote (every column) and VSTimelineNote (the timeline's six).
