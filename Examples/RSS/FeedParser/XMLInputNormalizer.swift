@@ -25,7 +25,7 @@ enum XMLInputNormalizer {
     static func removingProcessingInstructions(_ bytes: [UInt8]) -> [UInt8] {
         let open: [UInt8] = [UInt8(ascii: "<"), UInt8(ascii: "?")]
         var start = 0
-        if bytes.starts(with: Array("<?xml".utf8)), let end = indexAfterClose(bytes, from: 2) { start = end }
+        if startsWithDeclaration(bytes), let end = indexAfterClose(bytes, from: 2) { start = end }
         guard let first = index(of: open, in: bytes, from: start) else { return bytes }
         var output = Array(bytes[..<first])
         output.reserveCapacity(bytes.count)
@@ -102,9 +102,16 @@ enum XMLInputNormalizer {
         return label.isEmpty ? nil : label
     }
 
+    /// Whether the document starts with an XML declaration: `<?xml` and then white space. Without
+    /// the white space (`<?xml-stylesheet …?>`, `<?xmlfoo?>`) it is a processing instruction.
+    static func startsWithDeclaration(_ bytes: [UInt8]) -> Bool {
+        let whiteSpace: [UInt8] = [0x20, 0x09, 0x0A, 0x0D]
+        return bytes.count > 5 && bytes.starts(with: Array("<?xml".utf8)) && whiteSpace.contains(bytes[5])
+    }
+
     /// Index just past `?>` of a declaration that starts the document.
     private static func declarationEnd(_ bytes: [UInt8]) -> Int? {
-        guard bytes.starts(with: Array("<?xml".utf8)) else { return nil }
+        guard startsWithDeclaration(bytes) else { return nil }
         let limit = min(bytes.count, 512)
         var index = 5
         while index + 1 < limit {
