@@ -34,10 +34,6 @@ public struct DeadlineHTTPClient: Sendable {
             timeout: .init(connect: .milliseconds(deadlines.connect.wholeMilliseconds), read: .milliseconds(deadlines.firstByte.wholeMilliseconds)))
         configuration.httpVersion = .http1Only
         if !followsRedirects { configuration.redirectConfiguration = .disallow }
-        // One request per client: a refused or failed connection is reported at once, as what it
-        // was, instead of being retried with back-off until a deadline (which then raced the
-        // total deadline below and reported a timeout for a refused connection).
-        configuration.connectionPool.retryConnectionEstablishment = false
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         let result: Result<DeadlineHTTPResponse, any Error>
         do {
@@ -94,6 +90,7 @@ public struct DeadlineHTTPClient: Sendable {
             case .connectTimeout: return .connectTimedOut(host: host, after: deadlines.connect)
             case .readTimeout: return .serverSilent(host: host, after: deadlines.firstByte)
             case .deadlineExceeded: return .totalDeadlineExceeded(host: host, after: deadlines.total)
+            case .remoteConnectionClosed: return .closedBeforeAnswering(host: host)
             default: break
             }
         }

@@ -129,7 +129,7 @@ public final class FeedFetcher: Sendable {
             requests += 1
             let response: DeadlineHTTPResponse
             do {
-                response = try await client.send(DeadlineHTTPRequest(url: url, headers: headers))
+                response = try await send(DeadlineHTTPRequest(url: url, headers: headers))
             } catch .tooLarge(let limit) {
                 return .failure(.tooLarge(bytes: limit + 1, limit: limit))
             } catch {
@@ -158,5 +158,15 @@ public final class FeedFetcher: Sendable {
             }
         }
         return .failure(.badRedirect("more than \(maximumRedirects) redirects"))
+    }
+
+    /// One GET. A connection the server closed before answering is tried once more, as HTTP
+    /// clients do for a request that is safe to repeat.
+    private func send(_ request: DeadlineHTTPRequest) async throws(HTTPTransferError) -> DeadlineHTTPResponse {
+        do {
+            return try await client.send(request)
+        } catch .closedBeforeAnswering {
+            return try await client.send(request)
+        }
     }
 }
