@@ -1,13 +1,24 @@
 import Foundation
 import QSData
 
-/// Tags, tombstones and notes: each call is one transaction; no unbounded `IN` lists —
-/// uploads are handled one row at a time through cached prepared statements.
+/// Tags, tombstones and notes: each call is one transaction that first checks the login; no
+/// unbounded `IN` lists — uploads are handled one row at a time through cached prepared
+/// statements.
 extension SQLiteVesperStorage {
+    /// Throws ``StorageError/revokedLogin`` unless the account exists with the login's
+    /// credential version.
+    private func checkLogin(_ account: SyncAccount) throws {
+        let version = try connection.fetchValue(
+            "SELECT credentialVersion FROM accounts WHERE id = ?", [.integer(account.id)])
+        guard version?.int64Value == account.credentialVersion else { throw StorageError.revokedLogin }
+    }
+
     // MARK: Tags
 
-    func syncTags(_ uploaded: [SyncTag], userID: Int64) throws -> [SyncTag] {
-        try connection.transaction {
+    func syncTags(_ uploaded: [SyncTag], account: SyncAccount) throws -> [SyncTag] {
+        let userID = account.id
+        return try connection.transaction {
+            try checkLogin(account)
             let stored = try connection.fetchRows(
                 "SELECT uniqueID, name, nameModificationDate FROM tags WHERE userID = ? ORDER BY uniqueID",
                 [.integer(userID)]
@@ -33,8 +44,10 @@ extension SQLiteVesperStorage {
 
     // MARK: Deleted notes
 
-    func syncDeletedNotes(_ uploaded: [Int64], since: Int64?, userID: Int64) throws -> SyncResult<Int64> {
-        try connection.transaction {
+    func syncDeletedNotes(_ uploaded: [Int64], since: Int64?, account: SyncAccount) throws -> SyncResult<Int64> {
+        let userID = account.id
+        return try connection.transaction {
+            try checkLogin(account)
             // 1. The call's date: the token to return, and the date of the tombstones it writes.
             let now = nextDate()
             let sinceDate = min(since ?? 0, now)
@@ -60,10 +73,12 @@ extension SQLiteVesperStorage {
 
     // MARK: Notes
 
-    func syncNotes(_ uploaded: [SyncNote], since: Int64?, overlap: Int64, userID: Int64) throws
+    func syncNotes(_ uploaded: [SyncNote], since: Int64?, overlap: Int64, account: SyncAccount) throws
         -> SyncResult<SyncNote>
     {
-        try connection.transaction {
+        let userID = account.id
+        return try connection.transaction {
+            try checkLogin(account)
             // 1. The call's date: the token to return and the serverModificationDate of its writes.
             let now = nextDate()
             // 2. One note per ID; tombstoned notes skipped; new notes inserted, existing ones merged.

@@ -151,16 +151,24 @@ public final class VSAccount {
         }
     }
 
+    /// A scheduled run has no caller to throw to: a failure that ends it is in ``lastReport``
+    /// (see ``syncNow()``), as failed steps are.
     private func runScheduledSync() async {
         guard !isSyncing, state != nil else { return }
-        _ = try? await syncNow()
+        do {
+            try await syncNow()
+        } catch {
+            // syncNow recorded it in lastReport; the guard above rules out the two errors it throws before running.
+        }
     }
 
     // MARK: Sync
 
     /// Syncs now: tags, then deletions, then notes, then attachment bytes. A failed step is
     /// reported and the others still run.
-    /// - Throws: ``VSAccountError/notSignedIn`` or ``VSAccountError/syncInProgress``.
+    /// - Throws: ``VSAccountError/notSignedIn`` or ``VSAccountError/syncInProgress`` before
+    ///   anything runs; or the error that kept the run's results from being saved (the local
+    ///   database or the account file), which ``lastReport`` then also names, after the steps'.
     @discardableResult
     public func syncNow() async throws -> VSSyncReport {
         guard state != nil, let caller else { throw VSAccountError.notSignedIn }
@@ -184,15 +192,20 @@ public final class VSAccount {
         }
         // 4. Attachment bytes, now that the metadata is here.
         do { try await sync.syncAttachments(into: &report) } catch { report.failures.append(Self.failure("attachments", error)) }
-        try await dataController.flush()
-
-        // Signed out (or into another account) meanwhile: keep nothing from this run.
-        guard generation == self.generation, var current = state else { return report }
-        if let notesToken { current.notesSyncToken = notesToken }
-        current.lastSyncDate = deviceNow()
-        state = current
-        try file.save(current)
-        report.clockSkew = current.clockSkew
+        do {
+            try await dataController.flush()
+            // Signed out (or into another account) meanwhile: keep nothing from this run.
+            guard generation == self.generation, var current = state else { return report }
+            if let notesToken { current.notesSyncToken = notesToken }
+            current.lastSyncDate = deviceNow()
+            state = current
+            try file.save(current)
+            report.clockSkew = current.clockSkew
+        } catch {
+            report.failures.append(Self.failure("saving the sync", error))
+            lastReport = report
+            throw error
+        }
         completedSyncCount += 1
         lastReport = report
         return report
