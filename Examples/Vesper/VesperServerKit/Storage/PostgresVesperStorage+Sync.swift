@@ -91,8 +91,7 @@ extension PostgresVesperStorage {
             // 3. The engine-independent merge, then the writes in batches; the last batch's
             //    statement also reads everything changed since the token date minus the overlap,
             //    tombstones excluded (4.).
-            let writes = try NoteMerge.writes(
-                for: uploaded, isTombstoned: { tombstoned.contains($0) }, existing: { stored[$0] })
+            let writes = NoteMerge.writes(for: uploaded, tombstoned: tombstoned, stored: stored)
             let records = try writes.map { try NoteRecord(sealing: $0.note, cipher: cipher, userID: userID) }
             let sinceDate = since.map { min($0, now) - overlap } ?? Int64.min
             var start = 0
