@@ -44,7 +44,8 @@ extension VesperAPI {
         context.logger.debug(
             "Notes synced",
             metadata: ["userID": "\(account.id)", "uploaded": "\(uploaded.count)", "returned": "\(result.items.count)"])
-        var response = result.items.isEmpty ? Response.empty(.noContent) : try .json(result.items.map(WireNoteResponse.init))
+        var response =
+            result.items.isEmpty ? Response.empty(.noContent) : Response.json(bytes: WireNotesResponse.body(result.items))
         response.headers[.vesperSyncToken] = SyncToken.encode(userID: account.id, date: result.date)
         return response
     }
