@@ -56,6 +56,13 @@ struct VesperServerCommand: AsyncParsableCommand {
     @Option(help: "Hours a login token stays valid.")
     var tokenLifetimeHours = 24
 
+    @Option(
+        help: """
+            Failed logins allowed per username from one client address in a minute (ten times as many per \
+            address over all usernames), and account creations per address; more get 429.
+            """)
+    var loginAttemptsPerMinute = 10
+
     @Option(help: "The log level.")
     var logLevel: Logger.Level = .info
 
@@ -80,9 +87,13 @@ struct VesperServerCommand: AsyncParsableCommand {
 
         var configuration = VesperServerConfiguration(
             hostname: hostname, port: port, database: database, attachmentsPath: attachmentsPath, secret: secret)
-        guard requestHeadTimeout > 0, idleTimeout > 0, maxConnections > 0, tokenLifetimeHours > 0 else {
-            throw ValidationError("timeouts, --max-connections and --token-lifetime-hours must be positive")
+        guard requestHeadTimeout > 0, idleTimeout > 0, maxConnections > 0, tokenLifetimeHours > 0,
+            loginAttemptsPerMinute > 0
+        else {
+            throw ValidationError(
+                "timeouts, --max-connections, --token-lifetime-hours and --login-attempts-per-minute must be positive")
         }
+        configuration.loginAttemptsPerMinute = loginAttemptsPerMinute
         configuration.connectionLimits = ConnectionLimits(
             requestHeadTimeout: .seconds(requestHeadTimeout), idleTimeout: .seconds(idleTimeout), maximumConnections: maxConnections)
         configuration.tokenLifetime = .seconds(tokenLifetimeHours * 3600)
