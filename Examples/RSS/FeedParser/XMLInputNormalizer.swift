@@ -3,13 +3,14 @@ import Foundation
 /// Turns raw feed bytes into clean UTF-8 that `XMLParser` reads identically on
 /// every platform:
 ///
-/// 1. byte-order marks are removed (UTF-16 and UTF-32 input is transcoded);
+/// 1. byte-order marks are removed (UTF-16 and UTF-32 input, with or without a mark, is
+///    transcoded);
 /// 2. a legacy `encoding="…"` in the XML declaration is converted to UTF-8 with
 ///    ``TextEncodingConverter`` and the declaration rewritten to say UTF-8;
 /// 3. undeclared-UTF-8 input with stray invalid bytes is repaired as windows-1252;
 /// 4. entity references are rewritten by ``EntityRewriter`` so that none loses text;
-/// 5. processing instructions after the XML declaration are removed: feeds need none, and the
-///    toolchain's `XMLParser` crashes on one without data (`<?name?>`; found by the fuzzer).
+/// 5. processing instructions, the XML declaration among them, are removed: feeds need none, and
+///    the toolchain's `XMLParser` crashes on one without data (`<?name?>`; found by the fuzzer).
 ///    A `<?` inside CDATA is removed the same way, a loss no real feed was seen to need.
 enum XMLInputNormalizer {
     /// Returns normalized UTF-8 bytes.
@@ -17,16 +18,22 @@ enum XMLInputNormalizer {
         var bytes = [UInt8](data)
         bytes = try normalizeEncoding(bytes)
         bytes = try EntityRewriter.rewrite(bytes) ?? bytes
-        return removingProcessingInstructions(bytes)
+        bytes = removingProcessingInstructions(bytes)
+        // The toolchain's XMLParser traps on an element, attribute or comment whose text is not
+        // UTF-8. Every step above keeps the bytes UTF-8; this makes sure of it.
+        return TextEncodingConverter.repairedUTF8(bytes) ?? bytes
     }
 
-    /// Step 5: every `<?…?>` after the XML declaration, dropped; an unterminated one is kept for
-    /// the parser to report.
+    /// Step 5: every `<?…?>`, the XML declaration included (the bytes are UTF-8 by now, which
+    /// needs no declaration), becomes one space and the line breaks it held: the space keeps a
+    /// `<` before it and a `?` after it from joining into a new instruction, the line breaks keep
+    /// the parser's error positions true. An unterminated one is kept for the parser to report.
+    ///
+    /// The declaration can't be kept and skipped: a malformed one (`encoding=x …`) doesn't end
+    /// where the parser stops reading it, so an instruction inside it would reach the parser.
     static func removingProcessingInstructions(_ bytes: [UInt8]) -> [UInt8] {
         let open: [UInt8] = [UInt8(ascii: "<"), UInt8(ascii: "?")]
-        var start = 0
-        if startsWithDeclaration(bytes), let end = indexAfterClose(bytes, from: 2) { start = end }
-        guard let first = index(of: open, in: bytes, from: start) else { return bytes }
+        guard let first = index(of: open, in: bytes, from: 0) else { return bytes }
         var output = Array(bytes[..<first])
         output.reserveCapacity(bytes.count)
         var position = first
@@ -36,6 +43,8 @@ enum XMLInputNormalizer {
                 position = found
                 break
             }
+            output.append(UInt8(ascii: " "))
+            output += bytes[found..<end].filter { $0 == UInt8(ascii: "\n") }
             position = end
         }
         output += bytes[position...]
@@ -65,10 +74,9 @@ enum XMLInputNormalizer {
         }
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
             bytes.removeFirst(3)
-        } else if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
-            let bigEndian = bytes[0] == 0xFE
-            let body = Data(bytes.dropFirst(2))
-            let text = String(data: body, encoding: bigEndian ? .utf16BigEndian : .utf16LittleEndian)
+        } else if let order = utf16ByteOrder(bytes) {
+            let body = Data(bytes.dropFirst(order.bomLength))
+            let text = String(data: body, encoding: order.bigEndian ? .utf16BigEndian : .utf16LittleEndian)
             guard let text else { throw .unsupportedEncoding("UTF-16") }
             return declaringUTF8(Array(text.utf8))
         }
@@ -89,6 +97,18 @@ enum XMLInputNormalizer {
         return declaringUTF8(converted)
     }
 
+    /// The byte order of a UTF-16 document, and the length of its byte-order mark: a document is
+    /// UTF-16 when it starts with a mark or, without one, with `<?` written as two-byte units, as
+    /// the XML specification's encoding-detection appendix describes (and as the XML parser reads
+    /// it, so it must be transcoded here like the others).
+    private static func utf16ByteOrder(_ bytes: [UInt8]) -> (bigEndian: Bool, bomLength: Int)? {
+        if bytes.starts(with: [0xFE, 0xFF]) { return (true, 2) }
+        if bytes.starts(with: [0xFF, 0xFE]) { return (false, 2) }
+        if bytes.starts(with: [0x00, 0x3C, 0x00, 0x3F]) { return (true, 0) }
+        if bytes.starts(with: [0x3C, 0x00, 0x3F, 0x00]) { return (false, 0) }
+        return nil
+    }
+
     /// The lowercased `encoding` pseudo-attribute of a leading XML declaration.
     static func declaredEncoding(_ bytes: [UInt8]) -> String? {
         guard let end = declarationEnd(bytes) else { return nil }
@@ -104,7 +124,7 @@ enum XMLInputNormalizer {
 
     /// Whether the document starts with an XML declaration: `<?xml` and then white space. Without
     /// the white space (`<?xml-stylesheet …?>`, `<?xmlfoo?>`) it is a processing instruction.
-    static func startsWithDeclaration(_ bytes: [UInt8]) -> Bool {
+    private static func startsWithDeclaration(_ bytes: [UInt8]) -> Bool {
         let whiteSpace: [UInt8] = [0x20, 0x09, 0x0A, 0x0D]
         return bytes.count > 5 && bytes.starts(with: Array("<?xml".utf8)) && whiteSpace.contains(bytes[5])
     }

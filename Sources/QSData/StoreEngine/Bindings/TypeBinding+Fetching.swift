@@ -5,7 +5,7 @@ extension TypeBinding {
     /// Statements: one per relationship for its lookup rows, at most one per eagerly loaded
     /// relationship for children not cached, and one for the rows themselves, whatever the
     /// number of rows. Instances the cache keeps get a snapshot of what was read (see ``RowSnapshot``).
-    func fetch(_ request: FetchRequest, in context: QueueContext) throws -> [Object] {
+    func fetch(_ request: FetchRequest, in context: ConnectionAndTypes) throws -> [Object] {
         let tail = request.tail
         // A read that bypasses the cache makes fresh instances and leaves the cache alone.
         let caches = cache.policy != .none && !request.bypassesCache
@@ -61,7 +61,7 @@ extension TypeBinding {
         return RowSnapshot(values: values, lookups: lookups.map { $0.byParent[id] ?? .empty })
     }
 
-    private func readLookupRows(_ sql: String, _ arguments: [SQLValue], _ context: QueueContext) throws -> LookupRows {
+    private func readLookupRows(_ sql: String, _ arguments: [SQLValue], _ context: ConnectionAndTypes) throws -> LookupRows {
         let statement = try context.connection.statement(sql)
         try statement.bind(arguments)
         defer { statement.reset() }
@@ -73,7 +73,7 @@ extension TypeBinding {
         return rows
     }
 
-    func childrenByParent(_ rows: LookupRows, in context: QueueContext) throws -> any ChildrenByParent {
+    func childrenByParent(_ rows: LookupRows, in context: ConnectionAndTypes) throws -> any ChildrenByParent {
         var childrenByID: [QSAnyID: Object] = [:]
         var missing: [QSAnyID] = []
         for child in rows.distinctChildren {
