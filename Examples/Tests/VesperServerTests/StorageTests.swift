@@ -151,9 +151,10 @@ struct StorageTests {
             await #expect(throws: StorageError.revokedLogin) {
                 try await storage.syncNotes([note], since: nil, overlap: 0, account: missing)
             }
-            #expect(try await storage.syncNotes([], since: nil, overlap: 0, account: account).items.isEmpty)
-            #expect(try await storage.syncDeletedNotes([], since: nil, account: account).items.isEmpty)
-            #expect(try await storage.syncTags([], account: account).isEmpty)
+            let notes = try await storage.syncNotes([], since: nil, overlap: 0, account: account)
+            let tombstones = try await storage.syncDeletedNotes([], since: nil, account: account)
+            let tags = try await storage.syncTags([], account: account)
+            #expect(notes.items.isEmpty && tombstones.items.isEmpty && tags.isEmpty)
         }
     }
 

@@ -114,20 +114,18 @@ enum WireNotesResponse {
         buffer.writeStaticString(note.archived == true ? ",\"archived\":true" : ",\"archived\":false")
         buffer.writeStaticString(",\"text\":")
         writeString(note.text, to: &buffer)
-        buffer.writeStaticString(",\"creationDate\":")
-        writeDate(note.creationDate, to: &buffer)
-        buffer.writeStaticString(",\"sortDate\":")
-        writeDate(note.sortDate, to: &buffer)
-        buffer.writeStaticString(",\"textModificationDate\":")
-        writeDate(note.textModificationDate, to: &buffer)
-        buffer.writeStaticString(",\"archivedModificationDate\":")
-        writeDate(note.archivedModificationDate, to: &buffer)
-        buffer.writeStaticString(",\"sortDateModificationDate\":")
-        writeDate(note.sortDateModificationDate, to: &buffer)
-        buffer.writeStaticString(",\"tagsModificationDate\":")
-        writeDate(note.tagsModificationDate, to: &buffer)
-        buffer.writeStaticString(",\"attachmentsModificationDate\":")
-        writeDate(note.attachmentsModificationDate, to: &buffer)
+        let dates: [(key: StaticString, milliseconds: Int64?)] = [
+            (",\"creationDate\":", note.creationDate), (",\"sortDate\":", note.sortDate),
+            (",\"textModificationDate\":", note.textModificationDate),
+            (",\"archivedModificationDate\":", note.archivedModificationDate),
+            (",\"sortDateModificationDate\":", note.sortDateModificationDate),
+            (",\"tagsModificationDate\":", note.tagsModificationDate),
+            (",\"attachmentsModificationDate\":", note.attachmentsModificationDate),
+        ]
+        for date in dates {
+            buffer.writeStaticString(date.key)
+            writeDate(date.milliseconds, to: &buffer)
+        }
         buffer.writeStaticString(",\"tags\":")
         writeString(note.tags, to: &buffer)
         buffer.writeStaticString(",\"attachments\":")
