@@ -58,9 +58,46 @@ public enum WireDate {
         let (days, millisecondOfDay) = CivilDate.floorDivision(milliseconds, 86_400_000)
         let (year, month, day) = CivilDate.date(daysSince1970: days)
         let second = millisecondOfDay / 1_000
-        let pad = CivilDate.padded
-        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(second / 3_600, 2) + ":"
-            + pad(second / 60 % 60, 2) + ":" + pad(second % 60, 2) + "." + pad(millisecondOfDay % 1_000, 3) + "Z"
+        guard (0...9_999).contains(year) else {
+            let pad = CivilDate.padded
+            return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(second / 3_600, 2) + ":"
+                + pad(second / 60 % 60, 2) + ":" + pad(second % 60, 2) + "." + pad(millisecondOfDay % 1_000, 3) + "Z"
+        }
+        // Digit by digit into the string's own storage: a sync response holds tens of thousands
+        // of dates, and joining padded pieces was most of the time spent writing one.
+        return String(unsafeUninitializedCapacity: 24) { text in
+            var index = 0
+            func put(_ value: Int64, digits: Int) {
+                var divisor: Int64 = 1
+                for _ in 1..<digits { divisor *= 10 }
+                var rest = value
+                while divisor > 0 {
+                    text[index] = UInt8(ascii: "0") + UInt8(rest / divisor)
+                    rest %= divisor
+                    divisor /= 10
+                    index += 1
+                }
+            }
+            func put(_ separator: Unicode.Scalar) {
+                text[index] = UInt8(ascii: separator)
+                index += 1
+            }
+            put(year, digits: 4)
+            put("-")
+            put(month, digits: 2)
+            put("-")
+            put(day, digits: 2)
+            put("T")
+            put(second / 3_600, digits: 2)
+            put(":")
+            put(second / 60 % 60, digits: 2)
+            put(":")
+            put(second % 60, digits: 2)
+            put(".")
+            put(millisecondOfDay % 1_000, digits: 3)
+            put("Z")
+            return index
+        }
     }
 }
 

@@ -120,7 +120,7 @@ struct AccountTests {
         let store = try await TestStore.make(engine)
         defer { Task { await store.remove() } }
         try await store.withStorage { storage in
-            let throttle = LoginThrottle(attemptsPerMinute: 3, store: storage)
+            let throttle = LoginThrottle(attemptsPerMinute: 3, store: storage, clock: .system)
             let attacker = ThrottlePolicy.login(username: "alice@example.com", address: "203.0.113.66", perMinute: 3)
             let alice = ThrottlePolicy.login(username: "alice@example.com", address: "192.0.2.1", perMinute: 3)
             for _ in 0..<3 { try await throttle.recordFailure(keys: attacker) }

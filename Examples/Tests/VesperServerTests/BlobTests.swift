@@ -1,4 +1,5 @@
 import Crypto
+import ExampleTestSupport
 import Foundation
 import Testing
 
@@ -88,10 +89,12 @@ struct BlobTests {
     }
 
     @Test(arguments: Engine.available) func signedURLsExpireAndCannotBeForged(engine: Engine) async throws {
-        try await TestEnvironment.with(engine, { $0.blobURLLifetime = .zero }) { env in
+        let clock = TestClock(start: Date())
+        try await TestEnvironment.with(engine, { $0.now = { clock.date } }) { env in
             let token = try await env.signUp()
             let bytes = Data("late".utf8)
             let url = try await Self.uploadURL(for: bytes, name: "LATE-1", token: token, env: env)
+            clock.advance(300)
             #expect(try await env.client.send("PUT", url: url, body: bytes).status == 403)
             let forged = URL(string: url.absoluteString.replacingOccurrences(of: "blobstore/", with: "blobstore/x"))
             #expect(try await env.client.send("PUT", url: try #require(forged), body: bytes).status == 403)

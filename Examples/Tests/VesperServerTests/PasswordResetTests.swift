@@ -1,3 +1,4 @@
+import ExampleTestSupport
 import Foundation
 import Testing
 
@@ -48,9 +49,11 @@ struct PasswordResetTests {
     }
 
     @Test(arguments: Engine.available) func anExpiredLinkIsRefused(engine: Engine) async throws {
-        try await TestEnvironment.with(engine, { $0.passwordResetLifetime = .zero }) { env in
+        let clock = TestClock(start: Date())
+        try await TestEnvironment.with(engine, { $0.now = { clock.date } }) { env in
             _ = try await env.signUp()
             let resetToken = try await Self.requestReset(env)
+            clock.advance(3_600)
             let reset = try await Self.reset(env, token: resetToken, password: "a brand new password")
             #expect(reset.status == 403)
             #expect(reset.text == "the reset link is unknown, used or expired")

@@ -86,11 +86,11 @@ final class TestStore: Sendable {
         let storage: any VesperStorage
         switch database {
         case .sqlite(let path):
-            storage = try SQLiteVesperStorage(path: path, cipher: cipher)
+            storage = try SQLiteVesperStorage(path: path, cipher: cipher, clock: .system)
         case .postgres(let url):
             storage = PostgresVesperStorage(
                 client: PostgresClient(configuration: try VesperDatabase.postgresConfiguration(url)), cipher: cipher,
-                logger: Logger(label: "test"))
+                clock: .system, logger: Logger(label: "test"))
         }
         let connections = Task { await storage.run() }
         defer { connections.cancel() }

@@ -1,3 +1,4 @@
+import ExampleTestSupport
 import Foundation
 import Testing
 
@@ -22,8 +23,12 @@ struct TokenAndRoutingTests {
     }
 
     @Test(arguments: Engine.available) func expiredTokensAre401(engine: Engine) async throws {
-        try await TestEnvironment.with(engine, { $0.tokenLifetime = .zero }) { env in
+        let clock = TestClock(start: Date())
+        try await TestEnvironment.with(engine, { $0.now = { clock.date } }) { env in
             let token = try await env.signUp()
+            clock.advance(86_399)
+            #expect(try await env.client.post("tags", token: token, json: []).status == 200)
+            clock.advance(1)
             #expect(try await env.client.post("tags", token: token, json: []).status == 401)
             #expect(try await env.client.send("GET", "emailupdates", headers: TestClient.auth(token)).status == 401)
         }

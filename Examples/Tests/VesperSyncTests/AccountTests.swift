@@ -107,6 +107,29 @@ import VesperCore
         try await vesper.close()
     }
 
+    @Test func aScheduledSyncThatCannotSaveReportsTheFailure() async throws {
+        let server = FakeVesperServer()
+        let sleeper = ManualSleeper()
+        let vesper = try await VSDataController.open(at: try folder.databaseURL("unsaved"))
+        let accountFolder = try folder.subfolder("account")
+        let file = VSAccountFile(url: accountFolder.appendingPathComponent("account.json"))
+        let account = try VSAccount(dataController: vesper, file: file, transport: server, sleep: sleeper.sleep)
+        try await account.createAccount(server: Self.server, username: "alice@example.com", password: "correct horse")
+        _ = try await vesper.userDidCreateNote(text: "Synced, but the account file can't record it")
+        try FileManager.default.removeItem(at: accountFolder)
+
+        account.requestSync()
+        await sleeper.waitForSleepers(atLeast: 1)
+        sleeper.wakeAll()
+        try await waitUntil { account.lastReport != nil && !account.isSyncing }
+        let report = try #require(account.lastReport)
+        #expect(report.notesUploaded.count == 1)
+        #expect(report.failures.count == 1)
+        #expect(report.failures.first?.hasPrefix("saving the sync: Can't write the account file \(file.url.path): ") == true)
+        #expect(account.completedSyncCount == 0)
+        try await vesper.close()
+    }
+
     @Test func aServerClockMoreThanTwoMinutesAheadCorrectsUserDates() async throws {
         // The server's Date header and the device both follow the test clock, an hour apart.
         let server = FakeVesperServer(clock: clock)

@@ -6,20 +6,24 @@ import VesperServerKit
 import VesperServerTestSupport
 import VesperSync
 
-/// The real server (`VesperServerKit`) on a free loopback port, over HTTP with URLSession.
+/// The real server (`VesperServerKit`) on a free loopback port, over HTTP with URLSession, on
+/// a clock the test moves by hand.
 @MainActor
 final class RealHarness: SyncServerHarness {
     let server: VesperTestServer
     let folder: TestFolder
     let tokenLifetime: Duration
+    /// The server's clock (token expiry, sync dates); it starts at the wall clock's time.
+    let serverClock: TestClock
     let transport: any VSHTTPTransport = VSNetworkTransport(deadlines: HTTPDeadlines(total: .seconds(30)))
 
     var url: URL { server.baseURL }
 
-    private init(server: VesperTestServer, folder: TestFolder, tokenLifetime: Duration) {
+    private init(server: VesperTestServer, folder: TestFolder, tokenLifetime: Duration, serverClock: TestClock) {
         self.server = server
         self.folder = folder
         self.tokenLifetime = tokenLifetime
+        self.serverClock = serverClock
     }
 
     /// A server on a SQLite file of its own, or on `database` (which several servers may share).
@@ -31,13 +35,17 @@ final class RealHarness: SyncServerHarness {
             attachmentsPath: folder.url.appendingPathComponent("blobs").path, secret: "test secret for the sync client tests",
             tokenLifetime: tokenLifetime, loginAttemptsPerMinute: 1_000)
         configuration.bcryptCost = 4
+        let serverClock = TestClock(start: Date())
+        configuration.now = { serverClock.date }
         try FileManager.default.createDirectory(atPath: configuration.attachmentsPath, withIntermediateDirectories: true)
-        return RealHarness(server: try await VesperTestServer.start(configuration), folder: folder, tokenLifetime: tokenLifetime)
+        return RealHarness(
+            server: try await VesperTestServer.start(configuration), folder: folder, tokenLifetime: tokenLifetime,
+            serverClock: serverClock)
     }
 
-    /// Waits until every token issued so far has expired.
+    /// Moves the server's clock past the lifetime of every token issued so far.
     func expireTokens() async throws {
-        try await Task.sleep(for: tokenLifetime + .milliseconds(1_100))
+        serverClock.advance(TimeInterval(tokenLifetime.components.seconds) + 1)
     }
 
     func stop() async throws {
@@ -48,8 +56,8 @@ final class RealHarness: SyncServerHarness {
 /// The two-client scenarios against the real server.
 @MainActor
 @Suite(.serialized) struct RealServerSyncTests {
-    func run(tokenLifetime: Duration = .seconds(3_600), _ body: (SyncScenarios) async throws -> Void) async throws {
-        let harness = try await RealHarness.start(tokenLifetime: tokenLifetime)
+    func run(_ body: (SyncScenarios) async throws -> Void) async throws {
+        let harness = try await RealHarness.start()
         do {
             // A device clock close to the server's (no skew correction), moved by hand.
             try await body(try SyncScenarios(harness: harness, clock: TestClock(start: Date())))
@@ -77,7 +85,7 @@ final class RealHarness: SyncServerHarness {
     }
 
     @Test func anExpiredTokenMakesTheClientLogInAgainOnce() async throws {
-        try await run(tokenLifetime: .seconds(2)) { try await $0.anExpiredTokenMakesTheClientLogInAgainOnce() }
+        try await run { try await $0.anExpiredTokenMakesTheClientLogInAgainOnce() }
     }
 
     /// The wire details the client relies on: a `Date` header on every response (skew), a sync

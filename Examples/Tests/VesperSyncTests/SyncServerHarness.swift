@@ -9,7 +9,7 @@ import VesperCore
 protocol SyncServerHarness {
     var transport: any VSHTTPTransport { get }
     var url: URL { get }
-    /// Makes every issued token invalid, or waits until they expire.
+    /// Makes every issued token invalid (forgets them, or moves the server's clock past their expiry).
     func expireTokens() async throws
     func stop() async throws
 }

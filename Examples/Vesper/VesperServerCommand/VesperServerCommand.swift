@@ -56,6 +56,13 @@ public struct VesperServerCommand: ToolCommand {
     @Option(help: "Hours a login token stays valid.")
     var tokenLifetimeHours = 24
 
+    @Option(
+        help: """
+            Failed logins allowed per username from one client address in a minute (ten times as many per \
+            address over all usernames), and account creations per address; more get 429.
+            """)
+    var loginAttemptsPerMinute = 10
+
     @Option(help: "The log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
 
@@ -68,6 +75,7 @@ public struct VesperServerCommand: ToolCommand {
         }
         guard maxConnections > 0 else { throw ValidationError("--max-connections must be positive") }
         guard tokenLifetimeHours > 0 else { throw ValidationError("--token-lifetime-hours must be positive") }
+        guard loginAttemptsPerMinute > 0 else { throw ValidationError("--login-attempts-per-minute must be positive") }
         if let publicURL, URL(string: publicURL) == nil { throw ValidationError("--public-url is not a URL") }
     }
 
@@ -95,6 +103,7 @@ public struct VesperServerCommand: ToolCommand {
 
         var configuration = VesperServerConfiguration(
             hostname: hostname, port: port, database: database, attachmentsPath: attachmentsPath, secret: secret)
+        configuration.loginAttemptsPerMinute = loginAttemptsPerMinute
         configuration.connectionLimits = ConnectionLimits(
             requestHeadTimeout: .seconds(requestHeadTimeout), idleTimeout: .seconds(idleTimeout), maximumConnections: maxConnections)
         configuration.tokenLifetime = .seconds(tokenLifetimeHours * 3600)

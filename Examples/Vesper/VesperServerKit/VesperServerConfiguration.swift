@@ -60,6 +60,10 @@ public struct VesperServerConfiguration: Sendable {
     /// The externally visible base URL, such as `https://vesper.example.com/`, used in blob
     /// URLs. When nil they are built from the request's `Host` header over http.
     public var publicBaseURL: URL?
+    /// The server's clock: token, reset-link and blob-URL expiry, login throttling and the
+    /// dates of sync writes all read it. The system clock by default; tests pass a clock they
+    /// move by hand, so that expiry is tested without waiting.
+    public var now: @Sendable () -> Date = { Date() }
 
     public init(
         hostname: String = "127.0.0.1", port: Int = 0, database: VesperDatabase, attachmentsPath: String,

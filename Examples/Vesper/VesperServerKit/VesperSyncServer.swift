@@ -26,11 +26,12 @@ public struct VesperSyncServer: Sendable {
         let blobBytes: any BlobByteStore
         let keys: ServerKeys
         let cipher: TextCipher
+        let clock = ServerClock(now: configuration.now)
         switch configuration.database {
         case .sqlite(let path):
             keys = ServerKeys(secret: configuration.secret ?? ServerKeys.randomSecret())
             cipher = try Self.textCipher(configuration, keys: keys)
-            storage = try SQLiteVesperStorage(path: path, cipher: cipher)
+            storage = try SQLiteVesperStorage(path: path, cipher: cipher, clock: clock)
             blobBytes = try BlobFileStore(path: configuration.attachmentsPath, cipher: cipher)
         case .postgres(let url):
             guard let shared = configuration.secret, !shared.isEmpty else { throw VesperServerError.secretRequired }
@@ -38,7 +39,7 @@ public struct VesperSyncServer: Sendable {
             cipher = try Self.textCipher(configuration, keys: keys)
             let client = PostgresClient(
                 configuration: try VesperDatabase.postgresConfiguration(url), backgroundLogger: logger)
-            storage = PostgresVesperStorage(client: client, cipher: cipher, logger: logger)
+            storage = PostgresVesperStorage(client: client, cipher: cipher, clock: clock, logger: logger)
             blobBytes = PostgresBlobByteStore(client: client, cipher: cipher, logger: logger)
         }
         self.configuration = configuration
@@ -49,7 +50,8 @@ public struct VesperSyncServer: Sendable {
             blobBytes: blobBytes,
             keys: keys,
             hasher: PasswordHasher(cost: configuration.bcryptCost),
-            throttle: LoginThrottle(attemptsPerMinute: configuration.loginAttemptsPerMinute, store: storage))
+            throttle: LoginThrottle(attemptsPerMinute: configuration.loginAttemptsPerMinute, store: storage, clock: clock),
+            clock: clock)
     }
 
     /// Serves until SIGINT or SIGTERM, then shuts down gracefully (in-flight requests finish).

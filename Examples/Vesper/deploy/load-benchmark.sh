@@ -21,9 +21,23 @@ server="$(swift build -c "$build" --package-path "$root/Examples" --show-bin-pat
 source "$root/.ci/postgres"
 work=$(mktemp -d /tmp/vesper-load.XXXXXX)
 : >"$work/pids"
-# Process IDs go to a file: start_server runs in a command substitution (a subshell).
+# Process IDs go to a file: start_server runs in a command substitution (a subshell), so the
+# servers are not this shell's children and `wait` can't wait for them: each is asked to stop
+# (SIGTERM: a graceful drain), polled for up to 10 s, then killed.
 cleanup() {
     while read -r pid; do kill "$pid" 2>/dev/null || true; done <"$work/pids"
+    for _ in $(seq 1 100); do
+        local alive=0
+        while read -r pid; do kill -0 "$pid" 2>/dev/null && alive=1; done <"$work/pids"
+        [ "$alive" -eq 0 ] && break
+        sleep 0.1
+    done
+    while read -r pid; do
+        if kill -0 "$pid" 2>/dev/null; then
+            echo "process $pid did not stop; killing it" >&2
+            kill -9 "$pid" 2>/dev/null || true
+        fi
+    done <"$work/pids"
     wait 2>/dev/null || true
     rm -rf "$work"
     stop_postgres
@@ -46,7 +60,9 @@ wait_for() {
 start_server() {
     local port
     port=$(free_port)
+    # Every account is made from 127.0.0.1: a throttle budget for the 100 sign-ups in a minute.
     "$server" --port "$port" --database "$2" --attachments "$work/$1-attachments" --log-level warning \
+        --login-attempts-per-minute 1000 \
         >"$work/$1.log" 2>&1 &
     echo $! >>"$work/pids"
     wait_for "$port"
@@ -68,12 +84,16 @@ make_tokens() {
     [ "$(wc -l <"$2")" -eq "$accounts" ] || { echo "could not log in $accounts accounts" >&2; exit 1; }
 }
 
-# run_wrk LABEL PORT CONNECTIONS TOKENS → one table row
+# The 1-minute load average now.
+load_now() { cut -d' ' -f1 /proc/loadavg; }
+
+# run_wrk LABEL PORT CONNECTIONS TOKENS → one table row, with the load average before the run
 run_wrk() {
-    local out="$work/wrk-$1-$3.txt"
+    local out="$work/wrk-$1-$3.txt" load
+    load=$(load_now)
     VESPER_TOKENS="$4" VESPER_SYNC_TOKEN=$(printf "1:%s000" "$(date +%s)" | base64 -w0) \
         wrk -t 2 -c "$3" -d "${duration}s" --timeout 10s --latency -s "$here/notes.lua" "http://127.0.0.1:$2" >"$out"
-    python3 - "$out" "$1" "$3" <<'PY'
+    python3 - "$out" "$1" "$3" "$load" <<'PY'
 import re, sys
 text = open(sys.argv[1]).read()
 def ms(label):
@@ -85,13 +105,14 @@ total = int(re.search(r"(\d+) requests in", text).group(1))
 non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
 sockets = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", text)
 errors = (int(non2xx.group(1)) if non2xx else 0) + (sum(map(int, sockets.groups())) if sockets else 0)
-print(f"| {sys.argv[2]} | {sys.argv[3]} | {rps:,.0f} | {ms('50%'):.1f} | {ms('99%'):.1f} | {total:,} | {errors} |")
+print(f"| {sys.argv[2]} | {sys.argv[3]} | {rps:,.0f} | {ms('50%'):.1f} | {ms('99%'):.1f} | {total:,} | {errors} | {sys.argv[4]} |")
 PY
 }
 
 # first_sync LABEL PORT: the median of three first syncs of 10,000 notes, each by a new account
 first_sync() {
-    local times=()
+    local times=() load
+    load=$(load_now)
     for attempt in 1 2 3; do
         local auth
         auth=$(printf "first%s-%s@example.com:password" "$1" "$attempt" | base64 -w0)
@@ -102,12 +123,13 @@ first_sync() {
         times+=("$(curl -s -o "$work/first.json" -w '%{http_code} %{time_total}' -X POST -H "x-zumo-auth: $token" \
             -H "Content-Type: application/json" --data-binary "@$work/notes-10000.json" "http://127.0.0.1:$2/api/notes")")
     done
-    printf '%s\n' "${times[@]}" | python3 -c '
-import sys
+    printf '%s\n' "${times[@]}" | LOAD="$load" python3 -c '
+import os, sys
 rows = [line.split() for line in sys.stdin if line.strip()]
 assert all(code == "200" for code, _ in rows), rows
 seconds = sorted(float(t) for _, t in rows)
-print(f"| {sys.argv[1]} | {seconds[1]:.2f} s | {seconds[0]:.2f}–{seconds[-1]:.2f} s |")' "$1"
+load = os.environ["LOAD"]
+print(f"| {sys.argv[1]} | {seconds[1]:.2f} s | {seconds[0]:.2f}–{seconds[-1]:.2f} s | {load} |")' "$1"
 }
 
 python3 - "$work/notes-10000.json" <<'PY'
@@ -150,19 +172,20 @@ for setup in "sqlite $sqlite_port" "postgres $postgres_port" "2x-postgres $proxy
     make_tokens "$2" "$work/tokens-$1"
 done
 
+# The first syncs first, before the load runs raise the load average.
+echo "| first sync of 10,000 notes | median of 3 | range | load before |"
+echo "| --- | ---: | ---: | ---: |"
+first_sync sqlite "$sqlite_port"
+first_sync postgres "$postgres_port"
+first_sync 2x-postgres "$proxy_port"
+echo
 echo "Load: ${duration} s per run, $accounts accounts, wrk -t 2, $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| storage | connections | requests/s | p50 ms | p99 ms | requests | errors |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+echo "| storage | connections | requests/s | p50 ms | p99 ms | requests | errors | load before |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for connections in 50 200; do
     for setup in "sqlite $sqlite_port" "postgres $postgres_port" "2x-postgres $proxy_port"; do
         set -- $setup
         run_wrk "$1" "$2" "$connections" "$work/tokens-$1"
     done
 done
-echo
-echo "| first sync of 10,000 notes | median of 3 | range |"
-echo "| --- | ---: | ---: |"
-first_sync sqlite "$sqlite_port"
-first_sync postgres "$postgres_port"
-first_sync 2x-postgres "$proxy_port"

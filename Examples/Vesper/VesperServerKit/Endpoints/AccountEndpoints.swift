@@ -78,10 +78,9 @@ extension VesperAPI {
             throw APIError.unauthorized
         }
         try await throttle.forget(throttleKeys[0])
-        let lifetime = configuration.tokenLifetime.components.seconds
         let token = LoginToken(
             userID: account.id, credentialVersion: account.credentialVersion,
-            expiry: Self.nowMilliseconds() / 1000 + lifetime)
+            expiry: clock.milliseconds(after: configuration.tokenLifetime) / 1000)
         return try .json(LoginResponse(token: token.signed(with: keys.loginTokens), emailUpdates: account.emailUpdates))
     }
 
@@ -99,11 +98,9 @@ extension VesperAPI {
         try await throttle.recordFailure(keys: throttleKeys)
         if let account = try await storage.account(username: username) {
             let token = PasswordResetToken.make()
-            let lifetime = configuration.passwordResetLifetime.components
             try await storage.savePasswordReset(
                 tokenHash: PasswordResetToken.hash(token), userID: account.id,
-                expiry: Self.nowMilliseconds() + lifetime.seconds * 1000
-                    + lifetime.attoseconds / 1_000_000_000_000_000)
+                expiry: clock.milliseconds(after: configuration.passwordResetLifetime))
             // Stands in for the e-mail: the operator forwards the link, whose token the user
             // sends to `api/resetpassword` with a new password.
             context.logger.notice(
@@ -132,7 +129,7 @@ extension VesperAPI {
         let hash = try await hasher.hash(body.password)
         guard
             let userID = try await storage.takePasswordReset(
-                tokenHash: PasswordResetToken.hash(body.token), now: Self.nowMilliseconds())
+                tokenHash: PasswordResetToken.hash(body.token), now: clock.milliseconds())
         else {
             try await throttle.recordFailure(keys: throttleKeys)
             throw APIError.forbidden("the reset link is unknown, used or expired")

@@ -100,7 +100,7 @@ extension VesperAPI {
         try await storage.saveBlob(
             BlobRecord(
                 name: capability.name, contentType: contentType, byteCount: Int64(bytes.count), md5: md5,
-                dateCreated: Self.nowMilliseconds()),
+                dateCreated: clock.milliseconds()),
             userID: capability.userID)
         context.logger.info("Blob stored", metadata: ["userID": "\(capability.userID)", "bytes": "\(bytes.count)"])
         return .empty(.created)
@@ -122,15 +122,14 @@ extension VesperAPI {
     // MARK: Helpers
 
     private func expiry() -> Int64 {
-        let lifetime = configuration.blobURLLifetime.components
-        return Self.nowMilliseconds() + lifetime.seconds * 1000 + lifetime.attoseconds / 1_000_000_000_000_000
+        clock.milliseconds(after: configuration.blobURLLifetime)
     }
 
     private func verifiedCapability(_ token: Substring, operation: BlobCapability.Operation) throws -> BlobCapability {
         guard let capability = BlobCapability.verified(String(token), key: keys.blobURLs),
             capability.operation == operation, BlobFileStore.isValidName(capability.name)
         else { throw APIError.forbidden("invalid blob URL") }
-        guard Self.nowMilliseconds() < capability.expiry else { throw APIError.forbidden("the blob URL has expired") }
+        guard clock.milliseconds() < capability.expiry else { throw APIError.forbidden("the blob URL has expired") }
         return capability
     }
 

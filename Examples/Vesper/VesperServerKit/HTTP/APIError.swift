@@ -49,7 +49,13 @@ extension Response {
             body: .init(byteBuffer: try JSONBody.encode(value)))
     }
 
-    static func empty(_ status: HTTPResponse.Status) -> Response {
+    /// A JSON body written by hand (see ``WireNotesResponse``).
+    static func json(bytes: ByteBuffer) -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: bytes))
+    }
+
+        static func empty(_ status: HTTPResponse.Status) -> Response {
         Response(status: status)
     }
 }

@@ -20,6 +20,8 @@ struct VesperResponder: HTTPResponder {
             response = try await route(request, target: target, context: context)
         } catch let error as APIError {
             response = error.response
+        } catch StorageError.revokedLogin {
+            response = APIError.unauthorized.response
         } catch {
             context.logger.error("Request failed", metadata: ["error": "\(error)"])
             response = .text("internal server error", status: .internalServerError)

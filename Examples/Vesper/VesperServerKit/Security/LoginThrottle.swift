@@ -11,16 +11,18 @@ struct LoginThrottle: Sendable {
     /// The per-account login limit, from which ``ThrottlePolicy`` derives the others.
     let limit: Int
     private let store: any LoginFailureStore
+    private let clock: ServerClock
     private let windowMilliseconds: Int64 = 60_000
 
-    init(attemptsPerMinute: Int, store: any LoginFailureStore) {
+    init(attemptsPerMinute: Int, store: any LoginFailureStore, clock: ServerClock) {
         limit = max(1, attemptsPerMinute)
         self.store = store
+        self.clock = clock
     }
 
     /// Seconds to wait before trying again, or nil when an attempt is allowed now.
     func retryAfter(keys: [ThrottleKey]) async throws -> Int? {
-        let now = VesperAPI.nowMilliseconds()
+        let now = clock.milliseconds()
         let counts = try await store.loginFailures(keys: keys.map(\.name), since: now - windowMilliseconds)
         let waits = keys.compactMap { key -> Int64? in
             guard let failures = counts[key.name], failures.count >= key.limit else { return nil }
@@ -30,7 +32,7 @@ struct LoginThrottle: Sendable {
     }
 
     func recordFailure(keys: [ThrottleKey]) async throws {
-        let now = VesperAPI.nowMilliseconds()
+        let now = clock.milliseconds()
         try await store.recordLoginFailure(keys: keys.map(\.name), date: now, forgetBefore: now - windowMilliseconds)
     }
 

@@ -67,15 +67,14 @@ enum NoteMerge {
 
     /// What an upload writes, whatever the engine: one note per ID; tombstoned IDs skipped (a
     /// late upload never resurrects a deleted note); new notes inserted; existing ones merged
-    /// property by property and written only when a property changed. The engine answers the
-    /// two questions, with its rows locked for the rest of its transaction.
-    static func writes(
-        for uploaded: [SyncNote], isTombstoned: (Int64) throws -> Bool, existing: (Int64) throws -> SyncNote?
-    ) throws -> [Write] {
+    /// property by property and written only when a property changed. The engine reads which
+    /// uploaded IDs are `tombstoned` and their `stored` notes, its rows locked for the rest of
+    /// its transaction.
+    static func writes(for uploaded: [SyncNote], tombstoned: Set<Int64>, stored: [Int64: SyncNote]) -> [Write] {
         var writes: [Write] = []
-        for incoming in coalesce(uploaded) where try !isTombstoned(incoming.noteID) {
-            if let stored = try existing(incoming.noteID) {
-                if let merged = merge(incoming, into: stored) { writes.append(Write(note: merged, isNew: false)) }
+        for incoming in coalesce(uploaded) where !tombstoned.contains(incoming.noteID) {
+            if let existing = stored[incoming.noteID] {
+                if let merged = merge(incoming, into: existing) { writes.append(Write(note: merged, isNew: false)) }
             } else {
                 writes.append(Write(note: incoming, isNew: true))
             }

@@ -15,7 +15,7 @@ enum PostgresSchema {
     /// Any constant shared by every instance: the advisory lock that serialises migrations.
     private static let migrationLock: Int64 = 0x7665_7370_6572_0001
 
-    static func migrate(_ client: PostgresClient, logger: Logger) async throws {
+    static func migrate(_ client: PostgresClient, clock: ServerClock, logger: Logger) async throws {
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger)
             try await connection.query(
@@ -37,7 +37,7 @@ enum PostgresSchema {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
                 try await connection.query(
-                    "INSERT INTO vesperSchemaVersions (version, appliedDate) VALUES (\(migration.version), \(VesperAPI.nowMilliseconds()))",
+                    "INSERT INTO vesperSchemaVersions (version, appliedDate) VALUES (\(migration.version), \(clock.milliseconds()))",
                     logger: logger)
                 logger.notice("Migrated the PostgreSQL schema", metadata: ["version": "\(migration.version)"])
             }

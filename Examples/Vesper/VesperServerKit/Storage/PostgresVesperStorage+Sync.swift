@@ -1,15 +1,19 @@
 import Foundation
 import PostgresNIO
 
-/// Tags, tombstones and notes on PostgreSQL: each call is one transaction that starts by locking
-/// the user's account row (``PostgresVesperStorage/beginUserCall(_:userID:)``); uploads are read
-/// and written in batches, with ID arrays instead of `IN` lists.
+/// Tags, tombstones and notes on PostgreSQL: each call is one transaction that starts by
+/// checking the login and locking the user's account row
+/// (``PostgresVesperStorage/beginUserCall(_:account:)``); uploads are read and written in
+/// batches, with ID arrays instead of `IN` lists. A notes sync is at most five round trips
+/// whatever its size up to 1,000 notes: begin, the account, the stored rows with their
+/// tombstones, the writes with the changed rows, commit.
 extension PostgresVesperStorage {
     // MARK: Tags
 
-    func syncTags(_ uploaded: [SyncTag], userID: Int64) async throws -> [SyncTag] {
-        try await transaction { connection in
-            _ = try await beginUserCall(connection, userID: userID)
+    func syncTags(_ uploaded: [SyncTag], account: SyncAccount) async throws -> [SyncTag] {
+        let userID = account.id
+        return try await transaction { connection in
+            _ = try await beginUserCall(connection, account: account)
             var stored: [SyncTag] = []
             let rows = try await connection.query(
                 "SELECT uniqueID, name, nameModificationDate FROM tags WHERE userID = \(userID) ORDER BY uniqueID",
@@ -34,9 +38,10 @@ extension PostgresVesperStorage {
 
     // MARK: Deleted notes
 
-    func syncDeletedNotes(_ uploaded: [Int64], since: Int64?, userID: Int64) async throws -> SyncResult<Int64> {
-        try await transaction { connection in
-            let now = try await beginUserCall(connection, userID: userID)
+    func syncDeletedNotes(_ uploaded: [Int64], since: Int64?, account: SyncAccount) async throws -> SyncResult<Int64> {
+        let userID = account.id
+        return try await transaction { connection in
+            let now = try await beginUserCall(connection, account: account)
             let sinceDate = min(since ?? 0, now)
             var existing: [Int64] = []
             let rows = try await connection.query(
@@ -60,49 +65,54 @@ extension PostgresVesperStorage {
 
     // MARK: Notes
 
-    func syncNotes(_ uploaded: [SyncNote], since: Int64?, overlap: Int64, userID: Int64) async throws
+    func syncNotes(_ uploaded: [SyncNote], since: Int64?, overlap: Int64, account: SyncAccount) async throws
         -> SyncResult<SyncNote>
     {
-        try await transaction { connection in
-            // 1. Lock the user and take the call's date.
-            let now = try await beginUserCall(connection, userID: userID)
-            // 2. Tombstones and stored rows for the uploaded IDs, the rows locked until commit.
-            let ids = Array(Set(uploaded.map(\.noteID)))
+        let userID = account.id
+        return try await transaction { connection in
+            // 1. Check the login, lock the user and take the call's date.
+            let now = try await beginUserCall(connection, account: account)
+            // 2. Stored rows for the uploaded IDs, locked until commit, and which IDs are tombstoned.
             var tombstoned: Set<Int64> = []
             var stored: [Int64: SyncNote] = [:]
-            if !ids.isEmpty {
-                let deleted = try await connection.query(
-                    "SELECT noteID FROM deletedNotes WHERE userID = \(userID) AND noteID = ANY(\(ids))", logger: logger)
-                for try await noteID in deleted.decode(Int64.self) { tombstoned.insert(noteID) }
+            if !uploaded.isEmpty {
                 let rows = try await connection.query(
-                    """
-                    SELECT \(unescaped: Self.noteColumns) FROM notes
-                    WHERE userID = \(userID) AND noteID = ANY(\(ids)) FOR UPDATE
-                    """, logger: logger)
-                for note in try await notes(rows, userID: userID) { stored[note.noteID] = note }
+                    Self.lockedRowsAndTombstones(ids: Array(Set(uploaded.map(\.noteID))), userID: userID), logger: logger)
+                for try await row in rows {
+                    var cells = NoteCells(row)
+                    if try cells.next(Bool.self) {
+                        tombstoned.insert(try cells.next(Int64.self))
+                    } else {
+                        let note = try cells.note(cipher: cipher, userID: userID)
+                        stored[note.noteID] = note
+                    }
+                }
             }
-            // 3. The engine-independent merge, then the writes in batches.
-            let writes = try NoteMerge.writes(
-                for: uploaded, isTombstoned: { tombstoned.contains($0) }, existing: { stored[$0] })
+            // 3. The engine-independent merge, then the writes in batches; the last batch's
+            //    statement also reads everything changed since the token date minus the overlap,
+            //    tombstones excluded (4.).
+            let writes = NoteMerge.writes(for: uploaded, tombstoned: tombstoned, stored: stored)
             let records = try writes.map { try NoteRecord(sealing: $0.note, cipher: cipher, userID: userID) }
-            for start in stride(from: 0, to: records.count, by: Self.rowsPerInsert) {
-                let batch = records[start..<min(start + Self.rowsPerInsert, records.count)]
-                try await connection.query(try Self.upsert(batch, userID: userID, date: now), logger: logger)
-            }
-            // 4. Everything changed since the token date minus the overlap, tombstones excluded.
             let sinceDate = since.map { min($0, now) - overlap } ?? Int64.min
-            let changed = try await connection.query(
-                """
-                SELECT \(unescaped: Self.noteColumns) FROM notes
-                WHERE userID = \(userID) AND serverModificationDate > \(sinceDate)
-                    AND NOT EXISTS (SELECT 1 FROM deletedNotes d WHERE d.userID = notes.userID AND d.noteID = notes.noteID)
-                ORDER BY serverModificationDate, noteID
-                """, logger: logger)
-            return SyncResult(items: try await notes(changed, userID: userID), date: now)
+            var start = 0
+            while records.count - start > Self.rowsPerInsert {
+                let batch = records[start..<start + Self.rowsPerInsert]
+                try await connection.query(try Self.upsert(batch, userID: userID, date: now), logger: logger)
+                start += Self.rowsPerInsert
+            }
+            let changes = try Self.changes(
+                writing: records[start...], userID: userID, date: now, since: sinceDate)
+            var items: [SyncNote] = []
+            for try await row in try await connection.query(changes, logger: logger) {
+                var cells = NoteCells(row)
+                _ = try cells.next(Int64.self)  // serverModificationDate, the sort key
+                items.append(try cells.note(cipher: cipher, userID: userID))
+            }
+            return SyncResult(items: items, date: now)
         }
     }
 
-    // MARK: Note rows
+    // MARK: Statements
 
     private static let noteColumns = """
         noteID, archived, text, textKeyID, creationDate, sortDate, textModificationDate, archivedModificationDate, \
@@ -112,30 +122,58 @@ extension PostgresVesperStorage {
     /// 15 parameters a row; PostgreSQL takes at most 65,535 a statement.
     private static let rowsPerInsert = 1_000
 
-    private func notes(_ rows: PostgresRowSequence, userID: Int64) async throws -> [SyncNote] {
-        var notes: [SyncNote] = []
-        for try await row in rows {
-            let (noteID, archived, text, keyID, creation, sort, textDate, archivedDate, sortDate, tagsDate, attachmentsDate,
-                tags, attachments) = try row.decode(
-                    (Int64, Bool?, ByteBuffer?, Int64?, Int64, Int64, Int64?, Int64?, Int64?, Int64?, Int64?, String?,
-                        ByteBuffer?).self)
-            let properties = SyncNote(
-                noteID: noteID, archived: archived, creationDate: creation, sortDate: sort,
-                textModificationDate: textDate, archivedModificationDate: archivedDate,
-                sortDateModificationDate: sortDate, tagsModificationDate: tagsDate,
-                attachmentsModificationDate: attachmentsDate, tags: tags,
-                attachments: attachments.map { Data($0.readableBytesView) })
-            notes.append(
-                try NoteRecord(properties: properties, sealed: text.map { Data($0.readableBytesView) }, textKeyID: keyID)
-                    .opened(cipher: cipher, userID: userID))
-        }
-        return notes
+    /// `(false, the note's columns)` for each stored row of `ids`, locked until commit, and
+    /// `(true, noteID, …)` for each tombstoned one: one round trip for both questions the merge asks.
+    private static func lockedRowsAndTombstones(ids: [Int64], userID: Int64) -> PostgresQuery {
+        """
+        WITH locked AS (
+            SELECT \(unescaped: noteColumns) FROM notes WHERE userID = \(userID) AND noteID = ANY(\(ids)) FOR UPDATE)
+        SELECT false, * FROM locked
+        UNION ALL
+        SELECT true, noteID, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+        FROM deletedNotes WHERE userID = \(userID) AND noteID = ANY(\(ids))
+        """
+    }
+
+    /// Writes `records` (none is fine) and returns `(serverModificationDate, the note's columns)`
+    /// of every note changed after `since` and not tombstoned, the written ones as written, in
+    /// date order: one statement. (The statement's own reads see the table as it was before
+    /// its write, hence the written rows from `RETURNING`.)
+    private static func changes(writing records: ArraySlice<NoteRecord>, userID: Int64, date: Int64, since: Int64) throws
+        -> PostgresQuery
+    {
+        var bindings = PostgresBindings(capacity: records.count * 15 + 2)
+        let upsert = records.isEmpty ? "" : try upsertSQL(records, userID: userID, date: date, bindings: &bindings)
+        bindings.append(userID)
+        bindings.append(since)
+        let user = "$\(bindings.count - 1)", sinceDate = "$\(bindings.count)"
+        let written = records.isEmpty ? "" : """
+            WITH written AS (\(upsert) RETURNING serverModificationDate, \(noteColumns))
+            SELECT * FROM written WHERE serverModificationDate > \(sinceDate)
+            UNION ALL
+            """
+        let sql = """
+            \(written)
+            SELECT serverModificationDate, \(noteColumns) FROM notes
+            WHERE userID = \(user) AND serverModificationDate > \(sinceDate)
+                \(records.isEmpty ? "" : "AND noteID NOT IN (SELECT noteID FROM written)")
+                AND NOT EXISTS (SELECT 1 FROM deletedNotes d WHERE d.userID = notes.userID AND d.noteID = notes.noteID)
+            ORDER BY 1, 2
+            """
+        return PostgresQuery(unsafeSQL: sql, binds: bindings)
+    }
+
+    private static func upsert(_ records: ArraySlice<NoteRecord>, userID: Int64, date: Int64) throws -> PostgresQuery {
+        var bindings = PostgresBindings(capacity: records.count * 15)
+        let sql = try upsertSQL(records, userID: userID, date: date, bindings: &bindings)
+        return PostgresQuery(unsafeSQL: sql, binds: bindings)
     }
 
     /// One `INSERT … ON CONFLICT DO UPDATE` for a batch of whole rows (merged in Swift under the
-    /// row locks); `creationDate` never changes once stored.
-    private static func upsert(_ records: ArraySlice<NoteRecord>, userID: Int64, date: Int64) throws -> PostgresQuery {
-        var bindings = PostgresBindings(capacity: records.count * 15)
+    /// row locks), its values appended to `bindings`; `creationDate` never changes once stored.
+    private static func upsertSQL(
+        _ records: ArraySlice<NoteRecord>, userID: Int64, date: Int64, bindings: inout PostgresBindings
+    ) throws -> String {
         var tuples: [String] = []
         tuples.reserveCapacity(records.count)
         for record in records {
@@ -158,7 +196,7 @@ extension PostgresVesperStorage {
             bindings.append(note.tags)
             try bindings.append(note.attachments)
         }
-        let sql = """
+        return """
             INSERT INTO notes (userID, noteID, archived, text, textKeyID, creationDate, sortDate, textModificationDate,
                 archivedModificationDate, sortDateModificationDate, tagsModificationDate, attachmentsModificationDate,
                 serverModificationDate, tags, attachments)
@@ -173,6 +211,37 @@ extension PostgresVesperStorage {
                 serverModificationDate = excluded.serverModificationDate, tags = excluded.tags,
                 attachments = excluded.attachments
             """
-        return PostgresQuery(unsafeSQL: sql, binds: bindings)
+    }
+}
+
+/// A result row's cells read in order, the note columns (``PostgresVesperStorage`` `noteColumns`)
+/// as a note with its text opened.
+private struct NoteCells {
+    private var cells: PostgresRow.Iterator
+
+    init(_ row: PostgresRow) {
+        cells = row.makeIterator()
+    }
+
+    mutating func next<Value: PostgresDecodable>(_ type: Value.Type) throws -> Value {
+        guard let cell = cells.next() else {
+            throw StorageError.corruptRow(table: "notes", reason: "the result has too few columns")
+        }
+        return try cell.decode(Value.self)
+    }
+
+    mutating func note(cipher: TextCipher, userID: Int64) throws -> SyncNote {
+        let noteID = try next(Int64.self)
+        let archived = try next(Bool?.self)
+        let text = try next(ByteBuffer?.self)
+        let keyID = try next(Int64?.self)
+        let properties = SyncNote(
+            noteID: noteID, archived: archived, creationDate: try next(Int64.self), sortDate: try next(Int64.self),
+            textModificationDate: try next(Int64?.self), archivedModificationDate: try next(Int64?.self),
+            sortDateModificationDate: try next(Int64?.self), tagsModificationDate: try next(Int64?.self),
+            attachmentsModificationDate: try next(Int64?.self), tags: try next(String?.self),
+            attachments: try next(ByteBuffer?.self).map { Data($0.readableBytesView) })
+        return try NoteRecord(properties: properties, sealed: text.map { Data($0.readableBytesView) }, textKeyID: keyID)
+            .opened(cipher: cipher, userID: userID)
     }
 }

@@ -5,13 +5,15 @@ import PostgresNIO
 /// The shared storage engine: PostgreSQL through postgres-nio's connection pool, for any number
 /// of server instances on one database.
 ///
-/// Each call that writes is one transaction. A sync call first locks its user's account row and
-/// takes the call's date from it (``beginUserCall(_:userID:)``), so one user's sync calls run
-/// one after another whichever instance serves them, while different users' run in parallel.
+/// Each call that writes is one transaction. A sync call first checks its login and locks its
+/// user's account row, taking the call's date from it (``beginUserCall(_:account:)``), so one
+/// user's sync calls run one after another whichever instance serves them, while different
+/// users' run in parallel.
 /// All SQL is parameterised.
 struct PostgresVesperStorage: VesperStorage {
     let client: PostgresClient
     let cipher: TextCipher
+    let clock: ServerClock
     let logger: Logger
 
     func run() async {
@@ -19,7 +21,7 @@ struct PostgresVesperStorage: VesperStorage {
     }
 
     func prepare() async throws {
-        try await PostgresSchema.migrate(client, logger: logger)
+        try await PostgresSchema.migrate(client, clock: clock, logger: logger)
     }
 
     /// Runs `body` in a transaction, rethrowing the body's own error (not the wrapper
@@ -35,16 +37,16 @@ struct PostgresVesperStorage: VesperStorage {
     }
 
     /// Locks the user's account row until the transaction ends and returns the call's date: the
-    /// wall clock in milliseconds, but always later than the user's previous call's.
-    func beginUserCall(_ connection: PostgresConnection, userID: Int64) async throws -> Int64 {
+    /// clock in milliseconds, but always later than the user's previous call's. Throws
+    /// ``StorageError/revokedLogin`` when the account is gone or its credential version is not
+    /// the login's.
+    func beginUserCall(_ connection: PostgresConnection, account: SyncAccount) async throws -> Int64 {
         let rows = try await connection.query(
             """
-            UPDATE accounts SET lastSyncDate = GREATEST(lastSyncDate + 1, \(VesperAPI.nowMilliseconds()))
-            WHERE id = \(userID) RETURNING lastSyncDate
+            UPDATE accounts SET lastSyncDate = GREATEST(lastSyncDate + 1, \(clock.milliseconds()))
+            WHERE id = \(account.id) AND credentialVersion = \(account.credentialVersion) RETURNING lastSyncDate
             """, logger: logger)
-        guard let date = try await rows.collect().first?.decode(Int64.self) else {
-            throw StorageError.noSuchAccount(userID)
-        }
+        guard let date = try await rows.collect().first?.decode(Int64.self) else { throw StorageError.revokedLogin }
         return date
     }
 
@@ -58,7 +60,7 @@ struct PostgresVesperStorage: VesperStorage {
                 """
                 INSERT INTO accounts (username, passwordHash, passwordAlgorithm, credentialVersion, emailUpdates,
                     dateCreated)
-                VALUES (\(username), \(passwordHash), \(passwordAlgorithm), 1, \(emailUpdates), \(VesperAPI.nowMilliseconds()))
+                VALUES (\(username), \(passwordHash), \(passwordAlgorithm), 1, \(emailUpdates), \(clock.milliseconds()))
                 RETURNING id
                 """, logger: logger)
             guard let id = try await rows.collect().first?.decode(Int64.self) else {
@@ -119,7 +121,7 @@ struct PostgresVesperStorage: VesperStorage {
     func savePasswordReset(tokenHash: Data, userID: Int64, expiry: Int64) async throws {
         try await transaction { connection in
             try await connection.query(
-                "DELETE FROM passwordResets WHERE expiry < \(VesperAPI.nowMilliseconds())", logger: logger)
+                "DELETE FROM passwordResets WHERE expiry < \(clock.milliseconds())", logger: logger)
             try await connection.query(
                 "INSERT INTO passwordResets (tokenHash, userID, expiry) VALUES (\(tokenHash), \(userID), \(expiry))",
                 logger: logger)

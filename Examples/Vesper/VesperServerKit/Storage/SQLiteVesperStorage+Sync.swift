@@ -1,13 +1,24 @@
 import Foundation
 import QSData
 
-/// Tags, tombstones and notes: each call is one transaction; no unbounded `IN` lists —
-/// uploads are handled one row at a time through cached prepared statements.
+/// Tags, tombstones and notes: each call is one transaction that first checks the login. No
+/// unbounded `IN` lists: the uploaded note IDs travel as one JSON array parameter (`json_each`),
+/// and rows are written one at a time through cached prepared statements.
 extension SQLiteVesperStorage {
+    /// Throws ``StorageError/revokedLogin`` unless the account exists with the login's
+    /// credential version.
+    private func checkLogin(_ account: SyncAccount) throws {
+        let version = try connection.fetchValue(
+            "SELECT credentialVersion FROM accounts WHERE id = ?", [.integer(account.id)])
+        guard version?.int64Value == account.credentialVersion else { throw StorageError.revokedLogin }
+    }
+
     // MARK: Tags
 
-    func syncTags(_ uploaded: [SyncTag], userID: Int64) throws -> [SyncTag] {
-        try connection.transaction {
+    func syncTags(_ uploaded: [SyncTag], account: SyncAccount) throws -> [SyncTag] {
+        let userID = account.id
+        return try connection.transaction {
+            try checkLogin(account)
             let stored = try connection.fetchRows(
                 "SELECT uniqueID, name, nameModificationDate FROM tags WHERE userID = ? ORDER BY uniqueID",
                 [.integer(userID)]
@@ -33,8 +44,10 @@ extension SQLiteVesperStorage {
 
     // MARK: Deleted notes
 
-    func syncDeletedNotes(_ uploaded: [Int64], since: Int64?, userID: Int64) throws -> SyncResult<Int64> {
-        try connection.transaction {
+    func syncDeletedNotes(_ uploaded: [Int64], since: Int64?, account: SyncAccount) throws -> SyncResult<Int64> {
+        let userID = account.id
+        return try connection.transaction {
+            try checkLogin(account)
             // 1. The call's date: the token to return, and the date of the tombstones it writes.
             let now = nextDate()
             let sinceDate = min(since ?? 0, now)
@@ -60,25 +73,38 @@ extension SQLiteVesperStorage {
 
     // MARK: Notes
 
-    func syncNotes(_ uploaded: [SyncNote], since: Int64?, overlap: Int64, userID: Int64) throws
+    func syncNotes(_ uploaded: [SyncNote], since: Int64?, overlap: Int64, account: SyncAccount) throws
         -> SyncResult<SyncNote>
     {
-        try connection.transaction {
+        let userID = account.id
+        return try connection.transaction {
+            try checkLogin(account)
             // 1. The call's date: the token to return and the serverModificationDate of its writes.
             let now = nextDate()
-            // 2. One note per ID; tombstoned notes skipped; new notes inserted, existing ones merged.
-            let writes = try NoteMerge.writes(
-                for: uploaded,
-                isTombstoned: { noteID in
-                    try !connection.fetchRows(
-                        "SELECT 1 FROM deletedNotes WHERE userID = ? AND noteID = ?", [.integer(userID), .integer(noteID)]
-                    ).isEmpty
-                },
-                existing: { noteID in try fetchNote(noteID: noteID, userID: userID) })
+            // 2. Which uploaded IDs are tombstoned, and their stored rows: one query each.
+            var tombstoned: Set<Int64> = []
+            var stored: [Int64: SyncNote] = [:]
+            if !uploaded.isEmpty {
+                let ids: [SQLValue] = [.integer(userID), .text(Self.jsonArray(uploaded.map(\.noteID)))]
+                for row in try connection.fetchRows(
+                    "SELECT noteID FROM deletedNotes WHERE userID = ? AND noteID IN (SELECT value FROM json_each(?))", ids)
+                {
+                    if let noteID = row[0].int64Value { tombstoned.insert(noteID) }
+                }
+                for row in try connection.fetchRows(
+                    "SELECT \(Self.noteColumns) FROM notes WHERE userID = ? AND noteID IN (SELECT value FROM json_each(?))",
+                    ids)
+                {
+                    let note = try note(from: row, userID: userID)
+                    stored[note.noteID] = note
+                }
+            }
+            // 3. One note per ID; tombstoned notes skipped; new notes inserted, existing ones merged.
+            let writes = NoteMerge.writes(for: uploaded, tombstoned: tombstoned, stored: stored)
             for write in writes {
                 try writeNote(write.note, userID: userID, serverModificationDate: now, isNew: write.isNew)
             }
-            // 3. Everything changed since the token date minus the overlap, tombstones excluded.
+            // 4. Everything changed since the token date minus the overlap, tombstones excluded.
             let sinceDate = since.map { min($0, now) - overlap } ?? Int64.min
             let rows = try connection.fetchRows(
                 """
@@ -98,11 +124,9 @@ extension SQLiteVesperStorage {
         sortDateModificationDate, tagsModificationDate, attachmentsModificationDate, tags, attachments
         """
 
-    private func fetchNote(noteID: Int64, userID: Int64) throws -> SyncNote? {
-        try connection.fetchRows(
-            "SELECT \(Self.noteColumns) FROM notes WHERE userID = ? AND noteID = ?",
-            [.integer(userID), .integer(noteID)]
-        ).first.map { try note(from: $0, userID: userID) }
+    /// `[1,2,3]`: note IDs as one parameter for `json_each`.
+    private static func jsonArray(_ ids: [Int64]) -> String {
+        "[" + ids.map(String.init).joined(separator: ",") + "]"
     }
 
     /// A row as a note with its text opened by the key the row names. A text that cannot be

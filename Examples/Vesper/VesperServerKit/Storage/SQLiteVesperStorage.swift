@@ -11,10 +11,11 @@ actor SQLiteVesperStorage: VesperStorage {
 
     let connection: SQLiteConnection
     let cipher: TextCipher
+    let clock: ServerClock
     /// The last `serverModificationDate` handed out; dates only ever increase (see ``nextDate()``).
     private var lastDate: Int64
 
-    init(path: String, cipher: TextCipher) throws {
+    init(path: String, cipher: TextCipher, clock: ServerClock) throws {
         executor = DispatchQueueExecutor(label: "vesper-server.sqlite")
         // Created readable by the server's user only; SQLite gives the -wal and -shm files the
         // same permissions as the database.
@@ -33,14 +34,14 @@ actor SQLiteVesperStorage: VesperStorage {
         lastDate = latest?.int64Value ?? 0
         self.connection = connection
         self.cipher = cipher
+        self.clock = clock
     }
 
     /// The date of one write call: the wall clock in milliseconds, but always later than the
     /// previous call's. Calls are serialised, so a sync token carrying date D means "every row
     /// with serverModificationDate ≤ D was visible to the call that issued it".
     func nextDate() -> Int64 {
-        let wallClock = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
-        lastDate = max(wallClock, lastDate + 1)
+        lastDate = max(clock.milliseconds(), lastDate + 1)
         return lastDate
     }
 
@@ -49,7 +50,7 @@ actor SQLiteVesperStorage: VesperStorage {
     func createAccount(username: String, passwordHash: String, passwordAlgorithm: String, emailUpdates: Bool)
         throws -> Int64
     {
-        let now = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+        let now = clock.milliseconds()
         do {
             return try connection.transaction {
                 try connection.execute(
@@ -111,7 +112,7 @@ actor SQLiteVesperStorage: VesperStorage {
     }
 
     func savePasswordReset(tokenHash: Data, userID: Int64, expiry: Int64) throws {
-        let now = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+        let now = clock.milliseconds()
         try connection.transaction {
             try connection.execute("DELETE FROM passwordResets WHERE expiry < ?", [.integer(now)])
             try connection.execute(

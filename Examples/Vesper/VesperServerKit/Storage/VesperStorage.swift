@@ -4,8 +4,11 @@ import Foundation
 /// instance) or PostgreSQL (any number of instances on one database).
 ///
 /// Rules every implementation keeps:
-/// - every call that touches user data takes the `userID` from the verified login token, and
+/// - every call that touches user data takes the user from the verified login token, and
 ///   every query is scoped by it; two users may hold the same noteID;
+/// - a sync call checks, in its own transaction, that the token's account still exists with
+///   the token's credential version, and otherwise throws ``StorageError/revokedLogin``
+///   having changed nothing;
 /// - each call that writes does all its writes in one transaction;
 /// - dates are exact milliseconds; `SyncResult.date` comes from one monotonic source, and is
 ///   also the `serverModificationDate` of the rows the call wrote;
@@ -44,12 +47,12 @@ protocol VesperStorage: LoginFailureStore {
     // MARK: Sync
 
     /// Merges the uploaded tags and returns the ones the client should take.
-    func syncTags(_ uploaded: [SyncTag], userID: Int64) async throws -> [SyncTag]
+    func syncTags(_ uploaded: [SyncTag], account: SyncAccount) async throws -> [SyncTag]
     /// Records the uploaded tombstones, deletes their notes, and returns the IDs of
     /// tombstones that existed before this call and are newer than `since`.
-    func syncDeletedNotes(_ uploaded: [Int64], since: Int64?, userID: Int64) async throws -> SyncResult<Int64>
+    func syncDeletedNotes(_ uploaded: [Int64], since: Int64?, account: SyncAccount) async throws -> SyncResult<Int64>
     /// Merges the uploaded notes and returns the notes changed after `since` − `overlap`.
-    func syncNotes(_ uploaded: [SyncNote], since: Int64?, overlap: Int64, userID: Int64) async throws
+    func syncNotes(_ uploaded: [SyncNote], since: Int64?, overlap: Int64, account: SyncAccount) async throws
         -> SyncResult<SyncNote>
 
     // MARK: Blobs (metadata; the bytes live in a ``BlobByteStore``)
@@ -67,6 +70,13 @@ struct Account: Sendable, Equatable {
     var passwordAlgorithm: String
     var credentialVersion: Int64
     var emailUpdates: Bool
+}
+
+/// The account a sync call is for, as a verified login token names it.
+struct SyncAccount: Sendable, Equatable {
+    var id: Int64
+    /// The token's credential version: the call runs only while the account's is the same.
+    var credentialVersion: Int64
 }
 
 struct BlobRecord: Sendable, Equatable {
@@ -98,11 +108,12 @@ struct LoginFailures: Sendable, Equatable {
     var oldest: Int64
 }
 
-enum StorageError: Error, CustomStringConvertible {
+enum StorageError: Error, Equatable, CustomStringConvertible {
     case usernameTaken
     case corruptRow(table: String, reason: String)
-    /// A sync call for an account that no longer exists.
-    case noSuchAccount(Int64)
+    /// A sync call whose login token names an account that no longer exists or whose password
+    /// changed since the token was issued.
+    case revokedLogin
     /// The database's schema is newer than this server knows (a newer server migrated it).
     case schemaTooNew(found: Int64, known: Int64)
 
@@ -110,7 +121,7 @@ enum StorageError: Error, CustomStringConvertible {
         switch self {
         case .usernameTaken: "the username is taken"
         case .corruptRow(let table, let reason): "a row of \(table) is unreadable: \(reason)"
-        case .noSuchAccount(let id): "there is no account \(id)"
+        case .revokedLogin: "the login token's account is gone or its password changed"
         case .schemaTooNew(let found, let known):
             "the database schema is version \(found), newer than this server's \(known); run a newer server"
         }

@@ -35,39 +35,44 @@ struct VSSyncRun {
         report.deletionsUploaded = pending
     }
 
-    /// Notes: the notes changed here up, in batches, with the stored sync token; each
-    /// response merged; each batch's notes unmarked once the server has them. Returns the
-    /// token to store, or nil when no response carried one.
+    /// Notes: the notes changed here up, in batches, with the stored sync token; each batch's
+    /// notes unmarked once the server has them; the last response merged. Returns the token to
+    /// store, or nil when no response carried one.
+    ///
+    /// Every batch carries the same token, so each response holds every note changed on the
+    /// server since the same date, and the last one holds all that an earlier one did, in its
+    /// latest state, less notes deleted meanwhile: merging only the last is the same as merging
+    /// each in turn, without reading the earlier ones' notes again and again (a first sync of
+    /// 10,000 notes would otherwise merge each note once per later batch).
     func syncNotes(syncToken: String?, into report: inout VSSyncReport) async throws -> String? {
         // 1. The notes changed here, with their tags and attachments, and their upload marks.
         let notes = try await dataController.notesToUpload()
-        let marks = notes.compactMap { note in
-            note.modificationDate.map { VSDataController.UploadMark(noteID: note.uniqueID, modificationDate: $0) }
-        }
         let wire = try notes.map { try VSSyncNote($0).json() }
-        let merger = VSSyncNoteMerger(dataController: dataController)
+        let batchSize = max(notesPerRequest, 1)
         var newToken: String?
+        var lastElements: [VSJSON] = []
         // 2. One request per batch (one empty request when nothing changed here, to download).
-        for start in stride(from: 0, to: max(wire.count, 1), by: max(notesPerRequest, 1)) {
-            let end = min(start + notesPerRequest, wire.count)
-            let result = await caller.uploadNotes(Array(wire[start..<end]), syncToken: syncToken)
-            let elements = try Self.array(of: result, call: "notes")
-            // 3. Server notes as sync objects; a malformed one is reported and skipped.
-            var serverNotes: [VSSyncNote] = []
-            for element in elements {
-                do { serverNotes.append(try VSSyncNote(json: element)) } catch { report.notesRejected.append(String(describing: error)) }
-            }
-            // 4. Merge, never resurrecting a note deleted here meanwhile.
-            let pendingDeletions = Set(try await dataController.deletedNoteIDs())
-            let outcome = try await merger.merge(serverNotes, pendingDeletions: pendingDeletions)
-            report.notesCreated += outcome.created
-            report.notesUpdated += outcome.updated
-            // 5. The server has this batch: unmark the notes not changed again since.
-            let batchMarks = marks.filter { mark in notes[start..<end].contains { $0.uniqueID == mark.noteID } }
-            try dataController.syncDidUploadNotes(batchMarks)
-            report.notesUploaded += notes[start..<end].map(\.uniqueID)
+        for start in stride(from: 0, to: max(wire.count, 1), by: batchSize) {
+            let batch = notes[start..<min(start + batchSize, notes.count)]
+            let result = await caller.uploadNotes(Array(wire[batch.indices]), syncToken: syncToken)
+            lastElements = try Self.array(of: result, call: "notes")
+            // 3. The server has this batch: unmark the notes not changed again since.
+            try dataController.syncDidUploadNotes(batch.compactMap { note in
+                note.modificationDate.map { VSDataController.UploadMark(noteID: note.uniqueID, modificationDate: $0) }
+            })
+            report.notesUploaded += batch.map(\.uniqueID)
             newToken = result.syncToken ?? newToken
         }
+        // 4. Server notes as sync objects; a malformed one is reported and skipped.
+        var serverNotes: [VSSyncNote] = []
+        for element in lastElements {
+            do { serverNotes.append(try VSSyncNote(json: element)) } catch { report.notesRejected.append(String(describing: error)) }
+        }
+        // 5. Merge, never resurrecting a note deleted here meanwhile.
+        let pendingDeletions = Set(try await dataController.deletedNoteIDs())
+        let outcome = try await VSSyncNoteMerger(dataController: dataController).merge(serverNotes, pendingDeletions: pendingDeletions)
+        report.notesCreated += outcome.created
+        report.notesUpdated += outcome.updated
         try await dataController.flush()
         return newToken
     }
