@@ -5,7 +5,7 @@ import Testing
 
 @testable import VesperServerKit
 
-@Suite("Storage engines")
+@Suite("Storage engines", .timeLimit(.minutes(10)))
 struct StorageTests {
     /// Two instances on one fresh store — two connection pools on PostgreSQL; SQLite has one
     /// instance by design, so both are the same storage — and an account; then the store goes.
@@ -71,10 +71,12 @@ struct StorageTests {
                 tags.textModificationDate = nil
                 tags.tags = "Tag\(round)"
                 tags.tagsModificationDate = 1 + round
-                async let one = a.syncNotes([text], since: nil, overlap: 0, account: account)
-                async let two = b.syncNotes([archived], since: nil, overlap: 0, account: account)
-                async let three = b.syncNotes([tags], since: nil, overlap: 0, account: account)
-                _ = try await (one, two, three)
+                try await withDeadline(.seconds(120), "round \(round)'s three concurrent syncs") { [text, archived, tags] in
+                    async let one = a.syncNotes([text], since: nil, overlap: 0, account: account)
+                    async let two = b.syncNotes([archived], since: nil, overlap: 0, account: account)
+                    async let three = b.syncNotes([tags], since: nil, overlap: 0, account: account)
+                    _ = try await (one, two, three)
+                }
             }
             let stored = try await a.syncNotes([], since: nil, overlap: 0, account: account).items
             #expect(stored.map(\.text) == ["text 20"])

@@ -1,3 +1,4 @@
+import ExampleTestSupport
 import Foundation
 import Logging
 import PostgresNIO
@@ -58,14 +59,21 @@ final class TestStore: Sendable {
                 database: .sqlite(path: folder.appendingPathComponent("vesper.sqlite").path), schema: nil)
         case .postgres:
             guard let url = Engine.postgresURL else { throw TestStoreError.postgresMissing }
-            let schema = try await VesperTestSchema.create(serverURL: url)
+            let schema = try await withDeadline(.seconds(120), "creating a test schema") {
+                try await VesperTestSchema.create(serverURL: url)
+            }
             return TestStore(engine: engine, folder: folder, database: schema.database, schema: schema)
         }
     }
 
-    /// Drops the schema (PostgreSQL) and removes the folder.
+    /// Drops the schema (PostgreSQL) and removes the folder; a drop that never finishes is a
+    /// test failure rather than a hang.
     func remove() async {
-        try? await schema?.drop()
+        do {
+            try await withDeadline(.seconds(120), "dropping the test schema") { [schema] in try? await schema?.drop() }
+        } catch {
+            Issue.record(error)
+        }
         try? FileManager.default.removeItem(at: folder)
     }
 
@@ -94,7 +102,7 @@ final class TestStore: Sendable {
         }
         let connections = Task { await storage.run() }
         defer { connections.cancel() }
-        try await storage.prepare()
+        try await withDeadline(.seconds(120), "migrating the storage") { try await storage.prepare() }
         return try await body(storage)
     }
 }

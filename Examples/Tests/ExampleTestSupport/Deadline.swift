@@ -1,0 +1,55 @@
+import Synchronization
+
+/// What a test throws when an operation has not finished by its deadline.
+public struct DeadlineExceeded: Error, CustomStringConvertible {
+    public let operation: String
+    public let limit: Duration
+
+    public var description: String { "\(operation) had not finished after \(limit): a wait nobody ends (lost wakeup?)" }
+}
+
+/// Runs `operation` in a task of its own and returns its result, or throws ``DeadlineExceeded``
+/// once `limit` has passed, cancelling the task and leaving it behind if it ignores cancellation.
+///
+/// Swift Testing's time limit cancels a test but still waits for its body to return, so a
+/// continuation nobody resumes hangs the whole test process; this bound fails the one test
+/// instead. Cancelling the caller cancels the operation.
+public func withDeadline<Value: Sendable>(
+    _ limit: Duration, _ operation: String, _ body: @escaping @Sendable () async throws -> Value
+) async throws -> Value {
+    let work = Task { try await body() }
+    return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { continuation in
+            let outcome = FirstOutcome(continuation)
+            let timer = Task {
+                try await Task.sleep(for: limit)
+                work.cancel()
+                outcome.deliver(.failure(DeadlineExceeded(operation: operation, limit: limit)))
+            }
+            Task {
+                let result = await work.result
+                timer.cancel()
+                outcome.deliver(result)
+            }
+        }
+    } onCancel: {
+        work.cancel()
+    }
+}
+
+/// Resumes a continuation with whichever outcome arrives first and ignores the rest.
+private final class FirstOutcome<Value: Sendable>: Sendable {
+    private let continuation: Mutex<CheckedContinuation<Value, any Error>?>
+
+    init(_ continuation: CheckedContinuation<Value, any Error>) {
+        self.continuation = Mutex(continuation)
+    }
+
+    func deliver(_ result: Result<Value, any Error>) {
+        let waiting = continuation.withLock { pending in
+            defer { pending = nil }
+            return pending
+        }
+        waiting?.resume(with: result)
+    }
+}
