@@ -79,7 +79,7 @@ extension TypeBinding {
     /// `update(from:)`, a value is replaced in the cache.
     func replace(_ current: Object, values: [SQLValue], related: [String: any RelatedChildren], id: QSAnyID, using row: QSRow) throws {
         row.values = values
-        row.relatedObjects = related.isEmpty ? [:] : related.mapValues { $0.asLookup(parentID: id) }
+        row.setRelated(related.mapValues { $0.asLookup(parentID: id) })
         row.advance(parentID: id)
         if let updatable = current as? any QSUpdatableObject {
             try updatable.update(from: row)

@@ -10,7 +10,7 @@ protocol AnyTypeBinding: AnyObject, Sendable {
     var columnsMissingForInsert: MissingColumns { get }
 
     /// Database queue: the children of a relationship for the given lookup rows.
-    func childrenByParent(_ rows: LookupRows, in context: QueueContext) throws -> any ChildrenByParent
+    func childrenByParent(_ rows: LookupRows, in context: QueueContext) throws -> ChildrenByParent
 
     /// Main actor: adds the children of a saved parent to the batch, once each.
     func addChildren(_ children: any RelatedChildren, to batch: inout SaveBatch, registry: TypeRegistry) throws
