@@ -70,7 +70,7 @@ let package = Package(
             name: "VesperCore",
             dependencies: [qsData, "AppDataFolder"],
             path: "Vesper/VesperCore",
-            resources: [.copy("Resources/Vesper.plist"), .copy("Resources/Vesper.sql")],
+            resources: [.copy("Resources/Vesper.plist"), .copy("Resources/Vesper.sql"), .copy("Resources/VesperMigrations")],
             plugins: [modelPlugin]
         ),
         // The sync client: wire objects, API calls, mergers, account.

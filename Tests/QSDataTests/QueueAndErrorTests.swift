@@ -43,6 +43,36 @@ import Testing
         observation.cancel()
     }
 
+    @Test func aCachedInstanceThatRefusesABulkUpdateIsReportedAndForgotten() async throws {
+        let store = try await QSStore.open(
+            at: Fixtures.temporaryDatabaseURL(), model: Fixtures.model(),
+            schema: QSSchema(creationSQL: Fixtures.schemaSQL), types: [StubbornNote.self, Tag.self, Attachment.self])
+        let note = StubbornNote(uniqueID: 31_000, text: "stays unarchived in memory")
+        try store.save(note)
+        try await store.flush()
+
+        var reported: [QSWriteError] = []
+        let observation = store.observeWriteErrors { reported.append($0) }
+        let write = try store.update(StubbornNote.self, where: "uniqueID = ?", arguments: [31_000], set: ["archived": true])
+        try await write.committed()  // the update itself committed; patching the instance failed after
+
+        let error = await #expect(throws: QSWriteError.self) { try await store.flush() }
+        #expect(error?.operation == "update Note where uniqueID = ?")
+        #expect(error?.wasRolledBack == false)
+        #expect(error?.underlying is StubbornNote.RefusesToBeArchived)
+        #expect(error?.description.hasPrefix("update Note where uniqueID = ? committed, but cached instances could not take") == true)
+        #expect(reported.count == 1)
+        #expect(try await store.count(StubbornNote.self, where: "archived = 1") == 1)
+        // The refusing instance is no longer the store's: a fetch reads the row afresh.
+        #expect(try store.cachedObject(of: StubbornNote.self, id: 31_000) == nil)
+        let fetched = try #require(try await store.fetch(StubbornNote.self, id: 31_000))
+        #expect(fetched !== note)
+        #expect(fetched.archived)
+        #expect(!note.archived)
+        try await store.flush()  // reported once only
+        observation.cancel()
+    }
+
     @Test func changesArriveAsAnAsyncSequenceWithTheirSource() async throws {
         let store = try await Fixtures.openStore()
         let stream = store.changes
@@ -168,5 +198,55 @@ import Testing
         for value in values {
             #expect(try connection.fetchValue("SELECT ?", [value]) == value)
         }
+    }
+}
+
+/// A note whose instances throw from `update(from:)` when the row says archived, so patching
+/// them after a bulk update fails.
+private final class StubbornNote: QSUpdatableObject {
+    static let modelName = "Note"
+    struct RefusesToBeArchived: Error {}
+
+    let uniqueID: Int64
+    var text: String
+    var archived = false
+    var sortDate = Fixtures.referenceDate
+    var links: [String]?
+    var tags: [Tag] = []
+    var attachments: [Attachment] = []
+
+    init(uniqueID: Int64, text: String) {
+        self.uniqueID = uniqueID
+        self.text = text
+    }
+
+    init(row: QSRow) throws {
+        uniqueID = try row["uniqueID"]
+        text = try row["text"]
+        archived = try row["archived"]
+        sortDate = try row["sortDate"]
+        links = try row["links"]
+        tags = try row.related("tags")
+        attachments = try row.related("attachments")
+    }
+
+    func update(from row: QSRow) throws {
+        let archived: Bool = try row["archived"]
+        guard !archived else { throw RefusesToBeArchived() }
+        text = try row["text"]
+        sortDate = try row["sortDate"]
+        links = try row["links"]
+        tags = try row.related("tags")
+        attachments = try row.related("attachments")
+    }
+
+    func encode(to row: inout QSRowEncoder) {
+        row["uniqueID"] = uniqueID
+        row["text"] = text
+        row["archived"] = archived
+        row["sortDate"] = sortDate
+        row["links"] = links
+        row.setRelated("tags", tags)
+        row.setRelated("attachments", attachments)
     }
 }

@@ -3,7 +3,8 @@ import Foundation
 /// Turns raw feed bytes into clean UTF-8 that `XMLParser` reads identically on
 /// every platform:
 ///
-/// 1. byte-order marks are removed (UTF-16 and UTF-32 input is transcoded);
+/// 1. byte-order marks are removed (UTF-16 and UTF-32 input, with or without a mark, is
+///    transcoded);
 /// 2. a legacy `encoding="…"` in the XML declaration is converted to UTF-8 with
 ///    ``TextEncodingConverter`` and the declaration rewritten to say UTF-8;
 /// 3. undeclared-UTF-8 input with stray invalid bytes is repaired as windows-1252;
@@ -17,7 +18,10 @@ enum XMLInputNormalizer {
         var bytes = [UInt8](data)
         bytes = try normalizeEncoding(bytes)
         bytes = try EntityRewriter.rewrite(bytes) ?? bytes
-        return removingProcessingInstructions(bytes)
+        bytes = removingProcessingInstructions(bytes)
+        // The toolchain's XMLParser traps on an element, attribute or comment whose text is not
+        // UTF-8. Every step above keeps the bytes UTF-8; this makes sure of it.
+        return TextEncodingConverter.repairedUTF8(bytes) ?? bytes
     }
 
     /// Step 5: every `<?…?>` after the XML declaration, dropped; an unterminated one is kept for
@@ -65,10 +69,9 @@ enum XMLInputNormalizer {
         }
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
             bytes.removeFirst(3)
-        } else if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
-            let bigEndian = bytes[0] == 0xFE
-            let body = Data(bytes.dropFirst(2))
-            let text = String(data: body, encoding: bigEndian ? .utf16BigEndian : .utf16LittleEndian)
+        } else if let order = utf16ByteOrder(bytes) {
+            let body = Data(bytes.dropFirst(order.bomLength))
+            let text = String(data: body, encoding: order.bigEndian ? .utf16BigEndian : .utf16LittleEndian)
             guard let text else { throw .unsupportedEncoding("UTF-16") }
             return declaringUTF8(Array(text.utf8))
         }
@@ -87,6 +90,18 @@ enum XMLInputNormalizer {
             throw .unsupportedEncoding(label)
         }
         return declaringUTF8(converted)
+    }
+
+    /// The byte order of a UTF-16 document, and the length of its byte-order mark: a document is
+    /// UTF-16 when it starts with a mark or, without one, with `<?` written as two-byte units, as
+    /// the XML specification's encoding-detection appendix describes (and as the XML parser reads
+    /// it, so it must be transcoded here like the others).
+    private static func utf16ByteOrder(_ bytes: [UInt8]) -> (bigEndian: Bool, bomLength: Int)? {
+        if bytes.starts(with: [0xFE, 0xFF]) { return (true, 2) }
+        if bytes.starts(with: [0xFF, 0xFE]) { return (false, 2) }
+        if bytes.starts(with: [0x00, 0x3C, 0x00, 0x3F]) { return (true, 0) }
+        if bytes.starts(with: [0x3C, 0x00, 0x3F, 0x00]) { return (false, 0) }
+        return nil
     }
 
     /// The lowercased `encoding` pseudo-attribute of a leading XML declaration.

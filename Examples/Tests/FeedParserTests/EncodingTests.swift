@@ -57,6 +57,17 @@ private func firstTitle(_ data: Data) throws -> String? {
         #expect(try firstTitle(big) == "Ünïcødé ✓")
     }
 
+    /// Without a byte-order mark, `<?` in two-byte units says UTF-16 (the XML parser reads it so).
+    @Test func utf16WithoutByteOrderMark() throws {
+        let text = rss(itemTitle: "Ünïcødé ✓", declaration: "<?xml version=\"1.0\" encoding=\"UTF-16\"?>")
+        var little = Data()
+        for unit in text.utf16 { little.append(contentsOf: [UInt8(unit & 0xFF), UInt8(unit >> 8)]) }
+        #expect(try firstTitle(little) == "Ünïcødé ✓")
+        var big = Data()
+        for unit in text.utf16 { big.append(contentsOf: [UInt8(unit >> 8), UInt8(unit & 0xFF)]) }
+        #expect(try firstTitle(big) == "Ünïcødé ✓")
+    }
+
     @Test func declaredLegacyEncodings() throws {
         func document(_ encoding: String, _ titleBytes: [UInt8]) -> Data {
             Data("<?xml version=\"1.0\" encoding=\"\(encoding)\"?><rss><channel><item><title>".utf8)

@@ -5,7 +5,7 @@ import Testing
 
 @MainActor
 @Suite struct DataModelTests {
-    @Test(arguments: ["RSS.plist", "RSS.sql", "RSSMigrations/1-feed-address-and-validators.sql"])
+    @Test(arguments: ["RSS.plist", "RSS.sql", "RSSMigrations/1-feed-address-and-validators.sql", "RSSMigrations/2-full-text-search.sql"])
     func bundledModelFilesAreIdenticalToTheCanonicalCopies(name: String) throws {
         let canonical = try Data(contentsOf: TestSupport.repositoryRoot.appendingPathComponent("DataModels/\(name)"))
         let bundledURL = switch name {

@@ -68,11 +68,16 @@ import Testing
     @Test func anExistingDatabaseIsMigratedAndKeepsItsFeeds() async throws {
         try await TestSupport.withData { (data, folder) async throws in
             let database = folder.appendingPathComponent("rss.sqlite")
-            // Make it the database an older reader wrote: no refresh columns, schema version 0.
+            // Make it the database an older reader wrote: no refresh columns and no search index,
+            // user_version 0.
             try await data.store.execute("INSERT INTO feeds (uniqueID, title) VALUES ('https://old.example.com/feed', 'Old')")
             for column in ["address", "etag", "lastModified"] {
                 try await data.store.execute("ALTER TABLE feeds DROP COLUMN \(column)")
             }
+            for trigger in ["articlesSearchInsert", "articlesSearchDelete", "articlesSearchUpdate"] {
+                try await data.store.execute("DROP TRIGGER \(trigger)")
+            }
+            try await data.store.execute("DROP TABLE articlesSearch")
             try await data.store.execute("PRAGMA user_version = 0")
             try await data.close()
 
@@ -82,7 +87,7 @@ import Testing
             #expect(feed.etag == nil)
             #expect(feed.address == nil)
             let version = try await reopened.store.fetchRows("PRAGMA user_version")
-            #expect(version.first?.first == .integer(1))
+            #expect(version.first?.first == .integer(2))
             try await reopened.close()
         }
     }

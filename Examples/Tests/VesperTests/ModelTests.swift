@@ -10,11 +10,17 @@ import Testing
     static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    @Test(arguments: ["Vesper.plist", "Vesper.sql"])
+    @Test(arguments: ["Vesper.plist", "Vesper.sql", "VesperMigrations/1-full-text-search.sql"])
     func bundledCopyIsIdenticalToDataModels(_ name: String) throws {
         let canonical = try Data(contentsOf: Self.repositoryRoot.appendingPathComponent("DataModels/\(name)"))
         let bundled = try Data(contentsOf: Self.repositoryRoot.appendingPathComponent("Examples/Vesper/VesperCore/Resources/\(name)"))
         #expect(bundled == canonical, "Examples/Vesper/VesperCore/Resources/\(name) differs from DataModels/\(name): copy it over")
+    }
+
+    @Test func theBundledMigrationsAreExactlyTheCanonicalOnes() throws {
+        let canonical = try FileManager.default.contentsOfDirectory(
+            atPath: Self.repositoryRoot.appendingPathComponent("DataModels/VesperMigrations").path).sorted()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: VesperResources.migrationsURL.path).sorted() == canonical)
     }
 
     @Test func modelDeclaresVespersFourTypes() throws {

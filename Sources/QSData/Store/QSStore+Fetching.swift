@@ -132,10 +132,10 @@ extension QSStore {
     func fetchRowsNumbered<Object>(_ binding: TypeBinding<Object>, _ request: FetchRequest) async throws -> (objects: [Object], commitNumber: UInt64) {
         try checkOpen()
         let registry = self.registry
-        let inbox = changeCenter.inbox
+        let finishedWrites = changeCenter.finishedWrites
         let appInsertionsBefore = binding.cache.appInsertions
         let transfer = try await database.perform { connection in
-            Transfer(value: (try binding.fetch(request, in: QueueContext(connection: connection, registry: registry)), inbox.lastCommitNumber))
+            ObjectsInTransit(value: (try binding.fetch(request, in: ConnectionAndTypes(connection: connection, registry: registry)), finishedWrites.lastCommitNumber))
         }
         let (objects, commitNumber) = transfer.value
         guard binding.cache.appInsertions != appInsertionsBefore else { return (objects, commitNumber) }

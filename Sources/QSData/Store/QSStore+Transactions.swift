@@ -16,20 +16,20 @@ extension QSStore {
     @discardableResult
     public func performBatch(_ body: () throws -> Void) throws -> QSWrite {
         try checkOpen()
-        if let outer = openBatch {
+        if let outer = collectedBatch {
             try body()  // a nested batch joins the outer one, and shares its outcome
             return outer.ticket
         }
         let ticket = QSWrite(operation: "batch", center: changeCenter)
-        openBatch = OpenBatch(ticket: ticket)
-        defer { openBatch = nil }
+        collectedBatch = CollectedBatch(ticket: ticket)
+        defer { collectedBatch = nil }
         do {
             try body()
         } catch {
-            restoreMemory(changedBy: openBatch?.writes ?? [])
+            restoreMemory(changedBy: collectedBatch?.writes ?? [])
             throw error
         }
-        enqueue(openBatch?.writes ?? [], ticket: ticket)
+        enqueue(collectedBatch?.writes ?? [], ticket: ticket)
         return ticket
     }
 
@@ -37,12 +37,12 @@ extension QSStore {
     /// will never run. Observers hear the restored instances as updated.
     private func restoreMemory(changedBy writes: [PendingWrite]) {
         let registry = self.registry
-        let inbox = changeCenter.inbox
+        let finishedWrites = changeCenter.finishedWrites
         database.enqueue { connection in
             guard let connection else { return }
-            let context = QueueContext(connection: connection, registry: registry)
+            let context = ConnectionAndTypes(connection: connection, registry: registry)
             let restores = writes.compactMap { write in write.touches?.restoreWork(source: write.source, in: context) }
-            inbox.post(.restored(restores))
+            finishedWrites.post(.restored(restores))
         }
     }
 
@@ -52,13 +52,13 @@ extension QSStore {
     @discardableResult
     func submitWrite(
         _ operation: String, source: QSChangeSource, touches: MemoryTouches? = nil,
-        _ work: @escaping @Sendable (RowWriter, inout QSChange) throws -> (@MainActor @Sendable () -> Void)?
+        _ work: @escaping @Sendable (RowWriter, inout QSChange) throws -> AfterCommitWork?
     ) -> QSWrite {
         let write = PendingWrite(
             operation: operation, source: source, work: work, touches: touches,
             ticket: QSWrite(operation: operation, center: changeCenter))
-        if openBatch != nil {
-            openBatch?.writes.append(write)
+        if collectedBatch != nil {
+            collectedBatch?.writes.append(write)
         } else {
             enqueue([write], ticket: nil)
         }
@@ -67,23 +67,23 @@ extension QSStore {
 
     private func enqueue(_ writes: [PendingWrite], ticket: QSWrite?) {
         let registry = self.registry
-        let inbox = changeCenter.inbox
+        let finishedWrites = changeCenter.finishedWrites
         let operation = writes.count == 1 ? writes[0].operation : "batch of \(writes.count) writes (\(writes.map(\.operation).joined(separator: "; ")))"
         database.enqueue { connection in
             var failure: QSWriteError?
-            var committed: [(QSChange, (@MainActor @Sendable () -> Void)?)] = []
+            var committed: [(change: QSChange, operation: String, afterCommit: AfterCommitWork?)] = []
             let writer = connection.map { RowWriter(connection: $0, registry: registry) }
             do {
                 guard let connection, let writer else { throw QSDataError.storeClosed }
                 try connection.transaction {
                     for write in writes {
                         var change = QSChange(source: write.source)
-                        let mainActorWork = try write.work(writer, &change)
-                        committed.append((change, mainActorWork))
+                        let afterCommit = try write.work(writer, &change)
+                        committed.append((change, write.operation, afterCommit))
                     }
                 }
-                for (change, mainActorWork) in committed {
-                    inbox.post(.committed(change, mainActorWork: mainActorWork))
+                for (change, operation, afterCommit) in committed {
+                    finishedWrites.post(.committed(change, operation: operation, afterCommit: afterCommit))
                 }
             } catch {
                 writer?.tracker.forgetTouched()
@@ -93,31 +93,16 @@ extension QSStore {
                 // what the database holds.
                 var restores: [@MainActor @Sendable () -> QSChange] = []
                 if let connection {
-                    let context = QueueContext(connection: connection, registry: registry)
+                    let context = ConnectionAndTypes(connection: connection, registry: registry)
                     restores = writes.compactMap { write in write.touches?.restoreWork(source: write.source, in: context) }
                 }
-                inbox.post(.failed(writeError, writes: writes.map(\.ticket) + (ticket.map { [$0] } ?? []), restores: restores))
+                finishedWrites.post(.failed(writeError, writes: writes.map(\.ticket) + (ticket.map { [$0] } ?? []), restores: restores))
             }
             for (index, write) in writes.enumerated() {
-                write.ticket.finish(failure, changes: failure == nil ? [committed[index].0] : [])
+                write.ticket.finish(failure, changes: failure == nil ? [committed[index].change] : [])
             }
-            ticket?.finish(failure, changes: committed.map(\.0))
+            ticket?.finish(failure, changes: committed.map(\.change))
             Task { @MainActor [weak self] in self?.changeCenter.deliverFinishedWork() }
         }
     }
-}
-
-/// The writes ``QSStore/performBatch(_:)`` is collecting, and the ticket they will share.
-struct OpenBatch {
-    let ticket: QSWrite
-    var writes: [PendingWrite] = []
-}
-
-/// A write waiting to be enqueued: what it is, and the work it does in its transaction.
-struct PendingWrite {
-    let operation: String
-    let source: QSChangeSource
-    let work: @Sendable (RowWriter, inout QSChange) throws -> (@MainActor @Sendable () -> Void)?
-    let touches: MemoryTouches?
-    let ticket: QSWrite
 }

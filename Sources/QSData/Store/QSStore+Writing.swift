@@ -60,7 +60,7 @@ extension QSStore {
             return nil
         }
         feedRemainingChunks(
-            of: Transfer(value: objects), from: Self.saveChunkSize, binding: binding, box: Transfer(value: box), into: pipe, touches: touches)
+            of: ObjectsInTransit(value: objects), from: Self.saveChunkSize, binding: binding, box: ObjectsInTransit(value: box), into: pipe, touches: touches)
         return write
     }
 
@@ -80,7 +80,7 @@ extension QSStore {
     }
 
     private func feedRemainingChunks<Object>(
-        of objects: Transfer<[Object]>, from start: Int, binding: TypeBinding<Object>, box: Transfer<SaveBatchBox>, into pipe: ChunkPipe,
+        of objects: ObjectsInTransit<[Object]>, from start: Int, binding: TypeBinding<Object>, box: ObjectsInTransit<SaveBatchBox>, into pipe: ChunkPipe,
         touches: MemoryTouches
     ) {
         guard start < objects.value.count else { return }
@@ -123,6 +123,10 @@ extension QSStore {
 
     /// Sets properties on the rows an SQL condition selects, in one statement; cached instances
     /// are patched once it commits.
+    ///
+    /// A cached instance that can't take the new values (its `update(from:)` throws) is
+    /// forgotten, and the failure is reported like a failed write (see ``QSWriteError``), with
+    /// ``QSWriteError/wasRolledBack`` false: the update itself stays committed.
     @discardableResult
     public func update<Object: QSDataObject>(
         _ type: Object.Type, where condition: String, arguments: [SQLValue] = [], set values: [String: any QSColumnValue], source: QSChangeSource = .app
@@ -136,9 +140,18 @@ extension QSStore {
         return submitWrite("update \(Object.modelName) where \(condition)", source: source) { writer, change in
             let ids = try writer.update(binding, columns: columns, where: condition, arguments: arguments, into: &change)
             return {
+                var failure: (any Error)?
                 for typeBinding in [binding] + registry.siblings(of: binding) {
-                    _ = try? typeBinding.patchCachedInstances(ids: ids, with: patch, timing: .afterCommit(of: stamp))
+                    do {
+                        try typeBinding.patchCachedInstances(ids: ids, with: patch, timing: .afterCommit(of: stamp))
+                    } catch {
+                        // Instances that could not take the new values are forgotten, so the
+                        // next fetch reads the rows afresh.
+                        typeBinding.evict(ids, afterCommitOf: stamp)
+                        failure = failure ?? error
+                    }
                 }
+                if let failure { throw failure }
             }
         }
     }

@@ -26,7 +26,7 @@ public final class QSStore {
     /// Whether ``close()`` has been called; a closed store refuses every fetch and write.
     public private(set) var isClosed = false
     /// The writes collected by ``performBatch(_:)`` while its body runs; nil outside a batch.
-    var openBatch: OpenBatch?
+    var collectedBatch: CollectedBatch?
 
     private init(url: URL, model: QSDataModel, registry: TypeRegistry, database: DatabaseQueue) {
         self.url = url

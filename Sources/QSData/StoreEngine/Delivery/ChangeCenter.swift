@@ -12,7 +12,7 @@ final class ChangeCenter {
     private var unreportedErrors: [(error: QSWriteError, writes: [QSWrite])] = []
     /// Live queries, held weakly: releasing one stops it.
     private var listeners: [ObjectIdentifier: WeakCommitListener] = [:]
-    let inbox = Inbox()
+    let finishedWrites = FinishedWrites()
 
     // MARK: Subscribing
 
@@ -85,20 +85,31 @@ final class ChangeCenter {
 
     /// Hands everything the queue finished to the main actor, in the order it finished.
     func deliverFinishedWork() {
-        for (item, commitNumber) in inbox.takeAll() {
+        for (item, commitNumber) in finishedWrites.takeAll() {
             switch item {
-            case .committed(let change, let mainActorWork):
-                mainActorWork?()
+            case .committed(let change, let operation, let afterCommit):
+                do {
+                    try afterCommit?()
+                } catch {
+                    // Nobody awaiting the write hears of this (it committed), so flush reports it.
+                    report(QSWriteError(operation: operation, underlying: error, wasRolledBack: false), writes: [])
+                }
                 if !change.isEmpty { deliver(change, commitNumber: commitNumber) }
             case .failed(let error, let writes, let restores):
                 restore(restores, commitNumber: commitNumber)
-                unreportedErrors.append((error, writes))
-                call(&errorHandlers, with: error)
-                errorStreams.values.forEach { $0.yield(error) }
+                report(error, writes: writes)
             case .restored(let restores):
                 restore(restores, commitNumber: commitNumber)
             }
         }
+    }
+
+    /// Tells the error observers, and keeps `error` for the next flush unless one of `writes` is
+    /// awaited (see ``takeUnreportedErrors()``).
+    private func report(_ error: QSWriteError, writes: [QSWrite]) {
+        unreportedErrors.append((error, writes))
+        call(&errorHandlers, with: error)
+        errorStreams.values.forEach { $0.yield(error) }
     }
 
     /// Restoring changes no row, so a live query that already reflects `commitNumber` (the last
@@ -132,48 +143,6 @@ final class ChangeCenter {
         for handler in handlers.values where !handler.token.isCancelled {
             handler.call(value)
         }
-    }
-}
-
-/// What the queue has finished and the main actor has not yet seen. Filled on the queue.
-///
-/// Each committed write gets the next commit number, so that a fetch that reads
-/// ``lastCommitNumber`` on the queue knows exactly which changes it already reflects.
-final class Inbox: @unchecked Sendable {
-    enum Item {
-        case committed(QSChange, mainActorWork: (@MainActor @Sendable () -> Void)?)
-        /// `restores` bring the instances the writes had changed back to what the database holds.
-        case failed(QSWriteError, writes: [QSWrite], restores: [@MainActor @Sendable () -> QSChange])
-        /// Writes that never ran (their batch's body threw) changed instances in memory; these
-        /// bring them back.
-        case restored([@MainActor @Sendable () -> QSChange])
-    }
-
-    private let lock = NSLock()
-    private var items: [(Item, commitNumber: UInt64)] = []
-    private var commitCount: UInt64 = 0
-
-    func post(_ item: Item) {
-        lock.lock()
-        if case .committed = item { commitCount += 1 }
-        items.append((item, commitCount))
-        lock.unlock()
-    }
-
-    /// The number of the last write that committed; read on the queue, it covers every write
-    /// enqueued before.
-    var lastCommitNumber: UInt64 {
-        lock.lock()
-        defer { lock.unlock() }
-        return commitCount
-    }
-
-    func takeAll() -> [(Item, commitNumber: UInt64)] {
-        lock.lock()
-        defer { lock.unlock() }
-        let taken = items
-        items = []
-        return taken
     }
 }
 

@@ -28,7 +28,7 @@ final class MemoryTouches: @unchecked Sendable {
     /// Database queue, after a rollback: puts evicted instances back, re-reads the changed rows
     /// and returns the main-actor work that patches the instances with them. The work returns
     /// the change observers hear: the restored IDs, as updated.
-    func restoreWork(source: QSChangeSource, in context: QueueContext) -> @MainActor @Sendable () -> QSChange {
+    func restoreWork(source: QSChangeSource, in context: ConnectionAndTypes) -> @MainActor @Sendable () -> QSChange {
         lock.lock()
         let undos = self.undos
         let touched = Array(idsByBinding.values)

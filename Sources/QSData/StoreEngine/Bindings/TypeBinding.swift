@@ -10,7 +10,7 @@ protocol AnyTypeBinding: AnyObject, Sendable {
     var columnsMissingForInsert: MissingColumns { get }
 
     /// Database queue: the children of a relationship for the given lookup rows.
-    func childrenByParent(_ rows: LookupRows, in context: QueueContext) throws -> ChildrenByParent
+    func childrenByParent(_ rows: LookupRows, in context: ConnectionAndTypes) throws -> ChildrenByParent
 
     /// Main actor: adds the children of a saved parent to the batch, once each.
     func addChildren(_ children: any RelatedChildren, to batch: inout SaveBatch, registry: TypeRegistry) throws
@@ -54,16 +54,10 @@ protocol AnyTypeBinding: AnyObject, Sendable {
 
     /// Database queue: reads the rows of `ids` as the database holds them, and returns the
     /// main-actor work that makes the cached instances match. Returns the IDs it patched or evicted.
-    func restoreCachedInstances(ids: [QSAnyID], in context: QueueContext) throws -> @MainActor @Sendable () -> [QSAnyID]
+    func restoreCachedInstances(ids: [QSAnyID], in context: ConnectionAndTypes) throws -> @MainActor @Sendable () -> [QSAnyID]
 
     /// The number of instances the cache holds alive.
     var cachedInstanceCount: Int { get }
-}
-
-/// What the queue needs to run a fetch: the connection and the other types.
-struct QueueContext {
-    let connection: SQLiteConnection
-    let registry: TypeRegistry
 }
 
 /// Which rows a fetch reads.

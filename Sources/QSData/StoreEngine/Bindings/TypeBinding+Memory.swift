@@ -2,7 +2,7 @@
 /// is rolled back.
 extension TypeBinding {
     func evictKeepingInstances(_ ids: [QSAnyID]) -> @Sendable () -> Void {
-        let removed = Transfer(value: cache.remove(ids.compactMap { Object.UniqueID(anyID: $0) }))
+        let removed = ObjectsInTransit(value: cache.remove(ids.compactMap { Object.UniqueID(anyID: $0) }))
         let cache = self.cache
         return { for object in removed.value { cache.insert(object) } }
     }
@@ -45,11 +45,11 @@ extension TypeBinding {
         return try encoder.finish().relationships[relationship].map { !$0.childIDs.isEmpty } ?? false
     }
 
-    func restoreCachedInstances(ids: [QSAnyID], in context: QueueContext) throws -> @MainActor @Sendable () -> [QSAnyID] {
+    func restoreCachedInstances(ids: [QSAnyID], in context: ConnectionAndTypes) throws -> @MainActor @Sendable () -> [QSAnyID] {
         guard cache.policy != .none, !ids.isEmpty else { return { [] } }
         var request = FetchRequest.ids(ids)
         request.bypassesCache = true
-        let stored = Transfer(value: try fetch(request, in: context))
+        let stored = ObjectsInTransit(value: try fetch(request, in: context))
         return { self.restore(ids: ids, from: stored.value) }
     }
 

@@ -5,7 +5,7 @@ extension TypeBinding {
     /// Statements: one per relationship for its lookup rows, at most one per eagerly loaded
     /// relationship for children not cached, and one for the rows themselves, whatever the
     /// number of rows. Instances the cache keeps get a snapshot of what was read (see ``RowSnapshot``).
-    func fetch(_ request: FetchRequest, in context: QueueContext) throws -> [Object] {
+    func fetch(_ request: FetchRequest, in context: ConnectionAndTypes) throws -> [Object] {
         let tail = request.tail
         // A read that bypasses the cache makes fresh instances and leaves the cache alone.
         let caches = cache.policy != .none && !request.bypassesCache
@@ -65,7 +65,7 @@ extension TypeBinding {
         return RowSnapshot(values: values, lookups: lookups.map { $0.snapshot(of: id) })
     }
 
-    private func readLookupRows(_ sql: String, _ arguments: [SQLValue], _ context: QueueContext) throws -> LookupRows {
+    private func readLookupRows(_ sql: String, _ arguments: [SQLValue], _ context: ConnectionAndTypes) throws -> LookupRows {
         let statement = try context.connection.statement(sql)
         try statement.bind(arguments)
         defer { statement.reset() }
@@ -79,7 +79,7 @@ extension TypeBinding {
 
     /// Each distinct child of `rows` made (or found in the cache) once, then listed flat in the
     /// rows' order; a lookup row whose child was deleted (an orphan row) lists nil and is skipped.
-    func childrenByParent(_ rows: LookupRows, in context: QueueContext) throws -> ChildrenByParent {
+    func childrenByParent(_ rows: LookupRows, in context: ConnectionAndTypes) throws -> ChildrenByParent {
         let distinct = rows.distinctChildren
         var childrenByID: [QSAnyID: Object] = Dictionary(minimumCapacity: distinct.count)
         var missing: [QSAnyID] = []
