@@ -23,3 +23,10 @@ static inline int csqlitebench_running_on_valgrind(void) { return 0; }
 static inline void csqlitebench_callgrind_begin(void) {}
 static inline void csqlitebench_callgrind_end(const char *label) { (void)label; }
 #endif
+
+// Heap bytes in use, over every malloc arena (glibc's mallinfo2), for the memory workload.
+#include <malloc.h>
+static inline size_t csqlitebench_heap_in_use(void) {
+    struct mallinfo2 info = mallinfo2();
+    return info.uordblks + info.hblkhd;
+}

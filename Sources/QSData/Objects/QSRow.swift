@@ -23,7 +23,7 @@ public final class QSRow {
     private let statement: SQLiteStatement?
     /// The children of each relationship, in the order of `layout.relationshipNames`; nil when not loaded.
     var relatedObjects: [ChildrenByParent?] = []
-    var parentID: QSAnyID = .integer(0)
+    @usableFromInline var parentID: QSAnyID = .integer(0)
     var probe: TypeProbe?
     /// Decoders for `plist` and `json` columns, made on first use and kept for every row.
     let coders = StructuredCoders()
@@ -114,6 +114,7 @@ public final class QSRow {
     ///
     /// - Throws: ``QSDataError/relationshipNotLoaded(type:relationship:)`` when the fetch loaded
     ///   only the children's IDs: read such a relationship as ``QSRelated``.
+    @inlinable
     public func related<Child: QSDataObject>(_ name: String) throws -> [Child] {
         guard let lookup = try lookup(for: name, Child.self) else { return [] }
         if let children = lookup as? ChildrenByParentOf<Child> { return children.children(of: parentID) }
@@ -134,7 +135,8 @@ public final class QSRow {
         throw wrongChildType(name, Child.self)
     }
 
-    private func lookup<Child: QSDataObject>(for name: String, _ child: Child.Type) throws -> ChildrenByParent? {
+    @usableFromInline
+    func lookup<Child: QSDataObject>(for name: String, _ child: Child.Type) throws -> ChildrenByParent? {
         probe?.recordRelationship(name, Child.modelName)
         guard let position = layout.relationshipNames.firstIndex(of: name) else {
             throw QSDataError.unknownRelationship(type: layout.typeName, relationship: name)
@@ -142,7 +144,8 @@ public final class QSRow {
         return position < relatedObjects.count ? relatedObjects[position] : nil
     }
 
-    private func wrongChildType<Child: QSDataObject>(_ name: String, _ child: Child.Type) -> QSDataError {
+    @usableFromInline
+    func wrongChildType<Child: QSDataObject>(_ name: String, _ child: Child.Type) -> QSDataError {
         .valueConversion(type: layout.typeName, column: name, expected: "[\(Child.modelName)]", found: "children of another type")
     }
 

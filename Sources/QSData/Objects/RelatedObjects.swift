@@ -44,10 +44,12 @@ struct RelatedChildrenOf<Child: QSDataObject>: RelatedChildren {
 }
 
 /// The children of a relationship for many parents, as fetched: what `QSRow.related(_:)` reads.
-/// A class, so that a row finds its kind with a cheap class cast.
+/// A class, so that a row finds its kind with a cheap class cast. Reading children is inlinable,
+/// so that it is compiled for each model type rather than run through unspecialised generics.
+@usableFromInline
 class ChildrenByParent {
     /// Where each parent's children lie in the flat list of the subclass.
-    let rangeByParent: [QSAnyID: Range<Int>]
+    @usableFromInline let rangeByParent: [QSAnyID: Range<Int>]
 
     init(rangeByParent: [QSAnyID: Range<Int>]) {
         self.rangeByParent = rangeByParent
@@ -56,8 +58,9 @@ class ChildrenByParent {
 
 /// Children loaded eagerly: each distinct child made once, listed flat in the lookup rows' order
 /// (nil where a lookup row names a child that no longer exists).
+@usableFromInline
 final class ChildrenByParentOf<Child: QSDataObject>: ChildrenByParent {
-    let children: [Child?]
+    @usableFromInline let children: [Child?]
 
     init(rangeByParent: [QSAnyID: Range<Int>], children: [Child?]) {
         self.children = children
@@ -68,6 +71,7 @@ final class ChildrenByParentOf<Child: QSDataObject>: ChildrenByParent {
         self.init(rangeByParent: [parentID: children.indices], children: children)
     }
 
+    @inlinable
     func children(of parentID: QSAnyID) -> [Child] {
         guard let range = rangeByParent[parentID] else { return [] }
         var result: [Child] = []
@@ -80,6 +84,7 @@ final class ChildrenByParentOf<Child: QSDataObject>: ChildrenByParent {
 }
 
 /// A relationship loaded lazily: the children's uniqueIDs only.
+@usableFromInline
 final class ChildIDsByParent: ChildrenByParent {
     let ids: [QSAnyID]
 

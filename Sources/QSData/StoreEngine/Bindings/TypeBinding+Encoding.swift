@@ -81,8 +81,8 @@ extension TypeBinding {
         row.values = values
         row.setRelated(related.mapValues { $0.asLookup(parentID: id) })
         row.advance(parentID: id)
-        if let updatable = current as? any QSUpdatableObject {
-            try updatable.update(from: row)
+        if let updateInPlace {
+            try updateInPlace(current, row)
         } else {
             cache.insert(try Object(row: row))
         }
