@@ -29,7 +29,7 @@ struct QSDataBench: AsyncParsableCommand {
             median to the raw sqlite3 median of the same workload.
             """)
 
-    @Option(help: "Run only the workloads whose name contains this text (P1 … P6, byid, saves); repeatable.")
+    @Option(help: "Run only this workload (P1 … P6, byid, saves, memory …), or those whose name contains this text; repeatable.")
     var filter: [String] = []
 
     @Option(help: "Multiply every workload size by this factor (0.1 for a quick run).")
@@ -66,8 +66,13 @@ struct BenchmarkRun {
     #endif
 
     func run() async throws {
+        // A filter that names a workload exactly selects it alone (P3, not P3-FTS); any other
+        // filter selects every workload whose name contains it.
         let names = Workloads.names.filter { name in
-            filter.isEmpty || filter.contains { name.lowercased().contains($0.lowercased()) }
+            filter.isEmpty || filter.contains { wanted in
+                name.lowercased() == wanted.lowercased()
+                    || (!Workloads.names.contains { $0.lowercased() == wanted.lowercased() } && name.lowercased().contains(wanted.lowercased()))
+            }
         }
         let harness = try Harness(repetitions: repetitions)
         defer { harness.removeFiles() }

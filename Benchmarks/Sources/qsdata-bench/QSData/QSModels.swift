@@ -32,38 +32,22 @@ struct VSTimelineNote: QSDataObject {
 
 /// The timeline columns as a uniqued class, for the memory workload only (its own store: as a
 /// caching sibling of VSNote it would change what saving notes does in the other workloads).
+/// It holds the same stored values as `VSTimelineNote`, inline.
 final class VSTimelineNoteObject: QSUpdatableObject {
-    let uniqueID: Int64
-    var truncatedText: String?
-    var links: [String]?
-    var sortDate: Date
-    var thumbnailID: String?
-    var archived: Bool
+    private(set) var values: VSTimelineNote
+
+    var uniqueID: Int64 { values.uniqueID }
 
     init(row: QSRow) throws {
-        uniqueID = try row["uniqueID"]
-        truncatedText = try row["truncatedText"]
-        links = try row["links"]
-        sortDate = try row["sortDate"]
-        thumbnailID = try row["thumbnailID"]
-        archived = try row["archived"]
+        values = try VSTimelineNote(row: row)
     }
 
     func update(from row: QSRow) throws {
-        truncatedText = try row["truncatedText"]
-        links = try row["links"]
-        sortDate = try row["sortDate"]
-        thumbnailID = try row["thumbnailID"]
-        archived = try row["archived"]
+        values = try VSTimelineNote(row: row)
     }
 
     func encode(to row: inout QSRowEncoder) {
-        row["uniqueID"] = uniqueID
-        row["truncatedText"] = truncatedText
-        row["links"] = links
-        row["sortDate"] = sortDate
-        row["thumbnailID"] = thumbnailID
-        row["archived"] = archived
+        values.encode(to: &row)
     }
 }
 
