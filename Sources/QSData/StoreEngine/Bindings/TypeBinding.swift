@@ -23,7 +23,7 @@ protocol AnyTypeBinding: AnyObject, Sendable {
 
     /// Main actor: makes cached instances reflect new column values. Returns the IDs patched.
     @discardableResult
-    func patchCachedInstances(ids: some Sequence<QSAnyID>, with columns: [String: SQLValue], timing: PatchTiming) throws -> [QSAnyID]
+    func patchCachedInstances(ids: [QSAnyID], with columns: [String: SQLValue], timing: PatchTiming) throws -> [QSAnyID]
 
     /// Database queue: what the row for `id` holds, when an instance is kept and its row known.
     func snapshot(for id: QSAnyID) -> RowSnapshot?
