@@ -44,6 +44,13 @@ let package = Package(
         // shared by the sync client, the sync server and the feed parser.
         .target(name: "WireDates", path: "Shared/WireDates"),
         .testTarget(name: "SharedTests", dependencies: ["WireDates", "AppDataFolder"], path: "Tests/SharedTests"),
+        // How all three executables run: an AsyncParsableCommand root, a console commands write
+        // to (captured by tests, which run the commands in-process), one-line errors.
+        .target(
+            name: "CommandLineTool",
+            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Shared/CommandLineTool"
+        ),
         // The XDG data-folder rule all three executables use for their default paths.
         .target(name: "AppDataFolder", path: "Shared/AppDataFolder"),
         // What every example test target uses: temporary folders that remove themselves, a clock
@@ -82,7 +89,10 @@ let package = Package(
         // The `vesper` commands, as a library so that tests run them in-process.
         .target(
             name: "VesperCommands",
-            dependencies: ["VesperCore", "VesperSync", "DeadlineHTTP", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "VesperCore", "VesperSync", "DeadlineHTTP", "CommandLineTool",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             path: "Vesper/VesperCommands"
         ),
         .executableTarget(name: "VesperCLI", dependencies: ["VesperCommands"], path: "Vesper/VesperCLI"),
@@ -107,16 +117,19 @@ let package = Package(
             ],
             path: "Vesper/VesperServerKit"
         ),
-        .executableTarget(
-            name: "VesperServer",
+        // The `vesper-server` command, as a library so that tests run it in-process.
+        .target(
+            name: "VesperServerCommand",
             dependencies: [
                 "VesperServerKit",
                 "AppDataFolder",
+                "CommandLineTool",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            path: "Vesper/VesperServer"
+            path: "Vesper/VesperServerCommand"
         ),
+        .executableTarget(name: "VesperServer", dependencies: ["VesperServerCommand"], path: "Vesper/VesperServer"),
 
         // A live `vesper-server` on a free port, for the server's and the sync client's tests.
         .target(
@@ -128,19 +141,21 @@ let package = Package(
             ],
             path: "Tests/VesperServerTestSupport"
         ),
-        .testTarget(name: "VesperTests", dependencies: ["ExampleTestSupport", "VesperCore", "VesperCommands", qsData], path: "Tests/VesperTests"),
+        .testTarget(
+            name: "VesperTests", dependencies: ["ExampleTestSupport", "VesperCore", "VesperCommands", "CommandLineTool", qsData],
+            path: "Tests/VesperTests"),
         .testTarget(
             name: "VesperSyncTests",
             dependencies: [
                 "ExampleTestSupport", "VesperCore", "VesperSync", "VesperCommands", "VesperServerKit",
-                "VesperServerTestSupport", "DeadlineHTTP", qsData,
+                "VesperServerTestSupport", "DeadlineHTTP", "CommandLineTool", qsData,
             ],
             path: "Tests/VesperSyncTests"
         ),
         .testTarget(
             name: "VesperServerTests",
             dependencies: [
-                "ExampleTestSupport", "VesperServerKit", "VesperServerTestSupport", qsData,
+                "ExampleTestSupport", "VesperServerKit", "VesperServerTestSupport", "VesperServerCommand", "CommandLineTool", qsData,
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/VesperServerTests"
@@ -163,7 +178,10 @@ let package = Package(
         // The `rss` commands, as a library so that tests run them in-process.
         .target(
             name: "RSSCommands",
-            dependencies: ["RSSCore", "AppDataFolder", "DeadlineHTTP", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "RSSCore", "AppDataFolder", "DeadlineHTTP", "CommandLineTool",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             path: "RSS/RSSCommands"
         ),
         .executableTarget(name: "RSSCLI", dependencies: ["RSSCommands"], path: "RSS/RSSCLI"),
@@ -173,7 +191,7 @@ let package = Package(
         .testTarget(
             name: "RSSTests",
             dependencies: [
-                "ExampleTestSupport", "RSSCore", "RSSCommands", "FeedParser", "DeadlineHTTP", qsData,
+                "ExampleTestSupport", "RSSCore", "RSSCommands", "FeedParser", "DeadlineHTTP", "CommandLineTool", qsData,
                 // A loopback server that serves fixture feeds to `rss refresh`.
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -9,8 +9,8 @@ import Foundation
 ///    ``TextEncodingConverter`` and the declaration rewritten to say UTF-8;
 /// 3. undeclared-UTF-8 input with stray invalid bytes is repaired as windows-1252;
 /// 4. entity references are rewritten by ``EntityRewriter`` so that none loses text;
-/// 5. processing instructions after the XML declaration are removed: feeds need none, and the
-///    toolchain's `XMLParser` crashes on one without data (`<?name?>`; found by the fuzzer).
+/// 5. processing instructions, the XML declaration among them, are removed: feeds need none, and
+///    the toolchain's `XMLParser` crashes on one without data (`<?name?>`; found by the fuzzer).
 ///    A `<?` inside CDATA is removed the same way, a loss no real feed was seen to need.
 enum XMLInputNormalizer {
     /// Returns normalized UTF-8 bytes.
@@ -24,13 +24,16 @@ enum XMLInputNormalizer {
         return TextEncodingConverter.repairedUTF8(bytes) ?? bytes
     }
 
-    /// Step 5: every `<?…?>` after the XML declaration, dropped; an unterminated one is kept for
-    /// the parser to report.
+    /// Step 5: every `<?…?>`, the XML declaration included (the bytes are UTF-8 by now, which
+    /// needs no declaration), becomes one space and the line breaks it held: the space keeps a
+    /// `<` before it and a `?` after it from joining into a new instruction, the line breaks keep
+    /// the parser's error positions true. An unterminated one is kept for the parser to report.
+    ///
+    /// The declaration can't be kept and skipped: a malformed one (`encoding=x …`) doesn't end
+    /// where the parser stops reading it, so an instruction inside it would reach the parser.
     static func removingProcessingInstructions(_ bytes: [UInt8]) -> [UInt8] {
         let open: [UInt8] = [UInt8(ascii: "<"), UInt8(ascii: "?")]
-        var start = 0
-        if startsWithDeclaration(bytes), let end = indexAfterClose(bytes, from: 2) { start = end }
-        guard let first = index(of: open, in: bytes, from: start) else { return bytes }
+        guard let first = index(of: open, in: bytes, from: 0) else { return bytes }
         var output = Array(bytes[..<first])
         output.reserveCapacity(bytes.count)
         var position = first
@@ -40,6 +43,8 @@ enum XMLInputNormalizer {
                 position = found
                 break
             }
+            output.append(UInt8(ascii: " "))
+            output += bytes[found..<end].filter { $0 == UInt8(ascii: "\n") }
             position = end
         }
         output += bytes[position...]
@@ -119,7 +124,7 @@ enum XMLInputNormalizer {
 
     /// Whether the document starts with an XML declaration: `<?xml` and then white space. Without
     /// the white space (`<?xml-stylesheet …?>`, `<?xmlfoo?>`) it is a processing instruction.
-    static func startsWithDeclaration(_ bytes: [UInt8]) -> Bool {
+    private static func startsWithDeclaration(_ bytes: [UInt8]) -> Bool {
         let whiteSpace: [UInt8] = [0x20, 0x09, 0x0A, 0x0D]
         return bytes.count > 5 && bytes.starts(with: Array("<?xml".utf8)) && whiteSpace.contains(bytes[5])
     }

@@ -1,6 +1,4 @@
-import Foundation
 import RSSCommands
 
-// Everything lives in RSSCommands, so that tests run the same commands in-process.
-let status = await RSSCommand.run(Array(CommandLine.arguments.dropFirst()))
-exit(status)
+// The command lives in RSSCommands, so that tests run the same command in-process.
+await RSSCommand.runAsProcess()

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import RSSCore
 
 struct DeleteCommand: AsyncParsableCommand {

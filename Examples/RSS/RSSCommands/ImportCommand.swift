@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import DeadlineHTTP
 import Foundation
 import RSSCore

@@ -1,3 +1,4 @@
+import CommandLineTool
 import RSSCore
 
 extension ProgressView {

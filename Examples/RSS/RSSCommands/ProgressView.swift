@@ -1,3 +1,4 @@
+import CommandLineTool
 /// Shows a run over many feeds: a progress bar redrawn in place on standard error when that is
 /// a terminal, a line per feed on standard output otherwise. Problems are always printed, on
 /// standard error. `rss import` and `rss refresh` feed it their events.

@@ -1,8 +1,8 @@
 import ArgumentParser
-import Foundation
+import CommandLineTool
 
 /// `rss`: an RSS reader on the command line, built on QSData.
-public struct RSSCommand: AsyncParsableCommand {
+public struct RSSCommand: ToolCommand {
     public static let configuration = CommandConfiguration(
         commandName: "rss",
         abstract: "An RSS reader on the command line, built on QSData.",
@@ -21,35 +21,6 @@ public struct RSSCommand: AsyncParsableCommand {
         ])
 
     public init() {}
-
-    /// Parses `arguments` (without the program name), runs the command with `console`, and
-    /// returns the exit status. Errors are one line on the console's standard error.
-    public static func run(_ arguments: [String], console: Console = .standard) async -> Int32 {
-        await Console.$current.withValue(console) {
-            do {
-                var command = try parseAsRoot(arguments)
-                if var asyncCommand = command as? any AsyncParsableCommand {
-                    try await asyncCommand.run()
-                } else {
-                    try command.run()
-                }
-                return 0
-            } catch {
-                let status = exitCode(for: error)
-                if status == .success {
-                    let message = fullMessage(for: error)
-                    if !message.isEmpty { console.line(message) }
-                    return 0
-                }
-                let message = Self.message(for: error)
-                if !message.isEmpty {
-                    let oneLine = message.split(whereSeparator: \.isNewline).joined(separator: "; ")
-                    console.errorLine("rss: \(oneLine)")
-                }
-                return status.rawValue
-            }
-        }
-    }
 }
 
 /// A command finished its work but some of it failed; its details are already printed.

@@ -1,10 +1,12 @@
 import ArgumentParser
+import CommandLineTool
 import RSSCore
 
 struct StarCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "star", abstract: "Star articles.")
 
     @OptionGroup var options: GlobalOptions
+    // Required: the parser refuses `rss star` without at least one ID.
     @Argument(help: ArgumentHelp("Article IDs, as `rss list` prints them.", valueName: "id")) var ids: [String]
 
     func run() async throws { try await setStarred(true, ids: ids, options: options) }
@@ -14,7 +16,6 @@ struct StarCommand: AsyncParsableCommand {
 @MainActor
 func setStarred(_ starred: Bool, ids: [String], options: GlobalOptions) async throws {
     let console = Console.current
-    guard !ids.isEmpty else { throw ValidationError("name at least one article ID") }
     let changed = try await options.withData { data in try await data.setStarred(ids: ids, starred: starred) }
     console.line("\(starred ? "Starred" : "Unstarred") \(Output.plural(changed, "article")).")
 }

@@ -17,10 +17,13 @@ public struct DeadlineHTTPClient: Sendable {
     public var deadlines: HTTPDeadlines
     /// The largest response body accepted, in bytes.
     public var maximumBytes: Int
+    /// Whether redirects are followed; when not, a 3xx response is returned like any other.
+    public var followsRedirects: Bool
 
-    public init(deadlines: HTTPDeadlines = HTTPDeadlines(), maximumBytes: Int = 100_000_000) {
+    public init(deadlines: HTTPDeadlines = HTTPDeadlines(), maximumBytes: Int = 100_000_000, followsRedirects: Bool = true) {
         self.deadlines = deadlines
         self.maximumBytes = maximumBytes
+        self.followsRedirects = followsRedirects
     }
 
     /// The response, whatever its status.
@@ -30,6 +33,7 @@ public struct DeadlineHTTPClient: Sendable {
         var configuration = HTTPClient.Configuration(
             timeout: .init(connect: .milliseconds(deadlines.connect.wholeMilliseconds), read: .milliseconds(deadlines.firstByte.wholeMilliseconds)))
         configuration.httpVersion = .http1Only
+        if !followsRedirects { configuration.redirectConfiguration = .disallow }
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         let result: Result<DeadlineHTTPResponse, any Error>
         do {
@@ -86,6 +90,7 @@ public struct DeadlineHTTPClient: Sendable {
             case .connectTimeout: return .connectTimedOut(host: host, after: deadlines.connect)
             case .readTimeout: return .serverSilent(host: host, after: deadlines.firstByte)
             case .deadlineExceeded: return .totalDeadlineExceeded(host: host, after: deadlines.total)
+            case .remoteConnectionClosed: return .closedBeforeAnswering(host: host)
             default: break
             }
         }
@@ -117,4 +122,9 @@ public struct DeadlineHTTPResponse: Sendable {
     /// Header names as the server sent them, in order.
     public var headers: [(String, String)]
     public var body: Data
+
+    /// The first value of the header `name` (compared without regard to case), if sent.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1
+    }
 }

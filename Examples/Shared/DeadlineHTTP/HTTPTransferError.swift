@@ -10,6 +10,8 @@ public enum HTTPTransferError: Error, Equatable, Sendable, CustomStringConvertib
     case tooLarge(limit: Int)
     /// Nothing listens at the address.
     case connectionRefused(host: String)
+    /// The server closed the connection before sending a response.
+    case closedBeforeAnswering(host: String)
     /// Anything else: refused connection, unknown host, TLS failure, reset.
     case failed(host: String, reason: String)
 
@@ -22,6 +24,7 @@ public enum HTTPTransferError: Error, Equatable, Sendable, CustomStringConvertib
         case .totalDeadlineExceeded(let host, let after):
             "\(host) did not finish answering within \(after.secondsText) (the overall timeout)"
         case .connectionRefused(let host): "\(host) refused the connection"
+        case .closedBeforeAnswering(let host): "\(host) closed the connection without answering"
         case .tooLarge(let limit): "the response is larger than \(limit) bytes"
         case .failed(let host, let reason): "\(host): \(reason)"
         }

@@ -31,6 +31,34 @@ import FeedParser
         #expect(feed.title == "First")
     }
 
+    /// A malformed declaration doesn't end where the parser stops reading it, so the
+    /// instruction inside this one would reach the parser if the declaration were kept.
+    @Test func anInstructionInsideAMalformedDeclarationIsDropped() throws {
+        let feed = try parse("<?xml version=\"1.0\" encoding=x/><a><?xml?>\n<rss version=\"2.0\"><channel><title>T</title></channel></rss>")
+        #expect(feed.title == "T")
+    }
+
+    /// Dropping `<?a?>` from `<<?a?>?b?>` must not join the `<` and the `?` around it into a new
+    /// instruction: the document is malformed, and reported so.
+    @Test func droppingAnInstructionDoesNotMakeANewOne() {
+        #expect {
+            try parse("<rss version=\"2.0\"><channel><title>x</title><<?a?>?b?></channel></rss>")
+        } throws: { error in
+            if case .malformedXML = error as? FeedParserError { return true }
+            return false
+        }
+    }
+
+    /// The line breaks inside a dropped instruction are kept, so error positions stay true.
+    @Test func errorsAfterADroppedInstructionReportTheirRealLine() {
+        #expect {
+            try parse("<rss version=\"2.0\"><?note\nspanning\nlines?><channel>\n<title>x</titel></channel></rss>")
+        } throws: { error in
+            guard case .malformedXML(_, let line, _, _) = error as? FeedParserError else { return false }
+            return line == 4
+        }
+    }
+
     @Test func anUnterminatedInstructionIsAMalformedDocument() {
         #expect {
             try parse("<rss version=\"2.0\"><channel><title>x</title><?cut")

@@ -24,7 +24,11 @@ import Testing
             defer { close(socket) }
             let good = try TestSupport.write(TestSupport.rss(items: TestSupport.items(3)), named: "good.xml", in: folder)
             let url = try FeedLocation(argument: "http://127.0.0.1:\(port)/feed.xml")
-            let summary = await FeedImporter(data: data, loader: FeedLoader(deadlines: HTTPDeadlines(connect: .seconds(5), firstByte: .seconds(5), total: .seconds(5)))).importFeeds(from: [url, .file(good)])
+            // AsyncHTTPClient retries a refused connect until the connect deadline and then reports
+            // the refusal; the total deadline, which would report a timeout instead, is far later,
+            // so the two never race (they did at 5 s each, in a full parallel run).
+            let deadlines = HTTPDeadlines(connect: .seconds(1), firstByte: .seconds(60), total: .seconds(60))
+            let summary = await FeedImporter(data: data, loader: FeedLoader(deadlines: deadlines)).importFeeds(from: [url, .file(good)])
             #expect(summary.feeds == 1)
             #expect(summary.failures.count == 1)
             #expect(summary.failures.first?.source == "http://127.0.0.1:\(port)/feed.xml")

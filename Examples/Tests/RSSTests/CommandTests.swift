@@ -1,3 +1,4 @@
+import CommandLineTool
 import ExampleTestSupport
 import Foundation
 import RSSCore
@@ -226,6 +227,10 @@ import Testing
         #expect(run.error.filter { $0 == "\n" }.count == 1)
         run = await TestSupport.rss(["frobnicate"], database: setup.database)
         #expect(run.status != 0)
+        run = await TestSupport.rss(["star"], database: setup.database)
+        #expect(run.status == 64)
+        #expect(run.error.hasPrefix("rss: Missing expected argument"))
+        #expect(run.error.filter { $0 == "\n" }.count == 1)
     }
 
     @Test func aDatabaseThatIsNotSQLiteIsAClearError() async throws {

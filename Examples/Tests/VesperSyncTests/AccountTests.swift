@@ -225,7 +225,7 @@ final class ManualSleeper: Sendable {
     var waiting: Int { state.withLock { $0.waiters.count } }
 
     /// Waits until at least `count` sleeps are waiting; records an issue after `timeout`.
-    func waitForSleepers(atLeast count: Int, timeout: Duration = .seconds(10)) async {
+    func waitForSleepers(atLeast count: Int, timeout: Duration = .seconds(60)) async {
         let deadline = ContinuousClock.now + timeout
         while waiting < count {
             guard ContinuousClock.now < deadline else {
@@ -245,8 +245,11 @@ final class ManualSleeper: Sendable {
     }
 }
 
+/// Waits until `condition` holds. The timeout only bounds a hang: every test in a full run shares
+/// one main actor, so on a loaded machine the work awaited here can wait seconds for its turn
+/// (10 s was not always enough at a load average of 12 on 2 cores).
 @MainActor
-func waitUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) async throws {
+func waitUntil(timeout: Duration = .seconds(60), _ condition: () -> Bool) async throws {
     let deadline = ContinuousClock.now + timeout
     while !condition() {
         guard ContinuousClock.now < deadline else {

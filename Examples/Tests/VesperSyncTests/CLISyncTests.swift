@@ -1,3 +1,4 @@
+import CommandLineTool
 import ExampleTestSupport
 import Foundation
 import Testing
@@ -14,8 +15,8 @@ import VesperSync
         let folder = try TestFolder()
         let day = try folder.databaseURL("day").path
         let night = try folder.databaseURL("night").path
-        func vesper(_ database: String, _ arguments: String..., stdin: String? = nil) async -> VesperRunResult {
-            await VesperRunner.run(arguments + ["--database", database], standardInput: { stdin })
+        func vesper(_ database: String, _ arguments: String..., stdin: String? = nil) async -> CommandRun {
+            await Vesper.runCapturing(arguments + ["--database", database], standardInput: stdin)
         }
 
         let notLoggedIn = await vesper(day, "sync")

@@ -1,3 +1,4 @@
+import CommandLineTool
 import ExampleTestSupport
 import Foundation
 import Testing
@@ -18,7 +19,7 @@ import VesperCommands
     func expectRefusal(_ folder: TestFolder, _ arguments: String..., message: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let before = try folder.snapshot()
         let files = folder.attachmentFiles()
-        let result = await VesperRunner.run(arguments + ["--database", folder.databaseURL.path], standardInput: { nil })
+        let result = await Vesper.runCapturing(arguments + ["--database", folder.databaseURL.path], standardInput: nil)
         #expect(result.exitCode != 0, sourceLocation: sourceLocation)
         #expect(result.output.isEmpty, sourceLocation: sourceLocation)
         #expect(result.errorOutput == "vesper: \(message)\n", sourceLocation: sourceLocation)
@@ -95,7 +96,7 @@ import VesperCommands
     @Test func databaseInAMissingFolder() async throws {
         let folder = try TestFolder()
         let path = folder.url.appendingPathComponent("missing/vesper.sqlite").path
-        let result = await VesperRunner.run(["list", "--database", path])
+        let result = await Vesper.runCapturing(["list", "--database", path])
         #expect(result.exitCode == 1)
         #expect(result.errorOutput == "vesper: The folder for the database does not exist: \(folder.url.path)/missing.\n")
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("missing").path))
@@ -109,7 +110,7 @@ import VesperCommands
         // unwritable folder: it fails for every user.
         let folder = try TestFolder()
         let file = try folder.file("plain.txt", SampleImages.text)
-        let result = await VesperRunner.run(["add", "hello", "--database", file.path + "/vesper.sqlite"])
+        let result = await Vesper.runCapturing(["add", "hello", "--database", file.path + "/vesper.sqlite"])
         #expect(result.exitCode == 1)
         #expect(result.errorOutput == "vesper: The folder for the database does not exist: \(file.path).\n")
         #expect(try Data(contentsOf: file) == SampleImages.text)
@@ -122,7 +123,7 @@ import VesperCommands
         try FileManager.default.createDirectory(at: readOnly, withIntermediateDirectories: true)
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: readOnly.path)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: readOnly.path) }
-        let result = await VesperRunner.run(["add", "hello", "--database", readOnly.appendingPathComponent("vesper.sqlite").path])
+        let result = await Vesper.runCapturing(["add", "hello", "--database", readOnly.appendingPathComponent("vesper.sqlite").path])
         #expect(result.exitCode != 0)
         #expect(result.errorOutput.hasPrefix("vesper: "))
         #expect(result.errorOutput.split(separator: "\n").count == 1)
@@ -143,7 +144,7 @@ import VesperCommands
         #expect(notANumber.exitCode == 64 && notANumber.errorOutput.contains("abc"))
         let noNames = await folder.vesper("tag", "1234")
         #expect(noNames.exitCode == 64 && noNames.errorOutput.contains("Give at least one tag name."))
-        let unknown = await VesperRunner.run(["frobnicate"])
+        let unknown = await Vesper.runCapturing(["frobnicate"])
         #expect(unknown.exitCode == 64)
     }
 }

@@ -1,3 +1,4 @@
+import CommandLineTool
 import ExampleTestSupport
 import Foundation
 import Testing
@@ -8,7 +9,7 @@ import VesperCommands
 @Suite struct CLITests {
     /// Adds a note and returns its ID, read back from the JSON output.
     func add(_ folder: TestFolder, _ arguments: String...) async throws -> Int64 {
-        let result = await VesperRunner.run(["add"] + arguments + ["--json", "--database", folder.databaseURL.path], standardInput: { nil })
+        let result = await Vesper.runCapturing(["add"] + arguments + ["--json", "--database", folder.databaseURL.path], standardInput: nil)
         return try result.decoded(VesperJSON.Note.self).id
     }
 
@@ -166,7 +167,7 @@ import VesperCommands
     }
 
     @Test func demoTourRunsAndShowsStatementCounts() async throws {
-        let result = await VesperRunner.run(["demo", "--bulk-count", "50"])
+        let result = await Vesper.runCapturing(["demo", "--bulk-count", "50"])
         #expect(result.exitCode == 0, "\(result.errorOutput)")
         #expect(result.output.contains("0 SQL statements"))
         #expect(result.output.contains("deleted them in 3 SQL statements"))
@@ -180,12 +181,12 @@ import VesperCommands
     }
 
     @Test func helpAndNoArgumentsSucceed() async {
-        let help = await VesperRunner.run(["--help"])
+        let help = await Vesper.runCapturing(["--help"])
         #expect(help.exitCode == 0 && help.output.contains("rename-tag"))
-        let none = await VesperRunner.run([])
+        let none = await Vesper.runCapturing([])
         #expect(none.exitCode == 0 && none.output.contains("USAGE: vesper <subcommand>"))
         for arguments in [["add", "--help"], ["help", "add"], ["add", "-h"]] {
-            let subcommandHelp = await VesperRunner.run(arguments)
+            let subcommandHelp = await Vesper.runCapturing(arguments)
             #expect(subcommandHelp.exitCode == 0)
             #expect(subcommandHelp.output.contains("USAGE: vesper add"), "\(arguments)")
             #expect(subcommandHelp.output.contains("--tag <tag>"), "\(arguments)")

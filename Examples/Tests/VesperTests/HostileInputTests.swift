@@ -1,3 +1,4 @@
+import CommandLineTool
 import ExampleTestSupport
 import Foundation
 import Testing
@@ -33,7 +34,7 @@ import VesperCore
     @Test func aDatabasePathThatWasNotValidUTF8IsRefused() async throws {
         let folder = try TestFolder()
         let path = folder.url.appendingPathComponent("notes\u{FFFD}.sqlite").path
-        let refused = await VesperRunner.run(["list", "--database", path], standardInput: { nil })
+        let refused = await Vesper.runCapturing(["list", "--database", path], standardInput: nil)
         #expect(refused.exitCode == 1)
         #expect(refused.errorOutput.contains("not valid UTF-8"), "\(refused.errorOutput)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)

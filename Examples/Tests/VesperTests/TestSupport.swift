@@ -1,3 +1,4 @@
+import CommandLineTool
 import ExampleTestSupport
 import Foundation
 import QSData
@@ -12,8 +13,8 @@ extension TestFolder {
     /// Runs `vesper` in-process against this folder's database. After a command that succeeded,
     /// the database must be consistent.
     @MainActor
-    func vesper(_ arguments: String..., stdin: String? = nil) async -> VesperRunResult {
-        let result = await VesperRunner.run(arguments + ["--database", databaseURL.path], standardInput: { stdin })
+    func vesper(_ arguments: String..., stdin: String? = nil) async -> CommandRun {
+        let result = await Vesper.runCapturing(arguments + ["--database", databaseURL.path], standardInput: stdin)
         if result.exitCode == 0, FileManager.default.fileExists(atPath: databaseURL.path) {
             do {
                 let vesper = try await VSDataController.open(at: databaseURL)
@@ -43,7 +44,7 @@ extension TestFolder {
     }
 }
 
-extension VesperRunResult {
+extension CommandRun {
     /// The output decoded as Vesper's JSON.
     func decoded<Value: Decodable>(_ type: Value.Type) throws -> Value {
         #expect(exitCode == 0, "vesper failed: \(errorOutput)")

@@ -1,7 +1,8 @@
 import ArgumentParser
+import CommandLineTool
 
 /// The `vesper` command: a notes app on the command line.
-public struct Vesper: ParsableCommand {
+public struct Vesper: ToolCommand {
     public static let configuration = CommandConfiguration(
         commandName: "vesper",
         abstract: "Vesper notes on the command line, stored with QSData.",

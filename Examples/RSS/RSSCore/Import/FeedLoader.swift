@@ -1,8 +1,5 @@
 import DeadlineHTTP
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Reads the bytes of a feed from a file or over http(s), within deadlines and a size limit.
 public struct FeedLoader: Sendable {
@@ -75,17 +72,5 @@ public struct FeedLoader: Sendable {
         }
         guard (200..<300).contains(response.statusCode) else { throw .httpStatus(response.statusCode) }
         return response.body
-    }
-
-    /// A network error in words; ``FeedFetcher`` says its errors the same way.
-    static func describe(_ error: any Error) -> String {
-        guard let urlError = error as? URLError else { return error.localizedDescription }
-        switch urlError.code {
-        case .cannotConnectToHost: return "connection refused"
-        case .timedOut: return "timed out"
-        case .cannotFindHost: return "unknown host"
-        case .notConnectedToInternet: return "not connected to the internet"
-        default: return "network error \(urlError.code.rawValue): \(urlError.localizedDescription)"
-        }
     }
 }

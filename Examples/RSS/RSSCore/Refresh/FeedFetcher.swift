@@ -1,8 +1,5 @@
+import DeadlineHTTP
 import Foundation
-import Synchronization
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Downloads a subscribed feed for `rss refresh`: a conditional GET that follows redirects
 /// itself (so that it knows which were permanent) and ends after a time limit.
@@ -21,26 +18,25 @@ public final class FeedFetcher: Sendable {
     public let maximumBytes: Int
     /// Redirects followed before giving up.
     public let maximumRedirects: Int
-    private let session: URLSession
-    private let delegate = TransferDelegate()
+    /// Waits out ``timeout``; tests pass one they control, so that no test depends on how fast
+    /// the machine is.
+    private let sleep: @Sendable (Duration) async throws -> Void
+    /// Each request of the fetch: redirects are returned, not followed, so the fetcher sees every
+    /// status code. Its own deadlines are only a backstop: the fetch's timer ends it first.
+    private let client: DeadlineHTTPClient
 
-    public init(timeout: Duration = .seconds(30), maximumBytes: Int = 100_000_000, maximumRedirects: Int = 5) {
+    public init(
+        timeout: Duration = .seconds(30), maximumBytes: Int = 100_000_000, maximumRedirects: Int = 5,
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    ) {
         self.timeout = timeout
         self.maximumBytes = maximumBytes
         self.maximumRedirects = maximumRedirects
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        // Only a backstop: the fetch's own timer ends it first. FoundationNetworking counts
-        // these in whole seconds, so a limit under one second would end every request at once.
-        let backstop = (timeout.inSeconds + 1).rounded(.up)
-        configuration.timeoutIntervalForRequest = backstop
-        configuration.timeoutIntervalForResource = backstop
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
-    }
-
-    deinit {
-        session.invalidateAndCancel()
+        self.sleep = sleep
+        let backstop = timeout + .seconds(1)
+        client = DeadlineHTTPClient(
+            deadlines: HTTPDeadlines(connect: backstop, firstByte: backstop, total: backstop),
+            maximumBytes: maximumBytes, followsRedirects: false)
     }
 
     /// What to fetch, with the validators of the last download.
@@ -104,11 +100,12 @@ public final class FeedFetcher: Sendable {
     /// has validators. Ends with ``Failure/timedOut(_:)`` once ``timeout`` has passed.
     public func fetch(_ request: Request) async throws(Failure) -> Result {
         let timeout = self.timeout
+        let sleep = self.sleep
         let outcome = await withTaskGroup(of: Swift.Result<Result, Failure>?.self) { group in
             group.addTask { await self.followingRedirects(request) }
             group.addTask {
                 // Not a poll: one timer, cancelled as soon as the download ends.
-                do { try await Task.sleep(for: timeout) } catch { return nil }
+                do { try await sleep(timeout) } catch { return nil }
                 return .failure(.timedOut(timeout))
             }
             defer { group.cancelAll() }
@@ -125,32 +122,31 @@ public final class FeedFetcher: Sendable {
         var allPermanent = true
         var requests = 0
         var bytes = 0
+        var headers = [("User-Agent", "QSData-RSS/1.0")]
+        if let etag = request.etag { headers.append(("If-None-Match", etag)) }
+        if let date = request.lastModified { headers.append(("If-Modified-Since", date)) }
         while requests <= maximumRedirects {
-            var urlRequest = URLRequest(url: url)
-            urlRequest.setValue("QSData-RSS/1.0", forHTTPHeaderField: "User-Agent")
-            if let etag = request.etag { urlRequest.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-            if let date = request.lastModified { urlRequest.setValue(date, forHTTPHeaderField: "If-Modified-Since") }
             requests += 1
-            let data: Data
-            let response: HTTPURLResponse
+            let response: DeadlineHTTPResponse
             do {
-                (data, response) = try await send(urlRequest)
+                response = try await send(DeadlineHTTPRequest(url: url, headers: headers))
+            } catch .tooLarge(let limit) {
+                return .failure(.tooLarge(bytes: limit + 1, limit: limit))
             } catch {
-                if Task.isCancelled || (error as? URLError)?.code == .timedOut { return .failure(.timedOut(timeout)) }
-                return .failure(.network(FeedLoader.describe(error)))
+                if Task.isCancelled { return .failure(.timedOut(timeout)) }
+                return .failure(.network(error.description))
             }
-            bytes += data.count
+            bytes += response.body.count
             let moved = url == request.url || !allPermanent ? nil : url
             switch response.statusCode {
             case 200..<300:
-                if data.count > maximumBytes { return .failure(.tooLarge(bytes: data.count, limit: maximumBytes)) }
-                let document = Document(data: data, url: url, etag: response.value(forHTTPHeaderField: "ETag"),
-                                        lastModified: response.value(forHTTPHeaderField: "Last-Modified"))
+                let document = Document(data: response.body, url: url, etag: response.header("ETag"),
+                                        lastModified: response.header("Last-Modified"))
                 return .success(Result(outcome: .fetched(document), movedTo: moved, requests: requests, bytes: bytes))
             case 304:
                 return .success(Result(outcome: .notModified, movedTo: moved, requests: requests, bytes: bytes))
             case 301, 302, 303, 307, 308:
-                guard let location = response.value(forHTTPHeaderField: "Location"),
+                guard let location = response.header("Location"),
                       let next = URL(string: location, relativeTo: url)?.absoluteURL,
                       ["http", "https"].contains(next.scheme?.lowercased() ?? "") else {
                     return .failure(.badRedirect("HTTP \(response.statusCode) without a usable http(s) Location"))
@@ -164,60 +160,13 @@ public final class FeedFetcher: Sendable {
         return .failure(.badRedirect("more than \(maximumRedirects) redirects"))
     }
 
-    /// One request, cancelled when the calling task is.
-    private func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let task = session.dataTask(with: request)
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                delegate.register(task, continuation)
-                task.resume()
-                if Task.isCancelled { task.cancel() }
-            }
-        } onCancel: {
-            task.cancel()
-        }
-    }
-}
-
-/// Collects each task's response and body, and hands every redirect back to ``FeedFetcher``
-/// instead of following it, so that the fetcher sees each status code.
-private final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable {
-    private struct Transfer {
-        let continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>
-        var response: HTTPURLResponse?
-        var data = Data()
-    }
-
-    private let transfers = Mutex<[Int: Transfer]>([:])
-
-    /// Call before the task is resumed.
-    func register(_ task: URLSessionTask, _ continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>) {
-        transfers.withLock { $0[task.taskIdentifier] = Transfer(continuation: continuation) }
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
-        transfers.withLock { $0[dataTask.taskIdentifier]?.response = response as? HTTPURLResponse }
-        completionHandler(.allow)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        transfers.withLock { $0[dataTask.taskIdentifier]?.data.append(data) }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
-        completionHandler(nil)
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        if let error {
-            transfer.continuation.resume(throwing: error)
-        } else if let response = transfer.response ?? task.response as? HTTPURLResponse {
-            transfer.continuation.resume(returning: (transfer.data, response))
-        } else {
-            transfer.continuation.resume(throwing: URLError(.badServerResponse))
+    /// One GET. A connection the server closed before answering is tried once more, as HTTP
+    /// clients do for a request that is safe to repeat.
+    private func send(_ request: DeadlineHTTPRequest) async throws(HTTPTransferError) -> DeadlineHTTPResponse {
+        do {
+            return try await client.send(request)
+        } catch .closedBeforeAnswering {
+            return try await client.send(request)
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import VesperCore
 
 struct AddCommand: DatabaseCommand {
@@ -15,8 +16,8 @@ struct AddCommand: DatabaseCommand {
     @Option(name: .long, help: "A tag for the note; repeat for more, in order.")
     var tag: [String] = []
 
-    func run(with vesper: VSDataController, context: CommandContext) async throws -> CommandOutput {
-        var text = self.text ?? context.readStandardInput() ?? ""
+    func run(with vesper: VSDataController) async throws -> CommandOutput {
+        var text = self.text ?? Console.current.readStandardInput() ?? ""
         while text.hasSuffix("\n") { text.removeLast() }
         let note = try await vesper.userDidCreateNote(text: text, tagNames: tag)
         let tags = note.tags.isEmpty ? "" : " tagged " + note.tags.map(\.name).joined(separator: ", ")

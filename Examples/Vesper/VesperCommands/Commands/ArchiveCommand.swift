@@ -10,7 +10,7 @@ struct ArchiveCommand: DatabaseCommand {
 
     @OptionGroup var selection: NoteIDs
 
-    func run(with vesper: VSDataController, context: CommandContext) async throws -> CommandOutput {
+    func run(with vesper: VSDataController) async throws -> CommandOutput {
         try await selection.setArchived(true, in: vesper)
     }
 }

@@ -16,7 +16,7 @@ struct AttachCommand: DatabaseCommand {
     @Argument(help: "The picture file.")
     var file: String
 
-    func run(with vesper: VSDataController, context: CommandContext) async throws -> CommandOutput {
+    func run(with vesper: VSDataController) async throws -> CommandOutput {
         let note = try await vesper.note(id: id)
         let attachment = try vesper.userDidAddAttachment(fileAt: URL(fileURLWithPath: file), to: note)
         return CommandOutput(

@@ -11,7 +11,7 @@ struct DeleteCommand: DatabaseCommand {
 
     @OptionGroup var selection: NoteIDs
 
-    func run(with vesper: VSDataController, context: CommandContext) async throws -> CommandOutput {
+    func run(with vesper: VSDataController) async throws -> CommandOutput {
         let notes = try await vesper.notes(ids: selection.ids)
         try await vesper.userDidDeleteNotes(notes)
         let deleted = notes.map(\.uniqueID)

@@ -1,8 +1,9 @@
 import ArgumentParser
+import CommandLineTool
 import Foundation
 import VesperCore
 
-struct DemoCommand: VesperSubcommand {
+struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "A scripted tour of Vesper and QSData on a fresh database, with SQL statement counts.",
@@ -18,7 +19,13 @@ struct DemoCommand: VesperSubcommand {
         if bulkCount < 1 { throw ValidationError("--bulk-count must be at least 1.") }
     }
 
-    @MainActor func execute(_ context: CommandContext) async throws -> String {
+    func run() async throws {
+        let tour = try await runTour()
+        Console.current.writeOutput(tour)
+    }
+
+    /// Runs the tour on a new database and returns what it says.
+    @MainActor private func runTour() async throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vesper-demo-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { if !keep { try? FileManager.default.removeItem(at: folder) } }

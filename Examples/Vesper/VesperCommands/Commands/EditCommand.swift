@@ -14,7 +14,7 @@ struct EditCommand: DatabaseCommand {
     @Argument(help: "The new text.")
     var text: String
 
-    func run(with vesper: VSDataController, context: CommandContext) async throws -> CommandOutput {
+    func run(with vesper: VSDataController) async throws -> CommandOutput {
         let note = try await vesper.note(id: id)
         try vesper.userDidUpdateText(text, of: note)
         return CommandOutput(text: "Updated note \(id).", json: VesperJSON.Note(note, storage: vesper.attachmentStorage))

@@ -8,7 +8,7 @@ struct ExportCommand: DatabaseCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    func run(with vesper: VSDataController, context: CommandContext) async throws -> CommandOutput {
+    func run(with vesper: VSDataController) async throws -> CommandOutput {
         let notes = try await vesper.allNotes()
         let export = VesperJSON.Export(
             notes: notes.map { VesperJSON.Note($0, storage: vesper.attachmentStorage) },

@@ -12,7 +12,7 @@ struct ListCommand: DatabaseCommand {
     @Flag(name: .long, help: "Include archived notes.")
     var archived = false
 
-    func run(with vesper: VSDataController, context: CommandContext) async throws -> CommandOutput {
+    func run(with vesper: VSDataController) async throws -> CommandOutput {
         let notes = try await vesper.timeline(includeArchived: archived)
         return CommandOutput(
             text: TextFormat.timeline(notes, empty: "No notes."),

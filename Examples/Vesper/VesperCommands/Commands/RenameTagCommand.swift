@@ -18,7 +18,7 @@ struct RenameTagCommand: DatabaseCommand {
     @Argument(help: "The new name, differing only in case.")
     var newName: String
 
-    func run(with vesper: VSDataController, context: CommandContext) async throws -> CommandOutput {
+    func run(with vesper: VSDataController) async throws -> CommandOutput {
         let tag = try vesper.userDidRenameTag(oldName, to: newName)
         let count = try await vesper.tagsWithNoteCounts().first { $0.tag === tag }?.noteCount ?? 0
         return CommandOutput(

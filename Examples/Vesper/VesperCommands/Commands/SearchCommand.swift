@@ -19,7 +19,7 @@ struct SearchCommand: DatabaseCommand {
     @Option(help: "Show at most this many notes.")
     var limit: Int?
 
-    func run(with vesper: VSDataController, context: CommandContext) async throws -> CommandOutput {
+    func run(with vesper: VSDataController) async throws -> CommandOutput {
         let results = try await vesper.search(text, limit: limit)
         return CommandOutput(
             text: TextFormat.searchResults(results, empty: "No notes contain \"\(text)\"."),

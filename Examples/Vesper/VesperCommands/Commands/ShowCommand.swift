@@ -11,7 +11,7 @@ struct ShowCommand: DatabaseCommand {
     @Argument(help: "The note's ID.")
     var id: Int64
 
-    func run(with vesper: VSDataController, context: CommandContext) async throws -> CommandOutput {
+    func run(with vesper: VSDataController) async throws -> CommandOutput {
         let note = try await vesper.note(id: id)
         return CommandOutput(
             text: TextFormat.note(note, storage: vesper.attachmentStorage),

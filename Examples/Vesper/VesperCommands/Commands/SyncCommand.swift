@@ -11,7 +11,7 @@ struct SyncCommand: DatabaseCommand {
     @OptionGroup var options: GlobalOptions
     @OptionGroup var network: NetworkOptions
 
-    func run(with vesper: VSDataController, context: CommandContext) async throws -> CommandOutput {
+    func run(with vesper: VSDataController) async throws -> CommandOutput {
         let account = try VSAccount(dataController: vesper, transport: network.transport)
         let report = try await account.syncNow()
         if !report.failures.isEmpty {

@@ -11,7 +11,7 @@ struct TagCommand: DatabaseCommand {
 
     @OptionGroup var arguments: NoteAndTagNames
 
-    func run(with vesper: VSDataController, context: CommandContext) async throws -> CommandOutput {
+    func run(with vesper: VSDataController) async throws -> CommandOutput {
         let note = try await vesper.note(id: arguments.id)
         try vesper.userDidAddTags(arguments.names, to: note)
         return CommandOutput(

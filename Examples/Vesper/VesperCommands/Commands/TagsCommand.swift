@@ -8,7 +8,7 @@ struct TagsCommand: DatabaseCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    func run(with vesper: VSDataController, context: CommandContext) async throws -> CommandOutput {
+    func run(with vesper: VSDataController) async throws -> CommandOutput {
         let tags = try await vesper.tagsWithNoteCounts()
         let width = tags.map(\.tag.name.count).max() ?? 0
         let text = tags.isEmpty ? "No tags." : tags.map { tag, count in

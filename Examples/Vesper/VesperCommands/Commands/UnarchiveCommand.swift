@@ -10,7 +10,7 @@ struct UnarchiveCommand: DatabaseCommand {
 
     @OptionGroup var selection: NoteIDs
 
-    func run(with vesper: VSDataController, context: CommandContext) async throws -> CommandOutput {
+    func run(with vesper: VSDataController) async throws -> CommandOutput {
         try await selection.setArchived(false, in: vesper)
     }
 }

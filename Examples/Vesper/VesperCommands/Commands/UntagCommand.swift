@@ -10,7 +10,7 @@ struct UntagCommand: DatabaseCommand {
 
     @OptionGroup var arguments: NoteAndTagNames
 
-    func run(with vesper: VSDataController, context: CommandContext) async throws -> CommandOutput {
+    func run(with vesper: VSDataController) async throws -> CommandOutput {
         let note = try await vesper.note(id: arguments.id)
         try vesper.userDidRemoveTags(arguments.names, from: note)
         let tags = note.tags.isEmpty ? "none" : note.tags.map(\.name).joined(separator: ", ")

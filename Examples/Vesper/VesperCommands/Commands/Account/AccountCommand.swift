@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// `vesper account …`: the sync account of a database.
-struct AccountCommand: ParsableCommand {
+struct AccountCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "account",
         abstract: "Create, log in to, log out of, or show the sync account.",

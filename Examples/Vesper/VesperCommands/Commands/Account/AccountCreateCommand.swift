@@ -15,11 +15,11 @@ struct AccountCreateCommand: DatabaseCommand {
     @Flag(name: .long, help: "Ask for email updates.")
     var emailUpdates = false
 
-    func run(with vesper: VSDataController, context: CommandContext) async throws -> CommandOutput {
+    func run(with vesper: VSDataController) async throws -> CommandOutput {
         let account = try VSAccount(dataController: vesper, transport: network.transport)
         try await account.createAccount(
             server: try credentials.serverURL(), username: credentials.username,
-            password: try credentials.resolvedPassword(context), emailUpdates: emailUpdates)
+            password: try credentials.resolvedPassword(), emailUpdates: emailUpdates)
         let status = try await VesperJSON.AccountStatus(account)
         return CommandOutput(text: "Created the account \(credentials.username) on \(status.server ?? "") and logged in. Run `vesper sync` to sync.",
                              json: status)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import Foundation
 import VesperSync
 
@@ -19,9 +20,9 @@ struct AccountCredentials: ParsableArguments {
         return url
     }
 
-    func resolvedPassword(_ context: CommandContext) throws -> String {
+    func resolvedPassword() throws -> String {
         if let password { return password }
-        guard let line = context.readStandardInput()?.split(whereSeparator: \.isNewline).first, !line.isEmpty else {
+        guard let line = Console.current.readStandardInput()?.split(whereSeparator: \.isNewline).first, !line.isEmpty else {
             throw ValidationError("Give --password, or the password on standard input.")
         }
         return String(line)

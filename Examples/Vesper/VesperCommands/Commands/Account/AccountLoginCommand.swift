@@ -12,10 +12,10 @@ struct AccountLoginCommand: DatabaseCommand {
     @OptionGroup var network: NetworkOptions
     @OptionGroup var credentials: AccountCredentials
 
-    func run(with vesper: VSDataController, context: CommandContext) async throws -> CommandOutput {
+    func run(with vesper: VSDataController) async throws -> CommandOutput {
         let account = try VSAccount(dataController: vesper, transport: network.transport)
         try await account.login(server: try credentials.serverURL(), username: credentials.username,
-                                password: try credentials.resolvedPassword(context))
+                                password: try credentials.resolvedPassword())
         let status = try await VesperJSON.AccountStatus(account)
         return CommandOutput(text: "Logged in as \(credentials.username) on \(status.server ?? ""). Run `vesper sync` to sync.", json: status)
     }

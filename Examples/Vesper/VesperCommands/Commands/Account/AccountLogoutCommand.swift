@@ -9,7 +9,7 @@ struct AccountLogoutCommand: DatabaseCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    func run(with vesper: VSDataController, context: CommandContext) async throws -> CommandOutput {
+    func run(with vesper: VSDataController) async throws -> CommandOutput {
         let account = try VSAccount(dataController: vesper)
         let username = account.state?.username
         try account.logout()

@@ -9,7 +9,7 @@ struct AccountStatusCommand: DatabaseCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    func run(with vesper: VSDataController, context: CommandContext) async throws -> CommandOutput {
+    func run(with vesper: VSDataController) async throws -> CommandOutput {
         let status = try await VesperJSON.AccountStatus(try VSAccount(dataController: vesper))
         guard let username = status.username, let server = status.server else {
             return CommandOutput(text: "Not logged in. \(TextFormat.count(status.notesToUpload, "note")) and "

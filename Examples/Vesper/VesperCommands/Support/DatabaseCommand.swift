@@ -1,32 +1,28 @@
 import ArgumentParser
+import CommandLineTool
 import Foundation
 import VesperCore
 import VesperSync
 
-/// What a command may use besides its arguments.
-struct CommandContext {
-    /// Reads all of standard input (nil when empty). Tests pass their own.
-    var readStandardInput: () -> String?
-}
-
-/// A `vesper` subcommand: runs on the main actor and returns what it prints.
-protocol VesperSubcommand: ParsableCommand {
-    @MainActor func execute(_ context: CommandContext) async throws -> String
-}
-
-/// A subcommand that works on the notes database named by the global options.
-protocol DatabaseCommand: VesperSubcommand {
+/// A `vesper` subcommand that works on the notes database named by the global options: it opens
+/// the database, does its work on the main actor, waits for its writes, closes the database and
+/// prints what it returns, as text or, with `--json`, as JSON.
+protocol DatabaseCommand: AsyncParsableCommand, Sendable {
     var options: GlobalOptions { get }
-    @MainActor func run(with vesper: VSDataController, context: CommandContext) async throws -> CommandOutput
+    @MainActor func run(with vesper: VSDataController) async throws -> CommandOutput
 }
 
 extension DatabaseCommand {
-    /// Opens the database, runs the command, waits for its writes and closes the database.
-    @MainActor func execute(_ context: CommandContext) async throws -> String {
+    func run() async throws {
+        let text = try await openRunAndClose()
+        Console.current.writeOutput(text)
+    }
+
+    @MainActor private func openRunAndClose() async throws -> String {
         let vesper = try await options.openDataController()
         let output: CommandOutput
         do {
-            output = try await run(with: vesper, context: context)
+            output = try await run(with: vesper)
             try await vesper.close()
         } catch {
             try? await vesper.close()

@@ -1,13 +1,13 @@
 import AppDataFolder
 import ArgumentParser
+import CommandLineTool
 import Foundation
 import Logging
 import VesperServerKit
 
 /// `vesper-server`: runs the Vesper sync server until SIGINT or SIGTERM.
-@main
-struct VesperServerCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct VesperServerCommand: ToolCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "vesper-server",
         abstract: "The Vesper notes sync server (Examples/Vesper/PROTOCOL.md).",
         discussion: """
@@ -56,14 +56,29 @@ struct VesperServerCommand: AsyncParsableCommand {
     @Option(help: "Hours a login token stays valid.")
     var tokenLifetimeHours = 24
 
-    @Option(help: "The log level.")
+    @Option(help: "The log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
 
-    func run() async throws {
+    public init() {}
+
+    public func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535 (0: any free port)") }
+        guard requestHeadTimeout > 0, idleTimeout > 0 else {
+            throw ValidationError("--request-head-timeout and --idle-timeout must be positive")
+        }
+        guard maxConnections > 0 else { throw ValidationError("--max-connections must be positive") }
+        guard tokenLifetimeHours > 0 else { throw ValidationError("--token-lifetime-hours must be positive") }
+        if let publicURL, URL(string: publicURL) == nil { throw ValidationError("--public-url is not a URL") }
+    }
+
+    public func run() async throws {
         var logger = Logger(label: "vesper-server")
         logger.logLevel = logLevel
 
+        // Every setting is read and checked before anything is created on disk.
         let settings = try ServerSettings(file: config)
+        let textKeys = try settings["VESPER_TEXT_KEYS"].map(ServerSettings.textKeys)
+        let currentTextKeyID = try settings.integer("VESPER_TEXT_KEY_ID")
         let dataFolder = AppDataFolder.url(for: "vesper-server")
         let database = VesperDatabase(
             database ?? settings["DATABASE_URL"] ?? dataFolder.appendingPathComponent("vesper-server.sqlite").path)
@@ -80,20 +95,12 @@ struct VesperServerCommand: AsyncParsableCommand {
 
         var configuration = VesperServerConfiguration(
             hostname: hostname, port: port, database: database, attachmentsPath: attachmentsPath, secret: secret)
-        guard requestHeadTimeout > 0, idleTimeout > 0, maxConnections > 0, tokenLifetimeHours > 0 else {
-            throw ValidationError("timeouts, --max-connections and --token-lifetime-hours must be positive")
-        }
         configuration.connectionLimits = ConnectionLimits(
             requestHeadTimeout: .seconds(requestHeadTimeout), idleTimeout: .seconds(idleTimeout), maximumConnections: maxConnections)
         configuration.tokenLifetime = .seconds(tokenLifetimeHours * 3600)
-        if let keys = settings["VESPER_TEXT_KEYS"] {
-            configuration.textKeys = try Self.parseTextKeys(keys)
-        }
-        configuration.currentTextKeyID = try Self.integer(settings["VESPER_TEXT_KEY_ID"], name: "VESPER_TEXT_KEY_ID")
-        if let publicURL {
-            guard let url = URL(string: publicURL) else { throw ValidationError("--public-url is not a URL") }
-            configuration.publicBaseURL = url
-        }
+        if let textKeys { configuration.textKeys = textKeys }
+        configuration.currentTextKeyID = currentTextKeyID
+        configuration.publicBaseURL = publicURL.flatMap { URL(string: $0) }
 
         let server = try VesperSyncServer(configuration: configuration, logger: logger)
         logger.info(
@@ -109,38 +116,16 @@ struct VesperServerCommand: AsyncParsableCommand {
         if FileManager.default.fileExists(atPath: file.path) {
             // Never replace a secret that can't be read: every login token and text key hangs on it.
             let existing = try String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !existing.isEmpty else { throw ValidationError("the server secret file \(file.path) is empty") }
+            guard !existing.isEmpty else { throw ServerSetupError.emptySecretFile(file.path) }
             return existing
         }
         let secret = VesperServerConfiguration.newSecret()
         guard
             FileManager.default.createFile(
                 atPath: file.path, contents: Data((secret + "\n").utf8), attributes: [.posixPermissions: 0o600])
-        else { throw ValidationError("cannot write the server secret to \(file.path)") }
+        else { throw ServerSetupError.cannotWriteSecret(file.path) }
         logger.notice("Created a new server secret", metadata: ["file": "\(file.path)"])
         return secret
-    }
-
-    /// The setting `name` as an integer, nil when unset; an error naming the
-    /// variable when it is set to something else.
-    static func integer(_ text: String?, name: String) throws -> Int? {
-        guard let text else { return nil }
-        guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
-            throw ValidationError("\(name) must be a whole number, not '\(text)'")
-        }
-        return value
-    }
-
-    static func parseTextKeys(_ text: String) throws -> [Int: Data] {
-        var keys: [Int: Data] = [:]
-        for entry in text.split(separator: ",") {
-            let parts = entry.split(separator: ":", maxSplits: 1)
-            guard parts.count == 2, let id = Int(parts[0].trimmingCharacters(in: .whitespaces)),
-                let key = Data(base64Encoded: parts[1].trimmingCharacters(in: .whitespaces))
-            else { throw ValidationError("VESPER_TEXT_KEYS must look like 1:<base64>,2:<base64>") }
-            keys[id] = key
-        }
-        return keys
     }
 }
 
