@@ -5,3 +5,28 @@
 // which Swift cannot import.
 static inline sqlite3_destructor_type csqlitebench_transient(void) { return (sqlite3_destructor_type)-1; }
 static inline sqlite3_destructor_type csqlitebench_static(void) { return (sqlite3_destructor_type)0; }
+
+// Callgrind client requests, so that `Benchmarks/instructions.sh` can count the instructions of
+// each timed run alone. Outside valgrind they are a few no-op instructions. Without valgrind's
+// headers (package valgrind) they compile to nothing and the script says so.
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+static inline int csqlitebench_has_callgrind(void) { return 1; }
+static inline int csqlitebench_running_on_valgrind(void) { return RUNNING_ON_VALGRIND; }
+/// Starts counting (valgrind runs with --instr-atstart=no, so setup runs uninstrumented).
+static inline void csqlitebench_callgrind_begin(void) { CALLGRIND_START_INSTRUMENTATION; CALLGRIND_ZERO_STATS; }
+/// Writes what was counted since the last begin, under `label`, and stops counting.
+static inline void csqlitebench_callgrind_end(const char *label) { CALLGRIND_DUMP_STATS_AT(label); CALLGRIND_STOP_INSTRUMENTATION; }
+#else
+static inline int csqlitebench_has_callgrind(void) { return 0; }
+static inline int csqlitebench_running_on_valgrind(void) { return 0; }
+static inline void csqlitebench_callgrind_begin(void) {}
+static inline void csqlitebench_callgrind_end(const char *label) { (void)label; }
+#endif
+
+// Heap bytes in use, over every malloc arena (glibc's mallinfo2), for the memory workload.
+#include <malloc.h>
+static inline size_t csqlitebench_heap_in_use(void) {
+    struct mallinfo2 info = mallinfo2();
+    return info.uordblks + info.hblkhd;
+}

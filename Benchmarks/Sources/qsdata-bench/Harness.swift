@@ -22,6 +22,10 @@ final class Harness {
     let repetitions: Int
     let folder: URL
     let clock = ContinuousClock()
+    /// Counts each timed body's instructions when the run is under callgrind (see `instructions.sh`).
+    let counter = InstructionCounter()
+    /// The workload now running (`P1` …), for the counter's labels.
+    var workload = ""
     private var fileCounter = 0
 
     init(repetitions: Int) throws {
@@ -63,11 +67,14 @@ final class Harness {
         teardown: @escaping (Context) async throws -> Void = { _ in }
     ) -> Trial {
         let clock = self.clock
+        let counter = self.counter
         return {
             let context = try await setup()
+            counter.begin()
             let start = clock.now
             try await body(context)
             let elapsed = start.duration(to: clock.now)
+            counter.end()
             try await teardown(context)
             return elapsed.milliseconds
         }
@@ -77,11 +84,15 @@ final class Harness {
     /// implementation runs once, in rotating order, so that the shared host's load changes
     /// affect all of them alike. Returns the timed milliseconds by implementation name.
     func interleave(_ trials: [(name: String, trial: Trial)]) async throws -> [String: [Double]] {
-        for (_, trial) in trials { _ = try await trial() }
+        for (name, trial) in trials {
+            counter.label = "\(workload)|\(name)|warm-up"
+            _ = try await trial()
+        }
         var samples: [String: [Double]] = [:]
         for round in 0..<repetitions {
             for offset in trials.indices {
                 let (name, trial) = trials[(offset + round) % trials.count]
+                counter.label = "\(workload)|\(name)|\(round + 1)"
                 samples[name, default: []].append(try await trial())
             }
         }

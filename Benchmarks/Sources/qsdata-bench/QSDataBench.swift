@@ -1,7 +1,24 @@
 import ArgumentParser
+import CSQLiteBench
 import Foundation
 
+/// The entry point. An `async` main parks the main thread in `dispatch_main()` on Linux, which
+/// valgrind 3.19 cannot run (it crashes in itself); under valgrind the main actor is served by
+/// the main thread's run loop instead. Otherwise this is what an `async` main does.
 @main
+enum Entry {
+    static func main() {
+        Task { @MainActor in
+            await QSDataBench.main()
+            exit(0)
+        }
+        if csqlitebench_running_on_valgrind() != 0 {
+            while true { _ = RunLoop.main.run(mode: .default, before: .distantFuture) }
+        }
+        dispatchMain()
+    }
+}
+
 struct QSDataBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "qsdata-bench",
@@ -12,7 +29,7 @@ struct QSDataBench: AsyncParsableCommand {
             median to the raw sqlite3 median of the same workload.
             """)
 
-    @Option(help: "Run only the workloads whose name contains this text (P1 … P6, byid, saves); repeatable.")
+    @Option(help: "Run only this workload (P1 … P6, byid, saves, memory …), or those whose name contains this text; repeatable.")
     var filter: [String] = []
 
     @Option(help: "Multiply every workload size by this factor (0.1 for a quick run).")
@@ -49,18 +66,27 @@ struct BenchmarkRun {
     #endif
 
     func run() async throws {
+        // A filter that names a workload exactly selects it alone (P3, not P3-FTS); any other
+        // filter selects every workload whose name contains it.
         let names = Workloads.names.filter { name in
-            filter.isEmpty || filter.contains { name.lowercased().contains($0.lowercased()) }
+            filter.isEmpty || filter.contains { wanted in
+                name.lowercased() == wanted.lowercased()
+                    || (!Workloads.names.contains { $0.lowercased() == wanted.lowercased() } && name.lowercased().contains(wanted.lowercased()))
+            }
         }
         let harness = try Harness(repetitions: repetitions)
         defer { harness.removeFiles() }
         let workloads = Workloads(harness: harness, sizes: Sizes(scale: scale))
+        if harness.counter.isActive && csqlitebench_has_callgrind() == 0 {
+            print("qsdata-bench: running under valgrind, but built without valgrind's headers: no instruction counts (install valgrind and rebuild)")
+        }
         print("qsdata-bench: SQLite \(RawDatabase.version), \(Self.buildMode) build, \(ProcessInfo.processInfo.activeProcessorCount) cores, "
               + "scale \(scale), 1 warm-up + \(repetitions) timed repetitions, journal_mode=WAL synchronous=NORMAL")
         var results: [BenchResult] = []
         for name in names {
             print("running \(name)…")
             fflush(nil)
+            harness.workload = name
             results += try await workloads.run(name)
         }
         results = addRatios(results, rawName: Impl.raw)

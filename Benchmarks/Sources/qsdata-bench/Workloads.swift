@@ -42,7 +42,7 @@ final class Workloads {
         self.sizes = sizes
     }
 
-    nonisolated static let names = ["P1", "P2", "P3", "P4", "P5", "P6", "byid", "saves", "S1", "S2", "P3-FTS"]
+    nonisolated static let names = ["P1", "P2", "P3", "P4", "P5", "P6", "byid", "saves", "S1", "S2", "P3-FTS", "memory"]
 
     func run(_ name: String) async throws -> [BenchResult] {
         switch name {
@@ -57,6 +57,7 @@ final class Workloads {
         case "S1": return try await searchArticles(for: "tempor", label: "S1 search a common word")
         case "S2": return try await searchArticles(for: "4217", label: "S2 search a rare word")
         case "P3-FTS": return try await saveNotesWithSearchIndex()
+        case "memory": return try await memory()
         default: return []
         }
     }

@@ -21,8 +21,9 @@ public final class QSRow {
     /// dynamic exclusivity checks, which would otherwise cost more than the read itself.
     @usableFromInline let state: UnsafeMutablePointer<ReadState>
     private let statement: SQLiteStatement?
-    var relatedObjects: [String: any ChildrenByParent] = [:]
-    var parentID: QSAnyID = .integer(0)
+    /// The children of each relationship, in the order of `layout.relationshipNames`; nil when not loaded.
+    var relatedObjects: [ChildrenByParent?] = []
+    @usableFromInline var parentID: QSAnyID = .integer(0)
     var probe: TypeProbe?
     /// Decoders for `plist` and `json` columns, made on first use and kept for every row.
     let coders = StructuredCoders()
@@ -38,12 +39,11 @@ public final class QSRow {
     }
 
     /// A row made of values, in the layout's column order.
-    init(layout: RowLayout, values: [SQLValue], related: [String: any ChildrenByParent] = [:], parentID: QSAnyID) {
+    init(layout: RowLayout, values: [SQLValue], parentID: QSAnyID) {
         self.layout = layout
         self.statement = nil
         self.handle = nil
         self.values = values
-        self.relatedObjects = related
         self.parentID = parentID
         self.state = .allocate(capacity: 1)
         state.initialize(to: ReadState())
@@ -52,6 +52,11 @@ public final class QSRow {
     deinit {
         state.deinitialize(count: 1)
         state.deallocate()
+    }
+
+    /// Sets the children of relationships by name; the others are not loaded.
+    func setRelated(_ related: [String: ChildrenByParent]) {
+        relatedObjects = related.isEmpty ? [] : layout.relationshipNames.map { related[$0] }
     }
 
     /// Prepares to read the next row of the statement.
@@ -109,6 +114,7 @@ public final class QSRow {
     ///
     /// - Throws: ``QSDataError/relationshipNotLoaded(type:relationship:)`` when the fetch loaded
     ///   only the children's IDs: read such a relationship as ``QSRelated``.
+    @inlinable
     public func related<Child: QSDataObject>(_ name: String) throws -> [Child] {
         guard let lookup = try lookup(for: name, Child.self) else { return [] }
         if let children = lookup as? ChildrenByParentOf<Child> { return children.children(of: parentID) }
@@ -129,15 +135,17 @@ public final class QSRow {
         throw wrongChildType(name, Child.self)
     }
 
-    private func lookup<Child: QSDataObject>(for name: String, _ child: Child.Type) throws -> (any ChildrenByParent)? {
+    @usableFromInline
+    func lookup<Child: QSDataObject>(for name: String, _ child: Child.Type) throws -> ChildrenByParent? {
         probe?.recordRelationship(name, Child.modelName)
-        guard layout.relationshipNames.contains(name) else {
+        guard let position = layout.relationshipNames.firstIndex(of: name) else {
             throw QSDataError.unknownRelationship(type: layout.typeName, relationship: name)
         }
-        return relatedObjects[name]
+        return position < relatedObjects.count ? relatedObjects[position] : nil
     }
 
-    private func wrongChildType<Child: QSDataObject>(_ name: String, _ child: Child.Type) -> QSDataError {
+    @usableFromInline
+    func wrongChildType<Child: QSDataObject>(_ name: String, _ child: Child.Type) -> QSDataError {
         .valueConversion(type: layout.typeName, column: name, expected: "[\(Child.modelName)]", found: "children of another type")
     }
 

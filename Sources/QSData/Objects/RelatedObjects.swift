@@ -4,7 +4,7 @@ protocol RelatedChildren {
     /// The children's uniqueIDs in order: what the lookup rows store.
     var childIDs: [QSAnyID] { get }
     /// The same children as the lookup a row reads them from.
-    func asLookup(parentID: QSAnyID) -> any ChildrenByParent
+    func asLookup(parentID: QSAnyID) -> ChildrenByParent
     /// The children without those in `ids`, in the same order; nil when none of them is listed.
     func removing(_ ids: Set<QSAnyID>) -> (any RelatedChildren)?
 }
@@ -32,9 +32,9 @@ struct RelatedChildrenOf<Child: QSDataObject>: RelatedChildren {
         return children.map { $0.uniqueID.anyID }
     }
 
-    func asLookup(parentID: QSAnyID) -> any ChildrenByParent {
-        if orderedIDs != nil { return ChildIDsByParent(idsByParent: [parentID: childIDs]) }
-        return ChildrenByParentOf<Child>(childrenByParent: [parentID: children])
+    func asLookup(parentID: QSAnyID) -> ChildrenByParent {
+        if orderedIDs != nil { return ChildIDsByParent(parentID: parentID, ids: childIDs) }
+        return ChildrenByParentOf<Child>(parentID: parentID, children: children)
     }
 
     func removing(_ ids: Set<QSAnyID>) -> (any RelatedChildren)? {
@@ -44,22 +44,62 @@ struct RelatedChildrenOf<Child: QSDataObject>: RelatedChildren {
 }
 
 /// The children of a relationship for many parents, as fetched: what `QSRow.related(_:)` reads.
-protocol ChildrenByParent {}
+/// A class, so that a row finds its kind with a cheap class cast. Reading children is inlinable,
+/// so that it is compiled for each model type rather than run through unspecialised generics.
+@usableFromInline
+class ChildrenByParent {
+    /// Where each parent's children lie in the flat list of the subclass.
+    @usableFromInline let rangeByParent: [QSAnyID: Range<Int>]
 
-/// Children loaded eagerly.
-struct ChildrenByParentOf<Child: QSDataObject>: ChildrenByParent {
-    let childrenByParent: [QSAnyID: [Child]]
+    init(rangeByParent: [QSAnyID: Range<Int>]) {
+        self.rangeByParent = rangeByParent
+    }
+}
 
+/// Children loaded eagerly: each distinct child made once, listed flat in the lookup rows' order
+/// (nil where a lookup row names a child that no longer exists).
+@usableFromInline
+final class ChildrenByParentOf<Child: QSDataObject>: ChildrenByParent {
+    @usableFromInline let children: [Child?]
+
+    init(rangeByParent: [QSAnyID: Range<Int>], children: [Child?]) {
+        self.children = children
+        super.init(rangeByParent: rangeByParent)
+    }
+
+    convenience init(parentID: QSAnyID, children: [Child]) {
+        self.init(rangeByParent: [parentID: children.indices], children: children)
+    }
+
+    @inlinable
     func children(of parentID: QSAnyID) -> [Child] {
-        childrenByParent[parentID] ?? []
+        guard let range = rangeByParent[parentID] else { return [] }
+        var result: [Child] = []
+        result.reserveCapacity(range.count)
+        for index in range {
+            if let child = children[index] { result.append(child) }
+        }
+        return result
     }
 }
 
 /// A relationship loaded lazily: the children's uniqueIDs only.
-struct ChildIDsByParent: ChildrenByParent {
-    let idsByParent: [QSAnyID: [QSAnyID]]
+@usableFromInline
+final class ChildIDsByParent: ChildrenByParent {
+    let ids: [QSAnyID]
+
+    init(_ rows: LookupRows) {
+        ids = rows.childIDs
+        super.init(rangeByParent: rows.rangeByParent)
+    }
+
+    init(parentID: QSAnyID, ids: [QSAnyID]) {
+        self.ids = ids
+        super.init(rangeByParent: [parentID: ids.indices])
+    }
 
     func ids(of parentID: QSAnyID) -> [QSAnyID] {
-        idsByParent[parentID] ?? []
+        guard let range = rangeByParent[parentID] else { return [] }
+        return Array(ids[range])
     }
 }

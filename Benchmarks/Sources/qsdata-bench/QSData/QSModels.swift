@@ -30,6 +30,27 @@ struct VSTimelineNote: QSDataObject {
     }
 }
 
+/// The timeline columns as a uniqued class, for the memory workload only (its own store: as a
+/// caching sibling of VSNote it would change what saving notes does in the other workloads).
+/// It holds the same stored values as `VSTimelineNote`, inline.
+final class VSTimelineNoteObject: QSUpdatableObject {
+    private(set) var values: VSTimelineNote
+
+    var uniqueID: Int64 { values.uniqueID }
+
+    init(row: QSRow) throws {
+        values = try VSTimelineNote(row: row)
+    }
+
+    func update(from row: QSRow) throws {
+        values = try VSTimelineNote(row: row)
+    }
+
+    func encode(to row: inout QSRowEncoder) {
+        values.encode(to: &row)
+    }
+}
+
 final class VSNote: QSUpdatableObject {
     let uniqueID: Int64
     var truncatedText: String?
@@ -245,28 +266,50 @@ enum BenchModel {
     /// A store on `path` for the hand-written types, or for the generated ones; with
     /// `searchable`, the model declares the indexes of `Search.sql` (which the database must have).
     @MainActor
-    static func openStore(_ path: String, generated: Bool = false, searchable: Bool = false) async throws -> QSStore {
-        try await QSStore.open(
-            at: URL(fileURLWithPath: path),
-            model: searchable ? searchableModel() : QSDataModel(contentsOf: resource(generated ? "GeneratedNotes" : "Notes", "plist")),
-            schema: QSSchema(creationSQL: schemaSQL()),
-            types: generated ? generatedTypes : types)
+    static func openStore(_ path: String, generated: Bool = false, searchable: Bool = false, timelineObjects: Bool = false) async throws -> QSStore {
+        let model: QSDataModel
+        if searchable {
+            model = try searchableModel()
+        } else if timelineObjects {
+            model = try timelineObjectsModel()
+        } else {
+            model = try QSDataModel(contentsOf: resource(generated ? "GeneratedNotes" : "Notes", "plist"))
+        }
+        return try await QSStore.open(
+            at: URL(fileURLWithPath: path), model: model, schema: QSSchema(creationSQL: schemaSQL()),
+            types: generated ? generatedTypes : timelineObjects ? types + [VSTimelineNoteObject.self] : types)
+    }
+
+    /// Notes.plist with VSTimelineNoteObject: VSTimelineNote's columns, uniqued.
+    static func timelineObjectsModel() throws -> QSDataModel {
+        try editedModel("Notes.plist + VSTimelineNoteObject") { objects in
+            guard var timeline = objects["VSTimelineNote"] as? [String: Any] else { return false }
+            timeline["uniqued"] = true
+            objects["VSTimelineNoteObject"] = timeline
+            return true
+        }
+    }
+
+    /// Notes.plist with its `objects` changed by `edit` (false: not the expected model).
+    static func editedModel(_ name: String, _ edit: (inout [String: Any]) -> Bool) throws -> QSDataModel {
+        let data = try Data(contentsOf: resource("Notes", "plist"))
+        guard var root = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
+              var objects = root["objects"] as? [String: Any], edit(&objects)
+        else { throw RawSQLiteError(description: "Notes.plist is not the expected model") }
+        root["objects"] = objects
+        let plist = try PropertyListSerialization.data(fromPropertyList: root, format: .binary, options: 0)
+        return try QSDataModel(propertyList: plist, fileName: name)
     }
 
     /// Notes.plist with `search` declared for Article (titles) and VSNote (text).
     static func searchableModel() throws -> QSDataModel {
-        let data = try Data(contentsOf: resource("Notes", "plist"))
-        guard var root = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
-              var objects = root["objects"] as? [String: Any],
-              var article = objects["Article"] as? [String: Any],
-              var note = objects["VSNote"] as? [String: Any]
-        else { throw RawSQLiteError(description: "Notes.plist is not the expected model") }
-        article["search"] = ["table": "articlesSearch", "columns": ["title"]]
-        note["search"] = ["table": "notesSearch", "columns": ["text"]]
-        objects["Article"] = article
-        objects["VSNote"] = note
-        root["objects"] = objects
-        let plist = try PropertyListSerialization.data(fromPropertyList: root, format: .binary, options: 0)
-        return try QSDataModel(propertyList: plist, fileName: "Notes.plist + search")
+        try editedModel("Notes.plist + search") { objects in
+            guard var article = objects["Article"] as? [String: Any], var note = objects["VSNote"] as? [String: Any] else { return false }
+            article["search"] = ["table": "articlesSearch", "columns": ["title"]]
+            note["search"] = ["table": "notesSearch", "columns": ["text"]]
+            objects["Article"] = article
+            objects["VSNote"] = note
+            return true
+        }
     }
 }

@@ -52,7 +52,7 @@ extension TypeBinding {
     /// Makes cached instances reflect new column values: classes change in place through
     /// `update(from:)`, values are replaced in the cache. Returns the IDs that were cached.
     @discardableResult
-    func patchCachedInstances(ids: some Sequence<QSAnyID>, with columns: [String: SQLValue], timing: PatchTiming) throws -> [QSAnyID] {
+    func patchCachedInstances(ids: [QSAnyID], with columns: [String: SQLValue], timing: PatchTiming) throws -> [QSAnyID] {
         guard cache.policy != .none else { return [] }
         let overlay = columns.compactMap { name, value in layout.index(of: name).map { ($0, value) } }
         guard !overlay.isEmpty else { return [] }
@@ -79,10 +79,12 @@ extension TypeBinding {
     /// `update(from:)`, a value is replaced in the cache.
     func replace(_ current: Object, values: [SQLValue], related: [String: any RelatedChildren], id: QSAnyID, using row: QSRow) throws {
         row.values = values
-        row.relatedObjects = related.isEmpty ? [:] : related.mapValues { $0.asLookup(parentID: id) }
+        if !related.isEmpty || !row.relatedObjects.isEmpty {
+            row.setRelated(related.mapValues { $0.asLookup(parentID: id) })
+        }
         row.advance(parentID: id)
-        if let updatable = current as? any QSUpdatableObject {
-            try updatable.update(from: row)
+        if let updateInPlace {
+            try updateInPlace(current, row)
         } else {
             cache.insert(try Object(row: row))
         }

@@ -10,17 +10,21 @@ extension TypeBinding {
         // A read that bypasses the cache makes fresh instances and leaves the cache alone.
         let caches = cache.policy != .none && !request.bypassesCache
         // 1. Each relationship's lookup rows, then (when loaded eagerly) the children they name.
-        var related: [String: any ChildrenByParent] = [:]
+        // Each relationship's lookup rows, in the model's order (what `QSRow.related` indexes).
+        var related: [ChildrenByParent?] = []
         var lookupRows: [LookupRows] = []
         for relationship in description.relationships {
             guard let childBinding = context.registry.binding(named: relationship.childType),
                   let relationshipSQL = sql.relationships[relationship.name]
-            else { continue }
+            else {
+                related.append(nil)
+                continue
+            }
             let rows = try readLookupRows(relationshipSQL.pairs(parentsWhere: tail), request.arguments, context)
             if (request.loading[relationship.name] ?? relationship.loading) == .lazy {
-                related[relationship.name] = ChildIDsByParent(idsByParent: rows.idsByParent)
+                related.append(ChildIDsByParent(rows))
             } else {
-                related[relationship.name] = try childBinding.childrenByParent(rows, in: context)
+                related.append(try childBinding.childrenByParent(rows, in: context))
             }
             if caches { lookupRows.append(rows) }
         }
@@ -58,7 +62,7 @@ extension TypeBinding {
         object.encode(to: &encoder)
         let values = try encoder.finish().values
         let id = object.uniqueID.anyID
-        return RowSnapshot(values: values, lookups: lookups.map { $0.byParent[id] ?? .empty })
+        return RowSnapshot(values: values, lookups: lookups.map { $0.snapshot(of: id) })
     }
 
     private func readLookupRows(_ sql: String, _ arguments: [SQLValue], _ context: ConnectionAndTypes) throws -> LookupRows {
@@ -73,10 +77,13 @@ extension TypeBinding {
         return rows
     }
 
-    func childrenByParent(_ rows: LookupRows, in context: ConnectionAndTypes) throws -> any ChildrenByParent {
-        var childrenByID: [QSAnyID: Object] = [:]
+    /// Each distinct child of `rows` made (or found in the cache) once, then listed flat in the
+    /// rows' order; a lookup row whose child was deleted (an orphan row) lists nil and is skipped.
+    func childrenByParent(_ rows: LookupRows, in context: ConnectionAndTypes) throws -> ChildrenByParent {
+        let distinct = rows.distinctChildren
+        var childrenByID: [QSAnyID: Object] = Dictionary(minimumCapacity: distinct.count)
         var missing: [QSAnyID] = []
-        for child in rows.distinctChildren {
+        for child in distinct {
             if let id = Object.UniqueID(anyID: child), let cached = cache.object(for: id) {
                 childrenByID[child] = cached
             } else {
@@ -88,8 +95,6 @@ extension TypeBinding {
                 childrenByID[child.uniqueID.anyID] = child
             }
         }
-        // A lookup row whose child was deleted (an orphan row) is skipped.
-        let childrenByParent = rows.byParent.mapValues { lookup in lookup.childIDs.compactMap { childrenByID[$0] } }
-        return ChildrenByParentOf(childrenByParent: childrenByParent)
+        return ChildrenByParentOf(rangeByParent: rows.rangeByParent, children: rows.childIDs.map { childrenByID[$0] })
     }
 }

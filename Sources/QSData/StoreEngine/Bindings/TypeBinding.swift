@@ -10,7 +10,7 @@ protocol AnyTypeBinding: AnyObject, Sendable {
     var columnsMissingForInsert: MissingColumns { get }
 
     /// Database queue: the children of a relationship for the given lookup rows.
-    func childrenByParent(_ rows: LookupRows, in context: ConnectionAndTypes) throws -> any ChildrenByParent
+    func childrenByParent(_ rows: LookupRows, in context: ConnectionAndTypes) throws -> ChildrenByParent
 
     /// Main actor: adds the children of a saved parent to the batch, once each.
     func addChildren(_ children: any RelatedChildren, to batch: inout SaveBatch, registry: TypeRegistry) throws
@@ -23,7 +23,7 @@ protocol AnyTypeBinding: AnyObject, Sendable {
 
     /// Main actor: makes cached instances reflect new column values. Returns the IDs patched.
     @discardableResult
-    func patchCachedInstances(ids: some Sequence<QSAnyID>, with columns: [String: SQLValue], timing: PatchTiming) throws -> [QSAnyID]
+    func patchCachedInstances(ids: [QSAnyID], with columns: [String: SQLValue], timing: PatchTiming) throws -> [QSAnyID]
 
     /// Database queue: what the row for `id` holds, when an instance is kept and its row known.
     func snapshot(for id: QSAnyID) -> RowSnapshot?
@@ -90,6 +90,9 @@ final class TypeBinding<Object: QSDataObject>: AnyTypeBinding, @unchecked Sendab
     let layout: RowLayout
     let sql: TableSQL
     let cache: ObjectCache<Object>
+    /// `update(from:)` of the type, when it is a ``QSUpdatableObject``: its conformance is found
+    /// once here rather than by a dynamic cast for every instance patched.
+    let updateInPlace: ((Object, QSRow) throws -> Void)?
     let columnsMissingForInsert = MissingColumns()
 
     init(description: QSObjectDescription) {
@@ -104,6 +107,16 @@ final class TypeBinding<Object: QSDataObject>: AnyTypeBinding, @unchecked Sendab
         } else {
             cache = ObjectCache(policy: .none)
         }
+        if let updatable = Object.self as? any QSUpdatableObject.Type {
+            updateInPlace = Self.updater(for: updatable)
+        } else {
+            updateInPlace = nil
+        }
+    }
+
+    /// Calls `update(from:)` on instances of `Object`, which is `Updatable` (a class).
+    private static func updater<Updatable: QSUpdatableObject>(for _: Updatable.Type) -> (Object, QSRow) throws -> Void {
+        { object, row in try unsafeDowncast(unsafeBitCast(object, to: AnyObject.self), to: Updatable.self).update(from: row) }
     }
 
     var cachedInstanceCount: Int { cache.count }

@@ -29,6 +29,12 @@ enum IDList {
 
     private static func appendQuoted(_ string: String, to json: inout String) {
         json += "\""
+        // Most IDs need no escaping: append them whole rather than scalar by scalar.
+        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            json += string
+            json += "\""
+            return
+        }
         for scalar in string.unicodeScalars {
             switch scalar {
             case "\"": json += "\\\""

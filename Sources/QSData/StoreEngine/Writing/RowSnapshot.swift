@@ -19,19 +19,20 @@ struct LookupSnapshot: Sendable, Equatable {
     static let empty = LookupSnapshot(childIDs: [], indexes: [])
 }
 
-/// Lookup rows read for many parents, grouped by parent. The rows arrive ordered by parent, so
-/// each parent's rows are gathered in place and filed once.
+/// Lookup rows read for many parents. The rows arrive ordered by parent, so they are kept as one
+/// flat list, with where each parent's run of it lies: no array per parent is made unless asked for.
 struct LookupRows {
-    private(set) var byParent: [QSAnyID: LookupSnapshot] = [:]
+    /// Every row's child, in the order read: each parent's children in order, parent after parent.
+    private(set) var childIDs: [QSAnyID] = []
+    private(set) var indexes: [Int64] = []
+    private(set) var rangeByParent: [QSAnyID: Range<Int>] = [:]
     private var currentParent: QSAnyID?
-    private var current = LookupSnapshot.empty
-    private var rowCount = 0
+    private var currentStart = 0
 
     mutating func append(parent: QSAnyID, child: QSAnyID, index: Int64) {
         if parent != currentParent { finishParent(next: parent) }
-        current.childIDs.append(child)
-        current.indexes.append(index)
-        rowCount += 1
+        childIDs.append(child)
+        indexes.append(index)
     }
 
     /// Files the last parent's rows; call once all rows are appended.
@@ -40,20 +41,20 @@ struct LookupRows {
     }
 
     private mutating func finishParent(next: QSAnyID?) {
-        if let currentParent { byParent[currentParent] = current }
+        if let currentParent { rangeByParent[currentParent] = currentStart..<childIDs.count }
         currentParent = next
-        current = .empty
+        currentStart = childIDs.count
     }
 
-    /// Every child named, once each.
+    /// One parent's rows, empty when it has none.
+    func snapshot(of parent: QSAnyID) -> LookupSnapshot {
+        guard let range = rangeByParent[parent] else { return .empty }
+        return LookupSnapshot(childIDs: Array(childIDs[range]), indexes: Array(indexes[range]))
+    }
+
+    /// Every child named, once each, in the order first named.
     var distinctChildren: [QSAnyID] {
-        var seen = Set<QSAnyID>(minimumCapacity: rowCount)
-        var children: [QSAnyID] = []
-        for lookup in byParent.values {
-            for child in lookup.childIDs where seen.insert(child).inserted { children.append(child) }
-        }
-        return children
+        var seen = Set<QSAnyID>(minimumCapacity: childIDs.count)
+        return childIDs.filter { seen.insert($0).inserted }
     }
-
-    var idsByParent: [QSAnyID: [QSAnyID]] { byParent.mapValues(\.childIDs) }
 }
