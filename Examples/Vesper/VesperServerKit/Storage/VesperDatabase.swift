@@ -53,12 +53,6 @@ public enum VesperDatabase: Sendable, Equatable, CustomStringConvertible {
         var configuration = PostgresClient.Configuration(
             host: host, port: components.port ?? 5432, username: username, password: components.password,
             database: database.isEmpty ? nil : database, tls: tls)
-        // No keep-alive queries: the pool closes connections idle for a minute anyway, and in
-        // postgres-nio's pool a lease request that arrives while the only spare connection runs
-        // its keep-alive waits for that connection, with no new one opened; when the keep-alive
-        // ends by closing the connection the request is left with nothing to serve it. Full
-        // parallel test runs hung twice in that state (no connections, no timers, one waiter).
-        configuration.options.keepAliveBehavior = nil
         if let schema = items["schema"], !schema.isEmpty {
             configuration.options.additionalStartupParameters.append(("search_path", schema))
         }
