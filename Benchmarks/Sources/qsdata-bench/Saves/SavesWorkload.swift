@@ -61,7 +61,7 @@ extension Workloads {
     }
 
     private func addOneChildEach(_ template: String, parents: Int, children: Int) async throws -> [BenchResult] {
-        let workload = "S1 add 1 child to each of \(parents) parents of \(children)"
+        let workload = "saves: add 1 child to each of \(parents) parents of \(children)"
         let showIDs = (1...Int64(parents)).map { $0 }
         let firstIndex = -SavesModel.gap  // every show's first order value is 0
         let samples = try await harness.interleave([
@@ -149,7 +149,7 @@ extension Workloads {
     }
 
     private func resaveUnchanged(_ template: String, count: Int) async throws -> [BenchResult] {
-        let workload = "S2 re-save \(count) unchanged objects"
+        let workload = "saves: re-save \(count) unchanged objects"
         let condition = "uniqueID IN (SELECT uniqueID FROM episodes ORDER BY uniqueID LIMIT \(count))"
         let raw = try RawDatabase(path: template)
         let rawEpisodes = try rawFetchEpisodes(raw, condition)
