@@ -84,6 +84,7 @@ final class Harness {
     /// implementation runs once, in rotating order, so that the shared host's load changes
     /// affect all of them alike. Returns the timed milliseconds by implementation name.
     func interleave(_ trials: [(name: String, trial: Trial)]) async throws -> [String: [Double]] {
+        let trials = trials.filter { Self.selectedImplementations?.contains($0.name) ?? true }
         for (name, trial) in trials {
             counter.label = "\(workload)|\(name)|warm-up"
             _ = try await trial()
@@ -97,6 +98,12 @@ final class Harness {
             }
         }
         return samples
+    }
+
+    /// The implementations to run, from `BENCH_IMPLEMENTATIONS` (names separated by commas, such
+    /// as `QSData`), for profiling one implementation alone; nil runs them all.
+    static let selectedImplementations: Set<String>? = ProcessInfo.processInfo.environment["BENCH_IMPLEMENTATIONS"].map { names in
+        Set(names.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
     }
 
     func result(_ workload: String, _ implementation: String, _ samples: [Double], unit: String = "ms",

@@ -16,10 +16,14 @@ public struct QSRowEncoder {
     var relationships: [String: any RelatedChildren] = [:]
     @usableFromInline var firstError: (any Error)?
     var probe: TypeProbe?
+    /// False when only the column values are wanted (a fetch's snapshot of a fresh instance, whose
+    /// lookup rows are known from the read): `setRelated` then keeps nothing.
+    private let keepsRelationships: Bool
 
-    init(layout: RowLayout) {
+    init(layout: RowLayout, keepsRelationships: Bool = true) {
         self.layout = layout
         self.values = Array(repeating: .null, count: layout.count)
+        self.keepsRelationships = keepsRelationships
     }
 
     /// Takes the finished values and makes the encoder ready for the next object of the type.
@@ -92,12 +96,14 @@ public struct QSRowEncoder {
     /// Order is kept exactly. A child that appears more than once keeps its first position only:
     /// a lookup table holds one row per (parent, child).
     public mutating func setRelated<Child: QSDataObject>(_ name: String, _ children: [Child]) {
+        guard keepsRelationships else { return }
         setRelated(name, RelatedChildrenOf(children: children))
     }
 
     /// Sets the ordered children of the relationship `name` from a ``QSRelated``: its order, and
     /// the children it holds (all when loaded, else the ones added to it) are saved.
     public mutating func setRelated<Child: QSDataObject>(_ name: String, _ related: QSRelated<Child>) {
+        guard keepsRelationships else { return }
         setRelated(name, RelatedChildrenOf(related))
     }
 

@@ -46,13 +46,18 @@ struct RelatedChildrenOf<Child: QSDataObject>: RelatedChildren {
 /// The children of a relationship for many parents, as fetched: what `QSRow.related(_:)` reads.
 /// A class, so that a row finds its kind with a cheap class cast. Reading children is inlinable,
 /// so that it is compiled for each model type rather than run through unspecialised generics.
+///
+/// Rows ask for their children in the order the parents are read, mostly the order the lookup
+/// rows came in, so each parent's run is found by a cursor (see ``ParentRuns``).
 @usableFromInline
 class ChildrenByParent {
     /// Where each parent's children lie in the flat list of the subclass.
-    @usableFromInline let rangeByParent: [QSAnyID: Range<Int>]
+    @usableFromInline let runs: ParentRuns
+    /// This reader's position in `runs`.
+    @usableFromInline var cursor = 0
 
-    init(rangeByParent: [QSAnyID: Range<Int>]) {
-        self.rangeByParent = rangeByParent
+    init(runs: ParentRuns) {
+        self.runs = runs
     }
 }
 
@@ -62,18 +67,18 @@ class ChildrenByParent {
 final class ChildrenByParentOf<Child: QSDataObject>: ChildrenByParent {
     @usableFromInline let children: [Child?]
 
-    init(rangeByParent: [QSAnyID: Range<Int>], children: [Child?]) {
+    init(runs: ParentRuns, children: [Child?]) {
         self.children = children
-        super.init(rangeByParent: rangeByParent)
+        super.init(runs: runs)
     }
 
     convenience init(parentID: QSAnyID, children: [Child]) {
-        self.init(rangeByParent: [parentID: children.indices], children: children)
+        self.init(runs: ParentRuns(parent: parentID, range: children.indices), children: children)
     }
 
     @inlinable
     func children(of parentID: QSAnyID) -> [Child] {
-        guard let range = rangeByParent[parentID] else { return [] }
+        guard let range = runs.range(of: parentID, cursor: &cursor) else { return [] }
         var result: [Child] = []
         result.reserveCapacity(range.count)
         for index in range {
@@ -90,16 +95,16 @@ final class ChildIDsByParent: ChildrenByParent {
 
     init(_ rows: LookupRows) {
         ids = rows.childIDs
-        super.init(rangeByParent: rows.rangeByParent)
+        super.init(runs: rows.runs)
     }
 
     init(parentID: QSAnyID, ids: [QSAnyID]) {
         self.ids = ids
-        super.init(rangeByParent: [parentID: ids.indices])
+        super.init(runs: ParentRuns(parent: parentID, range: ids.indices))
     }
 
     func ids(of parentID: QSAnyID) -> [QSAnyID] {
-        guard let range = rangeByParent[parentID] else { return [] }
+        guard let range = runs.range(of: parentID, cursor: &cursor) else { return [] }
         return Array(ids[range])
     }
 }

@@ -24,6 +24,13 @@ final class InstanceTable: @unchecked Sendable {
 
         var instance: Any? { strong ?? weak }
         var isDead: Bool { strong == nil && weak == nil }
+
+        // The two below read an entry where it lies in the dictionary. They are `mutating` only
+        // because a dictionary lends its values in place for mutation, where a plain read
+        // copies the entry, and copying a weak reference costs atomic operations on the
+        // instance's side table (most of a cache lookup's time).
+        mutating func weakInPlace() -> AnyObject? { weak }
+        mutating func isDeadInPlace() -> Bool { isDead }
     }
 
     let policy: Policy
@@ -53,7 +60,7 @@ final class InstanceTable: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard let index = entries.index(forKey: id) else { return nil }
-        return entries.values[index].weak
+        return entries.values[index].weakInPlace()
     }
 
     func insert(weak instance: AnyObject, id: QSAnyID, snapshot: RowSnapshot?, fromApp: Bool) {
@@ -67,7 +74,8 @@ final class InstanceTable: @unchecked Sendable {
     private func insert(_ entry: Entry, id: QSAnyID, snapshot: RowSnapshot?, fromApp: Bool) {
         lock.lock()
         defer { lock.unlock() }
-        if !replaceEntry(entry, for: id), policy == .weak {
+        let addsKey = !replaceEntry(entry, for: id)
+        if addsKey, policy == .weak {
             sweepKeys.append(id)
         }
         if let snapshot { snapshots[id] = snapshot }
@@ -76,7 +84,9 @@ final class InstanceTable: @unchecked Sendable {
             entries[id]?.valuesStamp = WriteStamp.current
             entries[id]?.relationshipsStamp = WriteStamp.current
         }
-        if policy == .weak { sweepSomeDeadEntries() }
+        // Only a new key grows the table, so only a new key pays for sweeping: fetching the
+        // same rows again reuses their dead entries and sweeps nothing.
+        if addsKey, policy == .weak { sweepSomeDeadEntries() }
     }
 
     func snapshot(for id: QSAnyID) -> RowSnapshot? {
@@ -159,8 +169,8 @@ final class InstanceTable: @unchecked Sendable {
     }
 
     /// Looks at the next two keys in arrival order and drops their entries if the instance is
-    /// gone, compacting the key list in place as it goes. Two per insert is enough: the cache
-    /// can never hold more than twice the live instances plus the inserts since the last pass.
+    /// gone, compacting the key list in place as it goes. Two per new key is enough: the cache
+    /// can never hold more than twice the live instances plus the keys added since the last pass.
     private func sweepSomeDeadEntries() {
         for _ in 0..<2 {
             if sweepRead == sweepKeys.count {
@@ -172,7 +182,7 @@ final class InstanceTable: @unchecked Sendable {
             let key = sweepKeys[sweepRead]
             sweepRead += 1
             guard let index = entries.index(forKey: key) else { continue }
-            if entries.values[index].isDead {
+            if entries.values[index].isDeadInPlace() {
                 entries.remove(at: index)
                 snapshots[key] = nil
                 continue

@@ -38,7 +38,8 @@ extension TypeBinding {
             return try Object._instances(from: QSRowReader(row: row, statement: statement))
         }
         row.relatedObjects = related
-        var encoder = QSRowEncoder(layout: layout)
+        var encoder = QSRowEncoder(layout: layout, keepsRelationships: false)
+        var lookupCursors = Array(repeating: 0, count: lookupRows.count)
         var objects: [Object] = []
         while try statement.step() {
             let id = try Object.UniqueID.read(from: row, at: 0)
@@ -50,7 +51,7 @@ extension TypeBinding {
             var object = try Object(row: row)
             object.awakeFromFetch()
             if caches {
-                cache.insert(object, snapshot: try snapshot(of: object, lookups: lookupRows, encoder: &encoder))
+                cache.insert(object, snapshot: try snapshot(of: object, lookups: lookupRows, cursors: &lookupCursors, encoder: &encoder))
             }
             objects.append(object)
         }
@@ -58,11 +59,18 @@ extension TypeBinding {
     }
 
     /// What a save of the fresh, unchanged instance would write: its encoding and its lookup rows.
-    private func snapshot(of object: Object, lookups: [LookupRows], encoder: inout QSRowEncoder) throws -> RowSnapshot {
+    private func snapshot(
+        of object: Object, lookups: [LookupRows], cursors: inout [Int], encoder: inout QSRowEncoder
+    ) throws -> RowSnapshot {
         object.encode(to: &encoder)
         let values = try encoder.finish().values
         let id = object.uniqueID.anyID
-        return RowSnapshot(values: values, lookups: lookups.map { $0.snapshot(of: id) })
+        var lookupSnapshots: [LookupSnapshot?] = []
+        lookupSnapshots.reserveCapacity(lookups.count)
+        for position in lookups.indices {
+            lookupSnapshots.append(lookups[position].snapshot(of: id, cursor: &cursors[position]))
+        }
+        return RowSnapshot(values: values, lookups: lookupSnapshots)
     }
 
     private func readLookupRows(_ sql: String, _ arguments: [SQLValue], _ context: ConnectionAndTypes) throws -> LookupRows {
@@ -95,6 +103,6 @@ extension TypeBinding {
                 childrenByID[child.uniqueID.anyID] = child
             }
         }
-        return ChildrenByParentOf(rangeByParent: rows.rangeByParent, children: rows.childIDs.map { childrenByID[$0] })
+        return ChildrenByParentOf(runs: rows.runs, children: rows.childIDs.map { childrenByID[$0] })
     }
 }

@@ -25,30 +25,28 @@ struct LookupRows {
     /// Every row's child, in the order read: each parent's children in order, parent after parent.
     private(set) var childIDs: [QSAnyID] = []
     private(set) var indexes: [Int64] = []
-    private(set) var rangeByParent: [QSAnyID: Range<Int>] = [:]
+    /// Where each parent's run of `childIDs` lies.
+    let runs = ParentRuns()
     private var currentParent: QSAnyID?
-    private var currentStart = 0
 
     mutating func append(parent: QSAnyID, child: QSAnyID, index: Int64) {
-        if parent != currentParent { finishParent(next: parent) }
+        if parent != currentParent {
+            runs.beginRun(of: parent, at: childIDs.count)
+            currentParent = parent
+        }
         childIDs.append(child)
         indexes.append(index)
     }
 
-    /// Files the last parent's rows; call once all rows are appended.
-    mutating func finish() {
-        finishParent(next: nil)
+    /// Ends the last parent's run; call once all rows are appended.
+    func finish() {
+        runs.finish(at: childIDs.count)
     }
 
-    private mutating func finishParent(next: QSAnyID?) {
-        if let currentParent { rangeByParent[currentParent] = currentStart..<childIDs.count }
-        currentParent = next
-        currentStart = childIDs.count
-    }
-
-    /// One parent's rows, empty when it has none.
-    func snapshot(of parent: QSAnyID) -> LookupSnapshot {
-        guard let range = rangeByParent[parent] else { return .empty }
+    /// One parent's rows, empty when it has none. `cursor` is the caller's position in the
+    /// parents (see ``ParentRuns``).
+    func snapshot(of parent: QSAnyID, cursor: inout Int) -> LookupSnapshot {
+        guard let range = runs.range(of: parent, cursor: &cursor) else { return .empty }
         return LookupSnapshot(childIDs: Array(childIDs[range]), indexes: Array(indexes[range]))
     }
 
