@@ -117,4 +117,45 @@ import Testing
         try await store.deleteOrphans(of: Attachment.self)
         #expect(try await store.count(Attachment.self) == 0)
     }
+
+    /// A fetch finds each parent's lookup rows by following the order they were read in; parents
+    /// read in another order, and parents with no children between the others, must still get
+    /// exactly their own children, and saving them unchanged must write no note and no lookup row.
+    @Test func childrenMatchTheirParentsInAnyFetchOrder() async throws {
+        let url = Fixtures.temporaryDatabaseURL()
+        let writer = try await Fixtures.openStore(url: url, tagsCached: false)
+        let pool = (0..<3).map { Tag(name: "order Tag \($0)") }
+        var expectedTags: [Int64: [String]] = [:]
+        var notes: [Note] = []
+        for index in 0..<30 {
+            // Every third note has no tags and no attachments.
+            let tags = index % 3 == 0 ? [] : [pool[index % 3], pool[(index + 1) % 3]]
+            let attachments = index % 3 == 0 ? [] : [Attachment(uniqueID: "order-\(index)")]
+            let id = Int64(5_000 + index)
+            expectedTags[id] = tags.map(\.name)
+            notes.append(Note(uniqueID: id, text: "Note \(29 - index % 7)", tags: tags, attachments: attachments))
+        }
+        try writer.save(notes)
+        try await writer.close()
+
+        for order in ["uniqueID", "uniqueID DESC", "text, uniqueID DESC"] {
+            let store = try await Fixtures.openStore(url: url, tagsCached: false)
+            let fetched = try await store.fetchAll(Note.self, orderBy: order)
+            #expect(fetched.count == 30)
+            for note in fetched {
+                #expect(note.tags.map(\.name) == expectedTags[note.uniqueID], "\(order): note \(note.uniqueID)")
+                let attachmentIDs = note.tags.isEmpty ? [] : ["order-\(note.uniqueID - 5_000)"]
+                #expect(note.attachments.map(\.uniqueID) == attachmentIDs, "\(order): note \(note.uniqueID)")
+            }
+            let log = try await store.recordStatements {
+                try store.save(fetched)
+                try await store.flush()
+            }
+            // Only the attachments, a value type the store keeps no copy of, are written again
+            // (as inserts that do nothing when the row exists); no note and no lookup row.
+            #expect(log.count == 20, "\(order)")
+            #expect(log.statements.allSatisfy { $0.hasPrefix("INSERT INTO \"attachments\"") }, "\(order): \(log)")
+            try await store.close()
+        }
+    }
 }
