@@ -73,6 +73,39 @@ import Testing
         observation.cancel()
     }
 
+    /// The UPDATE of a bulk update by IDs runs while the instances are patched; when one refuses
+    /// the new values, the call throws, the UPDATE rolls back, the instances patched before it
+    /// get their stored values back, and no write error is reported besides the thrown one.
+    @Test func aBulkUpdateByIDsThatAnInstanceRefusesWritesNothing() async throws {
+        let store = try await QSStore.open(
+            at: Fixtures.temporaryDatabaseURL(), model: Fixtures.model(),
+            schema: QSSchema(creationSQL: Fixtures.schemaSQL), types: [StubbornNote.self, Tag.self, Attachment.self])
+        let willing = StubbornNote(uniqueID: 32_000, text: "willing")
+        let stubborn = StubbornNote(uniqueID: 32_001, text: "stubborn")
+        willing.refusesArchiving = false
+        try store.save([willing, stubborn])
+        try await store.flush()
+
+        var reported: [QSWriteError] = []
+        let observation = store.observeWriteErrors { reported.append($0) }
+        #expect(throws: StubbornNote.RefusesToBeArchived.self) {
+            try store.update(StubbornNote.self, ids: [32_000, 32_001], set: ["archived": true])
+        }
+        #expect(willing.archived, "patched before the refusal")
+        try await store.flush()  // the abandoned write is not reported again
+
+        #expect(reported.isEmpty)
+        #expect(try await store.count(StubbornNote.self, where: "archived = 1") == 0)
+        #expect(!willing.archived, "restored to what the database holds")
+        #expect(!stubborn.archived)
+        // Afterwards the same update of the willing note alone goes through.
+        try store.update(StubbornNote.self, ids: [32_000], set: ["archived": true])
+        try await store.flush()
+        #expect(willing.archived)
+        #expect(try await store.count(StubbornNote.self, where: "archived = 1") == 1)
+        observation.cancel()
+    }
+
     @Test func changesArriveAsAnAsyncSequenceWithTheirSource() async throws {
         let store = try await Fixtures.openStore()
         let stream = store.changes
@@ -201,8 +234,8 @@ import Testing
     }
 }
 
-/// A note whose instances throw from `update(from:)` when the row says archived, so patching
-/// them after a bulk update fails.
+/// A note whose instances throw from `update(from:)` when the row says archived (all of them
+/// unless `refusesArchiving` is turned off), so patching them after a bulk update fails.
 private final class StubbornNote: QSUpdatableObject {
     static let modelName = "Note"
     struct RefusesToBeArchived: Error {}
@@ -214,6 +247,7 @@ private final class StubbornNote: QSUpdatableObject {
     var links: [String]?
     var tags: [Tag] = []
     var attachments: [Attachment] = []
+    var refusesArchiving = true
 
     init(uniqueID: Int64, text: String) {
         self.uniqueID = uniqueID
@@ -232,7 +266,8 @@ private final class StubbornNote: QSUpdatableObject {
 
     func update(from row: QSRow) throws {
         let archived: Bool = try row["archived"]
-        guard !archived else { throw RefusesToBeArchived() }
+        guard !archived || !refusesArchiving else { throw RefusesToBeArchived() }
+        self.archived = archived
         text = try row["text"]
         sortDate = try row["sortDate"]
         links = try row["links"]

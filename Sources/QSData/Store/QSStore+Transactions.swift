@@ -96,7 +96,11 @@ extension QSStore {
                     let context = ConnectionAndTypes(connection: connection, registry: registry)
                     restores = writes.compactMap { write in write.touches?.restoreWork(source: write.source, in: context) }
                 }
-                finishedWrites.post(.failed(writeError, writes: writes.map(\.ticket) + (ticket.map { [$0] } ?? []), restores: restores))
+                if error is WriteAbandoned {
+                    finishedWrites.post(.restored(restores))
+                } else {
+                    finishedWrites.post(.failed(writeError, writes: writes.map(\.ticket) + (ticket.map { [$0] } ?? []), restores: restores))
+                }
             }
             for (index, write) in writes.enumerated() {
                 write.ticket.finish(failure, changes: failure == nil ? [committed[index].change] : [])

@@ -97,6 +97,10 @@ extension QSStore {
 
     /// Sets properties on the objects with these uniqueIDs in one statement. Live and
     /// cached instances of every type on the table reflect it at once.
+    ///
+    /// When a cached instance can't take the new values (its `update(from:)` throws), this
+    /// throws that error, nothing is written, and the instances already patched are brought
+    /// back to what the database holds.
     /// ```swift
     /// try store.update(Article.self, ids: unreadIDs, set: ["read": true])
     /// ```
@@ -110,15 +114,40 @@ extension QSStore {
         let columns = try columnValues(values, for: binding)
         let ids = ids.map(\.anyID)
         let patch = Dictionary(uniqueKeysWithValues: columns.map { ($0.name, $0.value) })
+        let bindings = [binding] + registry.siblings(of: binding)
         let touches = MemoryTouches()
-        for typeBinding in [binding] + registry.siblings(of: binding) {
-            touches.changed(typeBinding, ids: try typeBinding.patchCachedInstances(ids: ids, with: patch, timing: .atOnce))
-        }
+        // A restore after a failure brings back every instance the patch may have reached.
+        for typeBinding in bindings { touches.changed(typeBinding, ids: ids) }
         let argument = IDList.json(ids)
-        return submitWrite("update \(ids.count) \(Object.modelName)", source: source, touches: touches) { writer, change in
+        func patchInstances() throws {
+            for typeBinding in bindings {
+                try typeBinding.patchCachedInstances(ids: ids, with: patch, timing: .atOnce)
+            }
+        }
+        guard collectedBatch == nil else {
+            // A batch runs its SQL after the batch closes: nothing to overlap with.
+            try patchInstances()
+            return submitWrite("update \(ids.count) \(Object.modelName)", source: source, touches: touches) { writer, change in
+                try writer.update(binding, columns: columns, ids: ids, idList: argument, into: &change)
+                return nil
+            }
+        }
+        // The UPDATE runs on the queue while the instances are patched here; it commits once
+        // they are (see ``PatchGate``).
+        let gate = PatchGate()
+        let write = submitWrite("update \(ids.count) \(Object.modelName)", source: source, touches: touches) { writer, change in
             try writer.update(binding, columns: columns, ids: ids, idList: argument, into: &change)
+            try gate.waitForPatch()
             return nil
         }
+        do {
+            try patchInstances()
+        } catch {
+            gate.abandon()
+            throw error
+        }
+        gate.open()
+        return write
     }
 
     /// Sets properties on the rows an SQL condition selects, in one statement; cached instances
