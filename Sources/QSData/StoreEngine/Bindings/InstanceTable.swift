@@ -71,9 +71,32 @@ final class InstanceTable: @unchecked Sendable {
         insert(Entry(strong: instance, weak: nil), id: id, snapshot: snapshot, fromApp: fromApp)
     }
 
+    /// Keeps instances the app saved, under one lock.
+    func insertFromApp(weak instances: [(id: QSAnyID, instance: AnyObject)]) {
+        lock.lock()
+        defer { lock.unlock() }
+        for (id, instance) in instances {
+            insertLocked(Entry(strong: nil, weak: instance), id: id, snapshot: nil, fromApp: true)
+        }
+    }
+
+    /// Keeps instances the app saved, under one lock.
+    func insertFromApp(strong instances: [(id: QSAnyID, instance: Any)]) {
+        lock.lock()
+        defer { lock.unlock() }
+        for (id, instance) in instances {
+            insertLocked(Entry(strong: instance, weak: nil), id: id, snapshot: nil, fromApp: true)
+        }
+    }
+
     private func insert(_ entry: Entry, id: QSAnyID, snapshot: RowSnapshot?, fromApp: Bool) {
         lock.lock()
         defer { lock.unlock() }
+        insertLocked(entry, id: id, snapshot: snapshot, fromApp: fromApp)
+    }
+
+    /// Call with the lock held.
+    private func insertLocked(_ entry: Entry, id: QSAnyID, snapshot: RowSnapshot?, fromApp: Bool) {
         let addsKey = !replaceEntry(entry, for: id)
         if addsKey, policy == .weak {
             sweepKeys.append(id)
@@ -89,10 +112,20 @@ final class InstanceTable: @unchecked Sendable {
         if addsKey, policy == .weak { sweepSomeDeadEntries() }
     }
 
-    func snapshot(for id: QSAnyID) -> RowSnapshot? {
+    /// The snapshots of `ids`, in order, under one lock.
+    func snapshots(for ids: [QSAnyID]) -> [RowSnapshot?] {
         lock.lock()
         defer { lock.unlock() }
-        return snapshots[id]
+        return ids.map { snapshots[$0] }
+    }
+
+    /// Sets the snapshots of these uniqueIDs, under one lock; an ID without an entry is skipped.
+    func setSnapshots(_ updates: [(id: QSAnyID, snapshot: RowSnapshot?)]) {
+        lock.lock()
+        defer { lock.unlock() }
+        for (id, snapshot) in updates where entries.index(forKey: id) != nil {
+            snapshots[id] = snapshot
+        }
     }
 
     func setSnapshot(_ snapshot: RowSnapshot?, for id: QSAnyID) {

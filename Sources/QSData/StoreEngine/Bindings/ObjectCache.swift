@@ -38,9 +38,14 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
         insert(object, snapshot: snapshot, fromApp: false)
     }
 
-    /// Keeps an instance the app saved, replacing any other instance.
-    func insertFromApp(_ object: Object) {
-        insert(object, snapshot: nil, fromApp: true)
+    /// Keeps instances the app saved, replacing any others with their uniqueIDs, taking the
+    /// lock once (the database queue takes it too, while it writes the saves before).
+    func insertFromApp(_ objects: [Object]) {
+        switch policy {
+        case .none: return
+        case .weak: table.insertFromApp(weak: objects.map { (id: $0.uniqueID.anyID, instance: Self.reference($0)) })
+        case .strong: table.insertFromApp(strong: objects.map { (id: $0.uniqueID.anyID, instance: $0 as Any) })
+        }
     }
 
     private func insert(_ object: Object, snapshot: RowSnapshot?, fromApp: Bool) {
@@ -52,10 +57,16 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
         }
     }
 
-    /// The snapshot of the row for `id`, when an instance is kept and its row is known.
-    func snapshot(for id: QSAnyID) -> RowSnapshot? {
-        guard policy != .none else { return nil }
-        return table.snapshot(for: id)
+    /// The snapshots of `ids`, in order (nil where none is kept), taking the lock once.
+    func snapshots(for ids: [QSAnyID]) -> [RowSnapshot?] {
+        guard policy != .none else { return Array(repeating: nil, count: ids.count) }
+        return table.snapshots(for: ids)
+    }
+
+    /// ``setSnapshot(_:for:)`` for many rows, taking the lock once.
+    func setSnapshots(_ updates: [(id: QSAnyID, snapshot: RowSnapshot?)]) {
+        guard policy != .none else { return }
+        table.setSnapshots(updates)
     }
 
     /// Records what the database now holds for `id`, when an instance is kept for it; nil forgets it.

@@ -6,6 +6,7 @@ extension TypeBinding {
         for object in objects {
             try encode(object, group: group, into: &batch, registry: registry)
         }
+        cache.insertFromApp(objects)
     }
 
     func addChildren(_ children: any RelatedChildren, to batch: inout SaveBatch, registry: TypeRegistry) throws {
@@ -15,9 +16,12 @@ extension TypeBinding {
                 problems: ["a relationship to \(description.name) was given children of type \(children.childTypeName)"])
         }
         let group = batch.groupIndex(for: self)
+        var claimed: [Object] = []
         for child in typed.children where batch.claimChild(of: self, id: child.uniqueID.anyID) {
             try encode(child, group: group, into: &batch, registry: registry)
+            claimed.append(child)
         }
+        cache.insertFromApp(claimed)
     }
 
     private func encode(_ object: Object, group: Int, into batch: inout SaveBatch, registry: TypeRegistry) throws {
@@ -39,7 +43,6 @@ extension TypeBinding {
         batch.groups[group].ids.append(object.uniqueID.anyID)
         batch.groups[group].rows.append(encoded.values)
         batch.groups[group].relationships.append(relationships)
-        cache.insertFromApp(object)
     }
 
     var cachesInstances: Bool { cache.policy != .none }

@@ -1,7 +1,11 @@
 /// The snapshots of the rows a type's cached instances came from (see ``RowSnapshot``).
 extension TypeBinding {
-    func snapshot(for id: QSAnyID) -> RowSnapshot? {
-        cache.snapshot(for: id)
+    func snapshots(for ids: [QSAnyID]) -> [RowSnapshot?] {
+        cache.snapshots(for: ids)
+    }
+
+    func setSnapshots(_ updates: [(id: QSAnyID, snapshot: RowSnapshot?)]) {
+        cache.setSnapshots(updates)
     }
 
     func setSnapshot(_ snapshot: RowSnapshot?, for id: QSAnyID) {

@@ -25,11 +25,16 @@ protocol AnyTypeBinding: AnyObject, Sendable {
     @discardableResult
     func patchCachedInstances(ids: [QSAnyID], with columns: [String: SQLValue], timing: PatchTiming) throws -> [QSAnyID]
 
-    /// Database queue: what the row for `id` holds, when an instance is kept and its row known.
-    func snapshot(for id: QSAnyID) -> RowSnapshot?
-
     /// Database queue: records what the row for `id` holds (nil: unknown).
     func setSnapshot(_ snapshot: RowSnapshot?, for id: QSAnyID)
+
+    /// Database queue: what the rows for `ids` hold, in order, where an instance is kept and its
+    /// row known. One lock for all: the main actor takes the same lock as it saves, and taking
+    /// it per row made the two wait on each other.
+    func snapshots(for ids: [QSAnyID]) -> [RowSnapshot?]
+
+    /// Database queue: ``setSnapshot(_:for:)`` for many rows at once.
+    func setSnapshots(_ updates: [(id: QSAnyID, snapshot: RowSnapshot?)])
 
     /// Database queue: records new values for some columns (by layout position) of these rows.
     func patchSnapshots(_ ids: [QSAnyID], columns: [(index: Int, value: SQLValue)])

@@ -9,15 +9,16 @@ final class ChangeTracker {
     private var replaced: [(binding: any AnyTypeBinding, id: QSAnyID, previous: RowSnapshot?)] = []
     private var patched: [(binding: any AnyTypeBinding, ids: [QSAnyID])] = []
 
-    func snapshot(of binding: any AnyTypeBinding, id: QSAnyID) -> RowSnapshot? {
-        binding.cachesInstances ? binding.snapshot(for: id) : nil
+    /// The snapshots of the rows `ids`, in order.
+    func snapshots(of binding: any AnyTypeBinding, ids: [QSAnyID]) -> [RowSnapshot?] {
+        binding.cachesInstances ? binding.snapshots(for: ids) : Array(repeating: nil, count: ids.count)
     }
 
-    /// Records what the row now holds, replacing `previous`.
-    func record(_ snapshot: RowSnapshot, replacing previous: RowSnapshot?, of binding: any AnyTypeBinding, id: QSAnyID) {
-        guard binding.cachesInstances else { return }
-        binding.setSnapshot(snapshot, for: id)
-        replaced.append((binding, id, previous))
+    /// Records what some rows now hold, each replacing its `previous`.
+    func record(_ records: [(id: QSAnyID, snapshot: RowSnapshot, previous: RowSnapshot?)], of binding: any AnyTypeBinding) {
+        guard binding.cachesInstances, !records.isEmpty else { return }
+        binding.setSnapshots(records.map { (id: $0.id, snapshot: $0.snapshot) })
+        replaced.append(contentsOf: records.map { (binding, $0.id, $0.previous) })
     }
 
     /// Records that `columns` (by name) now hold these values in the rows `ids`, for every type

@@ -26,9 +26,14 @@ struct RowWriter {
         var lookups: [String: LookupWriter] = [:]
         var inserted: [QSAnyID] = []
         var updated: [QSAnyID] = []
+        // The group's snapshots are read and recorded in one go each; `recorded` lets a row saved
+        // twice in the group see what its first save wrote.
+        let storedSnapshots = tracker.snapshots(of: binding, ids: group.ids)
+        var recorded: [(id: QSAnyID, snapshot: RowSnapshot, previous: RowSnapshot?)] = []
+        var recordedPosition: [QSAnyID: Int] = [:]
         for (offset, values) in group.rows.enumerated() {
             let id = group.ids[offset]
-            let snapshot = tracker.snapshot(of: binding, id: id)
+            let snapshot = recordedPosition[id].map { recorded[$0].snapshot } ?? storedSnapshots[offset]
             let (isNew, rowChanged) = try writeRow(values, of: binding, snapshot: snapshot)
             var changed = rowChanged
             var learned = false  // lookup rows read from the database, now known
@@ -47,7 +52,13 @@ struct RowWriter {
                 changed = changed || written.changed
             }
             if snapshot == nil || changed || learned {
-                tracker.record(RowSnapshot(values: values, lookups: lookupRows), replacing: snapshot, of: binding, id: id)
+                let newSnapshot = RowSnapshot(values: values, lookups: lookupRows)
+                if let position = recordedPosition[id] {
+                    recorded[position].snapshot = newSnapshot
+                } else {
+                    recordedPosition[id] = recorded.count
+                    recorded.append((id, newSnapshot, snapshot))
+                }
             }
             if rowChanged, !cachingSiblings.isEmpty {
                 // Other types on the table read some of the same columns.
@@ -60,6 +71,7 @@ struct RowWriter {
                 updated.append(id)
             }
         }
+        tracker.record(recorded, of: binding)
         for typeBinding in [binding] + siblings {
             change.record(\.insertedList, inserted, of: typeBinding.description.name)
             change.record(\.updatedList, updated, of: typeBinding.description.name)
