@@ -31,18 +31,26 @@ struct LookupDiff {
 
     /// The rows of a parent that has none yet.
     static func fresh(_ children: [QSAnyID]) -> LookupSnapshot {
-        LookupSnapshot(childIDs: children, indexes: children.indices.map { Int64($0) * gap })
+        LookupSnapshot(childIDs: children[...], indexes: children.indices.map { Int64($0) * gap }[...])
     }
 
     init(from old: LookupSnapshot, to new: [QSAnyID]) {
-        let oldIDs = old.childIDs
-        if oldIDs.isEmpty {
+        if old.childIDs.isEmpty {
             // A new parent, the usual case of a large save: every row is an insert.
             let result = Self.fresh(new)
             let inserts = zip(new, result.indexes).map { Row(child: $0, index: $1) }
             self.init(plan: new.isEmpty ? .unchanged : .edit(deletes: [], inserts: inserts, moves: []), result: result)
             return
         }
+        // Saving a parent whose children did not change is the usual case: no copy for it.
+        if old.childIDs.elementsEqual(new) {
+            self.init(plan: .unchanged, result: old)
+            return
+        }
+        // Positions below count from 0; the stored rows may be a slice of a larger list.
+        let oldIDs = Array(old.childIDs)
+        let oldIndexes = Array(old.indexes)
+
         // 1. The unchanged ends: most edits touch a few children in the middle.
         var prefix = 0
         while prefix < oldIDs.count, prefix < new.count, oldIDs[prefix] == new[prefix] { prefix += 1 }
@@ -51,10 +59,6 @@ struct LookupDiff {
               oldIDs[oldIDs.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
         let oldMiddle = prefix..<(oldIDs.count - suffix)
         let newMiddle = prefix..<(new.count - suffix)
-        if oldMiddle.isEmpty && newMiddle.isEmpty {
-            self.init(plan: .unchanged, result: old)
-            return
-        }
 
         // 2. Which children of the middle are removed, and which keep their rows.
         var oldPosition: [QSAnyID: Int] = [:]
@@ -66,12 +70,12 @@ struct LookupDiff {
 
         // 3. Order values for the others, between their kept neighbours.
         var indexes = [Int64](repeating: 0, count: new.count)
-        for position in 0..<prefix { indexes[position] = old.indexes[position] }
-        for offset in 0..<suffix { indexes[new.count - 1 - offset] = old.indexes[oldIDs.count - 1 - offset] }
+        for position in 0..<prefix { indexes[position] = oldIndexes[position] }
+        for offset in 0..<suffix { indexes[new.count - 1 - offset] = oldIndexes[oldIDs.count - 1 - offset] }
         var inserts: [Row] = []
         var moves: [Row] = []
         var pending: [Int] = []  // new positions waiting for the next kept neighbour
-        var previous: Int64? = prefix > 0 ? old.indexes[prefix - 1] : nil
+        var previous: Int64? = prefix > 0 ? oldIndexes[prefix - 1] : nil
         func place(before next: Int64?) -> Bool {
             guard let values = Self.values(count: pending.count, after: previous, before: next) else { return false }
             for (position, value) in zip(pending, values) {
@@ -85,19 +89,19 @@ struct LookupDiff {
         var fits = true
         for (offset, position) in newMiddle.enumerated() {
             if kept.contains(offset), let oldIndex = oldPosition[new[position]] {
-                fits = fits && place(before: old.indexes[oldIndex])
-                indexes[position] = old.indexes[oldIndex]
+                fits = fits && place(before: oldIndexes[oldIndex])
+                indexes[position] = oldIndexes[oldIndex]
                 previous = indexes[position]
             } else {
                 pending.append(position)
             }
         }
-        fits = fits && place(before: suffix > 0 ? old.indexes[oldIDs.count - suffix] : nil)
+        fits = fits && place(before: suffix > 0 ? oldIndexes[oldIDs.count - suffix] : nil)
 
         if !fits || moves.count > Self.maximumMoves {
             self.init(plan: .rewrite, result: Self.fresh(new))
         } else {
-            self.init(plan: .edit(deletes: deletes, inserts: inserts, moves: moves), result: LookupSnapshot(childIDs: new, indexes: indexes))
+            self.init(plan: .edit(deletes: deletes, inserts: inserts, moves: moves), result: LookupSnapshot(childIDs: new[...], indexes: indexes[...]))
         }
     }
 

@@ -12,9 +12,14 @@ struct RowSnapshot: Sendable {
 }
 
 /// One parent's lookup rows for one relationship: the children in order, with their order values.
+///
+/// Slices, so that the snapshots a fetch makes share the lookup rows it read rather than copying
+/// each parent's out (two allocations per parent and relationship, most of a fetch's snapshot
+/// cost). The price: the fetch's rows stay in memory while any of its snapshots does, until a
+/// save gives that parent rows of its own.
 struct LookupSnapshot: Sendable, Equatable {
-    var childIDs: [QSAnyID]
-    var indexes: [Int64]
+    var childIDs: ArraySlice<QSAnyID>
+    var indexes: ArraySlice<Int64>
 
     static let empty = LookupSnapshot(childIDs: [], indexes: [])
 }
@@ -47,7 +52,7 @@ struct LookupRows {
     /// parents (see ``ParentRuns``).
     func snapshot(of parent: QSAnyID, cursor: inout Int) -> LookupSnapshot {
         guard let range = runs.range(of: parent, cursor: &cursor) else { return .empty }
-        return LookupSnapshot(childIDs: Array(childIDs[range]), indexes: Array(indexes[range]))
+        return LookupSnapshot(childIDs: childIDs[range], indexes: indexes[range])
     }
 
     /// Every child named, once each, in the order first named.
