@@ -23,14 +23,14 @@ struct RowWriter {
         let relationships = binding.description.relationships
         let siblings = registry.siblings(of: binding)
         let cachingSiblings = siblings.filter(\.cachesInstances)
-        var lookups: [String: LookupWriter] = [:]
+        var lookupWriters = [LookupWriter?](repeating: nil, count: relationships.count)
         var inserted: [QSAnyID] = []
         var updated: [QSAnyID] = []
         // The group's snapshots are read and recorded in one go each; `recorded` lets a row saved
         // twice in the group see what its first save wrote.
         let storedSnapshots = tracker.snapshots(of: binding, ids: group.ids)
         var recorded: [(id: QSAnyID, snapshot: RowSnapshot, previous: RowSnapshot?)] = []
-        var recordedPosition: [QSAnyID: Int] = [:]
+        var recordedPosition: [QSAnyID: Int] = Dictionary(minimumCapacity: group.ids.count)
         for (offset, values) in group.rows.enumerated() {
             let id = group.ids[offset]
             let snapshot = recordedPosition[id].map { recorded[$0].snapshot } ?? storedSnapshots[offset]
@@ -40,12 +40,23 @@ struct RowWriter {
             var lookupRows: [LookupSnapshot?] = isNew
                 ? Array(repeating: .empty, count: relationships.count)
                 : snapshot?.lookups ?? Array(repeating: nil, count: relationships.count)
+            // The relationships set come in the model's order: each is looked for where the
+            // last one was found, then one further.
+            var position = 0
             for relationship in group.relationships[offset] {
-                guard let position = relationships.firstIndex(where: { $0.name == relationship.name }),
-                      let relationshipSQL = binding.sql.relationships[relationship.name]
-                else { continue }
-                let writer = try lookups[relationship.name] ?? LookupWriter(sql: relationshipSQL, connection: connection)
-                lookups[relationship.name] = writer
+                defer { position += 1 }
+                if position >= relationships.count || relationships[position].name != relationship.name {
+                    guard let found = relationships.firstIndex(where: { $0.name == relationship.name }) else { continue }
+                    position = found
+                }
+                let writer: LookupWriter
+                if let existing = lookupWriters[position] {
+                    writer = existing
+                } else {
+                    guard let relationshipSQL = binding.sql.relationships[relationship.name] else { continue }
+                    writer = try LookupWriter(sql: relationshipSQL, connection: connection)
+                    lookupWriters[position] = writer
+                }
                 learned = learned || lookupRows[position] == nil
                 let written = try writer.write(relationship.childIDs, parentID: id, stored: lookupRows[position])
                 lookupRows[position] = written.rows
@@ -53,8 +64,8 @@ struct RowWriter {
             }
             if snapshot == nil || changed || learned {
                 let newSnapshot = RowSnapshot(values: values, lookups: lookupRows)
-                if let position = recordedPosition[id] {
-                    recorded[position].snapshot = newSnapshot
+                if let earlier = recordedPosition[id] {
+                    recorded[earlier].snapshot = newSnapshot
                 } else {
                     recordedPosition[id] = recorded.count
                     recorded.append((id, newSnapshot, snapshot))
