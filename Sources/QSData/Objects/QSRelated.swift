@@ -19,7 +19,7 @@ public struct QSRelated<Child: QSDataObject> {
     /// The children in order when the relationship was loaded eagerly; nil when it holds IDs only.
     public private(set) var children: [Child]?
     /// Children added while only IDs were held; they are saved with the parent.
-    private(set) var added: [Child] = []
+    @usableFromInline private(set) var added: [Child] = []
 
     /// Loaded children.
     public init(_ children: [Child]) {
@@ -66,7 +66,4 @@ public struct QSRelated<Child: QSDataObject> {
         ids.swapAt(first, second)
         children?.swapAt(first, second)
     }
-
-    /// The children a save of the parent writes.
-    var childrenToSave: [Child] { children ?? added }
 }

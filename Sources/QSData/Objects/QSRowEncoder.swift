@@ -18,7 +18,7 @@ public struct QSRowEncoder {
     var probe: TypeProbe?
     /// False when only the column values are wanted (a fetch's snapshot of a fresh instance, whose
     /// lookup rows are known from the read): `setRelated` then keeps nothing.
-    private let keepsRelationships: Bool
+    @usableFromInline let keepsRelationships: Bool
 
     init(layout: RowLayout, keepsRelationships: Bool = true) {
         self.layout = layout
@@ -95,20 +95,23 @@ public struct QSRowEncoder {
     ///
     /// Order is kept exactly. A child that appears more than once keeps its first position only:
     /// a lookup table holds one row per (parent, child).
+    @inlinable
     public mutating func setRelated<Child: QSDataObject>(_ name: String, _ children: [Child]) {
         guard keepsRelationships else { return }
-        setRelated(name, RelatedChildrenOf(children: children))
+        store(name, RelatedChildrenOf(children: children))
     }
 
     /// Sets the ordered children of the relationship `name` from a ``QSRelated``: its order, and
     /// the children it holds (all when loaded, else the ones added to it) are saved.
+    @inlinable
     public mutating func setRelated<Child: QSDataObject>(_ name: String, _ related: QSRelated<Child>) {
         guard keepsRelationships else { return }
-        setRelated(name, RelatedChildrenOf(related))
+        store(name, RelatedChildrenOf(related))
     }
 
-    private mutating func setRelated<Child: QSDataObject>(_ name: String, _ children: RelatedChildrenOf<Child>) {
-        probe?.recordRelationship(name, Child.modelName)
+    @usableFromInline
+    mutating func store(_ name: String, _ children: some RelatedChildren) {
+        probe?.recordRelationship(name, children.childTypeName)
         guard layout.relationshipNames.contains(name) else {
             if firstError == nil, probe == nil {
                 firstError = QSDataError.unknownRelationship(type: layout.typeName, relationship: name)

@@ -1,4 +1,5 @@
 /// The children a parent was saved with, kept typed until the store encodes them.
+@usableFromInline
 protocol RelatedChildren {
     var childTypeName: String { get }
     /// The children's uniqueIDs in order: what the lookup rows store.
@@ -7,37 +8,57 @@ protocol RelatedChildren {
     func asLookup(parentID: QSAnyID) -> ChildrenByParent
     /// The children without those in `ids`, in the same order; nil when none of them is listed.
     func removing(_ ids: Set<QSAnyID>) -> (any RelatedChildren)?
+    /// The children to save as `type`, or nil when they are of another type.
+    func children<Wanted: QSDataObject>(as type: Wanted.Type) -> [Wanted]?
 }
 
+/// Made in the app's `encode(to:)` (the encoder's `setRelated` is inlinable), where the child
+/// type is known at compile time: the IDs are listed there, by specialised code. Listed later,
+/// in the store's generic code, each list cost a run-time look-up of generic type metadata.
+@usableFromInline
 struct RelatedChildrenOf<Child: QSDataObject>: RelatedChildren {
     /// The children to save with the parent.
-    let children: [Child]
-    /// The order, when it is not the order of `children` (a relationship holding IDs only).
-    private let orderedIDs: [Child.UniqueID]?
+    @usableFromInline let children: [Child]
+    @usableFromInline let childIDs: [QSAnyID]
+    /// True for a relationship held as IDs only: `children` are then just the ones to save.
+    @usableFromInline let holdsIDsOnly: Bool
 
-    init(children: [Child], orderedIDs: [Child.UniqueID]? = nil) {
-        self.children = children
-        self.orderedIDs = orderedIDs
+    @inlinable
+    init(children: [Child]) {
+        self.init(children: children, childIDs: children.map { $0.uniqueID.anyID }, holdsIDsOnly: false)
     }
 
+    @inlinable
     init(_ related: QSRelated<Child>) {
-        self.init(children: related.childrenToSave, orderedIDs: related.isLoaded ? nil : related.ids)
+        if let loaded = related.children {
+            self.init(children: loaded)
+        } else {
+            self.init(children: related.added, childIDs: related.ids.map { $0.anyID }, holdsIDsOnly: true)
+        }
     }
 
-    var childTypeName: String { Child.modelName }
-    // Closures, not the key path `\.uniqueID.anyID`: in this unspecialised generic context a
-    // key path is instantiated at run time on every call, which dominated large saves.
-    var childIDs: [QSAnyID] {
-        if let orderedIDs { return orderedIDs.map { $0.anyID } }
-        return children.map { $0.uniqueID.anyID }
+    @usableFromInline
+    init(children: [Child], childIDs: [QSAnyID], holdsIDsOnly: Bool) {
+        self.children = children
+        self.childIDs = childIDs
+        self.holdsIDsOnly = holdsIDsOnly
     }
 
-    func asLookup(parentID: QSAnyID) -> ChildrenByParent {
-        if orderedIDs != nil { return ChildIDsByParent(parentID: parentID, ids: childIDs) }
+    @usableFromInline var childTypeName: String { Child.modelName }
+
+    @usableFromInline func asLookup(parentID: QSAnyID) -> ChildrenByParent {
+        if holdsIDsOnly { return ChildIDsByParent(parentID: parentID, ids: childIDs) }
         return ChildrenByParentOf<Child>(parentID: parentID, children: children)
     }
 
-    func removing(_ ids: Set<QSAnyID>) -> (any RelatedChildren)? {
+    @usableFromInline func children<Wanted: QSDataObject>(as type: Wanted.Type) -> [Wanted]? {
+        guard Child.self == Wanted.self else { return nil }
+        // The same type, so the array is already what is wanted: reinterpreting it costs nothing,
+        // where a cast would look up the generic type's metadata at run time on every call.
+        return unsafeBitCast(children, to: [Wanted].self)
+    }
+
+    @usableFromInline func removing(_ ids: Set<QSAnyID>) -> (any RelatedChildren)? {
         let kept = children.filter { !ids.contains($0.uniqueID.anyID) }
         return kept.count == children.count ? nil : RelatedChildrenOf(children: kept)
     }

@@ -10,14 +10,14 @@ extension TypeBinding {
     }
 
     func addChildren(_ children: any RelatedChildren, to batch: inout SaveBatch, registry: TypeRegistry) throws {
-        guard let typed = children as? RelatedChildrenOf<Object> else {
+        guard let typedChildren = children.children(as: Object.self) else {
             throw QSDataError.typeMismatch(
                 type: description.name,
                 problems: ["a relationship to \(description.name) was given children of type \(children.childTypeName)"])
         }
         let group = batch.groupIndex(for: self)
         var claimed: [Object] = []
-        for child in typed.children where batch.claimChild(of: self, id: child.uniqueID.anyID) {
+        for child in typedChildren where batch.claimChild(of: self, id: child.uniqueID.anyID) {
             try encode(child, group: group, into: &batch, registry: registry)
             claimed.append(child)
         }
