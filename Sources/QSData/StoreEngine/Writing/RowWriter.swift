@@ -40,8 +40,8 @@ struct RowWriter {
             var lookupRows: [LookupSnapshot?] = isNew
                 ? Array(repeating: .empty, count: relationships.count)
                 : snapshot?.lookups ?? Array(repeating: nil, count: relationships.count)
-            // The relationships set come in the model's order: each is looked for where the
-            // last one was found, then one further.
+            // The relationships the object set come in the model's order, so each is looked
+            // for one place after the last one found, and searched for only if not there.
             var position = 0
             for relationship in group.relationships[offset] {
                 defer { position += 1 }
