@@ -1,0 +1,69 @@
+import Foundation
+import QSData
+import Testing
+
+/// When a uniqued instance dies, the snapshot of its row stays in the store until the entry is
+/// swept or reused. A row changed behind the store's back (raw SQL) and then fetched again must be
+/// saved against what it now holds, never against that older snapshot, or a save would skip what
+/// changed. (Reusing kept snapshots when a row is unchanged is a tempting optimisation; these
+/// tests are what it must pass.)
+@MainActor
+@Suite struct KeptSnapshotTests {
+    private static let noteID: Int64 = 61_000
+
+    /// Saves one note with two tags, lets the instance die, and returns the store.
+    private func storeWithADeadNote() async throws -> QSStore {
+        let store = try await Fixtures.openStore(tagsCached: false)
+        do {
+            let note = Note(uniqueID: Self.noteID, text: "first", tags: [Tag(name: "kept one"), Tag(name: "kept two")])
+            try store.save(note)
+            try await store.flush()
+        }
+        try #require(try store.cachedObject(of: Note.self, id: Self.noteID) == nil, "the instance should have died")
+        return store
+    }
+
+    @Test func anUnchangedRowFetchedAgainSavesNothing() async throws {
+        let store = try await storeWithADeadNote()
+        let note = try #require(try await store.fetch(Note.self, id: Self.noteID))
+        #expect(note.text == "first")
+        #expect(note.tags.map(\.name) == ["kept one", "kept two"])
+        let log = try await store.recordStatements {
+            try store.save(note)
+            try await store.flush()
+        }
+        #expect(log.statements.filter { $0.contains("\"notes\"") || $0.contains("Lookup") }.isEmpty, "\(log)")
+        try await store.close()
+    }
+
+    @Test func aColumnChangedByRawSQLIsSavedBackAfterARefetch() async throws {
+        let store = try await storeWithADeadNote()
+        try await store.execute("UPDATE notes SET text = 'changed outside' WHERE uniqueID = ?", [.integer(Self.noteID)])
+
+        let note = try #require(try await store.fetch(Note.self, id: Self.noteID))
+        #expect(note.text == "changed outside")
+        note.text = "first"  // what the old snapshot says
+        try store.save(note)
+        try await store.flush()
+        let stored = try await store.fetchRows("SELECT text FROM notes WHERE uniqueID = ?", [.integer(Self.noteID)])
+        #expect(stored == [[.text("first")]])
+        try await store.close()
+    }
+
+    @Test func lookupRowsChangedByRawSQLAreSavedBackAfterARefetch() async throws {
+        let store = try await storeWithADeadNote()
+        try await store.execute("DELETE FROM tagsNotesLookup WHERE noteID = ? AND ix > 0", [.integer(Self.noteID)])
+
+        let note = try #require(try await store.fetch(Note.self, id: Self.noteID))
+        #expect(note.tags.map(\.name) == ["kept one"])
+        let second = try #require(try await store.fetch(Tag.self, where: "name = ?", arguments: ["kept two"]).first)
+        note.tags.append(second)  // back to what the old snapshot says
+        try store.save(note)
+        try await store.flush()
+        let stored = try await store.fetchRows(
+            "SELECT tags.name FROM tagsNotesLookup JOIN tags ON tags.uniqueID = tagID WHERE noteID = ? ORDER BY ix",
+            [.integer(Self.noteID)])
+        #expect(stored == [[.text("kept one")], [.text("kept two")]])
+        try await store.close()
+    }
+}
