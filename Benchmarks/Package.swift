@@ -27,7 +27,7 @@ let package = Package(
             ],
             path: "Sources/qsdata-bench",
             resources: [.copy("Resources/Notes.plist"), .copy("Resources/GeneratedNotes.plist"), .copy("Resources/Notes.sql"), .copy("Resources/Search.sql")],
-            // Generates the types of GeneratedNotes.plist, which P1 and P3 time beside hand-written ones.
+            // Generates the types of GeneratedNotes.plist, which the timeline fetch and the large save time beside hand-written ones.
             plugins: [.plugin(name: "QSDataModelPlugin", package: "QSData")]
         ),
     ],

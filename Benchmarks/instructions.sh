@@ -2,8 +2,8 @@
 # Counts the instructions of every timed run of the benchmark under valgrind's callgrind, per
 # workload and implementation, so that a change shows even on a busy host where seconds are noise.
 #
-#   Benchmarks/instructions.sh --filter P1                 # one workload, full size
-#   Benchmarks/instructions.sh --filter P2 --filter P4     # any qsdata-bench options
+#   Benchmarks/instructions.sh --filter saves              # one workload, full size
+#   Benchmarks/instructions.sh --filter saves --filter byid  # any qsdata-bench options
 #   CALLGRIND_DIR=/tmp/cg Benchmarks/instructions.sh ...   # keep the dumps (callgrind_annotate them)
 #   BENCH_BINARY=/tmp/before/qsdata-bench Benchmarks/instructions.sh ...  # a copy of an earlier build
 #

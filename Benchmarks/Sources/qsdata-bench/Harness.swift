@@ -24,7 +24,7 @@ final class Harness {
     let clock = ContinuousClock()
     /// Counts each timed body's instructions when the run is under callgrind (see `instructions.sh`).
     let counter = InstructionCounter()
-    /// The workload now running (`P1` …), for the counter's labels.
+    /// The short name of the workload now running (what `--filter` takes), for the counter's labels.
     var workload = ""
     private var fileCounter = 0
 

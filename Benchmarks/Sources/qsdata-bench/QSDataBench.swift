@@ -66,8 +66,9 @@ struct BenchmarkRun {
     #endif
 
     func run() async throws {
-        // A filter that names a workload exactly selects it alone (P3, not P3-FTS); any other
-        // filter selects every workload whose name contains it.
+        // A filter that is a workload's exact short name selects that workload alone (the
+        // plain save, say, and not also the save with a text index, whose name starts the same);
+        // any other filter selects every workload whose short name contains it.
         let names = Workloads.names.filter { name in
             filter.isEmpty || filter.contains { wanted in
                 name.lowercased() == wanted.lowercased()

@@ -20,7 +20,7 @@ extension Workloads {
         return path
     }
 
-    // MARK: S1, S2 — the 20 best articles for a word, of 100,000
+    // MARK: Searching: the 20 best articles for a word, of 100,000
 
     /// FTS5 ranks the matches with bm25 through its index; LIKE reads every title and sorts the
     /// matches by date (it has no ranking). Each returns the 20 best rows with every column.
@@ -89,9 +89,9 @@ extension Workloads {
         return rows
     }
 
-    // MARK: P3-FTS — the P3 save with the notes' text indexed by triggers
+    // MARK: The large save again, with the notes' text indexed by triggers
 
-    /// The P3 save into a schema whose notes' text has an FTS5 index kept by triggers, beside the
+    /// The large save of new notes into a schema whose notes' text has an FTS5 index kept by triggers, beside the
     /// same save without it: the difference is what keeping search current costs.
     func saveNotesWithSearchIndex() async throws -> [BenchResult] {
         let count = sizes.savedNotes

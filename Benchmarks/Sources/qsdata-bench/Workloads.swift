@@ -108,7 +108,7 @@ final class Workloads {
         if !condition { throw RawSQLiteError(description: "result check failed: \(message())") }
     }
 
-    // MARK: P1 — fetch 100,000 timeline notes into structs
+    // MARK: Fetching 100,000 timeline notes into structs
 
     func fetchTimeline() async throws -> [BenchResult] {
         let workload = "P1 fetch \(sizes.timelineNotes) timeline notes"
@@ -145,7 +145,7 @@ final class Workloads {
         return [Impl.raw, Impl.grdb, Impl.grdbRows, Impl.qsdata, Impl.qsdataGenerated].map { harness.result(workload, $0, samples[$0] ?? []) }
     }
 
-    // MARK: P2 — fetch 10,000 notes with their ordered tags and attachments
+    // MARK: Fetching 10,000 notes with their ordered tags and attachments
 
     func fetchNotesWithRelationships() async throws -> [BenchResult] {
         let count = sizes.notesWithRelationships
@@ -189,7 +189,7 @@ final class Workloads {
         ]
     }
 
-    // MARK: P3 — save 100,000 new notes with two tags and one attachment each
+    // MARK: Saving 100,000 new notes with two tags and one attachment each
 
     func saveNotes() async throws -> [BenchResult] {
         let count = sizes.savedNotes
@@ -228,7 +228,7 @@ final class Workloads {
         return [Impl.raw, Impl.grdb, Impl.qsdata, Impl.qsdataGenerated].map { harness.result(workload, $0, samples[$0] ?? []) }
     }
 
-    /// A P3 trial that saves the notes `makeNotes` makes (untimed) through a new QSData store.
+    /// A trial of the large save that saves the notes `makeNotes` makes (untimed) through a new QSData store.
     private func qsdataSaveTrial<Note: QSDataObject>(count: Int, generated: Bool, makeNotes: @escaping () -> [Note]) -> Harness.Trial {
         harness.trial(setup: {
             let path = try self.emptyDatabase(generated ? "p3-qsdata-generated" : "p3-qsdata")
@@ -252,7 +252,7 @@ final class Workloads {
         try check(counts == [count, count * 2, count, count], "saved rows \(counts)")
     }
 
-    // MARK: P4 — mark 10,000 of 100,000 articles read
+    // MARK: Marking 10,000 of 100,000 articles read
 
     func markArticlesRead() async throws -> [BenchResult] {
         let total = sizes.articles
@@ -314,7 +314,7 @@ final class Workloads {
         ]
     }
 
-    // MARK: P5 — delete 10,000 notes with their lookup rows
+    // MARK: Deleting 10,000 notes with their lookup rows
 
     func deleteNotes() async throws -> [BenchResult] {
         let total = sizes.timelineNotes
@@ -384,7 +384,7 @@ final class Workloads {
         try check(counts == [remaining, remaining * 2, remaining], "rows after delete \(counts)")
     }
 
-    // MARK: P6 — the main actor while QSData saves 100,000 notes and fetches them all
+    // MARK: The main actor while QSData saves 100,000 notes and fetches them all
 
     func mainActorStall() async throws -> [BenchResult] {
         let count = sizes.stallObjects

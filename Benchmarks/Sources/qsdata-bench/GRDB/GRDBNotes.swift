@@ -25,7 +25,7 @@ enum GRDBBench {
         try dbQueue.write(body)
     }
 
-    // MARK: P1: fetch the timeline notes into structs
+    // MARK: Fetching the timeline notes into structs
 
     static func fetchTimelineRecords(_ dbQueue: DatabaseQueue) throws -> [GRDBTimelineNote] {
         try dbQueue.read { db in
@@ -41,7 +41,7 @@ enum GRDBBench {
         }
     }
 
-    // MARK: P2: fetch notes with their ordered tags and attachments
+    // MARK: Fetching notes with their ordered tags and attachments
 
     /// The same five queries as the other implementations, each through the record API,
     /// then the same assembly.
@@ -77,7 +77,7 @@ enum GRDBBench {
         }
     }
 
-    // MARK: P3: save new notes with tags and an attachment
+    // MARK: Saving new notes with tags and an attachment
 
     static func save(_ notes: [GRDBNote], in dbQueue: DatabaseQueue) throws {
         try dbQueue.write { db in
@@ -98,13 +98,13 @@ enum GRDBBench {
         }
     }
 
-    // MARK: P4: mark articles read
+    // MARK: Marking articles read
 
     static func markRead(ids: [Int64], in db: Database) throws {
         _ = try GRDBArticle.filter(keys: ids).updateAll(db, Column("read").set(to: true))
     }
 
-    // MARK: P5: delete notes with their lookup rows
+    // MARK: Deleting notes with their lookup rows
 
     static func delete(ids: [Int64], in db: Database) throws {
         try GRDBNote.deleteAll(db, keys: ids)

@@ -7,7 +7,7 @@ enum RawNotes {
     static let timelineSQL = "SELECT uniqueID, truncatedText, links, sortDate, thumbnailID, archived FROM notes"
     static let noteColumns = "uniqueID, truncatedText, links, sortDate, thumbnailID, archived, text, creationDate, textModificationDate, sortDateModificationDate, archivedModificationDate, tagsModificationDate, attachmentsModificationDate, modificationDate"
 
-    // MARK: P1: fetch the timeline notes into structs
+    // MARK: Fetching the timeline notes into structs
 
     static func fetchTimeline(_ db: RawDatabase) throws -> [RawTimelineNote] {
         let statement = try db.prepare(timelineSQL)
@@ -26,7 +26,7 @@ enum RawNotes {
         return notes
     }
 
-    // MARK: P2: fetch notes with their ordered tags and attachments
+    // MARK: Fetching notes with their ordered tags and attachments
 
     /// The notes `condition` selects with their ordered tags and attachments, in five queries:
     /// notes; tag lookup rows; the tags they name; attachment lookup rows; the attachments.
@@ -110,7 +110,7 @@ enum RawNotes {
         return ids.filter { seen.insert($0).inserted }
     }
 
-    // MARK: P3: save new notes with tags and an attachment
+    // MARK: Saving new notes with tags and an attachment
 
     /// Inserts new notes with their tags, attachments and lookup rows in one transaction.
     static func save(_ notes: [RawNote], in db: RawDatabase) throws {
@@ -184,7 +184,7 @@ enum RawNotes {
         }
     }
 
-    // MARK: P5: delete notes with their lookup rows
+    // MARK: Deleting notes with their lookup rows
 
     /// Deletes notes and their lookup rows: three statements, one transaction.
     static func delete(ids: [Int64], in db: RawDatabase) throws {
@@ -209,7 +209,7 @@ enum RawNotes {
     }
 }
 
-/// Raw sqlite3 for articles: bulk insert (database setup), P4's bare UPDATE, fetch by ID.
+/// Raw sqlite3 for articles: bulk insert (database setup), the bare UPDATE that marks articles read, fetch by ID.
 enum RawArticles {
     static let columns = "uniqueID, feedID, title, url, datePublished, read, starred"
 
@@ -231,7 +231,7 @@ enum RawArticles {
         try db.execute("COMMIT")
     }
 
-    /// P4: the bare UPDATE, one statement in one transaction.
+    /// Marking articles read: the bare UPDATE, one statement in one transaction.
     static func markRead(ids: [Int64], in db: RawDatabase) throws {
         let json = jsonArray(ids)
         try db.execute("BEGIN IMMEDIATE")

@@ -1,5 +1,5 @@
 -- The benchmark database: Vesper's notes schema (tables, lookup tables, indexes)
--- plus an RSS-style articles table for P4 and the fetch-by-ID workload.
+-- plus an RSS-style articles table for marking articles read and fetching by ID.
 
 CREATE TABLE notes (uniqueID INTEGER PRIMARY KEY, truncatedText TEXT, links BLOB, sortDate DATE NOT NULL, thumbnailID TEXT, archived BOOLEAN NOT NULL DEFAULT 0, text TEXT, creationDate DATE NOT NULL, textModificationDate DATE, sortDateModificationDate DATE, archivedModificationDate DATE, tagsModificationDate DATE, attachmentsModificationDate DATE, modificationDate DATE);
 CREATE TABLE tags (uniqueID TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, nameModificationDate DATE);

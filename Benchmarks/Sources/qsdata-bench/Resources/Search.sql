@@ -1,4 +1,4 @@
--- Full-text search for the S1/S2 and P3-FTS workloads, added to Notes.sql: FTS5 indexes of
+-- Full-text search for the search workloads and the save with a text index, added to Notes.sql: FTS5 indexes of
 -- articles' titles and notes' text, each kept current by triggers (as the examples' schemas do).
 CREATE VIRTUAL TABLE articlesSearch USING fts5(title, content='articles', content_rowid='uniqueID');
 CREATE TRIGGER articlesSearchInsert AFTER INSERT ON articles BEGIN
