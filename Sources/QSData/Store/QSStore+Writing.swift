@@ -124,29 +124,25 @@ extension QSStore {
                 try typeBinding.patchCachedInstances(ids: ids, with: patch, timing: .atOnce)
             }
         }
-        guard collectedBatch == nil else {
-            // A batch runs its SQL after the batch closes: nothing to overlap with.
-            try patchInstances()
-            return submitWrite("update \(ids.count) \(Object.modelName)", source: source, touches: touches) { writer, change in
-                try writer.update(binding, columns: columns, ids: ids, idList: argument, into: &change)
-                return nil
-            }
-        }
-        // The UPDATE runs on the queue while the instances are patched here; it commits once
-        // they are (see ``PatchGate``).
-        let gate = PatchGate()
+        // Outside a batch the UPDATE runs on the queue while the instances are patched here, and
+        // commits once they are (see ``PatchGate``). A batch runs its SQL only after it closes,
+        // so there the instances are patched first.
+        let gate = collectedBatch == nil ? PatchGate() : nil
+        if gate == nil { try patchInstances() }
         let write = submitWrite("update \(ids.count) \(Object.modelName)", source: source, touches: touches) { writer, change in
             try writer.update(binding, columns: columns, ids: ids, idList: argument, into: &change)
-            try gate.waitForPatch()
+            try gate?.waitForPatch()
             return nil
         }
-        do {
-            try patchInstances()
-        } catch {
-            gate.abandon()
-            throw error
+        if let gate {
+            do {
+                try patchInstances()
+            } catch {
+                gate.abandon()
+                throw error
+            }
+            gate.open()
         }
-        gate.open()
         return write
     }
 

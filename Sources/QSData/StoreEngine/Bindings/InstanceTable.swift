@@ -73,19 +73,19 @@ final class InstanceTable: @unchecked Sendable {
 
     /// Keeps instances the app saved, under one lock.
     func insertFromApp(weak instances: [(id: QSAnyID, instance: AnyObject)]) {
-        lock.lock()
-        defer { lock.unlock() }
-        for (id, instance) in instances {
-            insertLocked(Entry(strong: nil, weak: instance), id: id, snapshot: nil, fromApp: true)
-        }
+        insertFromApp(instances.lazy.map { (id: $0.id, entry: Entry(strong: nil, weak: $0.instance)) })
     }
 
     /// Keeps instances the app saved, under one lock.
     func insertFromApp(strong instances: [(id: QSAnyID, instance: Any)]) {
+        insertFromApp(instances.lazy.map { (id: $0.id, entry: Entry(strong: $0.instance, weak: nil)) })
+    }
+
+    private func insertFromApp(_ entries: some Sequence<(id: QSAnyID, entry: Entry)>) {
         lock.lock()
         defer { lock.unlock() }
-        for (id, instance) in instances {
-            insertLocked(Entry(strong: instance, weak: nil), id: id, snapshot: nil, fromApp: true)
+        for (id, entry) in entries {
+            insertLocked(entry, id: id, snapshot: nil, fromApp: true)
         }
     }
 
@@ -126,13 +126,6 @@ final class InstanceTable: @unchecked Sendable {
         for (id, snapshot) in updates where entries.index(forKey: id) != nil {
             snapshots[id] = snapshot
         }
-    }
-
-    func setSnapshot(_ snapshot: RowSnapshot?, for id: QSAnyID) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard entries.index(forKey: id) != nil else { return }
-        snapshots[id] = snapshot
     }
 
     func patchSnapshots(_ ids: [QSAnyID], columns: [(index: Int, value: SQLValue)]) {

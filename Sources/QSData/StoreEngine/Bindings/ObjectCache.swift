@@ -63,16 +63,11 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
         return table.snapshots(for: ids)
     }
 
-    /// ``setSnapshot(_:for:)`` for many rows, taking the lock once.
+    /// Records what the database now holds for these rows, where an instance is kept for them
+    /// (nil forgets it), taking the lock once.
     func setSnapshots(_ updates: [(id: QSAnyID, snapshot: RowSnapshot?)]) {
         guard policy != .none else { return }
         table.setSnapshots(updates)
-    }
-
-    /// Records what the database now holds for `id`, when an instance is kept for it; nil forgets it.
-    func setSnapshot(_ snapshot: RowSnapshot?, for id: QSAnyID) {
-        guard policy != .none else { return }
-        table.setSnapshot(snapshot, for: id)
     }
 
     /// Changes the snapshots' values at `columns` (positions in the layout) for `ids`.

@@ -8,10 +8,6 @@ extension TypeBinding {
         cache.setSnapshots(updates)
     }
 
-    func setSnapshot(_ snapshot: RowSnapshot?, for id: QSAnyID) {
-        cache.setSnapshot(snapshot, for: id)
-    }
-
     func patchSnapshots(_ ids: [QSAnyID], columns: [(index: Int, value: SQLValue)]) {
         cache.patchSnapshots(ids, columns: columns)
     }

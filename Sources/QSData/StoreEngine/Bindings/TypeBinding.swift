@@ -25,15 +25,12 @@ protocol AnyTypeBinding: AnyObject, Sendable {
     @discardableResult
     func patchCachedInstances(ids: [QSAnyID], with columns: [String: SQLValue], timing: PatchTiming) throws -> [QSAnyID]
 
-    /// Database queue: records what the row for `id` holds (nil: unknown).
-    func setSnapshot(_ snapshot: RowSnapshot?, for id: QSAnyID)
-
     /// Database queue: what the rows for `ids` hold, in order, where an instance is kept and its
     /// row known. One lock for all: the main actor takes the same lock as it saves, and taking
     /// it per row made the two wait on each other.
     func snapshots(for ids: [QSAnyID]) -> [RowSnapshot?]
 
-    /// Database queue: ``setSnapshot(_:for:)`` for many rows at once.
+    /// Database queue: records what the rows hold (nil: unknown), where an instance is kept.
     func setSnapshots(_ updates: [(id: QSAnyID, snapshot: RowSnapshot?)])
 
     /// Database queue: records new values for some columns (by layout position) of these rows.

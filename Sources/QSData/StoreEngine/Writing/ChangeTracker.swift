@@ -41,17 +41,17 @@ final class ChangeTracker {
     /// their next save checks the database.
     func forgetSnapshots(of ids: [QSAnyID], bindings: [any AnyTypeBinding]) {
         for binding in bindings where binding.cachesInstances {
-            for id in ids { binding.setSnapshot(nil, for: id) }
+            binding.setSnapshots(ids.map { (id: $0, snapshot: nil) })
         }
     }
 
     /// The transaction rolled back: what it recorded is not what the database holds.
     func forgetTouched() {
         for (binding, ids) in patched {
-            for id in ids { binding.setSnapshot(nil, for: id) }
+            binding.setSnapshots(ids.map { (id: $0, snapshot: nil) })
         }
         for (binding, id, previous) in replaced.reversed() {
-            binding.setSnapshot(previous, for: id)
+            binding.setSnapshots([(id: id, snapshot: previous)])
         }
         patched = []
         replaced = []
