@@ -16,6 +16,10 @@ public final class QSRow {
     /// The statement's SQLite handle, read directly so that reading a column costs no
     /// reference counting; nil for a row made of values.
     @usableFromInline let handle: OpaquePointer?
+    /// The current row's value in each column, asked of the statement the first time the column
+    /// is read and kept until the row advances (see ``sqliteValue(at:)``).
+    @usableFromInline let columnValues: UnsafeMutablePointer<OpaquePointer?>
+    @usableFromInline let columnCount: Int
     @usableFromInline var values: [SQLValue]
     /// Where the next read is expected. Kept behind a pointer: reads through it skip Swift's
     /// dynamic exclusivity checks, which would otherwise cost more than the read itself.
@@ -34,8 +38,11 @@ public final class QSRow {
         self.statement = statement
         self.handle = statement.handle
         self.values = []
+        self.columnCount = Int(sqlite3_column_count(statement.handle))
+        self.columnValues = .allocate(capacity: columnCount)
+        columnValues.initialize(repeating: nil, count: columnCount)
         self.state = .allocate(capacity: 1)
-        state.initialize(to: ReadState())
+        state.initialize(to: ReadState(capacity: layout.count))
     }
 
     /// A row made of values, in the layout's column order.
@@ -45,13 +52,17 @@ public final class QSRow {
         self.handle = nil
         self.values = values
         self.parentID = parentID
+        self.columnCount = 0
+        self.columnValues = .allocate(capacity: 0)
         self.state = .allocate(capacity: 1)
-        state.initialize(to: ReadState())
+        state.initialize(to: ReadState(capacity: layout.count))
     }
 
     deinit {
+        state.pointee.release()
         state.deinitialize(count: 1)
         state.deallocate()
+        columnValues.deallocate()
     }
 
     /// Sets the children of relationships by name; the others are not loaded.
@@ -59,15 +70,16 @@ public final class QSRow {
         relatedObjects = related.isEmpty ? [] : layout.relationshipNames.map { related[$0] }
     }
 
-    /// Prepares to read the next row of the statement.
+    /// Prepares to read the next row of the statement, or the next values, as the child of `parentID`.
     func advance(parentID: QSAnyID) {
-        state.pointee.position = 0
+        advance()
         self.parentID = parentID
     }
 
     /// Prepares to read the next row, for types without relationships.
     @inlinable func advance() {
         state.pointee.position = 0
+        columnValues.update(repeating: nil, count: columnCount)
     }
 
     /// The name of the model type this row belongs to.
@@ -80,13 +92,8 @@ public final class QSRow {
     @inlinable
     public subscript<Value: QSColumnValue>(_ name: String) -> Value {
         get throws {
-            let position = state.pointee.position
-            if position < state.pointee.learned.count {
-                let column = state.pointee.learned[position]
-                if column.name == name {
-                    state.pointee.position = position + 1
-                    return try Value.read(from: self, at: column.index)
-                }
+            if let index = state.pointee.nextLearnedIndex(ifNamed: name) {
+                return try Value.read(from: self, at: index)
             }
             return try Value.read(from: self, at: columnIndex(for: name, reading: Value.self))
         }
@@ -103,9 +110,8 @@ public final class QSRow {
             // The registration check reads sample values: give this read one of the kind its
             // Swift type reads, so that a type mismatch is reported rather than thrown.
             if let sample = probe.sampleValue(name, valueType) { values[index] = sample }
-        } else if state.pointee.position == state.pointee.learned.count {
-            state.pointee.learned.append(LearnedColumn(name: name, index: index))
-            state.pointee.position += 1
+        } else {
+            state.pointee.learn(name, at: index)
         }
         return index
     }
@@ -152,29 +158,28 @@ public final class QSRow {
     // MARK: Reading primitives, used by QSColumnValue conformances
 
     /// Whether the column at `index` is NULL.
-    @inlinable public func isNull(at index: Int) -> Bool {
-        if let handle { return sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL }
-        if case .null = values[index] { return true }
-        return false
+    @inlinable @inline(__always) public func isNull(at index: Int) -> Bool {
+        storageClass(at: index) == SQLITE_NULL
     }
 
     /// The column at `index` as an integer.
-    @inlinable public func int64(at index: Int) -> Int64 {
-        if let handle { return sqlite3_column_int64(handle, Int32(index)) }
+    @inlinable @inline(__always) public func int64(at index: Int) -> Int64 {
+        if handle != nil { return sqlite3_value_int64(sqliteValue(at: index)) }
         return values[index].int64
     }
 
     /// The column at `index` as a double.
-    @inlinable public func double(at index: Int) -> Double {
-        if let handle { return sqlite3_column_double(handle, Int32(index)) }
+    @inlinable @inline(__always) public func double(at index: Int) -> Double {
+        if handle != nil { return sqlite3_value_double(sqliteValue(at: index)) }
         return values[index].double
     }
 
     /// The column at `index` as text, nil when NULL.
-    @inlinable public func text(at index: Int) -> String? {
-        if let handle {
-            guard let bytes = sqlite3_column_text(handle, Int32(index)) else { return nil }
-            let count = Int(sqlite3_column_bytes(handle, Int32(index)))
+    @inlinable @inline(__always) public func text(at index: Int) -> String? {
+        if handle != nil {
+            let value = sqliteValue(at: index)
+            guard let bytes = sqlite3_value_text(value) else { return nil }
+            let count = Int(sqlite3_value_bytes(value))
             return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
         }
         return values[index].text
@@ -182,10 +187,11 @@ public final class QSRow {
 
     /// The column at `index` as bytes, nil when NULL.
     @inlinable public func data(at index: Int) -> Data? {
-        if let handle {
-            if sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL { return nil }
-            let count = Int(sqlite3_column_bytes(handle, Int32(index)))
-            guard count > 0, let bytes = sqlite3_column_blob(handle, Int32(index)) else { return Data() }
+        if handle != nil {
+            let value = sqliteValue(at: index)
+            if sqlite3_value_type(value) == SQLITE_NULL { return nil }
+            let count = Int(sqlite3_value_bytes(value))
+            guard count > 0, let bytes = sqlite3_value_blob(value) else { return Data() }
             return Data(bytes: bytes, count: count)
         }
         return values[index].data
@@ -195,15 +201,30 @@ public final class QSRow {
     /// `SQLITE_FLOAT`, `SQLITE_TEXT`, `SQLITE_BLOB` or `SQLITE_NULL`): what it holds, not what
     /// the column is declared as. Reads check it, so a value of the wrong kind throws instead
     /// of being converted to 0 or "".
-    @inlinable public func storageClass(at index: Int) -> Int32 {
-        if let handle { return sqlite3_column_type(handle, Int32(index)) }
-        switch values[index] {
-        case .null: return SQLITE_NULL
-        case .integer: return SQLITE_INTEGER
-        case .real: return SQLITE_FLOAT
-        case .text: return SQLITE_TEXT
-        case .blob: return SQLITE_BLOB
-        }
+    @inlinable @inline(__always) public func storageClass(at index: Int) -> Int32 {
+        if handle != nil { return sqlite3_value_type(sqliteValue(at: index)) }
+        return values[index].storageClass
+    }
+
+    /// The current row's value in the column at `index`, asked of the statement once per row.
+    ///
+    /// Asking the statement for a column goes through SQLite's statement API, which checks the
+    /// statement and its error state on every call; the value calls after it do not. So a read
+    /// costs one statement call where checking the storage class and then reading took two or
+    /// three. The value is what SQLite calls unprotected: safe here because a connection is only
+    /// ever used by one thread at a time, and valid until the statement steps or resets, which
+    /// happens only after the row has been read.
+    @inlinable @inline(__always) func sqliteValue(at index: Int) -> OpaquePointer {
+        precondition(index >= 0 && index < columnCount, "column \(index) is not in the row")
+        if let value = columnValues[index] { return value }
+        return loadSQLiteValue(at: index)
+    }
+
+    @usableFromInline func loadSQLiteValue(at index: Int) -> OpaquePointer {
+        // SQLite answers with a NULL value, never a null pointer, for any column of a row.
+        let value: OpaquePointer = sqlite3_column_value(handle, Int32(index))
+        columnValues[index] = value
+        return value
     }
 
     /// The error for a stored value that is not of the kind `expected` reads: NULL, or a value

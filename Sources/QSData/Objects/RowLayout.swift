@@ -25,7 +25,7 @@ final class RowLayout: Sendable {
     var count: Int { names.count }
 }
 
-/// Where a read found its column, remembered so the next row finds it without a search.
+/// Where an encoder found a column, remembered so the next object finds it without a search.
 @usableFromInline
 struct LearnedColumn {
     @usableFromInline let name: String
@@ -37,11 +37,57 @@ struct LearnedColumn {
     }
 }
 
-/// The read order a row has learned, and where the current row's reads have got to.
+/// The order in which a type reads its columns, learned on the first row and followed after
+/// that, and where the current row's reads have got to.
+///
+/// Kept in memory of its own rather than an array, so that following it costs no reference
+/// counting: it is on the path of every column a fetch reads.
 @usableFromInline
 struct ReadState {
-    @usableFromInline var learned: [LearnedColumn] = []
+    /// Each read of the first row: the name asked for, and the column it found.
+    @usableFromInline let names: UnsafeMutablePointer<String>
+    @usableFromInline let indexes: UnsafeMutablePointer<Int>
+    @usableFromInline var learnedCount = 0
     @usableFromInline var position = 0
+    /// How many reads a row learns; a type that reads more (a column twice) searches for the rest.
+    let capacity: Int
 
-    init() {}
+    init(capacity: Int) {
+        self.capacity = capacity
+        names = .allocate(capacity: capacity)
+        indexes = .allocate(capacity: capacity)
+    }
+
+    /// When the next read in the learned order is of `name`, its column, and moves past it.
+    @inlinable @inline(__always) mutating func nextLearnedIndex(ifNamed name: String) -> Int? {
+        guard position < learnedCount, Self.isSame(names[position], name) else { return nil }
+        position += 1
+        return indexes[position - 1]
+    }
+
+    /// Adds a read to the learned order, when it is the next one.
+    mutating func learn(_ name: String, at index: Int) {
+        guard position == learnedCount, learnedCount < capacity else { return }
+        (names + learnedCount).initialize(to: name)
+        indexes[learnedCount] = index
+        learnedCount += 1
+        position += 1
+    }
+
+    /// Frees the learned order; call once, when the row goes.
+    func release() {
+        names.deinitialize(count: learnedCount)
+        names.deallocate()
+        indexes.deallocate()
+    }
+
+    /// Whether two names are equal, first by their bits: a type reads each column by the same
+    /// string literal on every row, so this is nearly always answered without looking at
+    /// characters or touching reference counts. (Equal bits are always the same string: the
+    /// learned name is kept alive, so its storage cannot be reused for another.)
+    @inlinable @inline(__always) static func isSame(_ learned: String, _ name: String) -> Bool {
+        let learnedBits = unsafeBitCast(learned, to: (UInt64, UInt64).self)
+        let nameBits = unsafeBitCast(name, to: (UInt64, UInt64).self)
+        return learnedBits == nameBits || learned == name
+    }
 }

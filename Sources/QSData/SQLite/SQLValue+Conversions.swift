@@ -1,7 +1,19 @@
+import CSQLite
 import Foundation
 
 /// SQLite's own conversions between storage classes, for rows made of values.
 extension SQLValue {
+    /// The storage class SQLite would report for this value (`SQLITE_INTEGER`, `SQLITE_NULL`…).
+    @usableFromInline var storageClass: Int32 {
+        switch self {
+        case .null: return SQLITE_NULL
+        case .integer: return SQLITE_INTEGER
+        case .real: return SQLITE_FLOAT
+        case .text: return SQLITE_TEXT
+        case .blob: return SQLITE_BLOB
+        }
+    }
+
     @usableFromInline var int64: Int64 {
         switch self {
         case .null: return 0

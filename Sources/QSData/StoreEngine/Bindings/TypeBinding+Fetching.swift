@@ -42,12 +42,13 @@ extension TypeBinding {
         var lookupCursors = Array(repeating: 0, count: lookupRows.count)
         var objects: [Object] = []
         while try statement.step() {
+            row.advance()
             let id = try Object.UniqueID.read(from: row, at: 0)
             if caches, let cached = cache.object(for: id) {
                 objects.append(cached)
                 continue
             }
-            row.advance(parentID: id.anyID)
+            row.parentID = id.anyID
             var object = try Object(row: row)
             object.awakeFromFetch()
             if caches {
