@@ -26,6 +26,8 @@ rm -f "$dumps"/callgrind.out.*
 
 args=("$@")
 [[ " ${args[*]-} " == *" --repetitions "* ]] || args+=(--repetitions 1)
+# Instructions do not vary from run to run, so no rounds are added for short workloads.
+[[ " ${args[*]-} " == *" --minimum-seconds "* ]] || args+=(--minimum-seconds 0)
 echo "instructions.sh: callgrind dumps in $dumps" >&2
 valgrind --tool=callgrind --instr-atstart=no --dump-instr=no --dump-line=no --log-file="$dumps/valgrind.log" \
     --callgrind-out-file="$dumps/callgrind.out.%p" "$binary" "${args[@]}" > "$dumps/bench-output.txt"

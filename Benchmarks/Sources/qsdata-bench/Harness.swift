@@ -9,7 +9,10 @@ struct BenchResult: Codable {
     let median: Double
     let min: Double
     let max: Double
-    /// The median divided by the raw sqlite3 median of the same workload.
+    /// The timed runs in the order they ran: one per round of ``Harness/interleave(_:)``.
+    let samples: [Double]
+    /// How this implementation compares with raw sqlite3 on the same workload: the median, over
+    /// the rounds, of this implementation's time divided by raw's time in the same round.
     var ratioToRaw: Double?
     /// SQL statements per run (transaction control not counted), where the workload reports them.
     var statements: Int?
@@ -20,6 +23,10 @@ struct BenchResult: Codable {
 @MainActor
 final class Harness {
     let repetitions: Int
+    /// Rounds are added past `repetitions` until a workload's timed runs add up to this many
+    /// seconds (at most `maximumRounds`), so that a short workload gets enough samples.
+    let minimumSeconds: Double
+    let maximumRounds = 25
     let folder: URL
     let clock = ContinuousClock()
     /// Counts each timed body's instructions when the run is under callgrind (see `instructions.sh`).
@@ -28,8 +35,9 @@ final class Harness {
     var workload = ""
     private var fileCounter = 0
 
-    init(repetitions: Int) throws {
+    init(repetitions: Int, minimumSeconds: Double) throws {
         self.repetitions = repetitions
+        self.minimumSeconds = minimumSeconds
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("qsdata-bench-\(ProcessInfo.processInfo.processIdentifier)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
@@ -80,9 +88,10 @@ final class Harness {
         }
     }
 
-    /// Runs each implementation once to warm up, then `repetitions` rounds in which every
-    /// implementation runs once, in rotating order, so that the shared host's load changes
-    /// affect all of them alike. Returns the timed milliseconds by implementation name.
+    /// Runs each implementation once to warm up, then rounds in which every implementation runs
+    /// once, in rotating order, so that the shared host's load changes affect all of them alike:
+    /// `repetitions` rounds, and more while the timed runs add up to less than `minimumSeconds`.
+    /// Returns the timed milliseconds by implementation name, in the order of the rounds.
     func interleave(_ trials: [(name: String, trial: Trial)]) async throws -> [String: [Double]] {
         let trials = trials.filter { Self.selectedImplementations?.contains($0.name) ?? true }
         for (name, trial) in trials {
@@ -90,12 +99,17 @@ final class Harness {
             _ = try await trial()
         }
         var samples: [String: [Double]] = [:]
-        for round in 0..<repetitions {
+        var timedMilliseconds = 0.0
+        var round = 0
+        while round < repetitions || (timedMilliseconds < minimumSeconds * 1_000 && round < maximumRounds) {
             for offset in trials.indices {
                 let (name, trial) = trials[(offset + round) % trials.count]
                 counter.label = "\(workload)|\(name)|\(round + 1)"
-                samples[name, default: []].append(try await trial())
+                let sample = try await trial()
+                samples[name, default: []].append(sample)
+                timedMilliseconds += sample
             }
+            round += 1
         }
         return samples
     }
@@ -112,7 +126,7 @@ final class Harness {
         return BenchResult(
             workload: workload, implementation: implementation, unit: unit, repetitions: samples.count,
             median: Statistics.median(sorted), min: sorted.first ?? 0, max: sorted.last ?? 0,
-            ratioToRaw: nil, statements: statements, note: note)
+            samples: samples, ratioToRaw: nil, statements: statements, note: note)
     }
 }
 
@@ -206,15 +220,22 @@ enum ReportPrinter {
     }
 }
 
-/// Sets each result's ratio of medians to the raw sqlite3 result of the same workload.
+/// Sets each result's ratio to the raw sqlite3 result of the same workload: the median of the
+/// ratios of the runs in the same round. A round runs every implementation back to back, so a
+/// slow spell of a shared host slows both sides of a ratio, where it would move one median alone.
+/// Results whose runs do not pair up with raw's (another count) get the ratio of the medians.
 func addRatios(_ results: [BenchResult], rawName: String) -> [BenchResult] {
-    let rawMedians = Dictionary(
-        results.filter { $0.implementation == rawName }.map { ($0.workload, $0.median) },
+    let raws = Dictionary(
+        results.filter { $0.implementation == rawName }.map { ($0.workload, $0) },
         uniquingKeysWith: { first, _ in first })
     return results.map { result in
         var result = result
-        if let raw = rawMedians[result.workload], raw > 0, result.unit == "ms" {
-            result.ratioToRaw = result.median / raw
+        guard let raw = raws[result.workload], raw.median > 0, result.unit == "ms" else { return result }
+        if result.samples.count == raw.samples.count, raw.samples.allSatisfy({ $0 > 0 }) {
+            let ratios = zip(result.samples, raw.samples).map { $0 / $1 }
+            result.ratioToRaw = Statistics.median(ratios.sorted())
+        } else {
+            result.ratioToRaw = result.median / raw.median
         }
         return result
     }

@@ -41,7 +41,7 @@ extension Workloads {
             let perObject = Double(Int(heapAfter) - Int(heapBefore)) / Double(count)
             results.append(BenchResult(
                 workload: workload, implementation: name, unit: "B/object", repetitions: 1,
-                median: perObject, min: perObject, max: perObject,
+                median: perObject, min: perObject, max: perObject, samples: [perObject],
                 note: String(format: "peak resident %.1f MB (%.1f MB above before the fetch)",
                              Double(peak) / 1e6, Double(peak - residentBefore) / 1e6)))
             withExtendedLifetime(held) {}

@@ -25,8 +25,10 @@ struct QSDataBench: AsyncParsableCommand {
         abstract: "Times QSData against raw sqlite3 and GRDB on the same work.",
         discussion: """
             Workloads: \(Workloads.names.joined(separator: ", ")). Each runs once to warm up, then \
-            --repetitions timed runs; the table shows median, min and max, and the ratio of each \
-            median to the raw sqlite3 median of the same workload.
+            in rounds, each implementation once per round: --repetitions rounds, and more while \
+            the timed runs add up to less than --minimum-seconds. The table shows median, min and \
+            max, and × raw: the median over the rounds of the run's time divided by raw sqlite3's \
+            in the same round.
             """)
 
     @Option(help: "Run only this workload (P1 … P6, byid, saves, memory …), or those whose name contains this text; repeatable.")
@@ -38,16 +40,20 @@ struct QSDataBench: AsyncParsableCommand {
     @Option(help: "Timed repetitions per workload, after one warm-up run (at least 5 for a report).")
     var repetitions: Int = 5
 
+    @Option(help: "Add rounds past --repetitions until a workload's timed runs add up to this many seconds (at most 25 rounds; 0 for exactly --repetitions).")
+    var minimumSeconds: Double = 2
+
     @Option(help: "Also write the results as JSON to this file.")
     var json: String?
 
     func validate() throws {
         guard scale > 0 else { throw ValidationError("--scale must be positive") }
         guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
+        guard minimumSeconds >= 0 else { throw ValidationError("--minimum-seconds must not be negative") }
     }
 
     func run() async throws {
-        try await BenchmarkRun(filter: filter, scale: scale, repetitions: repetitions, jsonPath: json).run()
+        try await BenchmarkRun(filter: filter, scale: scale, repetitions: repetitions, minimumSeconds: minimumSeconds, jsonPath: json).run()
     }
 }
 
@@ -57,6 +63,7 @@ struct BenchmarkRun {
     let filter: [String]
     let scale: Double
     let repetitions: Int
+    let minimumSeconds: Double
     let jsonPath: String?
 
     #if DEBUG
@@ -75,14 +82,14 @@ struct BenchmarkRun {
                     || (!Workloads.names.contains { $0.lowercased() == wanted.lowercased() } && name.lowercased().contains(wanted.lowercased()))
             }
         }
-        let harness = try Harness(repetitions: repetitions)
+        let harness = try Harness(repetitions: repetitions, minimumSeconds: minimumSeconds)
         defer { harness.removeFiles() }
         let workloads = Workloads(harness: harness, sizes: Sizes(scale: scale))
         if harness.counter.isActive && csqlitebench_has_callgrind() == 0 {
             print("qsdata-bench: running under valgrind, but built without valgrind's headers: no instruction counts (install valgrind and rebuild)")
         }
         print("qsdata-bench: SQLite \(RawDatabase.version), \(Self.buildMode) build, \(ProcessInfo.processInfo.activeProcessorCount) cores, "
-              + "scale \(scale), 1 warm-up + \(repetitions) timed repetitions, journal_mode=WAL synchronous=NORMAL")
+              + "scale \(scale), 1 warm-up + \(repetitions) timed repetitions or more (until \(minimumSeconds) s), journal_mode=WAL synchronous=NORMAL")
         var results: [BenchResult] = []
         for name in names {
             print("running \(name)…")
