@@ -34,6 +34,15 @@ public final class SQLiteConnection {
         }
     }
 
+    /// SQLite's data version of the main database file: it changes with every commit, by this
+    /// connection or another, as this connection last saw the file (SQLite looks when a
+    /// transaction starts). Nil when the file's storage cannot tell.
+    var dataVersion: UInt32? {
+        var version: UInt32 = 0
+        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_DATA_VERSION, &version) == SQLITE_OK else { return nil }
+        return version
+    }
+
     /// Whether the connection can only read (the file or its folder is not writable).
     public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 

@@ -75,13 +75,16 @@ extension QSStore {
             let writer = connection.map { RowWriter(connection: $0, registry: registry) }
             do {
                 guard let connection, let writer else { throw QSDataError.storeClosed }
+                let trust = registry.snapshotTrust
                 try connection.transaction {
+                    trust.noticeChanges(on: connection)
                     for write in writes {
                         var change = QSChange(source: write.source)
                         let afterCommit = try write.work(writer, &change)
                         committed.append((change, write.operation, afterCommit))
                     }
                 }
+                trust.explainCommit(on: connection)
                 for (change, operation, afterCommit) in committed {
                     finishedWrites.post(.committed(change, operation: operation, afterCommit: afterCommit))
                 }

@@ -112,6 +112,17 @@ final class InstanceTable: @unchecked Sendable {
         if addsKey, policy == .weak { sweepSomeDeadEntries() }
     }
 
+    /// Keeps `instance`, a new instance of the row `id`, in place of a dead one, together with the
+    /// dead one's snapshot, when that snapshot was known true in `epoch` and knows every
+    /// relationship's lookup rows. Returns false, keeping nothing, otherwise.
+    func insertKeepingSnapshot(weak instance: AnyObject, id: QSAnyID, epoch: UInt64) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let index = snapshots.index(forKey: id), snapshots.values[index].isKept(in: epoch) else { return false }
+        replaceEntry(Entry(strong: nil, weak: instance), for: id)
+        return true
+    }
+
     /// The snapshots of `ids`, in order, under one lock.
     func snapshots(for ids: [QSAnyID]) -> [RowSnapshot?] {
         lock.lock()

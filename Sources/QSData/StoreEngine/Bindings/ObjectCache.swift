@@ -38,6 +38,14 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
         insert(object, snapshot: snapshot, fromApp: false)
     }
 
+    /// Keeps `object`, fetched in place of an instance of its row that died, with the snapshot
+    /// kept from that instance, when the snapshot can still be trusted in `epoch` (see
+    /// ``SnapshotTrust``). Returns false, keeping nothing, when there is none to keep.
+    func insertKeepingSnapshot(_ object: Object, epoch: UInt64) -> Bool {
+        guard policy == .weak else { return false }
+        return table.insertKeepingSnapshot(weak: Self.reference(object), id: object.uniqueID.anyID, epoch: epoch)
+    }
+
     /// Keeps instances the app saved, replacing any others with their uniqueIDs, taking the
     /// lock once (the database queue takes it too, while it writes the saves before).
     func insertFromApp(_ objects: [Object]) {

@@ -40,6 +40,10 @@ extension TypeBinding {
         row.relatedObjects = related
         var encoder = QSRowEncoder(layout: layout, keepsRelationships: false)
         var lookupCursors = Array(repeating: 0, count: lookupRows.count)
+        let trust = context.registry.snapshotTrust
+        // The snapshot epoch, known once the first row is read (SQLite has then looked at the
+        // file); 0 until then, which no snapshot is kept in.
+        var epoch: UInt64 = 0
         var objects: [Object] = []
         while try statement.step() {
             row.advance()
@@ -52,7 +56,18 @@ extension TypeBinding {
             var object = try Object(row: row)
             object.awakeFromFetch()
             if caches {
-                cache.insert(object, snapshot: try snapshot(of: object, lookups: lookupRows, cursors: &lookupCursors, encoder: &encoder))
+                if epoch == 0 {
+                    trust.noticeChanges(on: context.connection)
+                    epoch = trust.epoch
+                }
+                if cache.insertKeepingSnapshot(object, epoch: epoch) {
+                    // The row's earlier instance died, and its snapshot still says what the row
+                    // holds: kept, rather than encoding the same again.
+                    for position in lookupRows.indices { lookupRows[position].skip(id.anyID, cursor: &lookupCursors[position]) }
+                } else {
+                    let snapshot = try snapshot(of: object, lookups: lookupRows, cursors: &lookupCursors, encoder: &encoder, epoch: epoch)
+                    cache.insert(object, snapshot: snapshot)
+                }
             }
             objects.append(object)
         }
@@ -61,7 +76,7 @@ extension TypeBinding {
 
     /// What a save of the fresh, unchanged instance would write: its encoding and its lookup rows.
     private func snapshot(
-        of object: Object, lookups: [LookupRows], cursors: inout [Int], encoder: inout QSRowEncoder
+        of object: Object, lookups: [LookupRows], cursors: inout [Int], encoder: inout QSRowEncoder, epoch: UInt64
     ) throws -> RowSnapshot {
         object.encode(to: &encoder)
         let values = try encoder.finish().values
@@ -71,7 +86,7 @@ extension TypeBinding {
         for position in lookups.indices {
             lookupSnapshots.append(lookups[position].snapshot(of: id, cursor: &cursors[position]))
         }
-        return RowSnapshot(values: values, lookups: lookupSnapshots)
+        return RowSnapshot(values: values, lookups: lookupSnapshots, epoch: epoch)
     }
 
     private func readLookupRows(_ sql: String, _ arguments: [SQLValue], _ context: ConnectionAndTypes) throws -> LookupRows {

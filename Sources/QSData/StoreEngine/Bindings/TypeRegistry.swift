@@ -7,6 +7,8 @@ final class TypeRegistry: Sendable {
     let deletePlans: [String: DeletePlan]
     /// Per table, the registered types with a relationship whose children live on it.
     private let parentsByChildTable: [String: [(binding: any AnyTypeBinding, relationship: String)]]
+    /// Whether the snapshots the types' caches keep can be kept for new instances.
+    let snapshotTrust = SnapshotTrust()
 
     /// - Parameter model: every type of the data model, registered or not: a delete cleans the
     ///   lookup tables of all of them.

@@ -9,6 +9,15 @@ struct RowSnapshot: Sendable {
     var values: [SQLValue]
     /// Per relationship, in the model's order: its lookup rows, or nil when not known.
     var lookups: [LookupSnapshot?]
+    /// The ``SnapshotTrust`` epoch in which this was known to be what the row holds; a fetch
+    /// keeps the snapshot for a new instance only in that epoch.
+    var epoch: UInt64
+
+    /// Whether a fetch in `epoch` can keep this for a new instance of the row: it is known true
+    /// and knows every relationship's lookup rows, as a snapshot the fetch made would.
+    func isKept(in epoch: UInt64) -> Bool {
+        self.epoch == epoch && !lookups.contains(nil)
+    }
 }
 
 /// One parent's lookup rows for one relationship: the children in order, with their order values.
@@ -53,6 +62,12 @@ struct LookupRows {
     func snapshot(of parent: QSAnyID, cursor: inout Int) -> LookupSnapshot {
         guard let range = runs.range(of: parent, cursor: &cursor) else { return .empty }
         return LookupSnapshot(childIDs: childIDs[range], indexes: indexes[range])
+    }
+
+    /// Moves `cursor` past `parent`'s rows without copying them, for a parent whose snapshot is
+    /// kept from before: the next parent is then still found by one comparison.
+    func skip(_ parent: QSAnyID, cursor: inout Int) {
+        _ = runs.range(of: parent, cursor: &cursor)
     }
 
     /// Every child named, once each, in the order first named.

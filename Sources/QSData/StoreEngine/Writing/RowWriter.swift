@@ -63,7 +63,10 @@ struct RowWriter {
                 changed = changed || written.changed
             }
             if snapshot == nil || changed || learned {
-                let newSnapshot = RowSnapshot(values: values, lookups: lookupRows)
+                // Without a snapshot the row was written whole, so the new one is true now;
+                // with one, only what differed from it was written, so it is as true as that was.
+                let epoch = if let snapshot, !isNew { snapshot.epoch } else { registry.snapshotTrust.epoch }
+                let newSnapshot = RowSnapshot(values: values, lookups: lookupRows, epoch: epoch)
                 if let earlier = recordedPosition[id] {
                     recorded[earlier].snapshot = newSnapshot
                 } else {
