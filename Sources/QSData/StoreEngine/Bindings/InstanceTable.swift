@@ -118,7 +118,7 @@ final class InstanceTable: @unchecked Sendable {
     func insertKeepingSnapshot(weak instance: AnyObject, id: QSAnyID, epoch: UInt64) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        guard let index = snapshots.index(forKey: id), snapshots.values[index].isKept(in: epoch) else { return false }
+        guard let index = snapshots.index(forKey: id), snapshots.values[index].isKeptInPlace(in: epoch) else { return false }
         replaceEntry(Entry(strong: nil, weak: instance), for: id)
         return true
     }
