@@ -64,6 +64,18 @@ final class InstanceTable: @unchecked Sendable {
         return entries.values[index].weakInPlace()
     }
 
+    /// The live instance for `id`, or, when there is none, whether the snapshot kept from a dead
+    /// one can serve a new instance in `epoch` (see ``replaceKeepingSnapshot(weak:id:)``). One
+    /// look, under one lock, for what a fetch asks of every row it reads.
+    func weakObjectOrKeptSnapshot(for id: QSAnyID, epoch: UInt64) -> (object: AnyObject?, keepsSnapshot: Bool) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let index = entries.index(forKey: id) else { return (nil, false) }
+        if let object = entries.values[index].weakInPlace() { return (object, false) }
+        guard let snapshotIndex = snapshots.index(forKey: id) else { return (nil, false) }
+        return (nil, snapshots.values[snapshotIndex].isKeptInPlace(in: epoch))
+    }
+
     func insert(weak instance: AnyObject, id: QSAnyID, snapshot: RowSnapshot?, fromApp: Bool) {
         insert(Entry(strong: nil, weak: instance), id: id, snapshot: snapshot, fromApp: fromApp)
     }
@@ -110,15 +122,12 @@ final class InstanceTable: @unchecked Sendable {
         if addsKey, policy == .weak, entries.count >= pruneThreshold { pruneDeadEntries() }
     }
 
-    /// Keeps `instance`, a new instance of the row `id`, in place of a dead one, together with the
-    /// dead one's snapshot, when that snapshot was known true in `epoch` and knows every
-    /// relationship's lookup rows. Returns false, keeping nothing, otherwise.
-    func insertKeepingSnapshot(weak instance: AnyObject, id: QSAnyID, epoch: UInt64) -> Bool {
+    /// Keeps `instance`, a new instance of the row `id`, in place of a dead one, leaving the dead
+    /// one's snapshot as the new one's.
+    func replaceKeepingSnapshot(weak instance: AnyObject, id: QSAnyID) {
         lock.lock()
         defer { lock.unlock() }
-        guard let index = snapshots.index(forKey: id), snapshots.values[index].isKeptInPlace(in: epoch) else { return false }
         replaceEntry(Entry(strong: nil, weak: instance), for: id)
-        return true
     }
 
     /// The snapshots of `ids`, in order, under one lock.

@@ -38,12 +38,20 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
         insert(object, snapshot: snapshot, fromApp: false)
     }
 
-    /// Keeps `object`, fetched in place of an instance of its row that died, with the snapshot
-    /// kept from that instance, when the snapshot can still be trusted in `epoch` (see
-    /// ``SnapshotTrust``). Returns false, keeping nothing, when there is none to keep.
-    func insertKeepingSnapshot(_ object: Object, epoch: UInt64) -> Bool {
-        guard policy == .weak else { return false }
-        return table.insertKeepingSnapshot(weak: Self.reference(object), id: object.uniqueID.anyID, epoch: epoch)
+    /// What a fetch needs to know of a row it read: the instance alive for it, or, when there is
+    /// none, whether the snapshot kept from a dead one still says what the row holds in `epoch`
+    /// (see ``SnapshotTrust``), so that the new instance can keep it.
+    func object(for id: Object.UniqueID, keptSnapshotIn epoch: UInt64) -> (object: Object?, keepsSnapshot: Bool) {
+        guard policy == .weak else { return (object(for: id), false) }
+        let found = table.weakObjectOrKeptSnapshot(for: id.anyID, epoch: epoch)
+        return (found.object.map(Self.typedReference), found.keepsSnapshot)
+    }
+
+    /// Keeps `object`, a new instance of a row whose instance died, with the dead one's snapshot;
+    /// only when ``object(for:keptSnapshotIn:)`` said it can.
+    func insertKeepingSnapshot(_ object: Object) {
+        guard policy == .weak else { return }
+        table.replaceKeepingSnapshot(weak: Self.reference(object), id: object.uniqueID.anyID)
     }
 
     /// Keeps instances the app saved, replacing any others with their uniqueIDs, taking the

@@ -48,21 +48,27 @@ extension TypeBinding {
         while try statement.step() {
             row.advance()
             let id = try Object.UniqueID.read(from: row, at: 0)
-            if caches, let cached = cache.object(for: id) {
-                objects.append(cached)
-                continue
-            }
-            row.parentID = id.anyID
-            var object = try Object(row: row)
-            object.awakeFromFetch()
+            var keepsSnapshot = false
             if caches {
                 if epoch == 0 {
                     trust.noticeChanges(on: context.connection)
                     epoch = trust.epoch
                 }
-                if cache.insertKeepingSnapshot(object, epoch: epoch) {
+                let found = cache.object(for: id, keptSnapshotIn: epoch)
+                if let cached = found.object {
+                    objects.append(cached)
+                    continue
+                }
+                keepsSnapshot = found.keepsSnapshot
+            }
+            row.parentID = id.anyID
+            var object = try Object(row: row)
+            object.awakeFromFetch()
+            if caches {
+                if keepsSnapshot {
                     // The row's earlier instance died, and its snapshot still says what the row
                     // holds: kept, rather than encoding the same again.
+                    cache.insertKeepingSnapshot(object)
                     for position in lookupRows.indices { lookupRows[position].skip(id.anyID, cursor: &lookupCursors[position]) }
                 } else {
                     let snapshot = try snapshot(of: object, lookups: lookupRows, cursors: &lookupCursors, encoder: &encoder, epoch: epoch)
