@@ -3,7 +3,7 @@ import QSData
 import Testing
 
 /// When a uniqued instance dies, the snapshot of its row stays in the store until the entry is
-/// pruned or reused, and a fetch of the row keeps it for the new instance while nothing but the
+/// swept or reused, and a fetch of the row keeps it for the new instance while nothing but the
 /// store's own writes has changed the file. A row changed behind the store's back (SQL the app
 /// runs, inside a store write or not, or another connection) and then fetched again must be
 /// saved against what it now holds, never against that older snapshot, or a save would skip what

@@ -40,12 +40,11 @@ final class InstanceTable: @unchecked Sendable {
     /// What the database holds for a uniqueID, kept while its entry is (see ``RowSnapshot``).
     /// Apart from the entries, so that reading one never copies an entry's weak reference.
     private var snapshots: [QSAnyID: RowSnapshot] = [:]
-    /// The number of entries at which dead ones are next pruned: twice what survived the last
-    /// prune, so a prune looks at no more entries than were added since the one before, and the
-    /// table never holds more than twice the instances alive at the last prune, plus what is
-    /// added until the next (see ``pruneDeadEntries()``).
-    private var pruneThreshold = InstanceTable.smallestPruneThreshold
-    private static let smallestPruneThreshold = 1_024
+    /// Every key of a weak entry in the order it arrived, swept a couple per insert so that dead
+    /// entries go without ever stopping to scan the whole cache (see ``sweepSomeDeadEntries()``).
+    private var sweepKeys: [QSAnyID] = []
+    private var sweepRead = 0
+    private var sweepWrite = 0
 
     init(policy: Policy) {
         self.policy = policy
@@ -111,15 +110,18 @@ final class InstanceTable: @unchecked Sendable {
     /// Call with the lock held.
     private func insertLocked(_ entry: Entry, id: QSAnyID, snapshot: RowSnapshot?, fromApp: Bool) {
         let addsKey = !replaceEntry(entry, for: id)
+        if addsKey, policy == .weak {
+            sweepKeys.append(id)
+        }
         if let snapshot { snapshots[id] = snapshot }
         if fromApp {
             appInsertions += 1
             entries[id]?.valuesStamp = WriteStamp.current
             entries[id]?.relationshipsStamp = WriteStamp.current
         }
-        // Only a new key grows the table, so only a new key can call for pruning: fetching the
-        // same rows again reuses their dead entries.
-        if addsKey, policy == .weak, entries.count >= pruneThreshold { pruneDeadEntries() }
+        // Only a new key grows the table, so only a new key pays for sweeping: fetching the
+        // same rows again reuses their dead entries and sweeps nothing.
+        if addsKey, policy == .weak { sweepSomeDeadEntries() }
     }
 
     /// Keeps `instance`, a new instance of the row `id`, in place of a dead one, leaving the dead
@@ -171,6 +173,7 @@ final class InstanceTable: @unchecked Sendable {
         lock.lock()
         entries.reserveCapacity(entries.count + count)
         snapshots.reserveCapacity(snapshots.count + count)
+        if policy == .weak { sweepKeys.reserveCapacity(sweepKeys.count + count) }
         lock.unlock()
     }
 
@@ -211,20 +214,36 @@ final class InstanceTable: @unchecked Sendable {
         return entries.count
     }
 
-    /// Drops every entry whose instance is gone, with its snapshot, in one pass that reads each
-    /// entry where it lies (no key is hashed but the dead ones'), and sets the next threshold.
-    /// Call with the lock held.
+    /// Looks at the next two keys in arrival order and drops their entries if the instance is
+    /// gone, compacting the key list in place as it goes. Two per new key is enough: the cache
+    /// can never hold more than twice the live instances plus the keys added since the last pass.
+    private func sweepSomeDeadEntries() {
+        for _ in 0..<2 {
+            if sweepRead == sweepKeys.count {
+                sweepKeys.removeLast(sweepKeys.count - sweepWrite)
+                sweepRead = 0
+                sweepWrite = 0
+                return
+            }
+            let key = sweepKeys[sweepRead]
+            sweepRead += 1
+            guard let index = entries.index(forKey: key) else { continue }
+            if entries.values[index].isDeadInPlace() {
+                entries.remove(at: index)
+                snapshots[key] = nil
+                continue
+            }
+            sweepKeys[sweepWrite] = key
+            sweepWrite += 1
+        }
+    }
+
+    /// Drops every entry whose instance is gone.
     private func pruneDeadEntries() {
-        var dead: [QSAnyID] = []
-        var index = entries.startIndex
-        while index != entries.endIndex {
-            if entries.values[index].isDeadInPlace() { dead.append(entries.keys[index]) }
-            index = entries.index(after: index)
-        }
-        for key in dead {
-            entries.removeValue(forKey: key)
-            snapshots.removeValue(forKey: key)
-        }
-        pruneThreshold = max(Self.smallestPruneThreshold, 2 * entries.count)
+        entries = entries.filter { !$0.value.isDead }
+        snapshots = snapshots.filter { entries[$0.key] != nil }
+        sweepKeys = Array(entries.keys)
+        sweepRead = 0
+        sweepWrite = 0
     }
 }
