@@ -24,6 +24,18 @@ import Testing
         return store
     }
 
+    /// Fetches the note changed behind the store's back to `changedText`, sets it back to what the
+    /// dead instance's snapshot says, saves it, and expects the database to hold that.
+    private func expectTheOldTextIsSavedBack(in store: QSStore, after changedText: String) async throws {
+        let note = try #require(try await store.fetch(Note.self, id: Self.noteID))
+        #expect(note.text == changedText)
+        note.text = "first"  // what the old snapshot says
+        try store.save(note)
+        try await store.flush()
+        let stored = try await store.fetchRows("SELECT text FROM notes WHERE uniqueID = ?", [.integer(Self.noteID)])
+        #expect(stored == [[.text("first")]])
+    }
+
     @Test func anUnchangedRowFetchedAgainSavesNothing() async throws {
         let store = try await storeWithADeadNote()
         let note = try #require(try await store.fetch(Note.self, id: Self.noteID))
@@ -41,13 +53,7 @@ import Testing
         let store = try await storeWithADeadNote()
         try await store.execute("UPDATE notes SET text = 'changed outside' WHERE uniqueID = ?", [.integer(Self.noteID)])
 
-        let note = try #require(try await store.fetch(Note.self, id: Self.noteID))
-        #expect(note.text == "changed outside")
-        note.text = "first"  // what the old snapshot says
-        try store.save(note)
-        try await store.flush()
-        let stored = try await store.fetchRows("SELECT text FROM notes WHERE uniqueID = ?", [.integer(Self.noteID)])
-        #expect(stored == [[.text("first")]])
+        try await expectTheOldTextIsSavedBack(in: store, after: "changed outside")
         try await store.close()
     }
 
@@ -71,13 +77,7 @@ import Testing
             try other.execute("UPDATE notes SET text = 'changed elsewhere' WHERE uniqueID = ?", [.integer(Self.noteID)])
         }
 
-        let note = try #require(try await store.fetch(Note.self, id: Self.noteID))
-        #expect(note.text == "changed elsewhere")
-        note.text = "first"  // what the old snapshot says
-        try store.save(note)
-        try await store.flush()
-        let stored = try await store.fetchRows("SELECT text FROM notes WHERE uniqueID = ?", [.integer(Self.noteID)])
-        #expect(stored == [[.text("first")]])
+        try await expectTheOldTextIsSavedBack(in: store, after: "changed elsewhere")
         try await store.close()
     }
 
@@ -89,13 +89,7 @@ import Testing
         }
         try await store.flush()
 
-        let note = try #require(try await store.fetch(Note.self, id: Self.noteID))
-        #expect(note.text == "changed in a write")
-        note.text = "first"  // what the old snapshot says
-        try store.save(note)
-        try await store.flush()
-        let stored = try await store.fetchRows("SELECT text FROM notes WHERE uniqueID = ?", [.integer(Self.noteID)])
-        #expect(stored == [[.text("first")]])
+        try await expectTheOldTextIsSavedBack(in: store, after: "changed in a write")
         try await store.close()
     }
 
