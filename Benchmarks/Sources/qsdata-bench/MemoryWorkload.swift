@@ -14,7 +14,7 @@ import QSData
 extension Workloads {
     func memory() async throws -> [BenchResult] {
         let count = sizes.timelineNotes
-        let workload = "M1 hold \(count) fetched timeline notes"
+        let workload = "hold \(count) fetched timeline notes"
         let path = try notesTemplate(count)
         let raw = try RawDatabase(path: path)
         let dbQueue = try GRDBBench.open(path)

@@ -31,7 +31,7 @@ struct QSDataBench: AsyncParsableCommand {
             in the same round.
             """)
 
-    @Option(help: "Run only this workload (P1 … P6, byid, saves, memory …), or those whose name contains this text; repeatable.")
+    @Option(help: "Run only this workload (timeline, relationships, save, mark-read, delete, main-actor, byid, saves, memory …), or those whose name contains this text; repeatable.")
     var filter: [String] = []
 
     @Option(help: "Multiply every workload size by this factor (0.1 for a quick run).")

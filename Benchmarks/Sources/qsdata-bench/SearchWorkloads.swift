@@ -95,7 +95,7 @@ extension Workloads {
     /// same save without it: the difference is what keeping search current costs.
     func saveNotesWithSearchIndex() async throws -> [BenchResult] {
         let count = sizes.savedNotes
-        let workload = "P3-FTS save \(count) notes, with and without the text index"
+        let workload = "save \(count) notes, with and without the text index"
         let values = noteValues(count)
         func database(_ name: String, indexed: Bool) throws -> String {
             let path = try emptyDatabase(name)
@@ -105,7 +105,7 @@ extension Workloads {
         func rawTrial(indexed: Bool) -> Harness.Trial {
             harness.trial(setup: {
                 let tags = SampleData.tags.map(RawTag.init)
-                let path = try database("p3fts-raw", indexed: indexed)
+                let path = try database("save-search-index-raw", indexed: indexed)
                 return (path: path, notes: values.map { RawNote($0, tags: tags) }, db: try RawDatabase(path: path))
             }, { context in
                 try RawNotes.save(context.notes, in: context.db)
@@ -116,7 +116,7 @@ extension Workloads {
         func qsdataTrial(indexed: Bool) -> Harness.Trial {
             harness.trial(setup: {
                 let tags = SampleData.tags.map(VSTag.init)
-                let path = try database("p3fts-qsdata", indexed: indexed)
+                let path = try database("save-search-index-qsdata", indexed: indexed)
                 return (path: path, notes: values.map { VSNote($0, tags: tags) }, store: try await BenchModel.openStore(path, searchable: indexed))
             }, { context in
                 try context.store.save(context.notes)
@@ -141,9 +141,9 @@ extension Workloads {
         let cost = plain > 0 ? String(format: "%.2f× QSData without it", indexed / plain) : "?"
         let versusRaw = rawIndexed > 0 ? String(format: "%.2f× raw with it", indexed / rawIndexed) : "?"
         return [
-            harness.result(workload, Impl.raw, samples[Impl.raw] ?? [], note: "no index (as P3)"),
+            harness.result(workload, Impl.raw, samples[Impl.raw] ?? [], note: "no index (as the save workload)"),
             harness.result(workload, Self.rawWithIndex, samples[Self.rawWithIndex] ?? [], note: "same INSERTs; triggers index the text"),
-            harness.result(workload, Impl.qsdata, samples[Impl.qsdata] ?? [], note: "no index (as P3)"),
+            harness.result(workload, Impl.qsdata, samples[Impl.qsdata] ?? [], note: "no index (as the save workload)"),
             harness.result(workload, Self.qsdataWithIndex, samples[Self.qsdataWithIndex] ?? [], note: "\(cost); \(versusRaw)"),
         ]
     }

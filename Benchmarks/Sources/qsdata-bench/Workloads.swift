@@ -42,21 +42,24 @@ final class Workloads {
         self.sizes = sizes
     }
 
-    nonisolated static let names = ["P1", "P2", "P3", "P4", "P5", "P6", "byid", "saves", "S1", "S2", "P3-FTS", "memory"]
+    nonisolated static let names = [
+        "timeline", "relationships", "save", "mark-read", "delete", "main-actor", "byid", "saves",
+        "search-common", "search-rare", "save-search-index", "memory",
+    ]
 
     func run(_ name: String) async throws -> [BenchResult] {
         switch name {
-        case "P1": return try await fetchTimeline()
-        case "P2": return try await fetchNotesWithRelationships()
-        case "P3": return try await saveNotes()
-        case "P4": return try await markArticlesRead()
-        case "P5": return try await deleteNotes()
-        case "P6": return try await mainActorStall()
+        case "timeline": return try await fetchTimeline()
+        case "relationships": return try await fetchNotesWithRelationships()
+        case "save": return try await saveNotes()
+        case "mark-read": return try await markArticlesRead()
+        case "delete": return try await deleteNotes()
+        case "main-actor": return try await mainActorStall()
         case "byid": return try await fetchByID()
         case "saves": return try await incrementalSaves()
-        case "S1": return try await searchArticles(for: "tempor", label: "S1 search a common word")
-        case "S2": return try await searchArticles(for: "4217", label: "S2 search a rare word")
-        case "P3-FTS": return try await saveNotesWithSearchIndex()
+        case "search-common": return try await searchArticles(for: "tempor", label: "search a common word")
+        case "search-rare": return try await searchArticles(for: "4217", label: "search a rare word")
+        case "save-search-index": return try await saveNotesWithSearchIndex()
         case "memory": return try await memory()
         default: return []
         }
@@ -111,7 +114,7 @@ final class Workloads {
     // MARK: Fetching 100,000 timeline notes into structs
 
     func fetchTimeline() async throws -> [BenchResult] {
-        let workload = "P1 fetch \(sizes.timelineNotes) timeline notes"
+        let workload = "fetch \(sizes.timelineNotes) timeline notes"
         let count = sizes.timelineNotes
         let path = try notesTemplate(count)
         let raw = try RawDatabase(path: path)
@@ -149,7 +152,7 @@ final class Workloads {
 
     func fetchNotesWithRelationships() async throws -> [BenchResult] {
         let count = sizes.notesWithRelationships
-        let workload = "P2 fetch \(count) notes + tags + attachments"
+        let workload = "fetch \(count) notes + tags + attachments"
         // Twice as many notes as fetched: every other note is archived, and only unarchived ones are fetched.
         let path = try notesTemplate(count * 2)
         let raw = try RawDatabase(path: path)
@@ -195,12 +198,12 @@ final class Workloads {
 
     func saveNotes() async throws -> [BenchResult] {
         let count = sizes.savedNotes
-        let workload = "P3 save \(count) notes (2 tags, 1 attachment each)"
+        let workload = "save \(count) notes (2 tags, 1 attachment each)"
         let values = noteValues(count)
         let samples = try await harness.interleave([
             (Impl.raw, harness.trial(setup: {
                 let tags = SampleData.tags.map(RawTag.init)
-                let path = try self.emptyDatabase("p3-raw")
+                let path = try self.emptyDatabase("save-raw")
                 return (path: path, notes: values.map { RawNote($0, tags: tags) }, db: try RawDatabase(path: path))
             }, { context in
                 try RawNotes.save(context.notes, in: context.db)
@@ -210,7 +213,7 @@ final class Workloads {
             })),
             (Impl.grdb, harness.trial(setup: {
                 let tags = SampleData.tags.map(GRDBTag.init)
-                let path = try self.emptyDatabase("p3-grdb")
+                let path = try self.emptyDatabase("save-grdb")
                 return (path: path, notes: values.map { GRDBNote($0, tags: tags) }, dbQueue: try GRDBBench.open(path))
             }, { context in
                 try GRDBBench.save(context.notes, in: context.dbQueue)
@@ -233,7 +236,7 @@ final class Workloads {
     /// A trial of the large save that saves the notes `makeNotes` makes (untimed) through a new QSData store.
     private func qsdataSaveTrial<Note: QSDataObject>(count: Int, generated: Bool, makeNotes: @escaping () -> [Note]) -> Harness.Trial {
         harness.trial(setup: {
-            let path = try self.emptyDatabase(generated ? "p3-qsdata-generated" : "p3-qsdata")
+            let path = try self.emptyDatabase(generated ? "save-qsdata-generated" : "save-qsdata")
             return (path: path, notes: makeNotes(), store: try await BenchModel.openStore(path, generated: generated))
         }, { context in
             try context.store.save(context.notes)
@@ -259,13 +262,13 @@ final class Workloads {
     func markArticlesRead() async throws -> [BenchResult] {
         let total = sizes.articles
         let marked = sizes.markedRead
-        let workload = "P4 mark \(marked) of \(total) articles read"
+        let workload = "mark \(marked) of \(total) articles read"
         let template = try articlesTemplate(total)
         let ids = SampleData.spreadIDs(count: marked, of: total, first: SampleData.firstArticleID)
         var patchedCounts: [Int] = []
         let samples = try await harness.interleave([
             (Impl.raw, harness.trial(setup: {
-                let path = try self.harness.copyDatabase(template, name: "p4-raw")
+                let path = try self.harness.copyDatabase(template, name: "mark-read-raw")
                 return (path: path, db: try RawDatabase(path: path))
             }, { context in
                 try RawArticles.markRead(ids: ids, in: context.db)
@@ -273,7 +276,7 @@ final class Workloads {
                 self.harness.deleteDatabase(context.path)
             })),
             (Impl.grdb, harness.trial(setup: {
-                let path = try self.harness.copyDatabase(template, name: "p4-grdb")
+                let path = try self.harness.copyDatabase(template, name: "mark-read-grdb")
                 return (path: path, dbQueue: try GRDBBench.open(path))
             }, { context in
                 try GRDBBench.write(context.dbQueue) { db in try GRDBBench.markRead(ids: ids, in: db) }
@@ -281,7 +284,7 @@ final class Workloads {
                 self.harness.deleteDatabase(context.path)
             })),
             (Impl.qsdata, harness.trial(setup: {
-                let path = try self.harness.copyDatabase(template, name: "p4-qsdata")
+                let path = try self.harness.copyDatabase(template, name: "mark-read-qsdata")
                 let store = try await BenchModel.openStore(path)
                 let live = try await store.fetchAll(Article.self)
                 return (path: path, store: store, live: live)
@@ -295,7 +298,7 @@ final class Workloads {
             })),
         ])
         // One more run, untimed, to count the statements.
-        let path = try harness.copyDatabase(template, name: "p4-qsdata-log")
+        let path = try harness.copyDatabase(template, name: "mark-read-qsdata-log")
         let store = try await BenchModel.openStore(path)
         let live = try await store.fetchAll(Article.self)
         let log = try await store.recordStatements {
@@ -321,12 +324,12 @@ final class Workloads {
     func deleteNotes() async throws -> [BenchResult] {
         let total = sizes.timelineNotes
         let deleted = sizes.deletedNotes
-        let workload = "P5 delete \(deleted) of \(total) notes + lookup rows"
+        let workload = "delete \(deleted) of \(total) notes + lookup rows"
         let template = try notesTemplate(total)
         let ids = SampleData.spreadIDs(count: deleted, of: total, first: SampleData.firstNoteID)
         let samples = try await harness.interleave([
             (Impl.raw, harness.trial(setup: {
-                let path = try self.harness.copyDatabase(template, name: "p5-raw")
+                let path = try self.harness.copyDatabase(template, name: "delete-raw")
                 return (path: path, db: try RawDatabase(path: path))
             }, { context in
                 try RawNotes.delete(ids: ids, in: context.db)
@@ -335,7 +338,7 @@ final class Workloads {
                 self.harness.deleteDatabase(context.path)
             })),
             (Impl.grdb, harness.trial(setup: {
-                let path = try self.harness.copyDatabase(template, name: "p5-grdb")
+                let path = try self.harness.copyDatabase(template, name: "delete-grdb")
                 return (path: path, dbQueue: try GRDBBench.open(path))
             }, { context in
                 try GRDBBench.write(context.dbQueue) { db in try GRDBBench.delete(ids: ids, in: db) }
@@ -344,7 +347,7 @@ final class Workloads {
                 self.harness.deleteDatabase(context.path)
             })),
             (Impl.qsdata, harness.trial(setup: {
-                let path = try self.harness.copyDatabase(template, name: "p5-qsdata")
+                let path = try self.harness.copyDatabase(template, name: "delete-qsdata")
                 return (path: path, store: try await BenchModel.openStore(path))
             }, { context in
                 try context.store.delete(VSNote.self, ids: ids)
@@ -356,13 +359,13 @@ final class Workloads {
             })),
         ])
         // Statement counts, untimed.
-        let grdbPath = try harness.copyDatabase(template, name: "p5-grdb-log")
+        let grdbPath = try harness.copyDatabase(template, name: "delete-grdb-log")
         let dbQueue = try GRDBBench.open(grdbPath)
         let grdbStatements = try GRDBBench.write(dbQueue) { db in
             try GRDBBench.countingStatements(db) { try GRDBBench.delete(ids: ids, in: db) }
         }
         harness.deleteDatabase(grdbPath)
-        let path = try harness.copyDatabase(template, name: "p5-qsdata-log")
+        let path = try harness.copyDatabase(template, name: "delete-qsdata-log")
         let store = try await BenchModel.openStore(path)
         let log = try await store.recordStatements {
             try store.delete(VSNote.self, ids: ids)
@@ -390,7 +393,7 @@ final class Workloads {
 
     func mainActorStall() async throws -> [BenchResult] {
         let count = sizes.stallObjects
-        let workload = "P6 main actor during save+fetch of \(count) notes"
+        let workload = "main actor during save+fetch of \(count) notes"
         let values = noteValues(count)
         let ticker = MainActorTicker()
         var maxGaps: [Double] = []
@@ -399,9 +402,9 @@ final class Workloads {
         var saveCallTimes: [Double] = []
         let clock = ContinuousClock()
 
-        let totals = try await harness.interleave([("P6", harness.trial(setup: {
+        let totals = try await harness.interleave([("QSData", harness.trial(setup: {
             let tags = SampleData.tags.map(VSTag.init)
-            let path = try self.emptyDatabase("p6-qsdata")
+            let path = try self.emptyDatabase("main-actor-qsdata")
             return (path: path, notes: values.map { VSNote($0, tags: tags) }, store: try await BenchModel.openStore(path))
         }, { context in
             ticker.start()
@@ -416,14 +419,14 @@ final class Workloads {
             let fetched = try await context.store.fetchAll(VSNote.self)
             try await Task.sleep(for: .milliseconds(20))
             await ticker.stop()
-            try self.check(fetched.count == count, "P6 fetched \(fetched.count)")
+            try self.check(fetched.count == count, "main-actor workload fetched \(fetched.count)")
             maxGaps.append(ticker.intervals.max() ?? 0)
             maxGapsAfterSave.append(ticker.intervals.dropFirst(afterSave).max() ?? 0)
             p99Gaps.append(Statistics.percentile(ticker.intervals, 0.99))
         }, teardown: { context in
             try await context.store.close()
             self.harness.deleteDatabase(context.path)
-        }))])["P6"] ?? []
+        }))])["QSData"] ?? []
         // The warm-up's gaps are the first entries; keep the timed repetitions'.
         let timedMax = Array(maxGaps.dropFirst())
         let timedP99 = Array(p99Gaps.dropFirst())
