@@ -31,10 +31,13 @@ struct RowWriter {
         let storedSnapshots = tracker.snapshots(of: binding, ids: group.ids)
         var recorded: [(id: QSAnyID, snapshot: RowSnapshot, previous: RowSnapshot?)] = []
         var recordedPosition: [QSAnyID: Int] = Dictionary(minimumCapacity: group.ids.count)
+        // Looked up once for the group: finding a statement in the connection's cache hashes its
+        // SQL, a few hundred characters, which per row cost more than binding it.
+        let statements = try RowStatements(binding.sql, connection: connection)
         for (offset, values) in group.rows.enumerated() {
             let id = group.ids[offset]
             let snapshot = recordedPosition[id].map { recorded[$0].snapshot } ?? storedSnapshots[offset]
-            let (isNew, rowChanged) = try writeRow(values, of: binding, snapshot: snapshot)
+            let (isNew, rowChanged) = try writeRow(values, of: binding, snapshot: snapshot, statements: statements)
             var changed = rowChanged
             var learned = false  // lookup rows read from the database, now known
             var lookupRows: [LookupSnapshot?] = isNew
@@ -96,7 +99,9 @@ struct RowWriter {
     /// otherwise an insert that does nothing when the row exists, then an update that does
     /// nothing when no value differs. A type that can't insert its rows (its table has a required
     /// column it lacks) only updates, and refuses a row that doesn't exist.
-    private func writeRow(_ values: [SQLValue], of binding: any AnyTypeBinding, snapshot: RowSnapshot?) throws -> (isNew: Bool, changed: Bool) {
+    private func writeRow(
+        _ values: [SQLValue], of binding: any AnyTypeBinding, snapshot: RowSnapshot?, statements: RowStatements
+    ) throws -> (isNew: Bool, changed: Bool) {
         let sql = binding.sql
         if let snapshot {
             let changedColumns = binding.description.immutable ? [] : ChangeTracker.changedColumns(values, from: snapshot)
@@ -108,11 +113,11 @@ struct RowWriter {
         }
         let missingColumns = binding.columnsMissingForInsert.columns
         if missingColumns.isEmpty {
-            if try run(try connection.statement(sql.insert), values) { return (true, true) }
-            guard let update = sql.updateIfChanged else { return (false, false) }
-            return (false, try run(try connection.statement(update), values))
+            if try run(statements.insert, values) { return (true, true) }
+            guard let update = statements.updateIfChanged else { return (false, false) }
+            return (false, try run(update, values))
         }
-        let changed = try sql.updateIfChanged.map { try run(try connection.statement($0), values) } ?? false
+        let changed = try statements.updateIfChanged.map { try run($0, values) } ?? false
         if !changed, try !rowExists(values[0], sql: sql) {
             throw QSDataError.missingRequiredColumn(type: binding.description.name, column: missingColumns[0])
         }
@@ -179,5 +184,19 @@ struct RowWriter {
 
     private func idsReturned(by sql: String, _ arguments: [SQLValue]) throws -> [QSAnyID] {
         try RowDeleter(connection: connection, registry: registry).idsReturned(by: sql, arguments)
+    }
+}
+
+/// The statements that write a type's whole rows, prepared (or found in the connection's cache)
+/// once per save group.
+private struct RowStatements {
+    /// Inserts a row, doing nothing when it exists.
+    let insert: SQLiteStatement
+    /// Updates an existing row where any value differs; nil for a type whose only column is its uniqueID.
+    let updateIfChanged: SQLiteStatement?
+
+    init(_ sql: TableSQL, connection: SQLiteConnection) throws {
+        insert = try connection.statement(sql.insert)
+        updateIfChanged = try sql.updateIfChanged.map { try connection.statement($0) }
     }
 }
