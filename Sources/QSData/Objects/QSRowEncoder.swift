@@ -45,7 +45,7 @@ public struct QSRowEncoder {
         get { currentValue(named: name) }
         set {
             let index: Int
-            if cursor < learned.count, learned[cursor].name == name {
+            if cursor < learned.count, isSameName(learned[cursor].name, name) {
                 index = learned[cursor].index
                 cursor += 1
             } else if let found = columnIndex(for: name, writing: Value.self) {

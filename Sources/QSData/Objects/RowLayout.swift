@@ -60,7 +60,7 @@ struct ReadState {
 
     /// When the next read in the learned order is of `name`, its column, and moves past it.
     @inlinable @inline(__always) mutating func nextLearnedIndex(ifNamed name: String) -> Int? {
-        guard position < learnedCount, Self.isSame(names[position], name) else { return nil }
+        guard position < learnedCount, isSameName(names[position], name) else { return nil }
         position += 1
         return indexes[position - 1]
     }
@@ -80,14 +80,15 @@ struct ReadState {
         names.deallocate()
         indexes.deallocate()
     }
+}
 
-    /// Whether two names are equal, first by their bits: a type reads each column by the same
-    /// string literal on every row, so this is nearly always answered without looking at
-    /// characters or touching reference counts. (Equal bits are always the same string: the
-    /// learned name is kept alive, so its storage cannot be reused for another.)
-    @inlinable @inline(__always) static func isSame(_ learned: String, _ name: String) -> Bool {
-        let learnedBits = unsafeBitCast(learned, to: (UInt64, UInt64).self)
-        let nameBits = unsafeBitCast(name, to: (UInt64, UInt64).self)
-        return learnedBits == nameBits || learned == name
-    }
+/// Whether a learned column name and the name a read or write asks for are equal, first by their
+/// bits: a type names each column by the same string literal on every row, so this is nearly
+/// always answered without looking at characters or touching reference counts. (Equal bits are
+/// always the same string: the learned name is kept alive, so its storage cannot be reused.)
+@inlinable @inline(__always)
+func isSameName(_ learned: String, _ name: String) -> Bool {
+    let learnedBits = unsafeBitCast(learned, to: (UInt64, UInt64).self)
+    let nameBits = unsafeBitCast(name, to: (UInt64, UInt64).self)
+    return learnedBits == nameBits || learned == name
 }
