@@ -59,6 +59,17 @@ import Testing
         #expect(try await store.fetchRows("SELECT title FROM episodes WHERE uniqueID = 300040") == [["Renamed"]])
     }
 
+    @Test func anObjectListedTwiceInOneSaveIsWrittenOnce() async throws {
+        let store = try await ShowFixtures.openStore()
+        let podcast = ShowFixtures.podcast(id: 6, episodes: 10, firstID: 600_000)
+        try store.save(podcast)
+        podcast.title = "Renamed twice over"
+        // The second listing sees what the first wrote, so it has nothing left to write.
+        let log = try await store.recordStatements { try store.save([podcast, podcast]) }
+        #expect(log.statements == ["UPDATE \"podcasts\" SET \"title\" = ? WHERE \"uniqueID\" = ?"], "\(log)")
+        #expect(try await store.fetchRows("SELECT title FROM podcasts WHERE uniqueID = 6") == [["Renamed twice over"]])
+    }
+
     @Test func swappingTwoChildrenRewritesTwoRows() async throws {
         let store = try await ShowFixtures.openStore()
         let podcast = ShowFixtures.podcast(id: 4, episodes: 5_000, firstID: 400_000)

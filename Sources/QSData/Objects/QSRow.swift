@@ -65,10 +65,6 @@ public final class QSRow {
         columnValues.deallocate()
     }
 
-    /// Sets the children of relationships by name; the others are not loaded.
-    func setRelated(_ related: [String: ChildrenByParent]) {
-        relatedObjects = related.isEmpty ? [] : layout.relationshipNames.map { related[$0] }
-    }
 
     /// Prepares to read the next row of the statement, or the next values, as the child of `parentID`.
     func advance(parentID: QSAnyID) {

@@ -13,7 +13,7 @@ public struct QSRowEncoder {
     @usableFromInline var values: [SQLValue]
     @usableFromInline var learned: [LearnedColumn] = []
     @usableFromInline var cursor = 0
-    var relationships: [String: any RelatedChildren] = [:]
+    var relationships = EncodedRelationships()
     @usableFromInline var firstError: (any Error)?
     var probe: TypeProbe?
     /// False when only the column values are wanted (a fetch's snapshot of a fresh instance, whose
@@ -27,14 +27,14 @@ public struct QSRowEncoder {
     }
 
     /// Takes the finished values and makes the encoder ready for the next object of the type.
-    mutating func finish() throws -> (values: [SQLValue], relationships: [String: any RelatedChildren]) {
+    mutating func finish() throws -> (values: [SQLValue], relationships: EncodedRelationships) {
         if let firstError {
             self.firstError = nil
             throw firstError
         }
         let result = (values, relationships)
         values = Array(repeating: .null, count: layout.count)
-        relationships = [:]
+        relationships = EncodedRelationships()
         cursor = 0
         return result
     }
@@ -112,12 +112,12 @@ public struct QSRowEncoder {
     @usableFromInline
     mutating func store(_ name: String, _ children: some RelatedChildren) {
         probe?.recordRelationship(name, children.childTypeName)
-        guard layout.relationshipNames.contains(name) else {
+        guard let position = layout.relationshipPosition(of: name) else {
             if firstError == nil, probe == nil {
                 firstError = QSDataError.unknownRelationship(type: layout.typeName, relationship: name)
             }
             return
         }
-        relationships[name] = children
+        relationships.set(children, at: position, of: layout.relationshipNames.count)
     }
 }

@@ -23,6 +23,11 @@ final class RowLayout: Sendable {
     }
 
     var count: Int { names.count }
+
+    /// The position of the relationship named `name` in ``relationshipNames``, or nil.
+    func relationshipPosition(of name: String) -> Int? {
+        relationshipNames.firstIndex { isSameName($0, name) }
+    }
 }
 
 /// Where an encoder found a column, remembered so the next object finds it without a search.

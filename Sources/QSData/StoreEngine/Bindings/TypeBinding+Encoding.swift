@@ -30,19 +30,17 @@ extension TypeBinding {
 
         var relationships: [RelationshipSnapshot] = []
         if !encoded.relationships.isEmpty {
-            for relationship in description.relationships {
+            for (position, relationship) in description.relationships.enumerated() {
                 // A relationship the type did not set is left as it is in the database.
-                guard let children = encoded.relationships[relationship.name] else { continue }
+                guard let children = encoded.relationships[position] else { continue }
                 guard let childBinding = registry.binding(named: relationship.childType) else {
                     throw QSDataError.unregisteredType(relationship.childType)
                 }
                 try childBinding.addChildren(children, to: &batch, registry: registry)
-                relationships.append(RelationshipSnapshot(name: relationship.name, childIDs: children.childIDs))
+                relationships.append(RelationshipSnapshot(position: position, childIDs: children.childIDs))
             }
         }
-        batch.groups[group].ids.append(object.uniqueID.anyID)
-        batch.groups[group].rows.append(encoded.values)
-        batch.groups[group].relationships.append(relationships)
+        batch.groups[group].append(object.uniqueID.anyID, row: encoded.values, relationships: relationships)
     }
 
     var cachesInstances: Bool { cache.policy != .none }
@@ -80,10 +78,10 @@ extension TypeBinding {
 
     /// Makes the cached `current` hold `values` and `related`: a class changes in place through
     /// `update(from:)`, a value is replaced in the cache.
-    func replace(_ current: Object, values: [SQLValue], related: [String: any RelatedChildren], id: QSAnyID, using row: QSRow) throws {
+    func replace(_ current: Object, values: [SQLValue], related: EncodedRelationships, id: QSAnyID, using row: QSRow) throws {
         row.values = values
         if !related.isEmpty || !row.relatedObjects.isEmpty {
-            row.setRelated(related.mapValues { $0.asLookup(parentID: id) })
+            row.relatedObjects = related.asLookups(parentID: id)
         }
         row.advance(parentID: id)
         if let updateInPlace {

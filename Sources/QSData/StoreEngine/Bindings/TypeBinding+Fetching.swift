@@ -13,10 +13,8 @@ extension TypeBinding {
         // Each relationship's lookup rows, in the model's order (what `QSRow.related` indexes).
         var related: [ChildrenByParent?] = []
         var lookupRows: [LookupRows] = []
-        for relationship in description.relationships {
-            guard let childBinding = context.registry.binding(named: relationship.childType),
-                  let relationshipSQL = sql.relationships[relationship.name]
-            else {
+        for (relationship, relationshipSQL) in zip(description.relationships, sql.relationships) {
+            guard let childBinding = context.registry.binding(named: relationship.childType) else {
                 related.append(nil)
                 continue
             }

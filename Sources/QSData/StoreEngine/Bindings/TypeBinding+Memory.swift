@@ -8,7 +8,7 @@ extension TypeBinding {
     }
 
     func dropChildren(_ ids: Set<QSAnyID>, from relationship: String, timing: PatchTiming) -> [QSAnyID] {
-        guard cache.policy != .none, !ids.isEmpty else { return [] }
+        guard cache.policy != .none, !ids.isEmpty, let position = layout.relationshipPosition(of: relationship) else { return [] }
         var encoder = QSRowEncoder(layout: layout)
         let row = QSRow(layout: layout, values: [], parentID: .integer(0))
         var changed: [QSAnyID] = []
@@ -17,8 +17,8 @@ extension TypeBinding {
             let id = object.uniqueID.anyID
             do {
                 var (values, related) = try encoder.finish()
-                guard let kept = related[relationship]?.removing(ids) else { continue }
-                related[relationship] = kept
+                guard let kept = related[position]?.removing(ids) else { continue }
+                related.set(kept, at: position, of: layout.relationshipNames.count)
                 try replace(object, values: values, related: related, id: id, using: row)
             } catch {
                 // An instance that can't be patched is forgotten: the next fetch reads the database.
@@ -42,7 +42,8 @@ extension TypeBinding {
     func listsChildren(_ object: Object, in relationship: String) throws -> Bool {
         var encoder = QSRowEncoder(layout: layout)
         object.encode(to: &encoder)
-        return try encoder.finish().relationships[relationship].map { !$0.childIDs.isEmpty } ?? false
+        guard let position = layout.relationshipPosition(of: relationship) else { return false }
+        return try encoder.finish().relationships[position].map { !$0.childIDs.isEmpty } ?? false
     }
 
     func restoreCachedInstances(ids: [QSAnyID], in context: ConnectionAndTypes) throws -> @MainActor @Sendable () -> [QSAnyID] {

@@ -8,7 +8,8 @@ final class TableSQL: Sendable {
     /// Updates the row only when a value differs; nil when the type has no column besides
     /// uniqueID, or is `immutable` (a saved row never changes, so saving again only inserts).
     let updateIfChanged: String?
-    let relationships: [String: RelationshipSQL]
+    /// Each relationship's SQL, in the model's order.
+    let relationships: [RelationshipSQL]
     /// Selects 1 when the row with the uniqueID `?1` exists.
     let rowExists: String
 
@@ -29,9 +30,9 @@ final class TableSQL: Sendable {
             updateIfChanged = "UPDATE \(table) SET \(assignments) WHERE \(uniqueID) = ?1 AND (\(differences))"
         }
         rowExists = "SELECT 1 FROM \(table) WHERE \(uniqueID) = ?1"
-        relationships = Dictionary(uniqueKeysWithValues: description.relationships.map {
-            ($0.name, RelationshipSQL(relationship: $0, parentTable: table, parentUniqueID: uniqueID))
-        })
+        relationships = description.relationships.map {
+            RelationshipSQL(relationship: $0, parentTable: table, parentUniqueID: uniqueID)
+        }
     }
 
     func deleteReturningIDs(where condition: String) -> String {

@@ -14,6 +14,8 @@ struct LookupDiff {
     /// What to write for one parent.
     enum Plan: Equatable {
         case unchanged
+        /// Insert every row of `result`: the parent had none.
+        case insertAll
         /// Delete these children's rows, insert these, and give these existing rows a new order value.
         case edit(deletes: [QSAnyID], inserts: [Row], moves: [Row])
         /// Delete every row of the parent and insert `result`'s.
@@ -31,15 +33,20 @@ struct LookupDiff {
 
     /// The rows of a parent that has none yet.
     static func fresh(_ children: [QSAnyID]) -> LookupSnapshot {
-        LookupSnapshot(childIDs: children[...], indexes: children.indices.map { Int64($0) * gap }[...])
+        let indexes = children.count <= freshIndexes.count
+            ? freshIndexes[..<children.count]
+            : children.indices.map { Int64($0) * gap }[...]
+        return LookupSnapshot(childIDs: children[...], indexes: indexes)
     }
+
+    /// The order values of a parent's first children written afresh, shared by every parent that
+    /// has no more of them: a large save makes no array of order values per parent.
+    private static let freshIndexes: [Int64] = (0..<64).map { Int64($0) * gap }
 
     init(from old: LookupSnapshot, to new: [QSAnyID]) {
         if old.childIDs.isEmpty {
             // A new parent, the usual case of a large save: every row is an insert.
-            let result = Self.fresh(new)
-            let inserts = zip(new, result.indexes).map { Row(child: $0, index: $1) }
-            self.init(plan: new.isEmpty ? .unchanged : .edit(deletes: [], inserts: inserts, moves: []), result: result)
+            self.init(plan: new.isEmpty ? .unchanged : .insertAll, result: Self.fresh(new))
             return
         }
         // Saving a parent whose children did not change is the usual case: no copy for it.
@@ -150,5 +157,16 @@ struct LookupDiff {
             offset = predecessor[offset]
         }
         return run
+    }
+}
+
+extension LookupSnapshot {
+    /// Each lookup row, child with order value, without copying them out.
+    var rows: LazyMapCollection<Range<Int>, LookupDiff.Row> {
+        let childIDs = childIDs
+        let indexes = indexes
+        return (0..<childIDs.count).lazy.map {
+            LookupDiff.Row(child: childIDs[childIDs.startIndex + $0], index: indexes[indexes.startIndex + $0])
+        }
     }
 }

@@ -4,7 +4,7 @@
 /// Each parent's rows are changed by the fewest rows ``LookupDiff`` finds: one row written to
 /// add or move a child. A handful of rows are written one statement each; more go in one
 /// statement, passed as a JSON array.
-struct LookupWriter {
+final class LookupWriter {
     /// Up to this many rows are written one statement each.
     static let rowsPerStatement = 4
 
@@ -27,9 +27,11 @@ struct LookupWriter {
         switch diff.plan {
         case .unchanged:
             return (diff.result, false)
+        case .insertAll:
+            try insert(diff.result.rows, parent: parent)
         case .rewrite:
             try connection.execute(sql.deleteForOneParent, [parent])
-            try insert(zip(diff.result.childIDs, diff.result.indexes).map { LookupDiff.Row(child: $0, index: $1) }, parent: parent)
+            try insert(diff.result.rows, parent: parent)
         case .edit(let deletes, let inserts, let moves):
             try delete(deletes, parent: parent)
             try insert(inserts, parent: parent)
@@ -40,7 +42,7 @@ struct LookupWriter {
         return (diff.result, true)
     }
 
-    private func insert(_ rows: [LookupDiff.Row], parent: SQLValue) throws {
+    private func insert(_ rows: some Collection<LookupDiff.Row>, parent: SQLValue) throws {
         if rows.count > Self.rowsPerStatement {
             try connection.execute(sql.insertMany, [parent, Self.json(rows)])
             return
@@ -76,7 +78,7 @@ struct LookupWriter {
     }
 
     /// `[[child, index], …]`, read back by ``RelationshipSQL/insertMany``.
-    private static func json(_ rows: [LookupDiff.Row]) -> SQLValue {
+    private static func json(_ rows: some Collection<LookupDiff.Row>) -> SQLValue {
         var json = "["
         for (offset, row) in rows.enumerated() {
             json += offset == 0 ? "[" : ",["
@@ -84,5 +86,27 @@ struct LookupWriter {
             json += ",\(row.index)]"
         }
         return .text(json + "]")
+    }
+}
+
+/// The lookup writers of one type's relationships, by position in the model's order, each
+/// prepared the first time a save needs it.
+final class LookupWriters {
+    private let relationships: [RelationshipSQL]
+    private let connection: SQLiteConnection
+    private var writers: [LookupWriter?]
+
+    init(_ sql: TableSQL, connection: SQLiteConnection) {
+        relationships = sql.relationships
+        self.connection = connection
+        writers = Array(repeating: nil, count: relationships.count)
+    }
+
+    /// The writer of the relationship at `position`.
+    func writer(at position: Int) throws -> LookupWriter {
+        if let writer = writers[position] { return writer }
+        let writer = try LookupWriter(sql: relationships[position], connection: connection)
+        writers[position] = writer
+        return writer
     }
 }

@@ -20,46 +20,35 @@ struct RowWriter {
 
     private func save(_ group: SaveGroup, into change: inout QSChange) throws {
         let binding = group.binding
-        let relationships = binding.description.relationships
+        let relationshipCount = binding.sql.relationships.count
         let siblings = registry.siblings(of: binding)
         let cachingSiblings = siblings.filter(\.cachesInstances)
-        var lookupWriters = [LookupWriter?](repeating: nil, count: relationships.count)
+        let lookupWriters = LookupWriters(binding.sql, connection: connection)
         var inserted: [QSAnyID] = []
         var updated: [QSAnyID] = []
-        // The group's snapshots are read and recorded in one go each; `recorded` lets a row saved
-        // twice in the group see what its first save wrote.
+        // The group's snapshots are read and recorded in one go each. When an ID comes twice,
+        // `recordedPosition` lets its second save see what its first one wrote.
         let storedSnapshots = tracker.snapshots(of: binding, ids: group.ids)
         var recorded: [(id: QSAnyID, snapshot: RowSnapshot, previous: RowSnapshot?)] = []
-        var recordedPosition: [QSAnyID: Int] = Dictionary(minimumCapacity: group.ids.count)
+        recorded.reserveCapacity(group.ids.count)
+        var recordedPosition: [QSAnyID: Int] = group.repeatsIDs ? Dictionary(minimumCapacity: group.ids.count) : [:]
+        let epoch = registry.snapshotTrust.epoch
         // Looked up once for the group: finding a statement in the connection's cache hashes its
         // SQL, a few hundred characters, which per row cost more than binding it.
         let statements = try RowStatements(binding.sql, connection: connection)
         for (offset, values) in group.rows.enumerated() {
             let id = group.ids[offset]
-            let snapshot = recordedPosition[id].map { recorded[$0].snapshot } ?? storedSnapshots[offset]
+            let earlier = group.repeatsIDs ? recordedPosition[id] : nil
+            let snapshot = earlier.map { recorded[$0].snapshot } ?? storedSnapshots[offset]
             let (isNew, rowChanged) = try writeRow(values, of: binding, snapshot: snapshot, statements: statements)
             var changed = rowChanged
             var learned = false  // lookup rows read from the database, now known
             var lookupRows: [LookupSnapshot?] = isNew
-                ? Array(repeating: .empty, count: relationships.count)
-                : snapshot?.lookups ?? Array(repeating: nil, count: relationships.count)
-            // The relationships the object set come in the model's order, so each is looked
-            // for one place after the last one found, and searched for only if not there.
-            var position = 0
+                ? Array(repeating: .empty, count: relationshipCount)
+                : snapshot?.lookups ?? Array(repeating: nil, count: relationshipCount)
             for relationship in group.relationships[offset] {
-                defer { position += 1 }
-                if position >= relationships.count || relationships[position].name != relationship.name {
-                    guard let found = relationships.firstIndex(where: { $0.name == relationship.name }) else { continue }
-                    position = found
-                }
-                let writer: LookupWriter
-                if let existing = lookupWriters[position] {
-                    writer = existing
-                } else {
-                    guard let relationshipSQL = binding.sql.relationships[relationship.name] else { continue }
-                    writer = try LookupWriter(sql: relationshipSQL, connection: connection)
-                    lookupWriters[position] = writer
-                }
+                let position = relationship.position
+                let writer = try lookupWriters.writer(at: position)
                 learned = learned || lookupRows[position] == nil
                 let written = try writer.write(relationship.childIDs, parentID: id, stored: lookupRows[position])
                 lookupRows[position] = written.rows
@@ -68,12 +57,11 @@ struct RowWriter {
             if snapshot == nil || changed || learned {
                 // Without a snapshot the row was written whole, so the new one is true now;
                 // with one, only what differed from it was written, so it is as true as that was.
-                let epoch = if let snapshot, !isNew { snapshot.epoch } else { registry.snapshotTrust.epoch }
-                let newSnapshot = RowSnapshot(values: values, lookups: lookupRows, epoch: epoch)
-                if let earlier = recordedPosition[id] {
+                let newSnapshot = RowSnapshot(values: values, lookups: lookupRows, epoch: isNew ? epoch : snapshot?.epoch ?? epoch)
+                if let earlier {
                     recorded[earlier].snapshot = newSnapshot
                 } else {
-                    recordedPosition[id] = recorded.count
+                    if group.repeatsIDs { recordedPosition[id] = recorded.count }
                     recorded.append((id, newSnapshot, snapshot))
                 }
             }

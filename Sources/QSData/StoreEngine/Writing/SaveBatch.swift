@@ -5,9 +5,39 @@ struct SaveBatch {
         let binding: any AnyTypeBinding
         /// Reused for every object of the type, so it learns the type's column order once.
         var encoder: QSRowEncoder
-        var ids: [QSAnyID] = []
-        var rows: [[SQLValue]] = []
-        var relationships: [[RelationshipSnapshot]] = []
+        private(set) var ids: [QSAnyID] = []
+        private(set) var rows: [[SQLValue]] = []
+        private(set) var relationships: [[RelationshipSnapshot]] = []
+        /// The IDs in `ids`, to tell whether one comes twice (an object listed twice, or saved
+        /// both itself and as the child of another).
+        private var distinctIDs: Set<QSAnyID> = []
+        private(set) var repeatsIDs = false
+
+        init(binding: any AnyTypeBinding) {
+            self.binding = binding
+            encoder = QSRowEncoder(layout: binding.layout)
+        }
+
+        mutating func append(_ id: QSAnyID, row: [SQLValue], relationships: [RelationshipSnapshot]) {
+            if !distinctIDs.insert(id).inserted { repeatsIDs = true }
+            ids.append(id)
+            rows.append(row)
+            self.relationships.append(relationships)
+        }
+
+        /// The rows so far, ready to travel to the database queue.
+        var finished: SaveGroup {
+            SaveGroup(binding: binding, ids: ids, rows: rows, relationships: relationships, repeatsIDs: repeatsIDs)
+        }
+
+        /// Forgets the rows handed over.
+        mutating func removeRows() {
+            ids = []
+            rows = []
+            relationships = []
+            distinctIDs = []
+            repeatsIDs = false
+        }
     }
 
     private struct ChildKey: Hashable {
@@ -23,7 +53,7 @@ struct SaveBatch {
     mutating func groupIndex(for binding: any AnyTypeBinding) -> Int {
         let key = ObjectIdentifier(binding)
         if let index = groupIndexByBinding[key] { return index }
-        groups.append(Group(binding: binding, encoder: QSRowEncoder(layout: binding.layout)))
+        groups.append(Group(binding: binding))
         groupIndexByBinding[key] = groups.count - 1
         return groups.count - 1
     }
@@ -44,7 +74,7 @@ struct SaveBatch {
 
     /// The finished rows, ready to travel to the database queue.
     var finished: [SaveGroup] {
-        groups.map { SaveGroup(binding: $0.binding, ids: $0.ids, rows: $0.rows, relationships: $0.relationships) }
+        groups.map(\.finished)
     }
 
     /// Hands over the rows encoded so far and starts afresh, remembering which children were
@@ -52,9 +82,7 @@ struct SaveBatch {
     mutating func takeFinished() -> [SaveGroup] {
         let taken = finished
         for index in groups.indices {
-            groups[index].ids = []
-            groups[index].rows = []
-            groups[index].relationships = []
+            groups[index].removeRows()
         }
         return taken
     }
@@ -67,16 +95,19 @@ struct SaveGroup: Sendable {
     let rows: [[SQLValue]]
     /// Per row, the relationships the object set (empty when it has none).
     let relationships: [[RelationshipSnapshot]]
+    /// Whether an ID comes more than once in `ids`.
+    let repeatsIDs: Bool
 }
 
 /// A parent's children for one relationship, as uniqueIDs in order, each once.
 struct RelationshipSnapshot: Sendable {
-    let name: String
+    /// The relationship's position in the model's order of the parent type's relationships.
+    let position: Int
     let childIDs: [QSAnyID]
 
     /// Keeps the first position of a child listed twice: a lookup table has one row per pair.
-    init(name: String, childIDs: [QSAnyID]) {
-        self.name = name
+    init(position: Int, childIDs: [QSAnyID]) {
+        self.position = position
         self.childIDs = Self.firstOccurrences(childIDs)
     }
 
