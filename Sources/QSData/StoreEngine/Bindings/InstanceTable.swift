@@ -11,8 +11,14 @@ final class InstanceTable: @unchecked Sendable {
         case strong
     }
 
-    /// One cached instance: held strongly, or weakly (stored inline, so keeping a uniqued
-    /// instance costs no allocation of its own).
+    /// One cached instance, held strongly or weakly (stored inline, so keeping a uniqued instance
+    /// costs no allocation of its own), with the snapshot of its row.
+    ///
+    /// Read and changed only where it lies in the dictionary (`entries.values[index]`, and the
+    /// `InPlace` methods below, `mutating` for that reason alone): a dictionary lends its values
+    /// in place for mutation, where a plain read copies the entry, and copying the weak
+    /// reference costs atomic operations on the instance's side table, and the snapshot a
+    /// retain of each of its arrays.
     private struct Entry {
         var strong: Any?
         weak var weak: AnyObject?
@@ -21,25 +27,37 @@ final class InstanceTable: @unchecked Sendable {
         /// only the first).
         var valuesStamp: UInt64 = 0
         var relationshipsStamp: UInt64 = 0
+        /// What the database holds for the row (see ``RowSnapshot``), kept while the entry is.
+        var snapshot: RowSnapshot?
 
         var instance: Any? { strong ?? weak }
         var isDead: Bool { strong == nil && weak == nil }
 
-        // The two below read an entry where it lies in the dictionary. They are `mutating` only
-        // because a dictionary lends its values in place for mutation, where a plain read
-        // copies the entry, and copying a weak reference costs atomic operations on the
-        // instance's side table (most of a cache lookup's time).
+        mutating func instanceInPlace() -> Any? { instance }
         mutating func weakInPlace() -> AnyObject? { weak }
         mutating func isDeadInPlace() -> Bool { isDead }
+        mutating func snapshotInPlace() -> RowSnapshot? { snapshot }
+        mutating func keepsSnapshotInPlace(in epoch: UInt64) -> Bool { snapshot?.isKeptInPlace(in: epoch) ?? false }
+
+        /// Holds `strong` or `weak` from now on; takes `snapshot` when given, and the stamp of
+        /// the app's save that gave the instance, when it did.
+        mutating func hold(strong: Any?, weak: AnyObject?, snapshot: RowSnapshot?, savedAt stamp: UInt64?) {
+            self.strong = strong
+            self.weak = weak
+            if let snapshot { self.snapshot = snapshot }
+            if let stamp {
+                valuesStamp = stamp
+                relationshipsStamp = stamp
+            }
+        }
     }
 
     let policy: Policy
     private(set) var appInsertions = 0
     private let lock = NSLock()
+    /// One dictionary for instances and snapshots: a save's bookkeeping and a fetch's look-up
+    /// each find a row's entry with one hash, in tables that hold every live instance.
     private var entries: [QSAnyID: Entry] = [:]
-    /// What the database holds for a uniqueID, kept while its entry is (see ``RowSnapshot``).
-    /// Apart from the entries, so that reading one never copies an entry's weak reference.
-    private var snapshots: [QSAnyID: RowSnapshot] = [:]
     /// Every key of a weak entry in the order it arrived, swept a couple per insert so that dead
     /// entries go without ever stopping to scan the whole cache (see ``sweepSomeDeadEntries()``).
     private var sweepKeys: [QSAnyID] = []
@@ -53,7 +71,8 @@ final class InstanceTable: @unchecked Sendable {
     func object(for id: QSAnyID) -> Any? {
         lock.lock()
         defer { lock.unlock() }
-        return entries[id]?.instance
+        guard let index = entries.index(forKey: id) else { return nil }
+        return entries.values[index].instanceInPlace()
     }
 
     func weakObject(for id: QSAnyID) -> AnyObject? {
@@ -71,57 +90,56 @@ final class InstanceTable: @unchecked Sendable {
         defer { lock.unlock() }
         guard let index = entries.index(forKey: id) else { return (nil, false) }
         if let object = entries.values[index].weakInPlace() { return (object, false) }
-        guard let snapshotIndex = snapshots.index(forKey: id) else { return (nil, false) }
-        return (nil, snapshots.values[snapshotIndex].isKeptInPlace(in: epoch))
+        return (nil, entries.values[index].keepsSnapshotInPlace(in: epoch))
     }
 
     func insert(weak instance: AnyObject, id: QSAnyID, snapshot: RowSnapshot?, fromApp: Bool) {
-        insert(Entry(strong: nil, weak: instance), id: id, snapshot: snapshot, fromApp: fromApp)
+        lock.lock()
+        defer { lock.unlock() }
+        insertLocked(strong: nil, weak: instance, id: id, snapshot: snapshot, fromApp: fromApp)
     }
 
     func insert(strong instance: Any, id: QSAnyID, snapshot: RowSnapshot?, fromApp: Bool) {
-        insert(Entry(strong: instance, weak: nil), id: id, snapshot: snapshot, fromApp: fromApp)
+        lock.lock()
+        defer { lock.unlock() }
+        insertLocked(strong: instance, weak: nil, id: id, snapshot: snapshot, fromApp: fromApp)
     }
 
     /// Keeps instances the app saved, under one lock.
     func insertFromApp(weak instances: [(id: QSAnyID, instance: AnyObject)]) {
-        insertFromApp(instances.lazy.map { (id: $0.id, entry: Entry(strong: nil, weak: $0.instance)) })
+        lock.lock()
+        defer { lock.unlock() }
+        for (id, instance) in instances {
+            insertLocked(strong: nil, weak: instance, id: id, snapshot: nil, fromApp: true)
+        }
     }
 
     /// Keeps instances the app saved, under one lock.
     func insertFromApp(strong instances: [(id: QSAnyID, instance: Any)]) {
-        insertFromApp(instances.lazy.map { (id: $0.id, entry: Entry(strong: $0.instance, weak: nil)) })
-    }
-
-    private func insertFromApp(_ entries: some Sequence<(id: QSAnyID, entry: Entry)>) {
         lock.lock()
         defer { lock.unlock() }
-        for (id, entry) in entries {
-            insertLocked(entry, id: id, snapshot: nil, fromApp: true)
+        for (id, instance) in instances {
+            insertLocked(strong: instance, weak: nil, id: id, snapshot: nil, fromApp: true)
         }
     }
 
-    private func insert(_ entry: Entry, id: QSAnyID, snapshot: RowSnapshot?, fromApp: Bool) {
-        lock.lock()
-        defer { lock.unlock() }
-        insertLocked(entry, id: id, snapshot: snapshot, fromApp: fromApp)
-    }
-
-    /// Call with the lock held.
-    private func insertLocked(_ entry: Entry, id: QSAnyID, snapshot: RowSnapshot?, fromApp: Bool) {
-        let addsKey = !replaceEntry(entry, for: id)
-        if addsKey, policy == .weak {
-            sweepKeys.append(id)
+    /// Keeps the instance in the entry for `id`, made when missing. An entry replaced keeps its
+    /// stamps and snapshot unless `snapshot` is given, or the app saved the instance (then the
+    /// stamps are now). Call with the lock held.
+    private func insertLocked(strong: Any?, weak: AnyObject?, id: QSAnyID, snapshot: RowSnapshot?, fromApp: Bool) {
+        var addsKey = false
+        func newEntry() -> Entry {
+            addsKey = true
+            return Entry()
         }
-        if let snapshot { snapshots[id] = snapshot }
-        if fromApp {
-            appInsertions += 1
-            entries[id]?.valuesStamp = WriteStamp.current
-            entries[id]?.relationshipsStamp = WriteStamp.current
-        }
+        entries[id, default: newEntry()].hold(strong: strong, weak: weak, snapshot: snapshot, savedAt: fromApp ? WriteStamp.current : nil)
+        if fromApp { appInsertions += 1 }
         // Only a new key grows the table, so only a new key pays for sweeping: fetching the
         // same rows again reuses their dead entries and sweeps nothing.
-        if addsKey, policy == .weak { sweepSomeDeadEntries() }
+        if addsKey, policy == .weak {
+            sweepKeys.append(id)
+            sweepSomeDeadEntries()
+        }
     }
 
     /// Keeps `instance`, a new instance of the row `id`, in place of a dead one, leaving the dead
@@ -129,22 +147,26 @@ final class InstanceTable: @unchecked Sendable {
     func replaceKeepingSnapshot(weak instance: AnyObject, id: QSAnyID) {
         lock.lock()
         defer { lock.unlock() }
-        replaceEntry(Entry(strong: nil, weak: instance), for: id)
+        insertLocked(strong: nil, weak: instance, id: id, snapshot: nil, fromApp: false)
     }
 
     /// The snapshots of `ids`, in order, under one lock.
     func snapshots(for ids: [QSAnyID]) -> [RowSnapshot?] {
         lock.lock()
         defer { lock.unlock() }
-        return ids.map { snapshots[$0] }
+        return ids.map { id in
+            guard let index = entries.index(forKey: id) else { return nil }
+            return entries.values[index].snapshotInPlace()
+        }
     }
 
     /// Sets the snapshots of these uniqueIDs, under one lock; an ID without an entry is skipped.
     func setSnapshots(_ updates: [(id: QSAnyID, snapshot: RowSnapshot?)]) {
         lock.lock()
         defer { lock.unlock() }
-        for (id, snapshot) in updates where entries.index(forKey: id) != nil {
-            snapshots[id] = snapshot
+        for (id, snapshot) in updates {
+            guard let index = entries.index(forKey: id) else { continue }
+            entries.values[index].snapshot = snapshot
         }
     }
 
@@ -152,27 +174,14 @@ final class InstanceTable: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         for id in ids {
-            guard let index = snapshots.index(forKey: id) else { continue }
-            for column in columns { snapshots.values[index].values[column.index] = column.value }
+            guard let index = entries.index(forKey: id) else { continue }
+            for column in columns { entries.values[index].snapshot?.values[column.index] = column.value }
         }
-    }
-
-    /// Stores `entry`, keeping the stamps of the entry it replaces. Returns whether there was one.
-    /// Call with the lock held.
-    @discardableResult
-    private func replaceEntry(_ entry: Entry, for id: QSAnyID) -> Bool {
-        guard let previous = entries.updateValue(entry, forKey: id) else { return false }
-        if previous.valuesStamp != 0 || previous.relationshipsStamp != 0 {
-            entries[id]?.valuesStamp = previous.valuesStamp
-            entries[id]?.relationshipsStamp = previous.relationshipsStamp
-        }
-        return true
     }
 
     func reserveCapacity(adding count: Int) {
         lock.lock()
         entries.reserveCapacity(entries.count + count)
-        snapshots.reserveCapacity(snapshots.count + count)
         if policy == .weak { sweepKeys.reserveCapacity(sweepKeys.count + count) }
         lock.unlock()
     }
@@ -186,15 +195,15 @@ final class InstanceTable: @unchecked Sendable {
     func savedByApp(_ id: QSAnyID, after stamp: UInt64, relationships: Bool) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        guard let entry = entries[id] else { return false }
-        return (relationships ? entry.relationshipsStamp : entry.valuesStamp) > stamp
+        guard let index = entries.index(forKey: id) else { return false }
+        let saved = relationships ? entries.values[index].relationshipsStamp : entries.values[index].valuesStamp
+        return saved > stamp
     }
 
     func remove(_ ids: [QSAnyID]) -> [Any] {
         var removed: [Any] = []
         lock.lock()
         for id in ids {
-            snapshots[id] = nil
             if let instance = entries.removeValue(forKey: id)?.instance { removed.append(instance) }
         }
         lock.unlock()
@@ -230,7 +239,6 @@ final class InstanceTable: @unchecked Sendable {
             guard let index = entries.index(forKey: key) else { continue }
             if entries.values[index].isDeadInPlace() {
                 entries.remove(at: index)
-                snapshots[key] = nil
                 continue
             }
             sweepKeys[sweepWrite] = key
@@ -241,7 +249,6 @@ final class InstanceTable: @unchecked Sendable {
     /// Drops every entry whose instance is gone.
     private func pruneDeadEntries() {
         entries = entries.filter { !$0.value.isDead }
-        snapshots = snapshots.filter { entries[$0.key] != nil }
         sweepKeys = Array(entries.keys)
         sweepRead = 0
         sweepWrite = 0
