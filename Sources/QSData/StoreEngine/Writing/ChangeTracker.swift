@@ -6,7 +6,7 @@
 /// rolls back, ``forgetTouched()`` puts back the snapshots saves replaced and drops the ones bulk
 /// updates patched (the next save of those rows then checks the database, which is always safe).
 final class ChangeTracker {
-    private var replaced: [(binding: any AnyTypeBinding, id: QSAnyID, previous: RowSnapshot?)] = []
+    private var replaced: [(binding: any AnyTypeBinding, recorded: RecordedSnapshots)] = []
     private var patched: [(binding: any AnyTypeBinding, ids: [QSAnyID])] = []
 
     /// The snapshots of the rows `ids`, in order.
@@ -14,11 +14,11 @@ final class ChangeTracker {
         binding.cachesInstances ? binding.snapshots(for: ids) : Array(repeating: nil, count: ids.count)
     }
 
-    /// Records what some rows now hold, each replacing its `previous`.
-    func record(_ records: [(id: QSAnyID, snapshot: RowSnapshot, previous: RowSnapshot?)], of binding: any AnyTypeBinding) {
-        guard binding.cachesInstances, !records.isEmpty else { return }
-        binding.setSnapshots(records.map { (id: $0.id, snapshot: $0.snapshot) })
-        replaced.append(contentsOf: records.map { (binding, $0.id, $0.previous) })
+    /// Records what some rows of `binding` now hold.
+    func record(_ recorded: RecordedSnapshots, of binding: any AnyTypeBinding) {
+        guard binding.cachesInstances, !recorded.updates.isEmpty else { return }
+        binding.setSnapshots(recorded.updates)
+        replaced.append((binding, recorded))
     }
 
     /// Records that `columns` (by name) now hold these values in the rows `ids`, for every type
@@ -50,8 +50,8 @@ final class ChangeTracker {
         for (binding, ids) in patched {
             binding.setSnapshots(ids.map { (id: $0, snapshot: nil) })
         }
-        for (binding, id, previous) in replaced.reversed() {
-            binding.setSnapshots([(id: id, snapshot: previous)])
+        for (binding, recorded) in replaced.reversed() {
+            binding.setSnapshots(recorded.putBack)
         }
         patched = []
         replaced = []
@@ -62,5 +62,43 @@ final class ChangeTracker {
         guard values.count == snapshot.values.count else { return Array(values.indices) }
         if values == snapshot.values { return [] }
         return values.indices.filter { values[$0] != snapshot.values[$0] }
+    }
+}
+
+/// The snapshots a save wrote for one group of rows, with the ones they replaced, to put back if
+/// the transaction rolls back.
+struct RecordedSnapshots {
+    private(set) var updates: [(id: QSAnyID, snapshot: RowSnapshot?)] = []
+    private var previous: [RowSnapshot?] = []
+    /// Where each ID's update is, kept only when an ID can come twice in the group.
+    private var positions: [QSAnyID: Int]?
+
+    init(expecting count: Int, idsRepeat: Bool) {
+        updates.reserveCapacity(count)
+        previous.reserveCapacity(count)
+        positions = idsRepeat ? Dictionary(minimumCapacity: count) : nil
+    }
+
+    /// What this group already recorded for `id`, for a row saved twice in it.
+    func snapshot(of id: QSAnyID) -> RowSnapshot? {
+        guard let position = positions?[id] else { return nil }
+        return updates[position].snapshot
+    }
+
+    /// Records that the row `id` now holds `snapshot`; the first record of an ID keeps what it
+    /// replaced.
+    mutating func record(_ snapshot: RowSnapshot, for id: QSAnyID, replacing replaced: RowSnapshot?) {
+        if let position = positions?[id] {
+            updates[position].snapshot = snapshot
+            return
+        }
+        positions?[id] = updates.count
+        updates.append((id, snapshot))
+        previous.append(replaced)
+    }
+
+    /// The snapshots as they were before, latest first.
+    var putBack: [(id: QSAnyID, snapshot: RowSnapshot?)] {
+        zip(updates, previous).reversed().map { update, previous in (id: update.id, snapshot: previous) }
     }
 }

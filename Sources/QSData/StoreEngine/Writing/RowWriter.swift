@@ -27,19 +27,16 @@ struct RowWriter {
         var inserted: [QSAnyID] = []
         var updated: [QSAnyID] = []
         // The group's snapshots are read and recorded in one go each. When an ID comes twice,
-        // `recordedPosition` lets its second save see what its first one wrote.
+        // its second save sees what its first one wrote.
         let storedSnapshots = tracker.snapshots(of: binding, ids: group.ids)
-        var recorded: [(id: QSAnyID, snapshot: RowSnapshot, previous: RowSnapshot?)] = []
-        recorded.reserveCapacity(group.ids.count)
-        var recordedPosition: [QSAnyID: Int] = group.repeatsIDs ? Dictionary(minimumCapacity: group.ids.count) : [:]
+        var recorded = RecordedSnapshots(expecting: group.ids.count, idsRepeat: group.repeatsIDs)
         let epoch = registry.snapshotTrust.epoch
         // Looked up once for the group: finding a statement in the connection's cache hashes its
         // SQL, a few hundred characters, which per row cost more than binding it.
         let statements = try RowStatements(binding.sql, connection: connection)
         for (offset, values) in group.rows.enumerated() {
             let id = group.ids[offset]
-            let earlier = group.repeatsIDs ? recordedPosition[id] : nil
-            let snapshot = earlier.map { recorded[$0].snapshot } ?? storedSnapshots[offset]
+            let snapshot = recorded.snapshot(of: id) ?? storedSnapshots[offset]
             let (isNew, rowChanged) = try writeRow(values, of: binding, snapshot: snapshot, statements: statements)
             var changed = rowChanged
             var learned = false  // lookup rows read from the database, now known
@@ -58,12 +55,7 @@ struct RowWriter {
                 // Without a snapshot the row was written whole, so the new one is true now;
                 // with one, only what differed from it was written, so it is as true as that was.
                 let newSnapshot = RowSnapshot(values: values, lookups: lookupRows, epoch: isNew ? epoch : snapshot?.epoch ?? epoch)
-                if let earlier {
-                    recorded[earlier].snapshot = newSnapshot
-                } else {
-                    if group.repeatsIDs { recordedPosition[id] = recorded.count }
-                    recorded.append((id, newSnapshot, snapshot))
-                }
+                recorded.record(newSnapshot, for: id, replacing: snapshot)
             }
             if rowChanged, !cachingSiblings.isEmpty {
                 // Other types on the table read some of the same columns.
