@@ -105,28 +105,31 @@ final class InstanceTable: @unchecked Sendable {
         insertLocked(strong: instance, weak: nil, id: id, snapshot: snapshot, fromApp: fromApp)
     }
 
-    /// Keeps instances the app saved, under one lock.
-    func insertFromApp(weak instances: [(id: QSAnyID, instance: AnyObject)]) {
+    /// Keeps instances the app saved, under one lock. Returns, for each, whether its entry is
+    /// new, and so holds no snapshot.
+    func insertFromApp(weak instances: [(id: QSAnyID, instance: AnyObject)]) -> [Bool] {
         lock.lock()
         defer { lock.unlock() }
-        for (id, instance) in instances {
+        return instances.map { id, instance in
             insertLocked(strong: nil, weak: instance, id: id, snapshot: nil, fromApp: true)
         }
     }
 
-    /// Keeps instances the app saved, under one lock.
-    func insertFromApp(strong instances: [(id: QSAnyID, instance: Any)]) {
+    /// Keeps instances the app saved, under one lock. Returns, for each, whether its entry is
+    /// new, and so holds no snapshot.
+    func insertFromApp(strong instances: [(id: QSAnyID, instance: Any)]) -> [Bool] {
         lock.lock()
         defer { lock.unlock() }
-        for (id, instance) in instances {
+        return instances.map { id, instance in
             insertLocked(strong: instance, weak: nil, id: id, snapshot: nil, fromApp: true)
         }
     }
 
     /// Keeps the instance in the entry for `id`, made when missing. An entry replaced keeps its
     /// stamps and snapshot unless `snapshot` is given, or the app saved the instance (then the
-    /// stamps are now). Call with the lock held.
-    private func insertLocked(strong: Any?, weak: AnyObject?, id: QSAnyID, snapshot: RowSnapshot?, fromApp: Bool) {
+    /// stamps are now). Returns whether the entry is new. Call with the lock held.
+    @discardableResult
+    private func insertLocked(strong: Any?, weak: AnyObject?, id: QSAnyID, snapshot: RowSnapshot?, fromApp: Bool) -> Bool {
         var addsKey = false
         func newEntry() -> Entry {
             addsKey = true
@@ -140,6 +143,7 @@ final class InstanceTable: @unchecked Sendable {
             sweepKeys.append(id)
             sweepSomeDeadEntries()
         }
+        return addsKey
     }
 
     /// Keeps `instance`, a new instance of the row `id`, in place of a dead one, leaving the dead
@@ -150,12 +154,13 @@ final class InstanceTable: @unchecked Sendable {
         insertLocked(strong: nil, weak: instance, id: id, snapshot: nil, fromApp: false)
     }
 
-    /// The snapshots of `ids`, in order, under one lock.
-    func snapshots(for ids: [QSAnyID]) -> [RowSnapshot?] {
+    /// The snapshots of `ids`, in order, under one lock; nil without a look where `isKnownMissing`
+    /// says there is none.
+    func snapshots(for ids: [QSAnyID], isKnownMissing: [Bool]) -> [RowSnapshot?] {
         lock.lock()
         defer { lock.unlock() }
-        return ids.map { id in
-            guard let index = entries.index(forKey: id) else { return nil }
+        return zip(ids, isKnownMissing).map { id, isKnownMissing in
+            guard !isKnownMissing, let index = entries.index(forKey: id) else { return nil }
             return entries.values[index].snapshotInPlace()
         }
     }

@@ -55,12 +55,13 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
     }
 
     /// Keeps instances the app saved, replacing any others with their uniqueIDs, taking the
-    /// lock once (the database queue takes it too, while it writes the saves before).
-    func insertFromApp(_ objects: [Object]) {
+    /// lock once (the database queue takes it too, while it writes the saves before). Returns,
+    /// for each, whether the cache had no entry for its uniqueID, and so holds no snapshot.
+    func insertFromApp(_ objects: [Object]) -> [Bool] {
         switch policy {
-        case .none: return
-        case .weak: table.insertFromApp(weak: objects.map { (id: $0.uniqueID.anyID, instance: Self.reference($0)) })
-        case .strong: table.insertFromApp(strong: objects.map { (id: $0.uniqueID.anyID, instance: $0 as Any) })
+        case .none: return Array(repeating: true, count: objects.count)
+        case .weak: return table.insertFromApp(weak: objects.map { (id: $0.uniqueID.anyID, instance: Self.reference($0)) })
+        case .strong: return table.insertFromApp(strong: objects.map { (id: $0.uniqueID.anyID, instance: $0 as Any) })
         }
     }
 
@@ -73,10 +74,11 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
         }
     }
 
-    /// The snapshots of `ids`, in order (nil where none is kept), taking the lock once.
-    func snapshots(for ids: [QSAnyID]) -> [RowSnapshot?] {
+    /// The snapshots of `ids`, in order (nil where none is kept), taking the lock once; those
+    /// `isKnownMissing` marks are not looked for.
+    func snapshots(for ids: [QSAnyID], isKnownMissing: [Bool]) -> [RowSnapshot?] {
         guard policy != .none else { return Array(repeating: nil, count: ids.count) }
-        return table.snapshots(for: ids)
+        return table.snapshots(for: ids, isKnownMissing: isKnownMissing)
     }
 
     /// Records what the database now holds for these rows, where an instance is kept for them

@@ -3,10 +3,12 @@ extension TypeBinding {
     /// Encodes `objects` (and their children) into `batch`, and caches them.
     func encode(_ objects: [Object], into batch: inout SaveBatch, registry: TypeRegistry) throws {
         let group = batch.groupIndex(for: self)
+        var positions: [Int] = []
+        positions.reserveCapacity(objects.count)
         for object in objects {
-            try encode(object, group: group, into: &batch, registry: registry)
+            positions.append(try encode(object, group: group, into: &batch, registry: registry))
         }
-        cache.insertFromApp(objects)
+        batch.groups[group].markNewToCache(positions, cache.insertFromApp(objects))
     }
 
     func addChildren(_ children: any RelatedChildren, to batch: inout SaveBatch, registry: TypeRegistry) throws {
@@ -17,14 +19,16 @@ extension TypeBinding {
         }
         let group = batch.groupIndex(for: self)
         var claimed: [Object] = []
+        var positions: [Int] = []
         for child in typedChildren where batch.claimChild(of: self, id: child.uniqueID.anyID) {
-            try encode(child, group: group, into: &batch, registry: registry)
+            positions.append(try encode(child, group: group, into: &batch, registry: registry))
             claimed.append(child)
         }
-        cache.insertFromApp(claimed)
+        batch.groups[group].markNewToCache(positions, cache.insertFromApp(claimed))
     }
 
-    private func encode(_ object: Object, group: Int, into batch: inout SaveBatch, registry: TypeRegistry) throws {
+    /// Encodes `object` into the group at `group`; returns the position of its row there.
+    private func encode(_ object: Object, group: Int, into batch: inout SaveBatch, registry: TypeRegistry) throws -> Int {
         object.encode(to: &batch.groups[group].encoder)
         let encoded = try batch.groups[group].encoder.finish()
 
@@ -40,7 +44,7 @@ extension TypeBinding {
                 relationships.append(RelationshipSnapshot(position: position, childIDs: children.childIDs))
             }
         }
-        batch.groups[group].append(object.uniqueID.anyID, row: encoded.values, relationships: relationships)
+        return batch.groups[group].append(object.uniqueID.anyID, row: encoded.values, relationships: relationships)
     }
 
     var cachesInstances: Bool { cache.policy != .none }

@@ -1,7 +1,7 @@
 /// The snapshots of the rows a type's cached instances came from (see ``RowSnapshot``).
 extension TypeBinding {
-    func snapshots(for ids: [QSAnyID]) -> [RowSnapshot?] {
-        cache.snapshots(for: ids)
+    func snapshots(for ids: [QSAnyID], isKnownMissing: [Bool]) -> [RowSnapshot?] {
+        cache.snapshots(for: ids, isKnownMissing: isKnownMissing)
     }
 
     func setSnapshots(_ updates: [(id: QSAnyID, snapshot: RowSnapshot?)]) {

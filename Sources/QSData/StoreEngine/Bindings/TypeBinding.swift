@@ -27,8 +27,8 @@ protocol AnyTypeBinding: AnyObject, Sendable {
 
     /// Database queue: what the rows for `ids` hold, in order, where an instance is kept and its
     /// row known. One lock for all: the main actor takes the same lock as it saves, and taking
-    /// it per row made the two wait on each other.
-    func snapshots(for ids: [QSAnyID]) -> [RowSnapshot?]
+    /// it per row made the two wait on each other. Rows `isKnownMissing` marks are not looked for.
+    func snapshots(for ids: [QSAnyID], isKnownMissing: [Bool]) -> [RowSnapshot?]
 
     /// Database queue: records what the rows hold (nil: unknown), where an instance is kept.
     func setSnapshots(_ updates: [(id: QSAnyID, snapshot: RowSnapshot?)])

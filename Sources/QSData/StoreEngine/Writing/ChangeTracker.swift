@@ -9,9 +9,10 @@ final class ChangeTracker {
     private var replaced: [(binding: any AnyTypeBinding, recorded: RecordedSnapshots)] = []
     private var patched: [(binding: any AnyTypeBinding, ids: [QSAnyID])] = []
 
-    /// The snapshots of the rows `ids`, in order.
-    func snapshots(of binding: any AnyTypeBinding, ids: [QSAnyID]) -> [RowSnapshot?] {
-        binding.cachesInstances ? binding.snapshots(for: ids) : Array(repeating: nil, count: ids.count)
+    /// The snapshots of a group's rows, in order.
+    func snapshots(of group: SaveGroup) -> [RowSnapshot?] {
+        guard group.binding.cachesInstances else { return Array(repeating: nil, count: group.ids.count) }
+        return group.binding.snapshots(for: group.ids, isKnownMissing: group.isNewToCache)
     }
 
     /// Records what some rows of `binding` now hold.

@@ -28,7 +28,7 @@ struct RowWriter {
         var updated: [QSAnyID] = []
         // The group's snapshots are read and recorded in one go each. When an ID comes twice,
         // its second save sees what its first one wrote.
-        let storedSnapshots = tracker.snapshots(of: binding, ids: group.ids)
+        let storedSnapshots = tracker.snapshots(of: group)
         var recorded = RecordedSnapshots(expecting: group.ids.count, idsRepeat: group.repeatsIDs)
         let epoch = registry.snapshotTrust.epoch
         // Looked up once for the group: finding a statement in the connection's cache hashes its

@@ -12,22 +12,36 @@ struct SaveBatch {
         /// both itself and as the child of another).
         private var distinctIDs: Set<QSAnyID> = []
         private(set) var repeatsIDs = false
+        /// Per row, whether the save just put the instance in the type's cache, which had none
+        /// for its uniqueID: then the cache holds no snapshot for the row, and the database
+        /// queue need not look. (A snapshot set there since, by a fetch, is only left unused.)
+        private(set) var isNewToCache: [Bool] = []
 
         init(binding: any AnyTypeBinding) {
             self.binding = binding
             encoder = QSRowEncoder(layout: binding.layout)
         }
 
-        mutating func append(_ id: QSAnyID, row: [SQLValue], relationships: [RelationshipSnapshot]) {
+        /// Adds a row; returns its position.
+        mutating func append(_ id: QSAnyID, row: [SQLValue], relationships: [RelationshipSnapshot]) -> Int {
             if !distinctIDs.insert(id).inserted { repeatsIDs = true }
             ids.append(id)
             rows.append(row)
             self.relationships.append(relationships)
+            isNewToCache.append(false)
+            return ids.count - 1
+        }
+
+        /// Marks the rows at `positions` whose flag in `isNew` is set as new to the cache.
+        mutating func markNewToCache(_ positions: [Int], _ isNew: [Bool]) {
+            for (position, isNew) in zip(positions, isNew) where isNew {
+                isNewToCache[position] = true
+            }
         }
 
         /// The rows so far, ready to travel to the database queue.
         var finished: SaveGroup {
-            SaveGroup(binding: binding, ids: ids, rows: rows, relationships: relationships, repeatsIDs: repeatsIDs)
+            SaveGroup(binding: binding, ids: ids, rows: rows, relationships: relationships, repeatsIDs: repeatsIDs, isNewToCache: isNewToCache)
         }
 
         /// Forgets the rows handed over.
@@ -37,6 +51,7 @@ struct SaveBatch {
             relationships = []
             distinctIDs = []
             repeatsIDs = false
+            isNewToCache = []
         }
     }
 
@@ -97,6 +112,8 @@ struct SaveGroup: Sendable {
     let relationships: [[RelationshipSnapshot]]
     /// Whether an ID comes more than once in `ids`.
     let repeatsIDs: Bool
+    /// Per row, whether the cache had no snapshot for it to look up (see ``SaveBatch/Group``).
+    let isNewToCache: [Bool]
 }
 
 /// A parent's children for one relationship, as uniqueIDs in order, each once.
