@@ -20,7 +20,7 @@ extension QSStore {
                 throw QSDataError.deleteDenied(type: binding.description.name, relationship: relationship.name)
             }
         }
-        return try delete(Object.self, ids: objects.map(\.uniqueID), source: source, alongside: alongside)
+        return try delete(Object.self, ids: objects.map { $0.uniqueID }, source: source, alongside: alongside)
     }
 
     /// Deletes the objects with these uniqueIDs, every lookup row that refers to them (as parent,
@@ -39,15 +39,23 @@ extension QSStore {
     ///   - alongside: SQL of the app's own to run in the same transaction, after the deletes,
     ///     given the uniqueIDs that were deleted — for example to record them in a
     ///     `deletedNotes` table for sync.
-    @discardableResult
+    @discardableResult @inlinable
     public func delete<Object: QSDataObject>(
         _ type: Object.Type, ids: some Sequence<Object.UniqueID>, source: QSChangeSource = .app,
         alongside: (@Sendable (SQLiteConnection, [Object.UniqueID]) throws -> Void)? = nil
     ) throws -> QSWrite {
+        // Listed in the app's code, compiled for its ID type (see `update(_:ids:set:source:)`).
+        try delete(type, anyIDs: ids.map { $0.anyID }, source: source, alongside: alongside)
+    }
+
+    @usableFromInline
+    func delete<Object: QSDataObject>(
+        _ type: Object.Type, anyIDs ids: [QSAnyID], source: QSChangeSource,
+        alongside: (@Sendable (SQLiteConnection, [Object.UniqueID]) throws -> Void)?
+    ) throws -> QSWrite {
         try checkOpen()
         let stamp = WriteStamp.next()
         let binding = try registry.binding(for: type)
-        let ids = ids.map(\.anyID)
         let table = binding.description.table
         try checkDenials(onTable: table, ids: ids)
         let touches = MemoryTouches()

@@ -104,15 +104,23 @@ extension QSStore {
     /// ```swift
     /// try store.update(Article.self, ids: unreadIDs, set: ["read": true])
     /// ```
-    @discardableResult
+    @discardableResult @inlinable
     public func update<Object: QSDataObject>(
         _ type: Object.Type, ids: some Sequence<Object.UniqueID>, set values: [String: any QSColumnValue], source: QSChangeSource = .app
+    ) throws -> QSWrite {
+        // Listed in the app's code, compiled for its ID type: in the store's generic code each
+        // ID would cost a trip through the protocol's witness table.
+        try update(type, anyIDs: ids.map { $0.anyID }, set: values, source: source)
+    }
+
+    @usableFromInline
+    func update<Object: QSDataObject>(
+        _ type: Object.Type, anyIDs ids: [QSAnyID], set values: [String: any QSColumnValue], source: QSChangeSource
     ) throws -> QSWrite {
         try checkOpen()
         _ = WriteStamp.next()
         let binding = try registry.binding(for: type)
         let columns = try columnValues(values, for: binding)
-        let ids = ids.map(\.anyID)
         let patch = Dictionary(uniqueKeysWithValues: columns.map { ($0.name, $0.value) })
         let bindings = [binding] + registry.siblings(of: binding)
         let touches = MemoryTouches()

@@ -117,7 +117,7 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
     @discardableResult
     func remove<IDs: Sequence>(_ ids: IDs) -> [Object] where IDs.Element == Object.UniqueID {
         guard policy != .none else { return [] }
-        return table.remove(ids.map(\.anyID)).map(Self.typed)
+        return table.remove(ids.map { $0.anyID }).map(Self.typed)
     }
 
     /// Every instance still alive.
