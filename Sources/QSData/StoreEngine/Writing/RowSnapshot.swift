@@ -8,10 +8,20 @@ struct RowSnapshot: Sendable {
     /// The columns in the layout's order, as the type encodes them.
     var values: [SQLValue]
     /// Per relationship, in the model's order: its lookup rows, or nil when not known.
-    var lookups: [LookupSnapshot?]
+    let lookups: [LookupSnapshot?]
+    /// Whether every relationship's lookup rows are known: worked out once, here, because a
+    /// fetch asks for every row it reads, and searching `lookups` copied each of its slices.
+    let knowsEveryLookup: Bool
     /// The ``SnapshotTrust`` epoch in which this was known to be what the row holds; a fetch
     /// keeps the snapshot for a new instance only in that epoch.
-    var epoch: UInt64
+    let epoch: UInt64
+
+    init(values: [SQLValue], lookups: [LookupSnapshot?], epoch: UInt64) {
+        self.values = values
+        self.lookups = lookups
+        knowsEveryLookup = lookups.allSatisfy { $0 != nil }
+        self.epoch = epoch
+    }
 
     /// Whether a fetch in `epoch` can keep this for a new instance of the row: it is known true
     /// and knows every relationship's lookup rows, as a snapshot the fetch made would.
@@ -19,7 +29,7 @@ struct RowSnapshot: Sendable {
     /// `mutating` only so that a dictionary lends the snapshot in place, where a plain read would
     /// copy it (and retain its arrays) for every row a fetch reads.
     mutating func isKeptInPlace(in epoch: UInt64) -> Bool {
-        self.epoch == epoch && !lookups.contains(nil)
+        self.epoch == epoch && knowsEveryLookup
     }
 }
 
