@@ -82,19 +82,25 @@ class ChildrenByParent {
     }
 }
 
-/// Children loaded eagerly: each distinct child made once, listed flat in the lookup rows' order
-/// (nil where a lookup row names a child that no longer exists).
+/// Children loaded eagerly: each distinct child made once, and for each lookup row, in the rows'
+/// order, the position of its child (nil where a lookup row names a child that no longer exists).
+///
+/// The rows are matched to their children here, in inlinable code compiled for the child type:
+/// in the store's generic code, listing a child per row looked up its type's metadata each time.
 @usableFromInline
 final class ChildrenByParentOf<Child: QSDataObject>: ChildrenByParent {
     @usableFromInline let children: [Child?]
+    /// Per lookup row, the position in `children` of its child.
+    @usableFromInline let positionOfRow: [Int]
 
-    init(runs: ParentRuns, children: [Child?]) {
+    init(runs: ParentRuns, children: [Child?], positionOfRow: [Int]) {
         self.children = children
+        self.positionOfRow = positionOfRow
         super.init(runs: runs)
     }
 
     convenience init(parentID: QSAnyID, children: [Child]) {
-        self.init(runs: ParentRuns(parent: parentID, range: children.indices), children: children)
+        self.init(runs: ParentRuns(parent: parentID, range: children.indices), children: children, positionOfRow: Array(children.indices))
     }
 
     @inlinable
@@ -102,8 +108,8 @@ final class ChildrenByParentOf<Child: QSDataObject>: ChildrenByParent {
         guard let range = runs.range(of: parentID, cursor: &cursor) else { return [] }
         var result: [Child] = []
         result.reserveCapacity(range.count)
-        for index in range {
-            if let child = children[index] { result.append(child) }
+        for row in range {
+            if let child = children[positionOfRow[row]] { result.append(child) }
         }
         return result
     }

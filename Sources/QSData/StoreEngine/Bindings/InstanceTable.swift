@@ -82,6 +82,26 @@ final class InstanceTable: @unchecked Sendable {
         return entries.values[index].weakInPlace()
     }
 
+    /// The instances for `ids`, in order, under one lock.
+    func objects(for ids: [QSAnyID]) -> [Any?] {
+        lock.lock()
+        defer { lock.unlock() }
+        return ids.map { id in
+            guard let index = entries.index(forKey: id) else { return nil }
+            return entries.values[index].instanceInPlace()
+        }
+    }
+
+    /// The weakly held instances for `ids`, in order, under one lock.
+    func weakObjects(for ids: [QSAnyID]) -> [AnyObject?] {
+        lock.lock()
+        defer { lock.unlock() }
+        return ids.map { id in
+            guard let index = entries.index(forKey: id) else { return nil }
+            return entries.values[index].weakInPlace()
+        }
+    }
+
     /// The live instance for `id`, or, when there is none, whether the snapshot kept from a dead
     /// one can serve a new instance in `epoch` (see ``replaceKeepingSnapshot(weak:id:)``). One
     /// look, under one lock, for what a fetch asks of every row it reads.

@@ -31,6 +31,23 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
         }
     }
 
+    /// The cached instances for `ids`, in order (nil where none is alive), and the IDs that have
+    /// none, taking the lock once.
+    func objects(for ids: [QSAnyID]) -> (found: [Object?], missing: [QSAnyID]) {
+        switch policy {
+        case .none:
+            return (Array(repeating: nil, count: ids.count), ids)
+        case .weak:
+            let found = table.weakObjects(for: ids)
+            let missing = zip(ids, found).compactMap { id, object in object == nil ? id : nil }
+            return (found.map { $0.map(Self.typedReference) }, missing)
+        case .strong:
+            let found = table.objects(for: ids)
+            let missing = zip(ids, found).compactMap { id, object in object == nil ? id : nil }
+            return (found.map { $0.map(Self.typed) }, missing)
+        }
+    }
+
     /// Keeps `object` under its uniqueID, replacing any other instance. A `snapshot` replaces the
     /// one kept for the uniqueID; without one, the kept snapshot stays (it describes the row, not
     /// the instance).

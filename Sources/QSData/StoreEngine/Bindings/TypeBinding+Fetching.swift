@@ -109,20 +109,12 @@ extension TypeBinding {
     /// rows' order; a lookup row whose child was deleted (an orphan row) lists nil and is skipped.
     func childrenByParent(_ rows: LookupRows, in context: ConnectionAndTypes) throws -> ChildrenByParent {
         let distinct = rows.distinctChildren
-        var childrenByID: [QSAnyID: Object] = Dictionary(minimumCapacity: distinct.count)
-        var missing: [QSAnyID] = []
-        for child in distinct {
-            if let id = Object.UniqueID(anyID: child), let cached = cache.object(for: id) {
-                childrenByID[child] = cached
-            } else {
-                missing.append(child)
-            }
-        }
+        var (children, missing) = cache.objects(for: distinct.ids)
         if !missing.isEmpty {
             for child in try fetch(.ids(missing), in: context) {
-                childrenByID[child.uniqueID.anyID] = child
+                if let position = distinct.position(of: child.uniqueID.anyID) { children[position] = child }
             }
         }
-        return ChildrenByParentOf(runs: rows.runs, children: rows.childIDs.map { childrenByID[$0] })
+        return ChildrenByParentOf(runs: rows.runs, children: children, positionOfRow: distinct.positionOfRow)
     }
 }
