@@ -7,35 +7,45 @@
 /// that order (another `ORDER BY`, or a parent without rows) is found through an index by
 /// parent, built the first time it is needed.
 ///
-/// Used by one fetch at a time, on the database queue.
+/// Used by one fetch at a time, on the database queue. Made once the runs are known (see
+/// ``Builder``): its lists are constants, so reading them costs no exclusivity checks.
 @usableFromInline
 final class ParentRuns {
     /// Each parent once, in the order its run arrived.
-    private var parents: [QSAnyID] = []
+    private let parents: [QSAnyID]
     /// Where each run starts in the flat list, and where the list ends (one more than `parents`).
-    private var starts: [Int] = [0]
+    private let starts: [Int]
     /// Run number by parent, built on first use.
     private var runByParent: [QSAnyID: Int]?
 
-    init() {}
+    private init(parents: [QSAnyID], starts: [Int]) {
+        self.parents = parents
+        self.starts = starts
+    }
 
     /// One parent whose rows are `range` of the flat list.
     convenience init(parent: QSAnyID, range: Range<Int>) {
-        self.init()
-        parents = [parent]
-        starts = [range.lowerBound, range.upperBound]
+        self.init(parents: [parent], starts: [range.lowerBound, range.upperBound])
     }
 
-    /// Records that `parent`'s run starts at `start`, ending the previous run there.
-    func beginRun(of parent: QSAnyID, at start: Int) {
-        parents.append(parent)
-        starts[starts.count - 1] = start
-        starts.append(start)
-    }
+    /// Collects the runs as the lookup rows arrive.
+    struct Builder {
+        private var parents: [QSAnyID] = []
+        private var starts: [Int] = [0]
 
-    /// Ends the last run at `end`.
-    func finish(at end: Int) {
-        starts[starts.count - 1] = end
+        /// Records that `parent`'s run starts at `start`, ending the previous run there.
+        mutating func beginRun(of parent: QSAnyID, at start: Int) {
+            parents.append(parent)
+            starts[starts.count - 1] = start
+            starts.append(start)
+        }
+
+        /// The runs, the last ending at `end`.
+        func finished(at end: Int) -> ParentRuns {
+            var starts = starts
+            starts[starts.count - 1] = end
+            return ParentRuns(parents: parents, starts: starts)
+        }
     }
 
     /// Where `parent`'s rows lie, or nil when it has none. `cursor` is the reader's own

@@ -60,9 +60,7 @@ final class InstanceTable: @unchecked Sendable {
     private var entries: [QSAnyID: Entry] = [:]
     /// Every key of a weak entry in the order it arrived, swept a couple per insert so that dead
     /// entries go without ever stopping to scan the whole cache (see ``sweepSomeDeadEntries()``).
-    private var sweepKeys: [QSAnyID] = []
-    private var sweepRead = 0
-    private var sweepWrite = 0
+    private var sweep = SweepOrder()
 
     init(policy: Policy) {
         self.policy = policy
@@ -160,7 +158,7 @@ final class InstanceTable: @unchecked Sendable {
         // Only a new key grows the table, so only a new key pays for sweeping: fetching the
         // same rows again reuses their dead entries and sweeps nothing.
         if addsKey, policy == .weak {
-            sweepKeys.append(id)
+            sweep.keys.append(id)
             sweepSomeDeadEntries()
         }
         return addsKey
@@ -207,7 +205,7 @@ final class InstanceTable: @unchecked Sendable {
     func reserveCapacity(adding count: Int) {
         lock.lock()
         entries.reserveCapacity(entries.count + count)
-        if policy == .weak { sweepKeys.reserveCapacity(sweepKeys.count + count) }
+        if policy == .weak { sweep.keys.reserveCapacity(sweep.keys.count + count) }
         lock.unlock()
     }
 
@@ -253,29 +251,51 @@ final class InstanceTable: @unchecked Sendable {
     /// can never hold more than twice the live instances plus the keys added since the last pass.
     private func sweepSomeDeadEntries() {
         for _ in 0..<2 {
-            if sweepRead == sweepKeys.count {
-                sweepKeys.removeLast(sweepKeys.count - sweepWrite)
-                sweepRead = 0
-                sweepWrite = 0
-                return
-            }
-            let key = sweepKeys[sweepRead]
-            sweepRead += 1
+            guard let key = sweep.next() else { return }
             guard let index = entries.index(forKey: key) else { continue }
             if entries.values[index].isDeadInPlace() {
                 entries.remove(at: index)
-                continue
+            } else {
+                sweep.keep(key)
             }
-            sweepKeys[sweepWrite] = key
-            sweepWrite += 1
         }
     }
 
     /// Drops every entry whose instance is gone.
     private func pruneDeadEntries() {
         entries = entries.filter { !$0.value.isDead }
-        sweepKeys = Array(entries.keys)
-        sweepRead = 0
-        sweepWrite = 0
+        sweep = SweepOrder(keys: Array(entries.keys))
+    }
+}
+
+/// The keys of a weak cache in the order they arrived, walked a few at a time: each key looked
+/// at is kept (compacted towards the front) or dropped, and a walk that reaches the end starts
+/// over. A struct, so that each step is one access to the table's property rather than one per
+/// field (each a run-time exclusivity check).
+private struct SweepOrder {
+    var keys: [QSAnyID] = []
+    private var read = 0
+    private var write = 0
+
+    init(keys: [QSAnyID] = []) {
+        self.keys = keys
+    }
+
+    /// The next key to look at; nil at the end of a walk, which drops the keys not kept.
+    mutating func next() -> QSAnyID? {
+        guard read < keys.count else {
+            keys.removeLast(keys.count - write)
+            read = 0
+            write = 0
+            return nil
+        }
+        read += 1
+        return keys[read - 1]
+    }
+
+    /// Keeps the key just looked at.
+    mutating func keep(_ key: QSAnyID) {
+        keys[write] = key
+        write += 1
     }
 }

@@ -52,13 +52,14 @@ struct LookupRows {
     /// Every row's child, in the order read: each parent's children in order, parent after parent.
     private(set) var childIDs: [QSAnyID] = []
     private(set) var indexes: [Int64] = []
-    /// Where each parent's run of `childIDs` lies.
-    let runs = ParentRuns()
+    /// Where each parent's run of `childIDs` lies, once ``finish()`` is called.
+    private(set) var runs = ParentRuns.Builder().finished(at: 0)
+    private var runsSoFar = ParentRuns.Builder()
     private var currentParent: QSAnyID?
 
     mutating func append(parent: QSAnyID, child: QSAnyID, index: Int64) {
         if parent != currentParent {
-            runs.beginRun(of: parent, at: childIDs.count)
+            runsSoFar.beginRun(of: parent, at: childIDs.count)
             currentParent = parent
         }
         childIDs.append(child)
@@ -66,8 +67,8 @@ struct LookupRows {
     }
 
     /// Ends the last parent's run; call once all rows are appended.
-    func finish() {
-        runs.finish(at: childIDs.count)
+    mutating func finish() {
+        runs = runsSoFar.finished(at: childIDs.count)
     }
 
     /// One parent's rows, empty when it has none. `cursor` is the caller's position in the
