@@ -129,8 +129,11 @@ struct RelationshipSnapshot: Sendable {
     }
 
     private static func firstOccurrences(_ ids: [QSAnyID]) -> [QSAnyID] {
-        // Most parents have a handful of children: comparing beats building a set.
+        // Most parents have a handful of children, each once: comparing beats building a set,
+        // and the list is kept as it is when nothing repeats.
         if ids.count <= 8 {
+            let repeats = ids.indices.contains { position in ids[..<position].contains(ids[position]) }
+            guard repeats else { return ids }
             var kept: [QSAnyID] = []
             kept.reserveCapacity(ids.count)
             for id in ids where !kept.contains(id) { kept.append(id) }
