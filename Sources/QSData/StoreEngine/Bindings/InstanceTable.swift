@@ -82,21 +82,21 @@ final class InstanceTable: @unchecked Sendable {
 
     /// The instances for `ids`, in order, under one lock.
     func objects(for ids: [QSAnyID]) -> [Any?] {
-        lock.lock()
-        defer { lock.unlock() }
-        return ids.map { id in
-            guard let index = entries.index(forKey: id) else { return nil }
-            return entries.values[index].instanceInPlace()
-        }
+        read(ids) { $0.instanceInPlace() }
     }
 
     /// The weakly held instances for `ids`, in order, under one lock.
     func weakObjects(for ids: [QSAnyID]) -> [AnyObject?] {
+        read(ids) { $0.weakInPlace() }
+    }
+
+    /// What `value` reads from the entry of each of `ids` (nil where there is none), under one lock.
+    private func read<Value>(_ ids: [QSAnyID], _ value: (inout Entry) -> Value?) -> [Value?] {
         lock.lock()
         defer { lock.unlock() }
         return ids.map { id in
             guard let index = entries.index(forKey: id) else { return nil }
-            return entries.values[index].weakInPlace()
+            return value(&entries.values[index])
         }
     }
 
