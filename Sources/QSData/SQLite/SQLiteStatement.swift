@@ -50,37 +50,44 @@ public final class SQLiteStatement {
                 message: "the statement has \(parameterCount) parameters but \(arguments.count) arguments were given",
                 sql: sql)
         }
-        for (offset, value) in arguments.enumerated() {
-            try bind(value, at: Int32(offset + 1))
+        // A save binds every column of every row: the loop is kept free of calls it can inline.
+        for index in arguments.indices {
+            let code = bindValue(arguments[index], at: Int32(index + 1))
+            guard code == SQLITE_OK else { throw connection.error(code: code, sql: sql) }
         }
     }
 
     /// Binds one value to the parameter at `index` (1-based, as in SQLite).
     public func bind(_ value: SQLValue, at index: Int32) throws {
-        let code: Int32
+        let code = bindValue(value, at: index)
+        guard code == SQLITE_OK else { throw connection.error(code: code, sql: sql) }
+    }
+
+    /// Binds one value; returns SQLite's result code.
+    @inline(__always)
+    private func bindValue(_ value: SQLValue, at index: Int32) -> Int32 {
         switch value {
         case .null:
-            code = sqlite3_bind_null(handle, index)
+            return sqlite3_bind_null(handle, index)
         case .integer(let integer):
-            code = sqlite3_bind_int64(handle, index, integer)
+            return sqlite3_bind_int64(handle, index, integer)
         case .real(let real):
-            code = sqlite3_bind_double(handle, index, real)
+            return sqlite3_bind_double(handle, index, real)
         case .text(let text) where text.isEmpty:
-            code = sqlite3_bind_text(handle, index, "", 0, nil)
+            return sqlite3_bind_text(handle, index, "", 0, nil)
         case .text(var text):
-            code = text.withUTF8 { bytes in
+            return text.withUTF8 { bytes in
                 bytes.withMemoryRebound(to: CChar.self) { chars in
                     sqlite3_bind_text(handle, index, chars.baseAddress, Int32(chars.count), csqlite_transient())
                 }
             }
         case .blob(let data) where data.isEmpty:
-            code = sqlite3_bind_zeroblob(handle, index, 0)
+            return sqlite3_bind_zeroblob(handle, index, 0)
         case .blob(let data):
-            code = data.withUnsafeBytes { bytes in
+            return data.withUnsafeBytes { bytes in
                 sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), csqlite_transient())
             }
         }
-        guard code == SQLITE_OK else { throw connection.error(code: code, sql: sql) }
     }
 
     // MARK: Stepping
