@@ -65,7 +65,6 @@ public final class QSRow {
         columnValues.deallocate()
     }
 
-
     /// Prepares to read the next row of the statement, or the next values, as the child of `parentID`.
     func advance(parentID: QSAnyID) {
         advance()

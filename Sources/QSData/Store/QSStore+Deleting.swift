@@ -20,7 +20,7 @@ extension QSStore {
                 throw QSDataError.deleteDenied(type: binding.description.name, relationship: relationship.name)
             }
         }
-        return try delete(Object.self, ids: objects.map { $0.uniqueID }, source: source, alongside: alongside)
+        return try delete(Object.self, anyIDs: objects.map { $0.uniqueID.anyID }, source: source, alongside: alongside)
     }
 
     /// Deletes the objects with these uniqueIDs, every lookup row that refers to them (as parent,

@@ -101,7 +101,7 @@ final class InstanceTable: @unchecked Sendable {
     }
 
     /// The live instance for `id`, or, when there is none, whether the snapshot kept from a dead
-    /// one can serve a new instance in `epoch` (see ``replaceKeepingSnapshot(weak:id:)``). One
+    /// one can serve a new instance in `epoch` (inserted without a snapshot, it keeps the dead one's). One
     /// look, under one lock, for what a fetch asks of every row it reads.
     func weakObjectOrKeptSnapshot(for id: QSAnyID, epoch: UInt64) -> (object: AnyObject?, keepsSnapshot: Bool) {
         lock.lock()
@@ -162,14 +162,6 @@ final class InstanceTable: @unchecked Sendable {
             sweepSomeDeadEntries()
         }
         return addsKey
-    }
-
-    /// Keeps `instance`, a new instance of the row `id`, in place of a dead one, leaving the dead
-    /// one's snapshot as the new one's.
-    func replaceKeepingSnapshot(weak instance: AnyObject, id: QSAnyID) {
-        lock.lock()
-        defer { lock.unlock() }
-        insertLocked(strong: nil, weak: instance, id: id, snapshot: nil, fromApp: false)
     }
 
     /// The snapshots of `ids`, in order, under one lock; nil without a look where `isKnownMissing`

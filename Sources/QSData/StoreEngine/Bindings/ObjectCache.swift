@@ -39,13 +39,16 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
             return (Array(repeating: nil, count: ids.count), ids)
         case .weak:
             let found = table.weakObjects(for: ids)
-            let missing = zip(ids, found).compactMap { id, object in object == nil ? id : nil }
-            return (found.map { $0.map(Self.typedReference) }, missing)
+            return (found.map { $0.map(Self.typedReference) }, Self.ids(ids, missingFrom: found))
         case .strong:
             let found = table.objects(for: ids)
-            let missing = zip(ids, found).compactMap { id, object in object == nil ? id : nil }
-            return (found.map { $0.map(Self.typed) }, missing)
+            return (found.map { $0.map(Self.typed) }, Self.ids(ids, missingFrom: found))
         }
+    }
+
+    /// The IDs of `ids` for which `found` has nil.
+    private static func ids<Found>(_ ids: [QSAnyID], missingFrom found: [Found?]) -> [QSAnyID] {
+        zip(ids, found).compactMap { id, object in object == nil ? id : nil }
     }
 
     /// Keeps `object` under its uniqueID, replacing any other instance. A `snapshot` replaces the
@@ -68,7 +71,8 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
     /// only when ``object(for:keptSnapshotIn:)`` said it can.
     func insertKeepingSnapshot(_ object: Object) {
         guard policy == .weak else { return }
-        table.replaceKeepingSnapshot(weak: Self.reference(object), id: object.uniqueID.anyID)
+        // Inserted without a snapshot, the new instance keeps the one its entry holds.
+        table.insert(weak: Self.reference(object), id: object.uniqueID.anyID, snapshot: nil, fromApp: false)
     }
 
     /// Keeps instances the app saved, replacing any others with their uniqueIDs, taking the
