@@ -217,9 +217,9 @@ extension QSStore {
             let siblings = registry.siblings(of: group.binding).filter(\.cachesInstances)
             guard !siblings.isEmpty else { continue }
             let names = group.binding.layout.names
-            for (id, values) in zip(group.ids, group.rows) {
+            for (id, row) in zip(group.ids, group.rows) {
                 for sibling in siblings where sibling.hasCachedInstance(id) {
-                    let columns = Dictionary(uniqueKeysWithValues: zip(names, values))
+                    let columns = Dictionary(uniqueKeysWithValues: zip(names, row.values))
                     touches.changed(sibling, ids: try sibling.patchCachedInstances(ids: [id], with: columns, timing: .saved))
                 }
             }

@@ -32,19 +32,19 @@ extension TypeBinding {
         object.encode(to: &batch.groups[group].encoder)
         let encoded = try batch.groups[group].encoder.finish()
 
-        var relationships: [RelationshipSnapshot] = []
+        // A relationship the object did not set is left as it is in the database (nil here).
+        var lookups = [LookupSnapshot?](repeating: nil, count: description.relationships.count)
         if !encoded.relationships.isEmpty {
             for (position, relationship) in description.relationships.enumerated() {
-                // A relationship the type did not set is left as it is in the database.
                 guard let children = encoded.relationships[position] else { continue }
                 guard let childBinding = registry.binding(named: relationship.childType) else {
                     throw QSDataError.unregisteredType(relationship.childType)
                 }
                 try childBinding.addChildren(children, to: &batch, registry: registry)
-                relationships.append(RelationshipSnapshot(position: position, childIDs: children.childIDs))
+                lookups[position] = .forNewParent(children.childIDs)
             }
         }
-        return batch.groups[group].append(object.uniqueID.anyID, row: encoded.values, relationships: relationships)
+        return batch.groups[group].append(object.uniqueID.anyID, row: .encoded(values: encoded.values, lookups: lookups))
     }
 
     var cachesInstances: Bool { cache.policy != .none }

@@ -42,6 +42,12 @@ final class LookupWriter {
         return (diff.result, true)
     }
 
+    /// Writes the lookup rows of a parent that has none yet, as `rows` lists them.
+    func insertRows(_ rows: LookupSnapshot, parentID: QSAnyID) throws {
+        guard !rows.childIDs.isEmpty else { return }
+        try insert(rows.rows, parent: parentID.sqlValue)
+    }
+
     private func insert(_ rows: some Collection<LookupDiff.Row>, parent: SQLValue) throws {
         if rows.count > Self.rowsPerStatement {
             try connection.execute(sql.insertMany, [parent, Self.json(rows)])
@@ -100,6 +106,15 @@ final class LookupWriters {
         relationships = sql.relationships
         self.connection = connection
         writers = Array(repeating: nil, count: relationships.count)
+    }
+
+    /// Writes every lookup row of a parent just inserted: those of each relationship its
+    /// object set, as the encoded `row` lists them.
+    func insertRows(of row: RowSnapshot, parentID: QSAnyID) throws {
+        for position in row.lookups.indices {
+            guard let rows = row.lookups[position] else { continue }
+            try writer(at: position).insertRows(rows, parentID: parentID)
+        }
     }
 
     /// The writer of the relationship at `position`.

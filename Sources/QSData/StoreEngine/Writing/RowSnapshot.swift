@@ -14,13 +14,33 @@ struct RowSnapshot: Sendable {
     let knowsEveryLookup: Bool
     /// The ``SnapshotTrust`` epoch in which this was known to be what the row holds; a fetch
     /// keeps the snapshot for a new instance only in that epoch.
-    let epoch: UInt64
+    private(set) var epoch: UInt64
 
     init(values: [SQLValue], lookups: [LookupSnapshot?], epoch: UInt64) {
         self.values = values
         self.lookups = lookups
         knowsEveryLookup = lookups.allSatisfy { $0 != nil }
         self.epoch = epoch
+    }
+
+    /// What a row will hold once a save writes it, as far as its object says, made on the main
+    /// actor as the object is encoded: its columns, and for each relationship the object set,
+    /// the children in order with the order values of a new parent's rows (nil where the object
+    /// left the relationship alone). When the row turns out to be new, the database queue keeps
+    /// this as its snapshot (see ``inserted(in:)``) instead of building one.
+    static func encoded(values: [SQLValue], lookups: [LookupSnapshot?]) -> RowSnapshot {
+        RowSnapshot(values: values, lookups: lookups, epoch: 0)
+    }
+
+    /// An encoded row (see ``encoded(values:lookups:)``) as the snapshot of the row just inserted
+    /// in `epoch`: a relationship its object left alone has no lookup rows yet.
+    func inserted(in epoch: UInt64) -> RowSnapshot {
+        guard knowsEveryLookup else {
+            return RowSnapshot(values: values, lookups: lookups.map { $0 ?? .empty }, epoch: epoch)
+        }
+        var snapshot = self
+        snapshot.epoch = epoch
+        return snapshot
     }
 
     /// Whether a fetch in `epoch` can keep this for a new instance of the row: it is known true
@@ -44,6 +64,27 @@ struct LookupSnapshot: Sendable, Equatable {
     var indexes: ArraySlice<Int64>
 
     static let empty = LookupSnapshot(childIDs: [], indexes: [])
+
+    /// The rows of a parent that has none yet, for `children` in order. A child listed twice keeps
+    /// its first position: a lookup table has one row per pair.
+    static func forNewParent(_ children: [QSAnyID]) -> LookupSnapshot {
+        LookupDiff.fresh(firstOccurrences(children))
+    }
+
+    private static func firstOccurrences(_ ids: [QSAnyID]) -> [QSAnyID] {
+        // Most parents have a handful of children, each once: comparing beats building a set,
+        // and the list is kept as it is when nothing repeats.
+        if ids.count <= 8 {
+            let repeats = ids.indices.contains { position in ids[..<position].contains(ids[position]) }
+            guard repeats else { return ids }
+            var kept: [QSAnyID] = []
+            kept.reserveCapacity(ids.count)
+            for id in ids where !kept.contains(id) { kept.append(id) }
+            return kept
+        }
+        var seen = Set<QSAnyID>(minimumCapacity: ids.count)  // sized once: growing it cost more than the inserts
+        return ids.filter { seen.insert($0).inserted }
+    }
 }
 
 /// Lookup rows read for many parents. The rows arrive ordered by parent, so they are kept as one

@@ -20,7 +20,6 @@ struct RowWriter {
 
     private func save(_ group: SaveGroup, into change: inout QSChange) throws {
         let binding = group.binding
-        let relationshipCount = binding.sql.relationships.count
         let siblings = registry.siblings(of: binding)
         let cachingSiblings = siblings.filter(\.cachesInstances)
         let lookupWriters = LookupWriters(binding.sql, connection: connection)
@@ -34,38 +33,22 @@ struct RowWriter {
         // Looked up once for the group: finding a statement in the connection's cache hashes its
         // SQL, a few hundred characters, which per row cost more than binding it.
         let statements = try RowStatements(binding.sql, connection: connection)
-        for (offset, values) in group.rows.enumerated() {
+        for (offset, row) in group.rows.enumerated() {
             let id = group.ids[offset]
             let snapshot = recorded.snapshot(of: id) ?? storedSnapshots[offset]
-            let (isNew, rowChanged) = try writeRow(values, of: binding, snapshot: snapshot, statements: statements)
-            var changed = rowChanged
-            var learned = false  // lookup rows read from the database, now known
-            var lookupRows: [LookupSnapshot?] = isNew
-                ? Array(repeating: .empty, count: relationshipCount)
-                : snapshot?.lookups ?? Array(repeating: nil, count: relationshipCount)
-            for relationship in group.relationships[offset] {
-                let position = relationship.position
-                let writer = try lookupWriters.writer(at: position)
-                learned = learned || lookupRows[position] == nil
-                let written = try writer.write(relationship.childIDs, parentID: id, stored: lookupRows[position])
-                lookupRows[position] = written.rows
-                changed = changed || written.changed
-            }
-            if snapshot == nil || changed || learned {
-                // Without a snapshot the row was written whole, so the new one is true now;
-                // with one, only what differed from it was written, so it is as true as that was.
-                let newSnapshot = RowSnapshot(values: values, lookups: lookupRows, epoch: isNew ? epoch : snapshot?.epoch ?? epoch)
-                recorded.record(newSnapshot, for: id, replacing: snapshot)
+            let (isNew, rowChanged) = try writeRow(row.values, of: binding, snapshot: snapshot, statements: statements)
+            if isNew {
+                // The usual case of a large save: the encoded row is the new row's snapshot.
+                try lookupWriters.insertRows(of: row, parentID: id)
+                recorded.record(row.inserted(in: epoch), for: id, replacing: snapshot)
+                inserted.append(id)
+            } else if try writeExisting(row, id: id, snapshot: snapshot, rowChanged: rowChanged, epoch: epoch, lookupWriters: lookupWriters, into: &recorded) {
+                updated.append(id)
             }
             if rowChanged, !cachingSiblings.isEmpty {
                 // Other types on the table read some of the same columns.
-                let columns = zip(binding.layout.names, values).map { (name: $0, value: $1) }
+                let columns = zip(binding.layout.names, row.values).map { (name: $0, value: $1) }
                 tracker.recordUpdate(of: [id], columns: columns, bindings: cachingSiblings)
-            }
-            if isNew {
-                inserted.append(id)
-            } else if changed {
-                updated.append(id)
             }
         }
         tracker.record(recorded, of: binding)
@@ -73,6 +56,31 @@ struct RowWriter {
             change.record(\.insertedList, inserted, of: typeBinding.description.name)
             change.record(\.updatedList, updated, of: typeBinding.description.name)
         }
+    }
+
+    /// Brings the lookup rows of an existing row (its columns already written: `rowChanged` says
+    /// whether any differed) to those of the encoded `row`, and records its snapshot when it
+    /// changed or more became known. Returns whether anything changed.
+    private func writeExisting(
+        _ row: RowSnapshot, id: QSAnyID, snapshot: RowSnapshot?, rowChanged: Bool, epoch: UInt64,
+        lookupWriters: LookupWriters, into recorded: inout RecordedSnapshots
+    ) throws -> Bool {
+        var changed = rowChanged
+        var learned = false  // lookup rows read from the database, now known
+        var lookupRows = snapshot?.lookups ?? Array(repeating: nil, count: row.lookups.count)
+        for position in row.lookups.indices {
+            guard let wanted = row.lookups[position] else { continue }
+            learned = learned || lookupRows[position] == nil
+            let written = try lookupWriters.writer(at: position).write(Array(wanted.childIDs), parentID: id, stored: lookupRows[position])
+            lookupRows[position] = written.rows
+            changed = changed || written.changed
+        }
+        if snapshot == nil || changed || learned {
+            // Without a snapshot the row was written whole, so the new one is true now; with one,
+            // only what differed from it was written, so it is as true as that was.
+            recorded.record(RowSnapshot(values: row.values, lookups: lookupRows, epoch: snapshot?.epoch ?? epoch), for: id, replacing: snapshot)
+        }
+        return changed
     }
 
     /// Writes one row: only its changed columns when the snapshot says what the row holds;

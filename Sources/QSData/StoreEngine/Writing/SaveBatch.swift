@@ -6,8 +6,7 @@ struct SaveBatch {
         /// Reused for every object of the type, so it learns the type's column order once.
         var encoder: QSRowEncoder
         private(set) var ids: [QSAnyID] = []
-        private(set) var rows: [[SQLValue]] = []
-        private(set) var relationships: [[RelationshipSnapshot]] = []
+        private(set) var rows: [RowSnapshot] = []
         /// The IDs in `ids`, to tell whether one comes twice (an object listed twice, or saved
         /// both itself and as the child of another).
         private var distinctIDs: Set<QSAnyID> = []
@@ -23,11 +22,10 @@ struct SaveBatch {
         }
 
         /// Adds a row; returns its position.
-        mutating func append(_ id: QSAnyID, row: [SQLValue], relationships: [RelationshipSnapshot]) -> Int {
+        mutating func append(_ id: QSAnyID, row: RowSnapshot) -> Int {
             if !distinctIDs.insert(id).inserted { repeatsIDs = true }
             ids.append(id)
             rows.append(row)
-            self.relationships.append(relationships)
             isNewToCache.append(false)
             return ids.count - 1
         }
@@ -41,14 +39,13 @@ struct SaveBatch {
 
         /// The rows so far, ready to travel to the database queue.
         var finished: SaveGroup {
-            SaveGroup(binding: binding, ids: ids, rows: rows, relationships: relationships, repeatsIDs: repeatsIDs, isNewToCache: isNewToCache)
+            SaveGroup(binding: binding, ids: ids, rows: rows, repeatsIDs: repeatsIDs, isNewToCache: isNewToCache)
         }
 
         /// Forgets the rows handed over.
         mutating func removeRows() {
             ids = []
             rows = []
-            relationships = []
             distinctIDs = []
             repeatsIDs = false
             isNewToCache = []
@@ -107,41 +104,13 @@ struct SaveBatch {
 struct SaveGroup: Sendable {
     let binding: any AnyTypeBinding
     let ids: [QSAnyID]
-    let rows: [[SQLValue]]
-    /// Per row, the relationships the object set (empty when it has none).
-    let relationships: [[RelationshipSnapshot]]
+    /// Per row, what it will hold as far as its object says: its columns, and the children of
+    /// each relationship it set (see ``RowSnapshot/encoded(values:lookups:)``).
+    let rows: [RowSnapshot]
     /// Whether an ID comes more than once in `ids`.
     let repeatsIDs: Bool
     /// Per row, whether the cache had no snapshot for it to look up (see ``SaveBatch/Group``).
     let isNewToCache: [Bool]
-}
-
-/// A parent's children for one relationship, as uniqueIDs in order, each once.
-struct RelationshipSnapshot: Sendable {
-    /// The relationship's position in the model's order of the parent type's relationships.
-    let position: Int
-    let childIDs: [QSAnyID]
-
-    /// Keeps the first position of a child listed twice: a lookup table has one row per pair.
-    init(position: Int, childIDs: [QSAnyID]) {
-        self.position = position
-        self.childIDs = Self.firstOccurrences(childIDs)
-    }
-
-    private static func firstOccurrences(_ ids: [QSAnyID]) -> [QSAnyID] {
-        // Most parents have a handful of children, each once: comparing beats building a set,
-        // and the list is kept as it is when nothing repeats.
-        if ids.count <= 8 {
-            let repeats = ids.indices.contains { position in ids[..<position].contains(ids[position]) }
-            guard repeats else { return ids }
-            var kept: [QSAnyID] = []
-            kept.reserveCapacity(ids.count)
-            for id in ids where !kept.contains(id) { kept.append(id) }
-            return kept
-        }
-        var seen = Set<QSAnyID>(minimumCapacity: ids.count)  // sized once: growing it cost more than the inserts
-        return ids.filter { seen.insert($0).inserted }
-    }
 }
 
 /// Holds a save's batch between the main-actor turns of a large save, so that each chunk
