@@ -75,8 +75,16 @@ public final class SQLiteStatement {
             return sqlite3_bind_double(handle, index, real)
         case .text(let text) where text.isEmpty:
             return sqlite3_bind_text(handle, index, "", 0, nil)
-        case .text(var text):
-            return text.withUTF8 { bytes in
+        case .text(let text):
+            // Read in place when the string is stored as UTF-8, as Swift's own strings are: no copy of it.
+            let bound = text.utf8.withContiguousStorageIfAvailable { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { chars in
+                    sqlite3_bind_text(handle, index, chars.baseAddress, Int32(chars.count), csqlite_transient())
+                }
+            }
+            if let bound { return bound }
+            var contiguous = text
+            return contiguous.withUTF8 { bytes in
                 bytes.withMemoryRebound(to: CChar.self) { chars in
                     sqlite3_bind_text(handle, index, chars.baseAddress, Int32(chars.count), csqlite_transient())
                 }

@@ -35,13 +35,18 @@ struct LookupDiff {
     static func fresh(_ children: [QSAnyID]) -> LookupSnapshot {
         let indexes = children.count <= freshIndexes.count
             ? freshIndexes[..<children.count]
-            : children.indices.map { Int64($0) * gap }[...]
+            : children.indices.map(freshIndex(at:))[...]
         return LookupSnapshot(childIDs: children[...], indexes: indexes)
+    }
+
+    /// The order value of the child at `offset` among a parent's rows written afresh.
+    static func freshIndex(at offset: Int) -> Int64 {
+        Int64(offset) * gap
     }
 
     /// The order values of a parent's first children written afresh, shared by every parent that
     /// has no more of them: a large save makes no array of order values per parent.
-    private static let freshIndexes: [Int64] = (0..<64).map { Int64($0) * gap }
+    private static let freshIndexes: [Int64] = (0..<64).map(freshIndex(at:))
 
     init(from old: LookupSnapshot, to new: [QSAnyID]) {
         if old.childIDs.isEmpty {
@@ -123,7 +128,7 @@ struct LookupDiff {
         guard count > 0 else { return [] }
         switch (lower, upper) {
         case (nil, nil):
-            return (0..<count).map { Int64($0) * gap }
+            return (0..<count).map(freshIndex(at:))
         case (let lower?, nil):
             return (1...count).map { lower + Int64($0) * gap }
         case (nil, let upper?):

@@ -10,12 +10,13 @@ final class LookupWriter {
 
     private let connection: SQLiteConnection
     private let sql: RelationshipSQL
-    private let insertOne: SQLiteStatement
+    private let insertStatement: SQLiteStatement
 
     init(sql: RelationshipSQL, connection: SQLiteConnection) throws {
         self.connection = connection
         self.sql = sql
-        insertOne = try connection.statement(sql.insert)
+        insertStatement = try connection.statement(sql.insert)
+        insertStatement.reset()  // a statement from the connection's cache may have been left stepped
     }
 
     /// Makes the parent's lookup rows list `childIDs` in order, starting from `stored` (what
@@ -42,25 +43,38 @@ final class LookupWriter {
         return (diff.result, true)
     }
 
-    /// Writes the lookup rows of a parent that has none yet, as `rows` lists them.
-    func insertRows(_ rows: LookupSnapshot, parentID: QSAnyID) throws {
-        guard !rows.childIDs.isEmpty else { return }
-        try insert(rows.rows, parent: parentID.sqlValue)
+    /// Writes the lookup rows of a parent that has none yet: `childIDs` in order, numbered as
+    /// ``LookupDiff/fresh(_:)`` numbers them.
+    func insertRows(ofNewParent childIDs: ArraySlice<QSAnyID>, parentID: QSAnyID) throws {
+        let parent = parentID.sqlValue
+        guard childIDs.count <= Self.rowsPerStatement else {
+            let rows = childIDs.enumerated().map { LookupDiff.Row(child: $1, index: LookupDiff.freshIndex(at: $0)) }
+            try connection.execute(sql.insertMany, [parent, Self.json(rows)])
+            return
+        }
+        // A loop of its own rather than a lazy list of rows: each parent of a large save comes here.
+        for (offset, child) in childIDs.enumerated() {
+            try insertOne(parent: parent, child: child, index: LookupDiff.freshIndex(at: offset))
+        }
     }
 
     private func insert(_ rows: some Collection<LookupDiff.Row>, parent: SQLValue) throws {
-        if rows.count > Self.rowsPerStatement {
+        guard rows.count <= Self.rowsPerStatement else {
             try connection.execute(sql.insertMany, [parent, Self.json(rows)])
             return
         }
         for row in rows {
-            insertOne.reset()
-            try insertOne.bind(parent, at: 1)
-            try insertOne.bind(row.child.sqlValue, at: 2)
-            try insertOne.bind(.integer(row.index), at: 3)
-            try insertOne.step()
+            try insertOne(parent: parent, child: row.child, index: row.index)
         }
-        insertOne.reset()
+    }
+
+    /// Inserts one row with the statement prepared once, and leaves the statement reset.
+    private func insertOne(parent: SQLValue, child: QSAnyID, index: Int64) throws {
+        defer { insertStatement.reset() }
+        try insertStatement.bind(parent, at: 1)
+        try insertStatement.bind(child.sqlValue, at: 2)
+        try insertStatement.bind(.integer(index), at: 3)
+        try insertStatement.step()
     }
 
     private func delete(_ children: [QSAnyID], parent: SQLValue) throws {
@@ -112,8 +126,9 @@ final class LookupWriters {
     /// object set, as the encoded `row` lists them.
     func insertRows(of row: RowSnapshot, parentID: QSAnyID) throws {
         for position in row.lookups.indices {
-            guard let rows = row.lookups[position] else { continue }
-            try writer(at: position).insertRows(rows, parentID: parentID)
+            // Only the children are read: a new parent's order values are known.
+            guard let childIDs = row.lookups[position]?.childIDs else { continue }
+            try writer(at: position).insertRows(ofNewParent: childIDs, parentID: parentID)
         }
     }
 

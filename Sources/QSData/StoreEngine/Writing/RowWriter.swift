@@ -32,7 +32,7 @@ struct RowWriter {
         let epoch = registry.snapshotTrust.epoch
         // Looked up once for the group: finding a statement in the connection's cache hashes its
         // SQL, a few hundred characters, which per row cost more than binding it.
-        let statements = try RowStatements(binding.sql, connection: connection)
+        let statements = try RowStatements(binding, connection: connection)
         for (offset, row) in group.rows.enumerated() {
             let id = group.ids[offset]
             let snapshot = recorded.snapshot(of: id) ?? storedSnapshots[offset]
@@ -90,7 +90,7 @@ struct RowWriter {
     private func writeRow(
         _ values: [SQLValue], of binding: any AnyTypeBinding, snapshot: RowSnapshot?, statements: RowStatements
     ) throws -> (isNew: Bool, changed: Bool) {
-        let sql = binding.sql
+        let sql = statements.sql
         if let snapshot {
             let changedColumns = binding.description.immutable ? [] : ChangeTracker.changedColumns(values, from: snapshot)
             if changedColumns.isEmpty { return (false, false) }
@@ -99,7 +99,7 @@ struct RowWriter {
             if connection.changes > 0 { return (false, true) }
             // The row is gone (deleted by SQL outside the store): insert it again below.
         }
-        let missingColumns = binding.columnsMissingForInsert.columns
+        let missingColumns = statements.columnsMissingForInsert
         if missingColumns.isEmpty {
             if try run(statements.insert, values) { return (true, true) }
             guard let update = statements.updateIfChanged else { return (false, false) }
@@ -176,15 +176,20 @@ struct RowWriter {
 }
 
 /// The statements that write a type's whole rows, prepared (or found in the connection's cache)
-/// once per save group.
+/// once per save group, with what else writing a row asks of the type.
 private struct RowStatements {
+    let sql: TableSQL
     /// Inserts a row, doing nothing when it exists.
     let insert: SQLiteStatement
     /// Updates an existing row where any value differs; nil for a type whose only column is its uniqueID.
     let updateIfChanged: SQLiteStatement?
+    /// The table's required columns the type lacks: when any, the type can't insert its rows.
+    let columnsMissingForInsert: [String]
 
-    init(_ sql: TableSQL, connection: SQLiteConnection) throws {
+    init(_ binding: any AnyTypeBinding, connection: SQLiteConnection) throws {
+        sql = binding.sql
         insert = try connection.statement(sql.insert)
         updateIfChanged = try sql.updateIfChanged.map { try connection.statement($0) }
+        columnsMissingForInsert = binding.columnsMissingForInsert.columns
     }
 }
