@@ -176,10 +176,13 @@ final class InstanceTable: @unchecked Sendable {
     }
 
     /// Sets the snapshots of these uniqueIDs, under one lock; an ID without an entry is skipped.
-    func setSnapshots(_ updates: [(id: QSAnyID, snapshot: RowSnapshot?)]) {
+    /// An ID listed twice gets either of its snapshots.
+    func setSnapshots(_ updates: consuming [(id: QSAnyID, snapshot: RowSnapshot?)]) {
         lock.lock()
         defer { lock.unlock() }
-        for (id, snapshot) in updates {
+        // Taken from the end, so that each snapshot moves into its entry instead of being copied
+        // (a retain of each of its arrays, which the main actor has just written).
+        while let (id, snapshot) = updates.popLast() {
             guard let index = entries.index(forKey: id) else { continue }
             entries.values[index].snapshot = snapshot
         }

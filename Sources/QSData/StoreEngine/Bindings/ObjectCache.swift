@@ -104,9 +104,9 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
 
     /// Records what the database now holds for these rows, where an instance is kept for them
     /// (nil forgets it), taking the lock once.
-    func setSnapshots(_ updates: [(id: QSAnyID, snapshot: RowSnapshot?)]) {
+    func setSnapshots(_ updates: consuming [(id: QSAnyID, snapshot: RowSnapshot?)]) {
         guard policy != .none else { return }
-        table.setSnapshots(updates)
+        table.setSnapshots(consume updates)
     }
 
     /// Changes the snapshots' values at `columns` (positions in the layout) for `ids`.

@@ -4,8 +4,8 @@ extension TypeBinding {
         cache.snapshots(for: ids, isKnownMissing: isKnownMissing)
     }
 
-    func setSnapshots(_ updates: [(id: QSAnyID, snapshot: RowSnapshot?)]) {
-        cache.setSnapshots(updates)
+    func setSnapshots(_ updates: consuming [(id: QSAnyID, snapshot: RowSnapshot?)]) {
+        cache.setSnapshots(consume updates)
     }
 
     func patchSnapshots(_ ids: [QSAnyID], columns: [(index: Int, value: SQLValue)]) {

@@ -31,7 +31,7 @@ protocol AnyTypeBinding: AnyObject, Sendable {
     func snapshots(for ids: [QSAnyID], isKnownMissing: [Bool]) -> [RowSnapshot?]
 
     /// Database queue: records what the rows hold (nil: unknown), where an instance is kept.
-    func setSnapshots(_ updates: [(id: QSAnyID, snapshot: RowSnapshot?)])
+    func setSnapshots(_ updates: consuming [(id: QSAnyID, snapshot: RowSnapshot?)])
 
     /// Database queue: records new values for some columns (by layout position) of these rows.
     func patchSnapshots(_ ids: [QSAnyID], columns: [(index: Int, value: SQLValue)])

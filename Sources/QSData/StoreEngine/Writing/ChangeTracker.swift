@@ -6,7 +6,8 @@
 /// rolls back, ``forgetTouched()`` puts back the snapshots saves replaced and drops the ones bulk
 /// updates patched (the next save of those rows then checks the database, which is always safe).
 final class ChangeTracker {
-    private var replaced: [(binding: any AnyTypeBinding, recorded: RecordedSnapshots)] = []
+    /// Per group saved, the snapshots it replaced, to put back if the transaction rolls back.
+    private var replaced: [(binding: any AnyTypeBinding, previous: [(id: QSAnyID, snapshot: RowSnapshot?)])] = []
     private var patched: [(binding: any AnyTypeBinding, ids: [QSAnyID])] = []
 
     /// The snapshots of a group's rows, in order.
@@ -16,10 +17,11 @@ final class ChangeTracker {
     }
 
     /// Records what some rows of `binding` now hold.
-    func record(_ recorded: RecordedSnapshots, of binding: any AnyTypeBinding) {
-        guard binding.cachesInstances, !recorded.updates.isEmpty else { return }
-        binding.setSnapshots(recorded.updates)
-        replaced.append((binding, recorded))
+    func record(_ recorded: consuming RecordedSnapshots, of binding: any AnyTypeBinding) {
+        guard binding.cachesInstances, !recorded.isEmpty else { return }
+        let (updates, previous) = recorded.take()
+        replaced.append((binding, previous))
+        binding.setSnapshots(consume updates)
     }
 
     /// Records that `columns` (by name) now hold these values in the rows `ids`, for every type
@@ -51,11 +53,11 @@ final class ChangeTracker {
         for (binding, ids) in patched {
             binding.setSnapshots(ids.map { (id: $0, snapshot: nil) })
         }
-        for (binding, recorded) in replaced.reversed() {
-            binding.setSnapshots(recorded.putBack)
+        // Latest first, so that a row saved in several groups gets what it held before the first.
+        while let (binding, previous) = replaced.popLast() {
+            binding.setSnapshots(previous)
         }
         patched = []
-        replaced = []
     }
 
     /// The positions of the columns whose value differs from the snapshot's.
@@ -69,8 +71,10 @@ final class ChangeTracker {
 /// The snapshots a save wrote for one group of rows, with the ones they replaced, to put back if
 /// the transaction rolls back.
 struct RecordedSnapshots {
-    private(set) var updates: [(id: QSAnyID, snapshot: RowSnapshot?)] = []
-    private var previous: [RowSnapshot?] = []
+    /// Per ID, each once, the snapshot recorded.
+    private var updates: [(id: QSAnyID, snapshot: RowSnapshot?)] = []
+    /// Per ID, in the same order, the snapshot it replaced.
+    private var previous: [(id: QSAnyID, snapshot: RowSnapshot?)] = []
     /// Where each ID's update is, kept only when an ID can come twice in the group.
     private var positions: [QSAnyID: Int]?
 
@@ -79,6 +83,8 @@ struct RecordedSnapshots {
         previous.reserveCapacity(count)
         positions = idsRepeat ? Dictionary(minimumCapacity: count) : nil
     }
+
+    var isEmpty: Bool { updates.isEmpty }
 
     /// What this group already recorded for `id`, for a row saved twice in it.
     func snapshot(of id: QSAnyID) -> RowSnapshot? {
@@ -95,11 +101,11 @@ struct RecordedSnapshots {
         }
         positions?[id] = updates.count
         updates.append((id, snapshot))
-        previous.append(replaced)
+        previous.append((id, replaced))
     }
 
-    /// The snapshots as they were before, latest first.
-    var putBack: [(id: QSAnyID, snapshot: RowSnapshot?)] {
-        zip(updates, previous).reversed().map { update, previous in (id: update.id, snapshot: previous) }
+    /// Hands over the snapshots recorded and the ones they replaced, each once per ID.
+    consuming func take() -> (updates: [(id: QSAnyID, snapshot: RowSnapshot?)], previous: [(id: QSAnyID, snapshot: RowSnapshot?)]) {
+        (updates, previous)
     }
 }

@@ -51,7 +51,7 @@ struct RowWriter {
                 tracker.recordUpdate(of: [id], columns: columns, bindings: cachingSiblings)
             }
         }
-        tracker.record(recorded, of: binding)
+        tracker.record(consume recorded, of: binding)
         for typeBinding in [binding] + siblings {
             change.record(\.insertedList, inserted, of: typeBinding.description.name)
             change.record(\.updatedList, updated, of: typeBinding.description.name)
