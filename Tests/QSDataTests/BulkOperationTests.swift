@@ -130,4 +130,21 @@ import Testing
         #expect(change?.updatedIDs(of: Note.self) == [90_000, 90_002])
         observation.cancel()
     }
+
+    @Test func aDeleteNamingMissingOrRepeatedIDsReportsOnlyTheRowsItDeleted() async throws {
+        let store = try await Fixtures.openStore()
+        let tag = Tag(name: "kept")
+        try store.save((0..<3).map { Note(uniqueID: Int64(91_000 + $0), text: "n", tags: [tag]) })
+        var change: QSChange?
+        let observation = store.observeChanges { change = $0 }
+        let log = try await store.recordStatements {
+            try store.delete(Note.self, ids: [91_000, 99_999, 91_002, 91_000])
+        }
+        // One DELETE for the notes, returning what it deleted; one per lookup table (tags, attachments).
+        #expect(log.count == 3, "\(log)")
+        #expect(change?.deletedIDs(of: Note.self).sorted() == [91_000, 91_002])
+        #expect(try await store.fetchIDs(Note.self) == [91_001])
+        #expect(try await store.fetchRows("SELECT noteID FROM tagsNotesLookup") == [[.integer(91_001)]])
+        observation.cancel()
+    }
 }
