@@ -64,7 +64,7 @@ extension QSStore {
         let registry = self.registry
         return submitWrite("delete \(ids.count) \(Object.modelName)", source: source, touches: touches) { writer, change in
             var deleted: RowDeleter.DeletedRows = [:]
-            let ids = try writer.delete(binding, where: TableSQL.byIDs, arguments: [argument], into: &change, deleted: &deleted)
+            let ids = try writer.delete(binding, ids: ids, idList: argument, into: &change, deleted: &deleted)
             try alongside?(writer.connection, ids.compactMap { Object.UniqueID(anyID: $0) })
             deleted[table] = nil  // already forgotten
             return registry.forgettingWork(deleted, stamp: stamp)

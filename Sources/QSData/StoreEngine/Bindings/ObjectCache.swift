@@ -137,8 +137,13 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
     /// Forgets the instances for `ids`; returns those that were alive.
     @discardableResult
     func remove<IDs: Sequence>(_ ids: IDs) -> [Object] where IDs.Element == Object.UniqueID {
+        remove(anyIDs: ids.map { $0.anyID })
+    }
+
+    /// Takes the instances for these uniqueIDs out of the cache, and returns them.
+    func remove(anyIDs ids: [QSAnyID]) -> [Object] {
         guard policy != .none else { return [] }
-        return table.remove(ids.map { $0.anyID }).map(Self.typed)
+        return table.remove(ids).map(Self.typed)
     }
 
     /// Every instance still alive.

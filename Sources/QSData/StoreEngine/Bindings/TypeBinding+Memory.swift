@@ -2,7 +2,8 @@
 /// is rolled back.
 extension TypeBinding {
     func evictKeepingInstances(_ ids: [QSAnyID]) -> @Sendable () -> Void {
-        let removed = ObjectsInTransit(value: cache.remove(ids.compactMap { Object.UniqueID(anyID: $0) }))
+        // By the uniqueIDs as the cache keeps them: a delete of many rows makes no typed ID for each.
+        let removed = ObjectsInTransit(value: cache.remove(anyIDs: ids))
         let cache = self.cache
         return { for object in removed.value { cache.insert(object) } }
     }

@@ -23,18 +23,32 @@ struct RowDeleter {
         into change: inout QSChange, deleted: inout DeletedRows
     ) throws -> [QSAnyID] {
         let ids = try idsReturned(by: binding.sql.deleteReturningIDs(where: condition), arguments)
-        try deleteDependents(ofTable: binding.description.table, ids: ids, into: &change, deleted: &deleted)
+        try deleteDependents(ofTable: binding.description.table, ids: ids, idList: IDList.json(ids), into: &change, deleted: &deleted)
         return ids
     }
 
-    private func deleteDependents(ofTable table: String, ids: [QSAnyID], into change: inout QSChange, deleted: inout DeletedRows) throws {
+    /// Deletes the rows with these uniqueIDs, which `idList` lists (see ``IDList/json(_:)``), as
+    /// the method above does.
+    func delete(
+        _ binding: any AnyTypeBinding, ids: [QSAnyID], idList: SQLValue,
+        into change: inout QSChange, deleted: inout DeletedRows
+    ) throws -> [QSAnyID] {
+        let deletedIDs = try idsReturned(by: binding.sql.deleteReturningIDs(where: TableSQL.byIDs), [idList])
+        // When every ID had a row, the list given is the list of the deleted rows.
+        let deletedList = deletedIDs.count == ids.count ? idList : IDList.json(deletedIDs)
+        try deleteDependents(ofTable: binding.description.table, ids: deletedIDs, idList: deletedList, into: &change, deleted: &deleted)
+        return deletedIDs
+    }
+
+    private func deleteDependents(
+        ofTable table: String, ids: [QSAnyID], idList: SQLValue, into change: inout QSChange, deleted: inout DeletedRows
+    ) throws {
         guard !ids.isEmpty, let plan = registry.deletePlans[table] else { return }
         deleted[table, default: []].append(contentsOf: ids)
         tracker?.recordDeletion(of: ids, bindings: registry.bindings(onTable: table))
         for typeName in plan.typeNames {
             change.record(\.deletedList, ids, of: typeName)
         }
-        let idList = IDList.json(ids)
         for denial in plan.denials where try connection.fetchValue(denial.anyChild, [idList]) != nil {
             throw QSDataError.deleteDenied(type: denial.ownerType, relationship: denial.relationship)
         }
@@ -42,7 +56,8 @@ struct RowDeleter {
         for cascade in plan.cascades {
             cascadedByTable[cascade.childTable, default: []] += try idsReturned(by: cascade.orphanedChildren, [idList])
         }
-        let deletedHere = Set(ids)
+        // Needed only for a lookup table in which the deleted rows are children.
+        let deletedHere = plan.lookups.contains { !$0.parentsOfDeletedChildren.isEmpty } ? Set(ids) : []
         for lookup in plan.lookups {
             try cleanUp(lookup, idList: idList, deletedFromTable: table, deletedHere: deletedHere, into: &change)
         }
@@ -50,7 +65,7 @@ struct RowDeleter {
             guard let childPlan = registry.deletePlans[childTable] else { continue }
             let unique = Array(Set(childIDs))
             let gone = try idsReturned(by: childPlan.deleteReturningIDs, [IDList.json(unique)])
-            try deleteDependents(ofTable: childTable, ids: gone, into: &change, deleted: &deleted)
+            try deleteDependents(ofTable: childTable, ids: gone, idList: IDList.json(gone), into: &change, deleted: &deleted)
         }
     }
 

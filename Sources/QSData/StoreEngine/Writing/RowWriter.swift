@@ -137,6 +137,15 @@ struct RowWriter {
             .delete(binding, where: condition, arguments: arguments, into: &change, deleted: &deleted)
     }
 
+    /// Deletes the rows with these uniqueIDs, which `idList` lists, as the method above does.
+    func delete(
+        _ binding: any AnyTypeBinding, ids: [QSAnyID], idList: SQLValue,
+        into change: inout QSChange, deleted: inout RowDeleter.DeletedRows
+    ) throws -> [QSAnyID] {
+        try RowDeleter(connection: connection, registry: registry, tracker: tracker)
+            .delete(binding, ids: ids, idList: idList, into: &change, deleted: &deleted)
+    }
+
     /// Sets `columns` on the rows `condition` selects, in one statement. Returns their uniqueIDs.
     func update(_ binding: any AnyTypeBinding, columns: [(name: String, value: SQLValue)], where condition: String, arguments: [SQLValue], into change: inout QSChange) throws -> [QSAnyID] {
         let sql = binding.sql.updateReturningIDs(columns: columns.map(\.name), where: condition)
