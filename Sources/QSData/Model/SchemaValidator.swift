@@ -4,11 +4,13 @@
 struct SchemaValidator {
     let model: QSDataModel
 
-    /// What the check found: the mismatches (empty when the model fits the schema), and per
-    /// object type the NOT NULL columns without a default that it has no property for.
+    /// What the check found: the mismatches (empty when the model fits the schema), per object
+    /// type the NOT NULL columns without a default that it has no property for, and the tables
+    /// whose uniqueID column is their rowid.
     struct Report {
         var problems: [String] = []
         var columnsMissingByType: [String: [String]] = [:]
+        var tablesKeyedByRowID: Set<String> = []
     }
 
     func check(_ connection: SQLiteConnection) throws -> Report {
@@ -38,6 +40,7 @@ struct SchemaValidator {
                     }
                     report.problems += nullabilityProblems(property, of: type, allowsNull: !column.isNotNull)
                 }
+                if table.uniqueIDIsRowID { report.tablesKeyedByRowID.insert(type.table) }
                 let declared = Set(type.properties.map(\.name))
                 let missing = table.columns.filter { $0.mustBeGiven && !declared.contains($0.name) }.map(\.name)
                 if !missing.isEmpty { report.columnsMissingByType[type.name] = missing }

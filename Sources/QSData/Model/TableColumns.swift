@@ -14,13 +14,26 @@ struct TableColumns {
         var mustBeGiven: Bool { isNotNull && !hasDefault && !isPrimaryKey }
     }
 
+    /// Whether SQLite keeps an index for the primary key (listed with origin "pk"): it does
+    /// exactly when the key is not the rowid.
+    let primaryKeyHasIndex: Bool
     let columns: [Column]
+
+    /// Whether the uniqueID column is the table's rowid: its only primary key column, declared
+    /// INTEGER, without an index of its own (which a WITHOUT ROWID table and the INTEGER PRIMARY
+    /// KEY DESC quirk have).
+    var uniqueIDIsRowID: Bool {
+        let keys = columns.filter(\.isPrimaryKey)
+        return keys.count == 1 && keys[0].name.lowercased() == "uniqueid"
+            && keys[0].declaredType.uppercased() == "INTEGER" && !primaryKeyHasIndex
+    }
 
     /// The table's columns; empty when the table does not exist.
     static func read(_ table: String, from connection: SQLiteConnection) throws -> TableColumns {
         let rows = try connection.fetchRows(
             "SELECT name, type, \"notnull\", dflt_value IS NOT NULL, pk FROM pragma_table_info(?)", [.text(table)])
-        return TableColumns(columns: rows.compactMap { row in
+        let primaryKeyIndexes = try connection.fetchRows("SELECT 1 FROM pragma_index_list(?) WHERE origin = 'pk'", [.text(table)])
+        return TableColumns(primaryKeyHasIndex: !primaryKeyIndexes.isEmpty, columns: rows.compactMap { row in
             guard row.count == 5, case .text(let name) = row[0] else { return nil }
             let type: String
             if case .text(let declared) = row[1] { type = declared } else { type = "" }

@@ -68,7 +68,8 @@ public final class QSStore {
                     }
                     if !problems.isEmpty { throw QSDataError.schemaMismatch(problems) }
                     for binding in registry.all {
-                        binding.columnsMissingForInsert.columns = report.columnsMissingByType[binding.description.name] ?? []
+                        binding.tableFacts.columnsMissingForInsert = report.columnsMissingByType[binding.description.name] ?? []
+                        binding.tableFacts.uniqueIDIsRowID = report.tablesKeyedByRowID.contains(binding.description.table)
                     }
                 }
                 try connection.useWriteAheadLog()

@@ -6,8 +6,8 @@ protocol AnyTypeBinding: AnyObject, Sendable {
     var description: QSObjectDescription { get }
     var layout: RowLayout { get }
     var sql: TableSQL { get }
-    /// The required columns the type has no property for (see ``MissingColumns``).
-    var columnsMissingForInsert: MissingColumns { get }
+    /// What the schema says of the type's table beyond the model (see ``TableFacts``).
+    var tableFacts: TableFacts { get }
 
     /// Database queue: the children of a relationship for the given lookup rows.
     func childrenByParent(_ rows: LookupRows, in context: ConnectionAndTypes) throws -> ChildrenByParent
@@ -95,7 +95,7 @@ final class TypeBinding<Object: QSDataObject>: AnyTypeBinding, @unchecked Sendab
     /// `update(from:)` of the type, when it is a ``QSUpdatableObject``: its conformance is found
     /// once here rather than by a dynamic cast for every instance patched.
     let updateInPlace: ((Object, QSRow) throws -> Void)?
-    let columnsMissingForInsert = MissingColumns()
+    let tableFacts = TableFacts()
 
     init(description: QSObjectDescription) {
         self.description = description

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The SQL text the store runs for one object type, built once at registration.
 final class TableSQL: Sendable {
     let table: String
@@ -33,6 +31,10 @@ final class TableSQL: Sendable {
         relationships = description.relationships.map {
             RelationshipSQL(relationship: $0, parentTable: table, parentUniqueID: uniqueID)
         }
+    }
+
+    func delete(where condition: String) -> String {
+        "DELETE FROM \(table) WHERE \(condition)"
     }
 
     func deleteReturningIDs(where condition: String) -> String {
@@ -108,16 +110,5 @@ struct RelationshipSQL: Sendable {
 
     var deleteForParents: String {
         "DELETE FROM \(lookupTable) WHERE \(parent) IN (\(IDList.subquery))"
-    }
-}
-
-/// The NOT NULL columns without a default that a type has no property for, learned from the
-/// schema when the store opens: when there are any, the type can update rows but not insert them.
-final class MissingColumns: Sendable {
-    private let storage = Mutex<[String]>([])
-
-    var columns: [String] {
-        get { storage.withLock { $0 } }
-        set { storage.withLock { $0 = newValue } }
     }
 }

@@ -22,7 +22,7 @@ struct RowDeleter {
         _ binding: any AnyTypeBinding, where condition: String, arguments: [SQLValue],
         into change: inout QSChange, deleted: inout DeletedRows
     ) throws -> [QSAnyID] {
-        let ids = try idsReturned(by: binding.sql.deleteReturningIDs(where: condition), arguments)
+        let ids = try deleteRows(of: binding, where: condition, arguments: arguments)
         try deleteDependents(ofTable: binding.description.table, ids: ids, idList: IDList.json(ids), into: &change, deleted: &deleted)
         return ids
     }
@@ -33,11 +33,24 @@ struct RowDeleter {
         _ binding: any AnyTypeBinding, ids: [QSAnyID], idList: SQLValue,
         into change: inout QSChange, deleted: inout DeletedRows
     ) throws -> [QSAnyID] {
-        let deletedIDs = try idsReturned(by: binding.sql.deleteReturningIDs(where: TableSQL.byIDs), [idList])
+        let deletedIDs = try deleteRows(of: binding, where: TableSQL.byIDs, arguments: [idList])
         // When every ID had a row, the list given is the list of the deleted rows.
         let deletedList = deletedIDs.count == ids.count ? idList : IDList.json(deletedIDs)
         try deleteDependents(ofTable: binding.description.table, ids: deletedIDs, idList: deletedList, into: &change, deleted: &deleted)
         return deletedIDs
+    }
+
+    /// Deletes the rows `condition` selects from the type's table; returns their uniqueIDs. Where
+    /// the uniqueID is the rowid, SQLite's update hook names them (see
+    /// ``SQLiteConnection/rowIDsDeleted(from:by:)``); otherwise the DELETE returns them.
+    private func deleteRows(of binding: any AnyTypeBinding, where condition: String, arguments: [SQLValue]) throws -> [QSAnyID] {
+        guard binding.tableFacts.uniqueIDIsRowID else {
+            return try idsReturned(by: binding.sql.deleteReturningIDs(where: condition), arguments)
+        }
+        let rowIDs = try connection.rowIDsDeleted(from: binding.description.table) {
+            try connection.execute(binding.sql.delete(where: condition), arguments)
+        }
+        return rowIDs.map(QSAnyID.integer)
     }
 
     private func deleteDependents(

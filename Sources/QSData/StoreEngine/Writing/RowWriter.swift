@@ -199,6 +199,6 @@ private struct RowStatements {
         sql = binding.sql
         insert = try connection.statement(sql.insert)
         updateIfChanged = try sql.updateIfChanged.map { try connection.statement($0) }
-        columnsMissingForInsert = binding.columnsMissingForInsert.columns
+        columnsMissingForInsert = binding.tableFacts.columnsMissingForInsert
     }
 }
