@@ -69,6 +69,27 @@ import Testing
         observation.cancel()
     }
 
+    @Test func rowsATriggerDeletesFromTheSameTableLoseTheirLookupRowsToo() async throws {
+        // Deleting note 1 takes note 3 with it; ID 99 has no row, so as many rows go as IDs were given.
+        let schema = Fixtures.schemaSQL + """
+
+            CREATE TRIGGER noteOneTakesNoteThree AFTER DELETE ON notes WHEN old.uniqueID = 1 BEGIN
+                DELETE FROM notes WHERE uniqueID = 3;
+            END;
+            """
+        let store = try await openStore(schema: schema)
+        let tag = Tag(name: "shared")
+        try store.save((1...4).map { Note(uniqueID: Int64($0), text: "n", tags: [tag]) })
+        var change: QSChange?
+        let observation = store.observeChanges { change = $0 }
+        try store.delete(Note.self, ids: [1, 2, 99])
+        try await store.flush()
+        #expect(change?.deletedIDs(of: Note.self).sorted() == [1, 2, 3])
+        #expect(try await store.fetchIDs(Note.self) == [4])
+        #expect(try await store.fetchRows("SELECT noteID FROM tagsNotesLookup") == [[.integer(4)]])
+        observation.cancel()
+    }
+
     @Test func rowsATriggerDeletesFromAnotherTableAreNotReported() async throws {
         let schema = Fixtures.schemaSQL + """
 

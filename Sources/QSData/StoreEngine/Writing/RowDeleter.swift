@@ -34,8 +34,10 @@ struct RowDeleter {
         into change: inout QSChange, deleted: inout DeletedRows
     ) throws -> [QSAnyID] {
         let deletedIDs = try deleteRows(of: binding, where: TableSQL.byIDs, arguments: [idList])
-        // When every ID had a row, the list given is the list of the deleted rows.
-        let deletedList = deletedIDs.count == ids.count ? idList : IDList.json(deletedIDs)
+        // When the rows deleted are the IDs given, in their order (as when every ID had a row),
+        // the list given is the list of the deleted rows. A count is not enough: a trigger may
+        // delete other rows of the table while some IDs have none.
+        let deletedList = deletedIDs == ids ? idList : IDList.json(deletedIDs)
         try deleteDependents(ofTable: binding.description.table, ids: deletedIDs, idList: deletedList, into: &change, deleted: &deleted)
         return deletedIDs
     }
