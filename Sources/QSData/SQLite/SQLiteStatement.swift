@@ -77,24 +77,23 @@ public final class SQLiteStatement {
             return sqlite3_bind_text(handle, index, "", 0, nil)
         case .text(let text):
             // Read in place when the string is stored as UTF-8, as Swift's own strings are: no copy of it.
-            let bound = text.utf8.withContiguousStorageIfAvailable { bytes in
-                bytes.withMemoryRebound(to: CChar.self) { chars in
-                    sqlite3_bind_text(handle, index, chars.baseAddress, Int32(chars.count), csqlite_transient())
-                }
-            }
-            if let bound { return bound }
+            if let bound = text.utf8.withContiguousStorageIfAvailable({ bindText($0, at: index) }) { return bound }
             var contiguous = text
-            return contiguous.withUTF8 { bytes in
-                bytes.withMemoryRebound(to: CChar.self) { chars in
-                    sqlite3_bind_text(handle, index, chars.baseAddress, Int32(chars.count), csqlite_transient())
-                }
-            }
+            return contiguous.withUTF8 { bindText($0, at: index) }
         case .blob(let data) where data.isEmpty:
             return sqlite3_bind_zeroblob(handle, index, 0)
         case .blob(let data):
             return data.withUnsafeBytes { bytes in
                 sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), csqlite_transient())
             }
+        }
+    }
+
+    /// Binds UTF-8 text, which SQLite copies.
+    @inline(__always)
+    private func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int32) -> Int32 {
+        bytes.withMemoryRebound(to: CChar.self) { chars in
+            sqlite3_bind_text(handle, index, chars.baseAddress, Int32(chars.count), csqlite_transient())
         }
     }
 

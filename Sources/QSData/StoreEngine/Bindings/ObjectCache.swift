@@ -141,6 +141,7 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
     }
 
     /// Takes the instances for these uniqueIDs out of the cache, and returns them.
+    @discardableResult
     func remove(anyIDs ids: [QSAnyID]) -> [Object] {
         guard policy != .none else { return [] }
         return table.remove(ids).map(Self.typed)

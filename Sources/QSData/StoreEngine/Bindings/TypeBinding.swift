@@ -124,7 +124,7 @@ final class TypeBinding<Object: QSDataObject>: AnyTypeBinding, @unchecked Sendab
     var cachedInstanceCount: Int { cache.count }
 
     func evict(_ ids: [QSAnyID]) {
-        cache.remove(ids.compactMap { Object.UniqueID(anyID: $0) })
+        cache.remove(anyIDs: ids)
     }
 
     func evict(_ ids: [QSAnyID], afterCommitOf stamp: UInt64) {
