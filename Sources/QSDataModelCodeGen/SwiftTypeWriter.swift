@@ -72,14 +72,29 @@ struct SwiftTypeWriter {
     private func writeRowInitializer(to source: inout SourceWriter) {
         source.line("/// Reads an instance from a row holding every property and relationship.")
         source.block("\(access.prefix)init(row: QSRow) throws {") { body in
-            for member in shape.members { body.line(read(member)) }
+            if shape.isClass {
+                for member in shape.members { body.line("\(reference(to: member)) = try \(reading(member))") }
+            } else {
+                // A struct passes every read to the memberwise initializer: assigning its stored
+                // properties one by one between throwing reads makes Swift copy the finished
+                // value once more, which costs a retain and a release of each reference it holds.
+                body.line("self.init(")
+                body.indented { list in
+                    for (index, member) in shape.members.enumerated() {
+                        let separator = index < shape.members.count - 1 ? "," : ")"
+                        list.line("\(member.swiftName): try \(reading(member))\(separator)")
+                    }
+                }
+            }
         }
     }
 
     private func writeUpdate(to source: inout SourceWriter) {
         source.line("/// Sets every property but `uniqueID` from a changed row, for the instance everyone holds.")
         source.block("\(access.prefix)func update(from row: QSRow) throws {") { body in
-            for member in shape.members where member.modelName != "uniqueID" { body.line(read(member)) }
+            for member in shape.members where member.modelName != "uniqueID" {
+                body.line("\(reference(to: member)) = try \(reading(member))")
+            }
         }
     }
 
@@ -95,9 +110,9 @@ struct SwiftTypeWriter {
         }
     }
 
-    private func read(_ member: GeneratedTypeShape.Member) -> String {
-        let reading = member.isRelationship ? "row.related(\"\(member.modelName)\")" : "row[\"\(member.modelName)\"]"
-        return "\(reference(to: member)) = try \(reading)"
+    /// The expression that reads the member from `row`.
+    private func reading(_ member: GeneratedTypeShape.Member) -> String {
+        member.isRelationship ? "row.related(\"\(member.modelName)\")" : "row[\"\(member.modelName)\"]"
     }
 
     /// The member as code inside the type, where the parameter `row` would hide a member `row`.

@@ -83,6 +83,25 @@ enum HandWritten {
     // sample-end
 }
 
+// The article's hand-written struct (compiled only: the article's model has no `Label`).
+// sample-begin
+struct Label: QSDataObject, Sendable {
+    let uniqueID: String
+    var name: String
+
+    func encode(to row: inout QSRowEncoder) {
+        row["uniqueID"] = uniqueID
+        row["name"] = name
+    }
+}
+
+extension Label {
+    init(row: QSRow) throws {
+        self.init(uniqueID: try row["uniqueID"], name: try row["name"])
+    }
+}
+// sample-end
+
 /// The article's schema with migrations (the folder need not exist for the sample to compile).
 enum MigratedSchema {
     static func make() throws -> QSSchema {

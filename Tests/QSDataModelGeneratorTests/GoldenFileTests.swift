@@ -47,13 +47,32 @@ import Testing
         #expect(!source.contains("import"))
     }
 
-    @Test func aPropertyNamedRowIsReachedThroughSelf() throws {
+    @Test(arguments: ["struct", "class"])
+    func aPropertyNamedRowIsReachedThroughSelf(kind: String) throws {
         let url = try GeneratorFixtures.modelFile("""
         <key>Cell</key><dict><key>table</key><string>cells</string><key>generate</key><true/>
+        <key>kind</key><string>\(kind)</string>
         <key>properties</key><dict><key>uniqueID</key><string>int64</string><key>row</key><string>int64</string></dict></dict>
         """, fileName: "Grid.plist")
         let source = try GeneratorFixtures.generate(url)
-        #expect(source.contains("        self.row = try row[\"row\"]\n"))
+        // A struct reads the row into its memberwise initializer, where `row:` is only a label.
+        let read = kind == "struct" ? "            row: try row[\"row\"])\n" : "        self.row = try row[\"row\"]\n"
+        #expect(source.contains(read))
         #expect(source.contains("        row[\"row\"] = self.row\n"))
+    }
+
+    @Test func aStructReadsItsRowIntoTheMemberwiseInitializer() throws {
+        let url = try GeneratorFixtures.modelFile("""
+        <key>Tag</key><dict><key>table</key><string>tags</string><key>generate</key><true/>
+        <key>properties</key><dict><key>uniqueID</key><string>string</string><key>name</key><string>string</string></dict></dict>
+        """, fileName: "Tags.plist")
+        let source = try GeneratorFixtures.generate(url)
+        #expect(source.contains("""
+            init(row: QSRow) throws {
+                self.init(
+                    uniqueID: try row["uniqueID"],
+                    name: try row["name"])
+            }
+        """))
     }
 }

@@ -7,17 +7,21 @@
 ///     let uniqueID: String
 ///     var name: String
 ///
-///     init(row: QSRow) throws {
-///         uniqueID = try row["uniqueID"]
-///         name = try row["name"]
-///     }
-///
 ///     func encode(to row: inout QSRowEncoder) {
 ///         row["uniqueID"] = uniqueID
 ///         row["name"] = name
 ///     }
 /// }
+///
+/// extension Tag {
+///     init(row: QSRow) throws {
+///         self.init(uniqueID: try row["uniqueID"], name: try row["name"])
+///     }
+/// }
 /// ```
+/// A struct reads its row into its memberwise initializer (kept by declaring `init(row:)` in an
+/// extension): assigning the properties one by one between throwing reads makes Swift copy the
+/// finished value once more on every row fetched.
 /// Rows are read on the store's background queue; the objects are then handed to the main actor,
 /// where the app uses them. `init(row:)` should only read the row: it runs off the main actor.
 public protocol QSDataObject: SendableMetatype {
@@ -48,7 +52,8 @@ public protocol QSDataObject: SendableMetatype {
 
 extension QSDataObject {
     public static var modelName: String { String(describing: Self.self) }
-    public mutating func awakeFromFetch() {}
+    /// Inlinable, so that the fetch loop compiled for each type sees that it does nothing.
+    @inlinable public mutating func awakeFromFetch() {}
 
     @inlinable
     public static func _instances(from rows: QSRowReader) throws -> [Self] {

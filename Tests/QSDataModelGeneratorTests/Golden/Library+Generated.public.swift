@@ -22,9 +22,10 @@ public struct Author: QSDataObject, Sendable, Equatable, Hashable {
 
     /// Reads an instance from a row holding every property and relationship.
     public init(row: QSRow) throws {
-        uniqueID = try row["uniqueID"]
-        born = try row["born"]
-        name = try row["name"]
+        self.init(
+            uniqueID: try row["uniqueID"],
+            born: try row["born"],
+            name: try row["name"])
     }
 
     /// Writes every property and relationship into `row`, for saving.
@@ -82,17 +83,18 @@ public struct Book: QSDataObject, Sendable, Equatable {
 
     /// Reads an instance from a row holding every property and relationship.
     public init(row: QSRow) throws {
-        uniqueID = try row["uniqueID"]
-        cover = try row["cover"]
-        details = try row["details"]
-        keywords = try row["keywords"]
-        pageCount = try row["pageCount"]
-        published = try row["published"]
-        rating = try row["rating"]
-        isRead = try row["read"]
-        subtitle = try row["subtitle"]
-        title = try row["title"]
-        authors = try row.related("authors")
+        self.init(
+            uniqueID: try row["uniqueID"],
+            cover: try row["cover"],
+            details: try row["details"],
+            keywords: try row["keywords"],
+            pageCount: try row["pageCount"],
+            published: try row["published"],
+            rating: try row["rating"],
+            isRead: try row["read"],
+            subtitle: try row["subtitle"],
+            title: try row["title"],
+            authors: try row.related("authors"))
     }
 
     /// Writes every property and relationship into `row`, for saving.

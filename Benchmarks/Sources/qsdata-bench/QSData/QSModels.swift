@@ -11,15 +11,6 @@ struct VSTimelineNote: QSDataObject {
     let thumbnailID: String?
     let archived: Bool
 
-    init(row: QSRow) throws {
-        uniqueID = try row["uniqueID"]
-        truncatedText = try row["truncatedText"]
-        links = try row["links"]
-        sortDate = try row["sortDate"]
-        thumbnailID = try row["thumbnailID"]
-        archived = try row["archived"]
-    }
-
     func encode(to row: inout QSRowEncoder) {
         row["uniqueID"] = uniqueID
         row["truncatedText"] = truncatedText
@@ -27,6 +18,20 @@ struct VSTimelineNote: QSDataObject {
         row["sortDate"] = sortDate
         row["thumbnailID"] = thumbnailID
         row["archived"] = archived
+    }
+}
+
+// In an extension, so that the struct keeps its memberwise initializer; the row is read into it,
+// as QSDataObject's documentation recommends for structs.
+extension VSTimelineNote {
+    init(row: QSRow) throws {
+        self.init(
+            uniqueID: try row["uniqueID"],
+            truncatedText: try row["truncatedText"],
+            links: try row["links"],
+            sortDate: try row["sortDate"],
+            thumbnailID: try row["thumbnailID"],
+            archived: try row["archived"])
     }
 }
 
@@ -180,25 +185,25 @@ struct VSAttachment: QSDataObject {
     let height: Int64
     let width: Int64
 
-    init(_ values: AttachmentValues) {
-        uniqueID = values.uniqueID
-        mimeType = values.mimeType
-        height = values.height
-        width = values.width
-    }
-
-    init(row: QSRow) throws {
-        uniqueID = try row["uniqueID"]
-        mimeType = try row["mimeType"]
-        height = try row["height"]
-        width = try row["width"]
-    }
-
     func encode(to row: inout QSRowEncoder) {
         row["uniqueID"] = uniqueID
         row["mimeType"] = mimeType
         row["height"] = height
         row["width"] = width
+    }
+}
+
+extension VSAttachment {
+    init(_ values: AttachmentValues) {
+        self.init(uniqueID: values.uniqueID, mimeType: values.mimeType, height: values.height, width: values.width)
+    }
+
+    init(row: QSRow) throws {
+        self.init(
+            uniqueID: try row["uniqueID"],
+            mimeType: try row["mimeType"],
+            height: try row["height"],
+            width: try row["width"])
     }
 }
 

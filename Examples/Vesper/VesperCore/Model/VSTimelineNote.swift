@@ -13,15 +13,6 @@ public struct VSTimelineNote: QSDataObject, Equatable, Sendable {
     public let archived: Bool
     public let sortDate: Date
 
-    public init(row: QSRow) throws {
-        uniqueID = try row["uniqueID"]
-        truncatedText = try row["truncatedText"]
-        links = try row["links"]
-        thumbnailID = try row["thumbnailID"]
-        archived = try row["archived"]
-        sortDate = try row["sortDate"]
-    }
-
     public func encode(to row: inout QSRowEncoder) {
         row["uniqueID"] = uniqueID
         row["truncatedText"] = truncatedText
@@ -29,5 +20,18 @@ public struct VSTimelineNote: QSDataObject, Equatable, Sendable {
         row["thumbnailID"] = thumbnailID
         row["archived"] = archived
         row["sortDate"] = sortDate
+    }
+}
+
+// In an extension, so that the struct keeps its memberwise initializer, which the row is read into.
+extension VSTimelineNote {
+    public init(row: QSRow) throws {
+        self.init(
+            uniqueID: try row["uniqueID"],
+            truncatedText: try row["truncatedText"],
+            links: try row["links"],
+            thumbnailID: try row["thumbnailID"],
+            archived: try row["archived"],
+            sortDate: try row["sortDate"])
     }
 }
