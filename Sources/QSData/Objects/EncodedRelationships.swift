@@ -17,7 +17,7 @@ struct EncodedRelationships {
     mutating func set(_ children: (any RelatedChildren)?, at position: Int, of count: Int) {
         if byPosition.isEmpty {
             guard children != nil else { return }
-            byPosition = Array(repeating: nil, count: count)
+            byPosition = Array(filledWith: nil, count: count)
         }
         byPosition[position] = children
     }

@@ -22,7 +22,7 @@ public struct QSRowEncoder {
 
     init(layout: RowLayout, keepsRelationships: Bool = true) {
         self.layout = layout
-        self.values = Array(repeating: .null, count: layout.count)
+        self.values = Array(filledWith: .null, count: layout.count)
         self.keepsRelationships = keepsRelationships
     }
 
@@ -33,7 +33,7 @@ public struct QSRowEncoder {
             throw firstError
         }
         let result = (values, relationships)
-        values = Array(repeating: .null, count: layout.count)
+        values = Array(filledWith: .null, count: layout.count)
         relationships = EncodedRelationships()
         cursor = 0
         return result

@@ -123,24 +123,26 @@ final class InstanceTable: @unchecked Sendable {
         insertLocked(strong: instance, weak: nil, id: id, snapshot: snapshot, fromApp: fromApp)
     }
 
-    /// Keeps instances the app saved, under one lock. Returns, for each, whether its entry is
-    /// new, and so holds no snapshot.
-    func insertFromApp(weak instances: [(id: QSAnyID, instance: AnyObject)]) -> [Bool] {
-        lock.lock()
-        defer { lock.unlock() }
-        return instances.map { id, instance in
-            insertLocked(strong: nil, weak: instance, id: id, snapshot: nil, fromApp: true)
-        }
+    /// An instance the app saved, as `insertFromApp` takes it: `strong` for a permanent cache,
+    /// `weak` for a uniqued class.
+    struct AppInstance {
+        let id: QSAnyID
+        let strong: Any?
+        let weak: AnyObject?
     }
 
-    /// Keeps instances the app saved, under one lock. Returns, for each, whether its entry is
-    /// new, and so holds no snapshot.
-    func insertFromApp(strong instances: [(id: QSAnyID, instance: Any)]) -> [Bool] {
+    /// Keeps `count` instances the app saved, `instance(k)` giving the k-th, under one lock.
+    /// Returns, for each, whether its entry is new, and so holds no snapshot.
+    func insertFromApp(count: Int, _ instance: (Int) -> AppInstance) -> [Bool] {
         lock.lock()
         defer { lock.unlock() }
-        return instances.map { id, instance in
-            insertLocked(strong: instance, weak: nil, id: id, snapshot: nil, fromApp: true)
+        var isNew: [Bool] = []
+        isNew.reserveCapacity(count)
+        for k in 0 ..< count {
+            let saved = instance(k)
+            isNew.append(insertLocked(strong: saved.strong, weak: saved.weak, id: saved.id, snapshot: nil, fromApp: true))
         }
+        return isNew
     }
 
     /// Keeps the instance in the entry for `id`, made when missing. An entry replaced keeps its

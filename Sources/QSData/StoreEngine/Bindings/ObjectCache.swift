@@ -75,14 +75,28 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
         table.insert(weak: Self.reference(object), id: object.uniqueID.anyID, snapshot: nil, fromApp: false)
     }
 
-    /// Keeps instances the app saved, replacing any others with their uniqueIDs, taking the
-    /// lock once (the database queue takes it too, while it writes the saves before). Returns,
-    /// for each, whether the cache had no entry for its uniqueID, and so holds no snapshot.
-    func insertFromApp(_ objects: [Object]) -> [Bool] {
+    /// Keeps the instances at `indexes` of `objects`, which the app saved, replacing any others
+    /// with their uniqueIDs, taking the lock once (the database queue takes it too, while it
+    /// writes the saves before). Returns, for each, whether the cache had no entry for its
+    /// uniqueID, and so holds no snapshot.
+    ///
+    /// It reads `objects` by index and makes no array of `Object`: in this unspecialised code,
+    /// each such array (and each `map` or `for`-`in` over one) looks up generic metadata at run
+    /// time, which cost more than the insertions when a save passes one child at a time.
+    func insertFromApp(_ objects: [Object], at indexes: [Int]) -> [Bool] {
         switch policy {
-        case .none: return Array(repeating: true, count: objects.count)
-        case .weak: return table.insertFromApp(weak: objects.map { (id: $0.uniqueID.anyID, instance: Self.reference($0)) })
-        case .strong: return table.insertFromApp(strong: objects.map { (id: $0.uniqueID.anyID, instance: $0 as Any) })
+        case .none:
+            return Array(filledWith: true, count: indexes.count)
+        case .weak:
+            return table.insertFromApp(count: indexes.count) { k in
+                let object = objects[indexes[k]]
+                return .init(id: object.uniqueID.anyID, strong: nil, weak: Self.reference(object))
+            }
+        case .strong:
+            return table.insertFromApp(count: indexes.count) { k in
+                let object = objects[indexes[k]]
+                return .init(id: object.uniqueID.anyID, strong: object, weak: nil)
+            }
         }
     }
 

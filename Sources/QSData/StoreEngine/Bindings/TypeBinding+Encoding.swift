@@ -5,10 +5,10 @@ extension TypeBinding {
         let group = batch.groupIndex(for: self)
         var positions: [Int] = []
         positions.reserveCapacity(objects.count)
-        for object in objects {
-            positions.append(try encode(object, group: group, into: &batch, registry: registry))
+        for index in 0 ..< objects.count {
+            positions.append(try encode(objects[index], group: group, into: &batch, registry: registry))
         }
-        batch.groups[group].markNewToCache(positions, cache.insertFromApp(objects))
+        batch.groups[group].markNewToCache(positions, cache.insertFromApp(objects, at: Array(0 ..< objects.count)))
     }
 
     func addChildren(_ children: any RelatedChildren, to batch: inout SaveBatch, registry: TypeRegistry) throws {
@@ -18,13 +18,16 @@ extension TypeBinding {
                 problems: ["a relationship to \(description.name) was given children of type \(children.childTypeName)"])
         }
         let group = batch.groupIndex(for: self)
-        var claimed: [Object] = []
+        // Indexes from a range of Int, not an array of the children claimed nor `indices`: in this
+        // unspecialised code those look up generic metadata at run time (see `ObjectCache.insertFromApp`).
+        var claimed: [Int] = []
         var positions: [Int] = []
-        for child in typedChildren where batch.claimChild(of: self, id: child.uniqueID.anyID) {
-            positions.append(try encode(child, group: group, into: &batch, registry: registry))
-            claimed.append(child)
+        for index in 0 ..< typedChildren.count where batch.claimChild(of: self, id: typedChildren[index].uniqueID.anyID) {
+            positions.append(try encode(typedChildren[index], group: group, into: &batch, registry: registry))
+            claimed.append(index)
         }
-        batch.groups[group].markNewToCache(positions, cache.insertFromApp(claimed))
+        guard !claimed.isEmpty else { return }
+        batch.groups[group].markNewToCache(positions, cache.insertFromApp(typedChildren, at: claimed))
     }
 
     /// Encodes `object` into the group at `group`; returns the position of its row there.
@@ -33,7 +36,7 @@ extension TypeBinding {
         let encoded = try batch.groups[group].encoder.finish()
 
         // A relationship the object did not set is left as it is in the database (nil here).
-        var lookups = [LookupSnapshot?](repeating: nil, count: description.relationships.count)
+        var lookups = [LookupSnapshot?](filledWith: nil, count: description.relationships.count)
         if !encoded.relationships.isEmpty {
             for (position, relationship) in description.relationships.enumerated() {
                 guard let children = encoded.relationships[position] else { continue }

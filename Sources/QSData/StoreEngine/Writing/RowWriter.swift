@@ -67,7 +67,7 @@ struct RowWriter {
     ) throws -> Bool {
         var changed = rowChanged
         var learned = false  // lookup rows read from the database, now known
-        var lookupRows = snapshot?.lookups ?? Array(repeating: nil, count: row.lookups.count)
+        var lookupRows = snapshot?.lookups ?? Array(filledWith: nil, count: row.lookups.count)
         for position in row.lookups.indices {
             guard let wanted = row.lookups[position] else { continue }
             learned = learned || lookupRows[position] == nil
