@@ -154,6 +154,26 @@ import Testing
         try store.delete(attachments)
         #expect(try await store.count(Attachment.self) == 0)
     }
+
+    /// The IDs a bulk write names reach SQLite as one JSON array: every integer and every
+    /// character a string ID can hold must come back as it was.
+    @Test func idListsCarryEveryIntegerAndEveryCharacter() async throws {
+        let store = try await Fixtures.openStore()
+        let integers: [Int64] = [.min, -1_000_000_007, -1, 0, 9, 10, 1_234_567_890, .max]
+        try store.save(integers.map { Note(uniqueID: $0, text: "before") })
+        try store.update(Note.self, ids: integers, set: ["text": "after"])
+        let texts = try await store.fetchRows("SELECT uniqueID, text FROM notes ORDER BY uniqueID")
+        #expect(texts == integers.map { [.integer($0), .text("after")] })
+        try store.delete(Note.self, ids: integers.filter { $0 < 0 })
+        #expect(try await store.fetchIDs(Note.self, orderBy: "uniqueID") == integers.filter { $0 >= 0 })
+
+        let strings = ["plain", "a \"quote\"", "back\\slash", "line\nfeed\r\ttab", "bell\u{07}and\u{1F}", "ünï 🎉", ""]
+        try store.save(strings.map { Attachment(uniqueID: $0) })
+        let fetched = try await store.fetch(Attachment.self, ids: strings)
+        #expect(fetched.map(\.uniqueID) == strings)
+        try store.delete(Attachment.self, ids: strings.dropLast())
+        #expect(try await store.fetchIDs(Attachment.self) == [""])
+    }
 }
 
 @MainActor

@@ -7,48 +7,16 @@ enum IDList {
     static let subquery = "SELECT value FROM json_each(?)"
 
     static func json(_ ids: some Collection<QSAnyID>) -> SQLValue {
-        var json = "["
-        json.reserveCapacity(ids.count * 8 + 2)
+        var json = JSONText(reservingCapacity: ids.count * 8 + 2)
+        json.append("[")
         var first = true
         for id in ids {
-            if !first { json += "," }
+            if !first { json.append(",") }
             first = false
-            append(id, to: &json)
+            json.append(id)
         }
-        json += "]"
-        return .text(json)
-    }
-
-    /// Appends one ID as a JSON number or string.
-    static func append(_ id: QSAnyID, to json: inout String) {
-        switch id {
-        case .integer(let value): json += String(value)
-        case .string(let value): appendQuoted(value, to: &json)
-        }
-    }
-
-    private static func appendQuoted(_ string: String, to json: inout String) {
-        json += "\""
-        // Most IDs need no escaping: append them whole rather than scalar by scalar.
-        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            json += string
-            json += "\""
-            return
-        }
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": json += "\\\""
-            case "\\": json += "\\\\"
-            case "\n": json += "\\n"
-            case "\r": json += "\\r"
-            case "\t": json += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                json += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: json.unicodeScalars.append(scalar)
-            }
-        }
-        json += "\""
+        json.append("]")
+        return json.value
     }
 }
 

@@ -99,13 +99,18 @@ final class LookupWriter {
 
     /// `[[child, index], …]`, read back by ``RelationshipSQL/insertMany``.
     private static func json(_ rows: some Collection<LookupDiff.Row>) -> SQLValue {
-        var json = "["
+        var json = JSONText(reservingCapacity: rows.count * 16 + 2)
+        json.append("[")
         for (offset, row) in rows.enumerated() {
-            json += offset == 0 ? "[" : ",["
-            IDList.append(row.child, to: &json)
-            json += ",\(row.index)]"
+            if offset > 0 { json.append(",") }
+            json.append("[")
+            json.append(row.child)
+            json.append(",")
+            json.append(row.index)
+            json.append("]")
         }
-        return .text(json + "]")
+        json.append("]")
+        return json.value
     }
 }
 
