@@ -10,6 +10,15 @@ public enum QSAnyID: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Hashes the value alone, leaving out which case holds it (an integer never equals a
+    /// string, so nothing is lost): one round of hashing fewer on every cache look-up.
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .integer(let value): hasher.combine(value)
+        case .string(let value): hasher.combine(value)
+        }
+    }
+
     /// An ID read from a column: an integer, or text (anything else is taken as its text).
     init(column value: SQLValue) {
         self = QSAnyID(sqlValue: value) ?? .string(value.description)
