@@ -38,6 +38,8 @@ import Testing
             let store = try await QSStore.open(at: url, model: Fixtures.model(), schema: schema, types: Fixtures.allTypes)
             #expect(try await store.fetchRows("PRAGMA journal_mode") == [[.text("wal")]])
             #expect(try await store.fetchRows("PRAGMA user_version") == [[.integer(1)]])
+            // 2 is MEMORY: a bulk write's statement journal stays in memory.
+            #expect(try await store.fetchRows("PRAGMA temp_store") == [[.integer(2)]])
             try await store.close()
         }
     }

@@ -89,7 +89,7 @@ struct BenchmarkRun {
             print("qsdata-bench: running under valgrind, but built without valgrind's headers: no instruction counts (install valgrind and rebuild)")
         }
         print("qsdata-bench: SQLite \(RawDatabase.version), \(Self.buildMode) build, \(ProcessInfo.processInfo.activeProcessorCount) cores, "
-              + "scale \(scale), 1 warm-up + \(repetitions) timed repetitions or more (until \(minimumSeconds) s), journal_mode=WAL synchronous=NORMAL")
+              + "scale \(scale), 1 warm-up + \(repetitions) timed repetitions or more (until \(minimumSeconds) s), journal_mode=WAL synchronous=NORMAL temp_store=MEMORY")
         var results: [BenchResult] = []
         for name in names {
             print("running \(name)…")

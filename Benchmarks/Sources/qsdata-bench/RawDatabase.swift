@@ -21,6 +21,7 @@ final class RawDatabase {
         self.handle = handle
         try execute("PRAGMA journal_mode = WAL")
         try execute("PRAGMA synchronous = NORMAL")
+        try execute("PRAGMA temp_store = MEMORY")
         // Read the schema now, as QSData and GRDB do when they open, so that the first timed
         // statement does not pay for it.
         try execute("SELECT count(*) FROM sqlite_master")

@@ -27,6 +27,9 @@ public final class SQLiteConnection {
         sqlite3_busy_timeout(handle, 5_000)
         do {
             try execute("PRAGMA synchronous = NORMAL")
+            // A bulk UPDATE or DELETE keeps its statement journal in memory rather than
+            // writing it to a temporary file (see "Bulk operations" in HowTheStoreWorks).
+            try execute("PRAGMA temp_store = MEMORY")
         } catch {
             statements.removeAll()
             sqlite3_close_v2(handle)

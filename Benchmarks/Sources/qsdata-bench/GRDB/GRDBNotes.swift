@@ -8,6 +8,7 @@ enum GRDBBench {
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA journal_mode = WAL")
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
         let dbQueue = try DatabaseQueue(path: path, configuration: configuration)
         // Read the schema now, as QSData does when it opens.
