@@ -73,7 +73,7 @@ struct SwiftTypeWriter {
         source.line("/// Reads an instance from a row holding every property and relationship.")
         source.block("\(access.prefix)init(row: QSRow) throws {") { body in
             if shape.isClass {
-                for member in shape.members { body.line("\(reference(to: member)) = try \(reading(member))") }
+                for member in shape.members { body.line(assignment(member)) }
             } else {
                 // A struct passes every read to the memberwise initializer: assigning its stored
                 // properties one by one between throwing reads makes Swift copy the finished
@@ -92,9 +92,7 @@ struct SwiftTypeWriter {
     private func writeUpdate(to source: inout SourceWriter) {
         source.line("/// Sets every property but `uniqueID` from a changed row, for the instance everyone holds.")
         source.block("\(access.prefix)func update(from row: QSRow) throws {") { body in
-            for member in shape.members where member.modelName != "uniqueID" {
-                body.line("\(reference(to: member)) = try \(reading(member))")
-            }
+            for member in shape.members where member.modelName != "uniqueID" { body.line(assignment(member)) }
         }
     }
 
@@ -108,6 +106,11 @@ struct SwiftTypeWriter {
                     : "row[\"\(member.modelName)\"] = \(value)")
             }
         }
+    }
+
+    /// `member = try <its read>`, for the class initializer and `update(from:)`.
+    private func assignment(_ member: GeneratedTypeShape.Member) -> String {
+        "\(reference(to: member)) = try \(reading(member))"
     }
 
     /// The expression that reads the member from `row`.

@@ -22,8 +22,10 @@ extension TypeBinding {
         // unspecialised code those look up generic metadata at run time (see `ObjectCache.insertFromApp`).
         var claimed: [Int] = []
         var positions: [Int] = []
-        for index in 0 ..< typedChildren.count where batch.claimChild(of: self, id: typedChildren[index].uniqueID.anyID) {
-            positions.append(try encode(typedChildren[index], group: group, into: &batch, registry: registry))
+        for index in 0 ..< typedChildren.count {
+            let child = typedChildren[index]
+            guard batch.claimChild(of: self, id: child.uniqueID.anyID) else { continue }
+            positions.append(try encode(child, group: group, into: &batch, registry: registry))
             claimed.append(index)
         }
         guard !claimed.isEmpty else { return }

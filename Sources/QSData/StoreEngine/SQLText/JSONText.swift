@@ -1,8 +1,9 @@
-/// A JSON array of IDs written as UTF-8 bytes, for binding to `json_each`.
+/// JSON text for `json_each`, written as UTF-8 bytes: the lists of IDs (``IDList``) and of lookup
+/// rows that bulk writes bind.
 ///
-/// A bulk update or delete of 10,000 rows writes one such array on the main actor before its SQL
-/// can start, so its cost is on the critical path: writing digits into a byte array costs a small
-/// fraction of appending `String(id)` to a `String`.
+/// A bulk update or delete of 10,000 rows writes its list on the main actor before its SQL can
+/// start, so the cost is on the critical path: writing digits into a byte array costs a third of
+/// appending `String(id)` to a `String`.
 struct JSONText {
     private var bytes: [UInt8] = []
 
