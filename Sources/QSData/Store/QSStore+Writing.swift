@@ -132,14 +132,14 @@ extension QSStore {
                 try typeBinding.patchCachedInstances(ids: ids, with: patch, timing: .atOnce)
             }
         }
-        // Outside a batch the UPDATE runs on the queue while the instances are patched here, and
-        // commits once they are (see ``PatchGate``). A batch runs its SQL only after it closes,
-        // so there the instances are patched first.
+        // Outside a batch the UPDATE runs on the queue while the instances (and, when the queue
+        // has reached the write, the row snapshots) are patched here, and commits once they are
+        // (see ``PatchGate``). A batch runs its SQL only after it closes, so there the instances
+        // are patched first, and the queue patches the snapshots.
         let gate = collectedBatch == nil ? PatchGate() : nil
         if gate == nil { try patchInstances() }
         let write = submitWrite("update \(ids.count) \(Object.modelName)", source: source, touches: touches) { writer, change in
-            try writer.update(binding, columns: columns, ids: ids, idList: argument, into: &change)
-            try gate?.waitForPatch()
+            try writer.update(binding, columns: columns, ids: ids, idList: argument, gate: gate, into: &change)
             return nil
         }
         if let gate {
@@ -149,7 +149,9 @@ extension QSStore {
                 gate.abandon()
                 throw error
             }
-            gate.open()
+            gate.open {
+                for typeBinding in bindings { typeBinding.patchSnapshots(ids, named: columns) }
+            }
         }
         return write
     }

@@ -12,3 +12,16 @@ extension TypeBinding {
         cache.patchSnapshots(ids, columns: columns)
     }
 }
+
+extension AnyTypeBinding {
+    /// Records new values for the named columns of these rows in their snapshots, where the type
+    /// keeps instances and reads any of the columns. Returns whether it did.
+    @discardableResult
+    func patchSnapshots(_ ids: [QSAnyID], named columns: [(name: String, value: SQLValue)]) -> Bool {
+        guard cachesInstances else { return false }
+        let positioned = columns.compactMap { column in layout.index(of: column.name).map { (index: $0, value: column.value) } }
+        guard !positioned.isEmpty else { return false }
+        patchSnapshots(ids, columns: positioned)
+        return true
+    }
+}

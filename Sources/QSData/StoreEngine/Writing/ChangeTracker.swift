@@ -27,10 +27,15 @@ final class ChangeTracker {
     /// Records that `columns` (by name) now hold these values in the rows `ids`, for every type
     /// on the table that reads them.
     func recordUpdate(of ids: [QSAnyID], columns: [(name: String, value: SQLValue)], bindings: [any AnyTypeBinding]) {
+        for binding in bindings where binding.patchSnapshots(ids, named: columns) {
+            patched.append((binding, ids))
+        }
+    }
+
+    /// Records that the main actor has patched the snapshots of the rows `ids` for an update in
+    /// this transaction (see ``PatchGate``), so that a rollback drops them.
+    func recordSnapshotsPatchedElsewhere(of ids: [QSAnyID], bindings: [any AnyTypeBinding]) {
         for binding in bindings where binding.cachesInstances {
-            let positioned = columns.compactMap { column in binding.layout.index(of: column.name).map { (index: $0, value: column.value) } }
-            guard !positioned.isEmpty else { continue }
-            binding.patchSnapshots(ids, columns: positioned)
             patched.append((binding, ids))
         }
     }

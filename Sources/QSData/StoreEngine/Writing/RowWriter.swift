@@ -158,16 +158,48 @@ struct RowWriter {
     /// Sets `columns` on the rows with these uniqueIDs, in one statement. When every ID had a
     /// row (the usual case) no more is needed to know which changed; otherwise one SELECT finds
     /// the ones that exist, so observers hear exactly the updated IDs.
-    func update(_ binding: any AnyTypeBinding, columns: [(name: String, value: SQLValue)], ids: [QSAnyID], idList: SQLValue, into change: inout QSChange) throws {
-        let sql = binding.sql.update(columns: columns.map(\.name), where: TableSQL.byIDs)
-        try connection.execute(sql, columns.map(\.value) + [idList])
-        var updated = ids
-        if connection.changes != ids.count {
-            let existing = "SELECT \(quoted("uniqueID")) FROM \(binding.sql.table) WHERE \(TableSQL.byIDs)"
-            updated = try idsReturned(by: existing, [idList])
+    ///
+    /// Outside a batch, `gate` is where the main actor says it has patched the cached instances
+    /// (and, when it could, the row snapshots): the update waits there before returning, whether
+    /// its statement succeeded or not, so that a rollback finds every snapshot the main actor
+    /// patched. Throws ``WriteAbandoned`` when the main actor gave the update up.
+    func update(
+        _ binding: any AnyTypeBinding, columns: [(name: String, value: SQLValue)], ids: [QSAnyID], idList: SQLValue,
+        gate: PatchGate?, into change: inout QSChange
+    ) throws {
+        gate?.queueReachesWrite()
+        let bindings = [binding] + registry.siblings(of: binding)
+        let updated: [QSAnyID]
+        do {
+            updated = try updateRows(binding, columns: columns, ids: ids, idList: idList)
+        } catch {
+            if gate?.waitForOutcome() == .opened(snapshotsPatched: true) {
+                tracker.recordSnapshotsPatchedElsewhere(of: ids, bindings: bindings)
+            }
+            throw error
         }
         record(updated, columns: columns, of: binding, into: &change)
-        tracker.recordUpdate(of: updated, columns: columns, bindings: [binding] + registry.siblings(of: binding))
+        switch gate?.waitForOutcome() {
+        case .abandoned:
+            throw WriteAbandoned()
+        case .opened(snapshotsPatched: true):
+            tracker.recordSnapshotsPatchedElsewhere(of: ids, bindings: bindings)
+            if updated.count != ids.count {
+                // The main actor patched every ID listed; those without a row lose the patch.
+                tracker.forgetSnapshots(of: Array(Set(ids).subtracting(updated)), bindings: bindings)
+            }
+        case .opened(snapshotsPatched: false), nil:
+            tracker.recordUpdate(of: updated, columns: columns, bindings: bindings)
+        }
+    }
+
+    /// Runs the UPDATE for `ids`; returns the IDs that had a row.
+    private func updateRows(_ binding: any AnyTypeBinding, columns: [(name: String, value: SQLValue)], ids: [QSAnyID], idList: SQLValue) throws -> [QSAnyID] {
+        let sql = binding.sql.update(columns: columns.map(\.name), where: TableSQL.byIDs)
+        try connection.execute(sql, columns.map(\.value) + [idList])
+        guard connection.changes != ids.count else { return ids }
+        let existing = "SELECT \(quoted("uniqueID")) FROM \(binding.sql.table) WHERE \(TableSQL.byIDs)"
+        return try idsReturned(by: existing, [idList])
     }
 
     private func record(_ ids: [QSAnyID], columns: [(name: String, value: SQLValue)], of binding: any AnyTypeBinding, into change: inout QSChange) {

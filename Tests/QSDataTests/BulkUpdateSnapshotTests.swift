@@ -1,0 +1,238 @@
+import Dispatch
+import Foundation
+import QSData
+import Testing
+
+/// A bulk update by IDs keeps the store's record of what each row holds (what a later save
+/// compares an instance with) true, whichever side brings it up to date: the main actor, when
+/// the database queue has already reached the update while the instances are being patched, or
+/// the queue itself, when earlier work still held it. Both ways must end the same.
+@MainActor
+@Suite struct BulkUpdateSnapshotTests {
+    enum QueueState: String, CaseIterable, CustomTestStringConvertible {
+        /// The queue has begun the update's transaction before the instances are all patched.
+        case reachesTheUpdateFirst
+        /// Writes enqueued earlier hold the queue until the update call has returned; one of
+        /// them saves the same notes, recording what their rows hold before the update.
+        case isBusyUntilTheCallReturns
+
+        var testDescription: String { rawValue }
+    }
+
+    @Test(arguments: QueueState.allCases)
+    func aBulkUpdateLeavesTheStoreKnowingWhatTheRowsHold(queue: QueueState) async throws {
+        let (store, url, notes) = try await openStore(notes: 300)
+        let marked = Array(notes.prefix(100))
+        try archive(marked, in: store, at: url, queue: queue)
+        try await store.flush()
+        #expect(marked.allSatisfy { $0.archived })
+        #expect(try await store.count(PatientNote.self, where: "archived = 1") == 100)
+        if queue == .isBusyUntilTheCallReturns {
+            #expect(try await store.count(PatientNote.self, where: "text LIKE '%, edited'") == 100)
+        }
+
+        // Saved as they are, they write nothing: the store knows their rows hold just that.
+        let unchanged = try await store.recordStatements {
+            try store.save(marked)
+            try await store.flush()
+        }
+        #expect(unchanged.count == 0, "\(unchanged)")
+        // Put back, one is written: the store does not still think its row unarchived.
+        marked[0].archived = false
+        let putBack = try await store.recordStatements {
+            try store.save(marked[0])
+            try await store.flush()
+        }
+        #expect(putBack.count == 1, "\(putBack)")
+        #expect(try await store.count(PatientNote.self, where: "archived = 1") == 99)
+        try await store.close()
+    }
+
+    @Test(arguments: QueueState.allCases)
+    func aBulkUpdateThatSQLiteRefusesLeavesNothingPatchedBehind(queue: QueueState) async throws {
+        let (store, url, notes) = try await openStore(notes: 50)
+        try await store.execute("""
+            CREATE TEMP TRIGGER refuseArchiving BEFORE UPDATE OF archived ON notes WHEN NEW.archived = 1
+            BEGIN SELECT RAISE(ABORT, 'archiving refused'); END
+            """)
+        try archive(notes, in: store, at: url, queue: queue)
+        let error = await #expect(throws: QSWriteError.self) { try await store.flush() }
+        #expect(error?.wasRolledBack == true)
+        #expect((error?.underlying as? SQLiteError)?.message == "archiving refused")
+        #expect(notes.allSatisfy { !$0.archived }, "restored to what the database holds")
+        try await store.execute("DROP TRIGGER refuseArchiving")
+
+        // Archived now, one is written: the store does not think its row archived already.
+        notes[7].archived = true
+        try store.save(notes[7])
+        try await store.flush()
+        let archivedIDs = try await store.fetchIDs(PatientNote.self, where: "archived = 1")
+        #expect(archivedIDs == [7])
+        try await store.close()
+    }
+
+    @Test(arguments: QueueState.allCases)
+    func aRowDeletedBehindTheStoresBackComesBackWhenItsInstanceIsSaved(queue: QueueState) async throws {
+        let (store, url, notes) = try await openStore(notes: 20)
+        try await store.execute("DELETE FROM notes WHERE uniqueID = 3")
+        try archive(notes, in: store, at: url, queue: queue)
+        try await store.flush()
+        #expect(notes[3].archived)
+
+        // The store must not think the row is there and already archived.
+        try store.save(notes[3])
+        try await store.flush()
+        #expect(try await store.count(PatientNote.self, where: "archived = 1") == 20)
+        try await store.close()
+    }
+
+    // MARK: Helpers
+
+    private func openStore(notes count: Int) async throws -> (QSStore, URL, [PatientNote]) {
+        let url = Fixtures.temporaryDatabaseURL()
+        let store = try await QSStore.open(
+            at: url, model: Fixtures.model(), schema: QSSchema(creationSQL: Fixtures.schemaSQL),
+            types: [PatientNote.self, Tag.self, Attachment.self])
+        let notes = (0..<count).map { PatientNote(uniqueID: Int64($0), text: "note \($0)") }
+        try store.save(notes)
+        try await store.flush()
+        return (store, url, notes)
+    }
+
+    /// Archives `notes` with one bulk update, with the queue as `queue` says when the main actor
+    /// has patched the instances.
+    private func archive(_ notes: [PatientNote], in store: QSStore, at url: URL, queue: QueueState) throws {
+        let ids = notes.map(\.uniqueID)
+        switch queue {
+        case .reachesTheUpdateFirst:
+            // The first instance patched waits until the queue has begun the update's
+            // transaction; the rest are patched after that.
+            let probe = try WriteLockProbe(path: url.path)
+            notes[0].beforeUpdate = { try probe.waitUntilAnotherConnectionWrites() }
+            defer { notes[0].beforeUpdate = nil }
+            try store.update(PatientNote.self, ids: ids, set: ["archived": true])
+        case .isBusyUntilTheCallReturns:
+            let release = DispatchSemaphore(value: 0)
+            try store.write("hold the queue") { _ in _ = release.wait(timeout: .now() + 30) }
+            defer { release.signal() }
+            for note in notes { note.text += ", edited" }
+            try store.save(notes)
+            try store.update(PatientNote.self, ids: ids, set: ["archived": true])
+        }
+    }
+}
+
+/// A second connection to a store's file that tells when the store has begun a write
+/// transaction: from then on, it can't begin one itself.
+private struct WriteLockProbe {
+    struct TimedOut: Error {}
+
+    let connection: SQLiteConnection
+
+    init(path: String) throws {
+        connection = try SQLiteConnection(path: path)
+        try connection.execute("PRAGMA busy_timeout = 0")
+    }
+
+    func waitUntilAnotherConnectionWrites() throws {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            do {
+                try connection.execute("BEGIN IMMEDIATE")
+                try connection.execute("ROLLBACK")
+            } catch let error as SQLiteError where error.code == 5 {  // SQLITE_BUSY
+                return
+            }
+        }
+        throw TimedOut()
+    }
+}
+
+/// A note that can run `beforeUpdate` as the store patches it after a bulk update.
+private final class PatientNote: QSUpdatableObject {
+    static let modelName = "Note"
+
+    let uniqueID: Int64
+    var text: String
+    var archived = false
+    var sortDate = Fixtures.referenceDate
+    var links: [String]?
+    var tags: [Tag] = []
+    var attachments: [Attachment] = []
+    var beforeUpdate: (() throws -> Void)?
+
+    init(uniqueID: Int64, text: String) {
+        self.uniqueID = uniqueID
+        self.text = text
+    }
+
+    init(row: QSRow) throws {
+        uniqueID = try row["uniqueID"]
+        text = try row["text"]
+        archived = try row["archived"]
+        sortDate = try row["sortDate"]
+        links = try row["links"]
+        tags = try row.related("tags")
+        attachments = try row.related("attachments")
+    }
+
+    func update(from row: QSRow) throws {
+        try beforeUpdate?()
+        text = try row["text"]
+        archived = try row["archived"]
+        sortDate = try row["sortDate"]
+        links = try row["links"]
+        tags = try row.related("tags")
+        attachments = try row.related("attachments")
+    }
+
+    func encode(to row: inout QSRowEncoder) {
+        row["uniqueID"] = uniqueID
+        row["text"] = text
+        row["archived"] = archived
+        row["sortDate"] = sortDate
+        row["links"] = links
+        row.setRelated("tags", tags)
+        row.setRelated("attachments", attachments)
+    }
+}
+
+/// The gate between a bulk update's transaction and the main actor patching instances, on its
+/// own: who patches the row snapshots, and what the transaction learns.
+@Suite struct PatchGateTests {
+    @Test func onceTheQueueHasReachedTheWriteTheMainActorPatchesTheSnapshots() {
+        let gate = PatchGate()
+        gate.queueReachesWrite()
+        var patched = false
+        gate.open { patched = true }
+        #expect(patched)
+        #expect(gate.waitForOutcome() == .opened(snapshotsPatched: true))
+    }
+
+    @Test func beforeTheQueueReachesTheWriteTheQueuePatchesTheSnapshots() {
+        let gate = PatchGate()
+        gate.open { Issue.record("the main actor patched snapshots an earlier write could overwrite") }
+        gate.queueReachesWrite()
+        #expect(gate.waitForOutcome() == .opened(snapshotsPatched: false))
+    }
+
+    @Test func anAbandonedWriteIsToldSo() {
+        let gate = PatchGate()
+        gate.queueReachesWrite()
+        gate.abandon()
+        #expect(gate.waitForOutcome() == .abandoned)
+    }
+
+    @Test func theTransactionWaitsUntilTheGateOpens() async throws {
+        let gate = PatchGate()
+        let reached = DispatchSemaphore(value: 0)
+        let outcome = Task.detached {
+            gate.queueReachesWrite()
+            reached.signal()
+            return gate.waitForOutcome()
+        }
+        #expect(reached.wait(timeout: .now() + 30) == .success)
+        gate.open {}
+        #expect(await outcome.value == .opened(snapshotsPatched: true))
+    }
+}
