@@ -26,9 +26,9 @@ import Testing
         try archive(marked, in: store, at: url, queue: queue)
         try await store.flush()
         #expect(marked.allSatisfy { $0.archived })
-        #expect(try await store.count(PatientNote.self, where: "archived = 1") == 100)
+        #expect(try await store.count(PatchableNote.self, where: "archived = 1") == 100)
         if queue == .isBusyUntilTheCallReturns {
-            #expect(try await store.count(PatientNote.self, where: "text LIKE '%, edited'") == 100)
+            #expect(try await store.count(PatchableNote.self, where: "text LIKE '%, edited'") == 100)
         }
 
         // Saved as they are, they write nothing: the store knows their rows hold just that.
@@ -44,7 +44,7 @@ import Testing
             try await store.flush()
         }
         #expect(putBack.count == 1, "\(putBack)")
-        #expect(try await store.count(PatientNote.self, where: "archived = 1") == 99)
+        #expect(try await store.count(PatchableNote.self, where: "archived = 1") == 99)
         try await store.close()
     }
 
@@ -66,7 +66,7 @@ import Testing
         notes[7].archived = true
         try store.save(notes[7])
         try await store.flush()
-        let archivedIDs = try await store.fetchIDs(PatientNote.self, where: "archived = 1")
+        let archivedIDs = try await store.fetchIDs(PatchableNote.self, where: "archived = 1")
         #expect(archivedIDs == [7])
         try await store.close()
     }
@@ -82,18 +82,18 @@ import Testing
         // The store must not think the row is there and already archived.
         try store.save(notes[3])
         try await store.flush()
-        #expect(try await store.count(PatientNote.self, where: "archived = 1") == 20)
+        #expect(try await store.count(PatchableNote.self, where: "archived = 1") == 20)
         try await store.close()
     }
 
     // MARK: Helpers
 
-    private func openStore(notes count: Int) async throws -> (QSStore, URL, [PatientNote]) {
+    private func openStore(notes count: Int) async throws -> (QSStore, URL, [PatchableNote]) {
         let url = Fixtures.temporaryDatabaseURL()
         let store = try await QSStore.open(
             at: url, model: Fixtures.model(), schema: QSSchema(creationSQL: Fixtures.schemaSQL),
-            types: [PatientNote.self, Tag.self, Attachment.self])
-        let notes = (0..<count).map { PatientNote(uniqueID: Int64($0), text: "note \($0)") }
+            types: [PatchableNote.self, Tag.self, Attachment.self])
+        let notes = (0..<count).map { PatchableNote(uniqueID: Int64($0), text: "note \($0)") }
         try store.save(notes)
         try await store.flush()
         return (store, url, notes)
@@ -101,23 +101,23 @@ import Testing
 
     /// Archives `notes` with one bulk update, with the queue as `queue` says when the main actor
     /// has patched the instances.
-    private func archive(_ notes: [PatientNote], in store: QSStore, at url: URL, queue: QueueState) throws {
+    private func archive(_ notes: [PatchableNote], in store: QSStore, at url: URL, queue: QueueState) throws {
         let ids = notes.map(\.uniqueID)
         switch queue {
         case .reachesTheUpdateFirst:
             // The first instance patched waits until the queue has begun the update's
             // transaction; the rest are patched after that.
             let probe = try WriteLockProbe(path: url.path)
-            notes[0].beforeUpdate = { try probe.waitUntilAnotherConnectionWrites() }
+            notes[0].beforeUpdate = { _ in try probe.waitUntilAnotherConnectionWrites() }
             defer { notes[0].beforeUpdate = nil }
-            try store.update(PatientNote.self, ids: ids, set: ["archived": true])
+            try store.update(PatchableNote.self, ids: ids, set: ["archived": true])
         case .isBusyUntilTheCallReturns:
             let release = DispatchSemaphore(value: 0)
             try store.write("hold the queue") { _ in _ = release.wait(timeout: .now() + 30) }
             defer { release.signal() }
             for note in notes { note.text += ", edited" }
             try store.save(notes)
-            try store.update(PatientNote.self, ids: ids, set: ["archived": true])
+            try store.update(PatchableNote.self, ids: ids, set: ["archived": true])
         }
     }
 }
@@ -145,55 +145,6 @@ private struct WriteLockProbe {
             }
         }
         throw TimedOut()
-    }
-}
-
-/// A note that can run `beforeUpdate` as the store patches it after a bulk update.
-private final class PatientNote: QSUpdatableObject {
-    static let modelName = "Note"
-
-    let uniqueID: Int64
-    var text: String
-    var archived = false
-    var sortDate = Fixtures.referenceDate
-    var links: [String]?
-    var tags: [Tag] = []
-    var attachments: [Attachment] = []
-    var beforeUpdate: (() throws -> Void)?
-
-    init(uniqueID: Int64, text: String) {
-        self.uniqueID = uniqueID
-        self.text = text
-    }
-
-    init(row: QSRow) throws {
-        uniqueID = try row["uniqueID"]
-        text = try row["text"]
-        archived = try row["archived"]
-        sortDate = try row["sortDate"]
-        links = try row["links"]
-        tags = try row.related("tags")
-        attachments = try row.related("attachments")
-    }
-
-    func update(from row: QSRow) throws {
-        try beforeUpdate?()
-        text = try row["text"]
-        archived = try row["archived"]
-        sortDate = try row["sortDate"]
-        links = try row["links"]
-        tags = try row.related("tags")
-        attachments = try row.related("attachments")
-    }
-
-    func encode(to row: inout QSRowEncoder) {
-        row["uniqueID"] = uniqueID
-        row["text"] = text
-        row["archived"] = archived
-        row["sortDate"] = sortDate
-        row["links"] = links
-        row.setRelated("tags", tags)
-        row.setRelated("attachments", attachments)
     }
 }
 

@@ -46,26 +46,27 @@ import Testing
     @Test func aCachedInstanceThatRefusesABulkUpdateIsReportedAndForgotten() async throws {
         let store = try await QSStore.open(
             at: Fixtures.temporaryDatabaseURL(), model: Fixtures.model(),
-            schema: QSSchema(creationSQL: Fixtures.schemaSQL), types: [StubbornNote.self, Tag.self, Attachment.self])
-        let note = StubbornNote(uniqueID: 31_000, text: "stays unarchived in memory")
+            schema: QSSchema(creationSQL: Fixtures.schemaSQL), types: [PatchableNote.self, Tag.self, Attachment.self])
+        let note = PatchableNote(uniqueID: 31_000, text: "stays unarchived in memory")
+        note.refuseArchiving()
         try store.save(note)
         try await store.flush()
 
         var reported: [QSWriteError] = []
         let observation = store.observeWriteErrors { reported.append($0) }
-        let write = try store.update(StubbornNote.self, where: "uniqueID = ?", arguments: [31_000], set: ["archived": true])
+        let write = try store.update(PatchableNote.self, where: "uniqueID = ?", arguments: [31_000], set: ["archived": true])
         try await write.committed()  // the update itself committed; patching the instance failed after
 
         let error = await #expect(throws: QSWriteError.self) { try await store.flush() }
         #expect(error?.operation == "update Note where uniqueID = ?")
         #expect(error?.wasRolledBack == false)
-        #expect(error?.underlying is StubbornNote.RefusesToBeArchived)
+        #expect(error?.underlying is PatchableNote.RefusesToBeArchived)
         #expect(error?.description.hasPrefix("update Note where uniqueID = ? committed, but cached instances could not take") == true)
         #expect(reported.count == 1)
-        #expect(try await store.count(StubbornNote.self, where: "archived = 1") == 1)
+        #expect(try await store.count(PatchableNote.self, where: "archived = 1") == 1)
         // The refusing instance is no longer the store's: a fetch reads the row afresh.
-        #expect(try store.cachedObject(of: StubbornNote.self, id: 31_000) == nil)
-        let fetched = try #require(try await store.fetch(StubbornNote.self, id: 31_000))
+        #expect(try store.cachedObject(of: PatchableNote.self, id: 31_000) == nil)
+        let fetched = try #require(try await store.fetch(PatchableNote.self, id: 31_000))
         #expect(fetched !== note)
         #expect(fetched.archived)
         #expect(!note.archived)
@@ -79,30 +80,30 @@ import Testing
     @Test func aBulkUpdateByIDsThatAnInstanceRefusesWritesNothing() async throws {
         let store = try await QSStore.open(
             at: Fixtures.temporaryDatabaseURL(), model: Fixtures.model(),
-            schema: QSSchema(creationSQL: Fixtures.schemaSQL), types: [StubbornNote.self, Tag.self, Attachment.self])
-        let willing = StubbornNote(uniqueID: 32_000, text: "willing")
-        let stubborn = StubbornNote(uniqueID: 32_001, text: "stubborn")
-        willing.refusesArchiving = false
+            schema: QSSchema(creationSQL: Fixtures.schemaSQL), types: [PatchableNote.self, Tag.self, Attachment.self])
+        let willing = PatchableNote(uniqueID: 32_000, text: "willing")
+        let stubborn = PatchableNote(uniqueID: 32_001, text: "stubborn")
+        stubborn.refuseArchiving()
         try store.save([willing, stubborn])
         try await store.flush()
 
         var reported: [QSWriteError] = []
         let observation = store.observeWriteErrors { reported.append($0) }
-        #expect(throws: StubbornNote.RefusesToBeArchived.self) {
-            try store.update(StubbornNote.self, ids: [32_000, 32_001], set: ["archived": true])
+        #expect(throws: PatchableNote.RefusesToBeArchived.self) {
+            try store.update(PatchableNote.self, ids: [32_000, 32_001], set: ["archived": true])
         }
         #expect(willing.archived, "patched before the refusal")
         try await store.flush()  // the abandoned write is not reported again
 
         #expect(reported.isEmpty)
-        #expect(try await store.count(StubbornNote.self, where: "archived = 1") == 0)
+        #expect(try await store.count(PatchableNote.self, where: "archived = 1") == 0)
         #expect(!willing.archived, "restored to what the database holds")
         #expect(!stubborn.archived)
         // Afterwards the same update of the willing note alone goes through.
-        try store.update(StubbornNote.self, ids: [32_000], set: ["archived": true])
+        try store.update(PatchableNote.self, ids: [32_000], set: ["archived": true])
         try await store.flush()
         #expect(willing.archived)
-        #expect(try await store.count(StubbornNote.self, where: "archived = 1") == 1)
+        #expect(try await store.count(PatchableNote.self, where: "archived = 1") == 1)
         observation.cancel()
     }
 
@@ -251,57 +252,5 @@ import Testing
         for value in values {
             #expect(try connection.fetchValue("SELECT ?", [value]) == value)
         }
-    }
-}
-
-/// A note whose instances throw from `update(from:)` when the row says archived (all of them
-/// unless `refusesArchiving` is turned off), so patching them after a bulk update fails.
-private final class StubbornNote: QSUpdatableObject {
-    static let modelName = "Note"
-    struct RefusesToBeArchived: Error {}
-
-    let uniqueID: Int64
-    var text: String
-    var archived = false
-    var sortDate = Fixtures.referenceDate
-    var links: [String]?
-    var tags: [Tag] = []
-    var attachments: [Attachment] = []
-    var refusesArchiving = true
-
-    init(uniqueID: Int64, text: String) {
-        self.uniqueID = uniqueID
-        self.text = text
-    }
-
-    init(row: QSRow) throws {
-        uniqueID = try row["uniqueID"]
-        text = try row["text"]
-        archived = try row["archived"]
-        sortDate = try row["sortDate"]
-        links = try row["links"]
-        tags = try row.related("tags")
-        attachments = try row.related("attachments")
-    }
-
-    func update(from row: QSRow) throws {
-        let archived: Bool = try row["archived"]
-        guard !archived || !refusesArchiving else { throw RefusesToBeArchived() }
-        self.archived = archived
-        text = try row["text"]
-        sortDate = try row["sortDate"]
-        links = try row["links"]
-        tags = try row.related("tags")
-        attachments = try row.related("attachments")
-    }
-
-    func encode(to row: inout QSRowEncoder) {
-        row["uniqueID"] = uniqueID
-        row["text"] = text
-        row["archived"] = archived
-        row["sortDate"] = sortDate
-        row["links"] = links
-        row.setRelated("tags", tags)
-        row.setRelated("attachments", attachments)
     }
 }
