@@ -11,6 +11,8 @@ import Testing
 @Suite struct BulkUpdateSnapshotTests {
     enum QueueState: String, CaseIterable, CustomTestStringConvertible {
         /// The queue has begun the update's transaction before the instances are all patched.
+        /// (It tells the gate a moment after `BEGIN`, which patching the other instances gives
+        /// it; should it ever be later, the queue patches, and the test must pass all the same.)
         case reachesTheUpdateFirst
         /// Writes enqueued earlier hold the queue until the update call has returned; one of
         /// them saves the same notes, recording what their rows hold before the update.
