@@ -169,21 +169,17 @@ struct RowWriter {
     ) throws {
         gate?.queueReachesWrite()
         let bindings = [binding] + registry.siblings(of: binding)
-        let updated: [QSAnyID]
-        do {
-            updated = try updateRows(binding, columns: columns, ids: ids, idList: idList)
-        } catch {
-            if gate?.waitForOutcome() == .opened(snapshotsPatched: true) {
-                tracker.recordSnapshotsPatchedElsewhere(of: ids, bindings: bindings)
-            }
-            throw error
+        let statement = Result { try updateRows(binding, columns: columns, ids: ids, idList: idList) }
+        let outcome = gate?.waitForOutcome()
+        if outcome == .opened(snapshotsPatched: true) {
+            tracker.recordSnapshotsPatchedElsewhere(of: ids, bindings: bindings)
         }
+        let updated = try statement.get()
         record(updated, columns: columns, of: binding, into: &change)
-        switch gate?.waitForOutcome() {
+        switch outcome {
         case .abandoned:
             throw WriteAbandoned()
         case .opened(snapshotsPatched: true):
-            tracker.recordSnapshotsPatchedElsewhere(of: ids, bindings: bindings)
             if updated.count != ids.count {
                 // The main actor patched every ID listed; those without a row lose the patch.
                 tracker.forgetSnapshots(of: Array(Set(ids).subtracting(updated)), bindings: bindings)
