@@ -30,3 +30,35 @@ static inline size_t csqlitebench_heap_in_use(void) {
     struct mallinfo2 info = mallinfo2();
     return info.uordblks + info.hblkhd;
 }
+
+// Core affinity for every thread of the process, so that the harness can run each round of a
+// workload on one core (see `CorePinning.swift`). Raw system calls with a plain bit mask of 1,024
+// cores: the `CPU_SET` macros need _GNU_SOURCE, which an imported header cannot define.
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#define CSQLITEBENCH_CORE_MASK_WORDS 16
+/// Writes the cores this thread may run on into `mask` (16 words); 0 on success, else -1.
+static inline int csqlitebench_allowed_cores(unsigned long *mask) {
+    memset(mask, 0, sizeof(unsigned long) * CSQLITEBENCH_CORE_MASK_WORDS);
+    return syscall(SYS_sched_getaffinity, 0, sizeof(unsigned long) * CSQLITEBENCH_CORE_MASK_WORDS, mask) < 0 ? -1 : 0;
+}
+/// Lets every thread of this process run only on the cores in `mask` (16 words). Threads started
+/// later inherit their creator's mask. Returns how many running threads refused, or -1 when the threads
+/// cannot be listed.
+static inline int csqlitebench_restrict_all_threads(const unsigned long *mask) {
+    DIR *tasks = opendir("/proc/self/task");
+    if (tasks == NULL) return -1;
+    int refused = 0;
+    struct dirent *entry;
+    while ((entry = readdir(tasks)) != NULL) {
+        if (entry->d_name[0] == '.') continue;
+        long thread = strtol(entry->d_name, NULL, 10);
+        if (syscall(SYS_sched_setaffinity, thread, sizeof(unsigned long) * CSQLITEBENCH_CORE_MASK_WORDS, mask) != 0 && errno != ESRCH) refused += 1;  // ESRCH: the thread has ended
+    }
+    closedir(tasks);
+    return refused;
+}

@@ -31,13 +31,16 @@ final class Harness {
     let clock = ContinuousClock()
     /// Counts each timed body's instructions when the run is under callgrind (see `instructions.sh`).
     let counter = InstructionCounter()
+    /// Pins each round to one core (see ``CorePinning``); nil lets the scheduler place threads.
+    let pinning: CorePinning?
     /// The short name of the workload now running (what `--filter` takes), for the counter's labels.
     var workload = ""
     private var fileCounter = 0
 
-    init(repetitions: Int, minimumSeconds: Double) throws {
+    init(repetitions: Int, minimumSeconds: Double, pinning: CorePinning?) throws {
         self.repetitions = repetitions
         self.minimumSeconds = minimumSeconds
+        self.pinning = pinning
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("qsdata-bench-\(ProcessInfo.processInfo.processIdentifier)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
@@ -91,9 +94,13 @@ final class Harness {
     /// Runs each implementation once to warm up, then rounds in which every implementation runs
     /// once, in rotating order, so that the shared host's load changes affect all of them alike:
     /// `repetitions` rounds, and more while the timed runs add up to less than `minimumSeconds`.
+    /// With `pinning`, each round runs on one core, the next round on the next core (pass
+    /// `onOneCore: false` for a workload that measures threads working side by side).
     /// Returns the timed milliseconds by implementation name, in the order of the rounds.
-    func interleave(_ trials: [(name: String, trial: Trial)]) async throws -> [String: [Double]] {
+    func interleave(_ trials: [(name: String, trial: Trial)], onOneCore: Bool = true) async throws -> [String: [Double]] {
         let trials = trials.filter { Self.selectedImplementations?.contains($0.name) ?? true }
+        let pinning = onOneCore ? pinning : nil
+        try pinning?.pin(toCoreForRound: 0)
         for (name, trial) in trials {
             counter.label = "\(workload)|\(name)|warm-up"
             _ = try await trial()
@@ -102,6 +109,7 @@ final class Harness {
         var timedMilliseconds = 0.0
         var round = 0
         while round < repetitions || (timedMilliseconds < minimumSeconds * 1_000 && round < maximumRounds) {
+            try pinning?.pin(toCoreForRound: round)
             for offset in trials.indices {
                 let (name, trial) = trials[(offset + round) % trials.count]
                 counter.label = "\(workload)|\(name)|\(round + 1)"
@@ -111,6 +119,8 @@ final class Harness {
             }
             round += 1
         }
+        // A failed trial ends the whole run, so only a finished workload needs its cores back.
+        try pinning?.release()
         return samples
     }
 

@@ -43,6 +43,9 @@ struct QSDataBench: AsyncParsableCommand {
     @Option(help: "Add rounds past --repetitions until a workload's timed runs add up to this many seconds (at most 25 rounds; 0 for exactly --repetitions).")
     var minimumSeconds: Double = 2
 
+    @Flag(inversion: .prefixedNo, help: "Run each round on one core, the next round on the next core, so that every implementation in a round runs on the same core (the main-actor workload never is).")
+    var oneCorePerRound = true
+
     @Option(help: "Also write the results as JSON to this file.")
     var json: String?
 
@@ -53,7 +56,8 @@ struct QSDataBench: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await BenchmarkRun(filter: filter, scale: scale, repetitions: repetitions, minimumSeconds: minimumSeconds, jsonPath: json).run()
+        try await BenchmarkRun(filter: filter, scale: scale, repetitions: repetitions, minimumSeconds: minimumSeconds,
+                           oneCorePerRound: oneCorePerRound, jsonPath: json).run()
     }
 }
 
@@ -64,6 +68,7 @@ struct BenchmarkRun {
     let scale: Double
     let repetitions: Int
     let minimumSeconds: Double
+    let oneCorePerRound: Bool
     let jsonPath: String?
 
     #if DEBUG
@@ -82,14 +87,16 @@ struct BenchmarkRun {
                     || (!Workloads.names.contains { $0.lowercased() == wanted.lowercased() } && name.lowercased().contains(wanted.lowercased()))
             }
         }
-        let harness = try Harness(repetitions: repetitions, minimumSeconds: minimumSeconds)
+        let harness = try Harness(repetitions: repetitions, minimumSeconds: minimumSeconds,
+                                  pinning: oneCorePerRound ? CorePinning() : nil)
         defer { harness.removeFiles() }
         let workloads = Workloads(harness: harness, sizes: Sizes(scale: scale))
         if harness.counter.isActive && csqlitebench_has_callgrind() == 0 {
             print("qsdata-bench: running under valgrind, but built without valgrind's headers: no instruction counts (install valgrind and rebuild)")
         }
         print("qsdata-bench: SQLite \(RawDatabase.version), \(Self.buildMode) build, \(ProcessInfo.processInfo.activeProcessorCount) cores, "
-              + "scale \(scale), 1 warm-up + \(repetitions) timed repetitions or more (until \(minimumSeconds) s), journal_mode=WAL synchronous=NORMAL temp_store=MEMORY")
+              + "scale \(scale), 1 warm-up + \(repetitions) timed repetitions or more (until \(minimumSeconds) s), "
+              + (oneCorePerRound ? "each round on one core, " : "threads on any core, ") + "journal_mode=WAL synchronous=NORMAL temp_store=MEMORY")
         var results: [BenchResult] = []
         for name in names {
             print("running \(name)…")
@@ -106,7 +113,7 @@ struct BenchmarkRun {
         if let jsonPath {
             let report = Report(
                 sqliteVersion: RawDatabase.version, buildMode: Self.buildMode,
-                cores: ProcessInfo.processInfo.activeProcessorCount, scale: scale, repetitions: repetitions,
+                cores: ProcessInfo.processInfo.activeProcessorCount, scale: scale, repetitions: repetitions, oneCorePerRound: oneCorePerRound,
                 date: ISO8601DateFormatter().string(from: Date()), results: results)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -122,6 +129,8 @@ struct Report: Codable {
     let cores: Int
     let scale: Double
     let repetitions: Int
+    /// Whether each round ran on one core (`--one-core-per-round`, the default).
+    let oneCorePerRound: Bool
     let date: String
     let results: [BenchResult]
 }

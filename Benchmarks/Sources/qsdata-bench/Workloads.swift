@@ -426,7 +426,7 @@ final class Workloads {
         }, teardown: { context in
             try await context.store.close()
             self.harness.deleteDatabase(context.path)
-        }))])["QSData"] ?? []
+        }))], onOneCore: false)["QSData"] ?? []
         // The warm-up's gaps are the first entries; keep the timed repetitions'.
         let timedMax = Array(maxGaps.dropFirst())
         let timedP99 = Array(p99Gaps.dropFirst())
