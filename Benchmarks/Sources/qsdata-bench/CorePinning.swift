@@ -1,16 +1,15 @@
 import CSQLiteBench
 
 /// Runs every thread of the process on one core at a time, so that all the implementations timed
-/// in a round run on the same core.
+/// in a round of a fetch workload run on the same core.
 ///
 /// The host this benchmark was tuned on (a virtual machine) slows one core at a time: raw sqlite3
 /// alone, pinned to each core in turn, differed by 30–35% in some pairs of runs. Raw sqlite3 and
-/// GRDB work on the calling thread, while QSData fetches and writes on its database queue's
-/// thread, so left to the scheduler the two can land on different cores, and a slowed core then
-/// shows up as a slow ratio for one of them. Pinning each round, and moving to the next core for
-/// the next round, compares them on the same core and still samples every core. It can only
-/// cost QSData: its main actor and database queue share the one core instead of working side by
-/// side.
+/// GRDB work on the calling thread, while QSData fetches on its database queue's thread, so left
+/// to the scheduler the two can land on different cores, and a slowed core then shows up as a
+/// slow ratio for one of them. Pinning each round, and moving to the next core for the next
+/// round, compares them on the same core and still samples every core. Writes are not pinned
+/// (see ``Harness/Threading``): there QSData's main actor and queue work side by side.
 struct CorePinning {
     /// The cores the process was allowed when the benchmark started, in order.
     let cores: [Int]

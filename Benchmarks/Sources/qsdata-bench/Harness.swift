@@ -31,7 +31,8 @@ final class Harness {
     let clock = ContinuousClock()
     /// Counts each timed body's instructions when the run is under callgrind (see `instructions.sh`).
     let counter = InstructionCounter()
-    /// Pins each round to one core (see ``CorePinning``); nil lets the scheduler place threads.
+    /// Pins each round of a workload whose implementations work on one thread at a time to one
+    /// core (see ``CorePinning``); nil lets the scheduler place threads.
     let pinning: CorePinning?
     /// The short name of the workload now running (what `--filter` takes), for the counter's labels.
     var workload = ""
@@ -91,15 +92,23 @@ final class Harness {
         }
     }
 
+    /// How a workload's implementations use threads, which decides where its rounds run.
+    enum Threading {
+        /// Each implementation works on one thread at a time (the fetches: QSData's database queue
+        /// reads while the main actor waits). With ``pinning``, each round runs on one core.
+        case oneAtATime
+        /// QSData's main actor and database queue work side by side (the writes, and the
+        /// main-actor workload), as they do in an app: threads run on any core.
+        case sideBySide
+    }
+
     /// Runs each implementation once to warm up, then rounds in which every implementation runs
     /// once, in rotating order, so that the shared host's load changes affect all of them alike:
     /// `repetitions` rounds, and more while the timed runs add up to less than `minimumSeconds`.
-    /// With `pinning`, each round runs on one core, the next round on the next core (pass
-    /// `onOneCore: false` for a workload that measures threads working side by side).
     /// Returns the timed milliseconds by implementation name, in the order of the rounds.
-    func interleave(_ trials: [(name: String, trial: Trial)], onOneCore: Bool = true) async throws -> [String: [Double]] {
+    func interleave(_ trials: [(name: String, trial: Trial)], threading: Threading) async throws -> [String: [Double]] {
         let trials = trials.filter { Self.selectedImplementations?.contains($0.name) ?? true }
-        let pinning = onOneCore ? pinning : nil
+        let pinning = threading == .oneAtATime ? pinning : nil
         try pinning?.pin(toCoreForRound: 0)
         for (name, trial) in trials {
             counter.label = "\(workload)|\(name)|warm-up"

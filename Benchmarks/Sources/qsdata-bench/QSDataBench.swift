@@ -43,7 +43,7 @@ struct QSDataBench: AsyncParsableCommand {
     @Option(help: "Add rounds past --repetitions until a workload's timed runs add up to this many seconds (at most 25 rounds; 0 for exactly --repetitions).")
     var minimumSeconds: Double = 2
 
-    @Flag(inversion: .prefixedNo, help: "Run each round on one core, the next round on the next core, so that every implementation in a round runs on the same core (the main-actor workload never is).")
+    @Flag(inversion: .prefixedNo, help: "Run each round of a fetch workload on one core, the next round on the next core, so that every implementation in a round runs on the same core (write workloads never are: QSData's main actor and database queue work side by side there).")
     var oneCorePerRound = true
 
     @Option(help: "Also write the results as JSON to this file.")
@@ -96,7 +96,7 @@ struct BenchmarkRun {
         }
         print("qsdata-bench: SQLite \(RawDatabase.version), \(Self.buildMode) build, \(ProcessInfo.processInfo.activeProcessorCount) cores, "
               + "scale \(scale), 1 warm-up + \(repetitions) timed repetitions or more (until \(minimumSeconds) s), "
-              + (oneCorePerRound ? "each round on one core, " : "threads on any core, ") + "journal_mode=WAL synchronous=NORMAL temp_store=MEMORY")
+              + (oneCorePerRound ? "each fetch round on one core, " : "threads on any core, ") + "journal_mode=WAL synchronous=NORMAL temp_store=MEMORY")
         var results: [BenchResult] = []
         for name in names {
             print("running \(name)…")

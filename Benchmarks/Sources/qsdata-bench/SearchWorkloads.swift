@@ -54,7 +54,7 @@ extension Workloads {
                     Article.self, where: "title LIKE ?", arguments: [.text(pattern)], orderBy: "datePublished DESC", limit: limit)
                 try self.check(articles.count == likeCount, "QSData LIKE found \(articles.count), raw \(likeCount)")
             }),
-        ])
+        ], threading: .oneAtATime)
         // FTS matches words ("4217" and words it begins); LIKE matches substrings ("14217" too), so
         // only common words give both the same rows.
         try check(ftsCount > 0 && expected > 0, "FTS found \(ftsCount), LIKE \(expected)")
@@ -134,7 +134,7 @@ extension Workloads {
             (Self.rawWithIndex, rawTrial(indexed: true)),
             (Impl.qsdata, qsdataTrial(indexed: false)),
             (Self.qsdataWithIndex, qsdataTrial(indexed: true)),
-        ])
+        ], threading: .sideBySide)
         let plain = Statistics.median((samples[Impl.qsdata] ?? []).sorted())
         let indexed = Statistics.median((samples[Self.qsdataWithIndex] ?? []).sorted())
         let rawIndexed = Statistics.median((samples[Self.rawWithIndex] ?? []).sorted())

@@ -17,6 +17,9 @@ struct Sizes {
     var deletedNotes: Int { scaled(10_000) }
     var stallObjects: Int { scaled(100_000) }
     var lookups: Int { scaled(10_000) }
+    /// A word few article titles hold: an article's number in its title ("Article 4217 about …"),
+    /// a smaller number when the scale leaves fewer than 4,218 articles.
+    var rareSearchWord: String { String(min(4217, articles / 2)) }
 }
 
 enum Impl {
@@ -58,7 +61,7 @@ final class Workloads {
         case "byid": return try await fetchByID()
         case "saves": return try await incrementalSaves()
         case "search-common": return try await searchArticles(for: "tempor", label: "search a common word")
-        case "search-rare": return try await searchArticles(for: "4217", label: "search a rare word")
+        case "search-rare": return try await searchArticles(for: sizes.rareSearchWord, label: "search a rare word")
         case "save-search-index": return try await saveNotesWithSearchIndex()
         case "memory": return try await memory()
         default: return []
@@ -142,7 +145,7 @@ final class Workloads {
                 let notes = try await generatedStore.fetchAll(GeneratedTimelineNote.self)
                 try self.check(notes.count == count, "QSData fetched \(notes.count) generated notes")
             }),
-        ])
+        ], threading: .oneAtATime)
         try await store.close()
         try await generatedStore.close()
         return [Impl.raw, Impl.grdb, Impl.grdbRows, Impl.qsdata, Impl.qsdataGenerated].map { harness.result(workload, $0, samples[$0] ?? []) }
@@ -178,7 +181,7 @@ final class Workloads {
                 let notes = try await store.fetch(VSNote.self, where: "archived = 0")
                 try self.check(complete(notes, tags: { $0.tags.count }, attachments: { $0.attachments.count }), "QSData notes")
             }),
-        ])
+        ], threading: .oneAtATime)
         // Statement counts, untimed (tracing slows every implementation down).
         let grdbStatements = try GRDBBench.read(dbQueue) { db in
             try GRDBBench.countingStatements(db) { _ = try GRDBBench.fetchNotes(db, archived: false) }
@@ -229,7 +232,7 @@ final class Workloads {
                 let tags = SampleData.tags.map(GeneratedTag.init)
                 return values.map { GeneratedNote($0, tags: tags) }
             }),
-        ])
+        ], threading: .sideBySide)
         return [Impl.raw, Impl.grdb, Impl.qsdata, Impl.qsdataGenerated].map { harness.result(workload, $0, samples[$0] ?? []) }
     }
 
@@ -296,7 +299,7 @@ final class Workloads {
                 try await context.store.close()
                 self.harness.deleteDatabase(context.path)
             })),
-        ])
+        ], threading: .sideBySide)
         // One more run, untimed, to count the statements.
         let path = try harness.copyDatabase(template, name: "mark-read-qsdata-log")
         let store = try await BenchModel.openStore(path)
@@ -357,7 +360,7 @@ final class Workloads {
                 try self.checkDeleted(context.path, remaining: total - deleted)
                 self.harness.deleteDatabase(context.path)
             })),
-        ])
+        ], threading: .sideBySide)
         // Statement counts, untimed.
         let grdbPath = try harness.copyDatabase(template, name: "delete-grdb-log")
         let dbQueue = try GRDBBench.open(grdbPath)
@@ -426,7 +429,7 @@ final class Workloads {
         }, teardown: { context in
             try await context.store.close()
             self.harness.deleteDatabase(context.path)
-        }))], onOneCore: false)["QSData"] ?? []
+        }))], threading: .sideBySide)["QSData"] ?? []
         // The warm-up's gaps are the first entries; keep the timed repetitions'.
         let timedMax = Array(maxGaps.dropFirst())
         let timedP99 = Array(p99Gaps.dropFirst())
@@ -470,7 +473,7 @@ final class Workloads {
                 }
                 try self.check(found == lookups, "QSData lookups")
             }),
-        ])
+        ], threading: .oneAtATime)
         results = [
             harness.result(workload, Impl.raw, samples[Impl.raw] ?? [], note: "prepared SELECT … WHERE uniqueID = ?, rebound"),
             harness.result(workload, Impl.grdb, samples[Impl.grdb] ?? [], note: "fetchOne(db, key:) in one read"),

@@ -113,7 +113,7 @@ extension Workloads {
                 try self.checkAddedChildren(context.path, parents: parents, children: children)
                 self.harness.deleteDatabase(context.path)
             })),
-        ])
+        ], threading: .sideBySide)
         // Statement counts, untimed.
         let path = try harness.copyDatabase(template, name: "s1-log")
         let store = try await SavesModel.openStore(path)
@@ -183,7 +183,7 @@ extension Workloads {
                 try store.save(episodes)
                 try await store.flush()
             }),
-        ])
+        ], threading: .sideBySide)
         let log = try await store.recordStatements {
             try store.save(episodes)
             try await store.flush()
