@@ -32,7 +32,7 @@ static inline size_t csqlitebench_heap_in_use(void) {
 }
 
 // Core affinity for every thread of the process, so that the harness can run each round of a
-// workload on one core (see `CorePinning.swift`). Raw system calls with a plain bit mask of 1,024
+// fetch workload on one core (see `CorePinning.swift`). Raw system calls with a plain bit mask of 1,024
 // cores: the `CPU_SET` macros need _GNU_SOURCE, which an imported header cannot define.
 #include <dirent.h>
 #include <errno.h>
@@ -47,8 +47,8 @@ static inline int csqlitebench_allowed_cores(unsigned long *mask) {
     return syscall(SYS_sched_getaffinity, 0, sizeof(unsigned long) * CSQLITEBENCH_CORE_MASK_WORDS, mask) < 0 ? -1 : 0;
 }
 /// Lets every thread of this process run only on the cores in `mask` (16 words). Threads started
-/// later inherit their creator's mask. Returns how many running threads refused, or -1 when the threads
-/// cannot be listed.
+/// later inherit their creator's mask. Returns how many running threads refused, or -1 when the
+/// threads cannot be listed.
 static inline int csqlitebench_restrict_all_threads(const unsigned long *mask) {
     DIR *tasks = opendir("/proc/self/task");
     if (tasks == NULL) return -1;

@@ -129,7 +129,7 @@ struct Report: Codable {
     let cores: Int
     let scale: Double
     let repetitions: Int
-    /// Whether each round ran on one core (`--one-core-per-round`, the default).
+    /// Whether each round of a fetch workload ran on one core (`--one-core-per-round`, the default).
     let oneCorePerRound: Bool
     let date: String
     let results: [BenchResult]
