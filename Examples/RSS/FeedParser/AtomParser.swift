@@ -12,11 +12,19 @@ struct AtomParser {
     /// The namespace of this document's Atom elements.
     private let atom: String
 
-    /// Text constructs with `type="xhtml"` (Atom 1.0) or `mode="xml"` (Atom 0.3) are kept as
-    /// markup by the tree builder.
-    static func capturesMarkup(_ node: XMLNode) -> Bool {
-        (node.namespace == XMLNamespace.atom && node.attributes["type"] == "xhtml")
-            || (node.namespace == XMLNamespace.atom03 && node.attributes["mode"] == "xml")
+    /// How the tree builder reads Atom elements: titles as text whatever their type (an XHTML
+    /// title reads as its words), `content` and `summary` as XHTML markup when `type="xhtml"`
+    /// (Atom 1.0) or `mode="xml"` (Atom 0.3), and as HTML otherwise.
+    static func capture(_ node: XMLNode) -> ContentCapture {
+        guard node.namespace == XMLNamespace.atom || node.namespace == XMLNamespace.atom03 else {
+            return node.name == "title" ? .text : .children
+        }
+        switch node.name {
+        case "title", "subtitle", "tagline", "rights": return .text
+        case "content", "summary":
+            return node.attributes["type"] == "xhtml" || node.attributes["mode"] == "xml" ? .xhtml : .html
+        default: return .children
+        }
     }
 
     static func feed(from root: XMLNode, feedURL: URL) -> ParsedFeed {
@@ -29,10 +37,10 @@ struct AtomParser {
         let icon = root.child("icon", atom) ?? root.child("logo", atom)
         return ParsedFeed(
             format: .atom,
-            title: root.childText("title", atom).map(HTMLEntityDecoder.decode),
+            title: text(root.child("title", atom)).map(HTMLEntityDecoder.decode),
             homePageURL: link(of: root, relation: "alternate"),
             feedURL: link(of: root, relation: "self"),
-            summary: root.childText("subtitle", atom) ?? root.childText("tagline", atom),
+            summary: text(root.child("subtitle", atom)) ?? text(root.child("tagline", atom)),
             language: root.attribute("xml:lang"),
             iconURL: icon?.resolve(icon?.trimmedText),
             authors: feedAuthors,
@@ -42,14 +50,14 @@ struct AtomParser {
 
     private func item(from entry: XMLNode, feedAuthors: [ParsedAuthor], feedURL: URL) -> ParsedItem {
         let externalID = entry.childText("id", atom)
-        let title = entry.childText("title", atom).map(HTMLEntityDecoder.decode)
+        let title = text(entry.child("title", atom)).map(HTMLEntityDecoder.decode)
         let url = link(of: entry, relation: "alternate")
         let published = date(entry, ["published", "issued", "created"])
         let modified = date(entry, ["updated", "modified"])
         let content = entry.child("content", atom)
         let isText = content.map(isPlainText) ?? false
-        let contentHTML = isText ? nil : content?.trimmedText
-        let contentText = isText ? content?.trimmedText : nil
+        let contentHTML = isText ? nil : text(content)
+        let contentText = isText ? text(content) : nil
         let entryAuthors = authors(of: entry)
         return ParsedItem(
             uniqueID: ArticleIdentifier.uniqueID(feedURL: feedURL, externalID: externalID, link: url, title: title,
@@ -61,7 +69,7 @@ struct AtomParser {
             externalURL: link(of: entry, relation: "related"),
             contentHTML: contentHTML,
             contentText: contentText,
-            summary: entry.childText("summary", atom),
+            summary: text(entry.child("summary", atom)),
             datePublished: published ?? modified,
             dateModified: modified,
             authors: entryAuthors.isEmpty ? feedAuthors : entryAuthors,
@@ -76,6 +84,16 @@ struct AtomParser {
         let type = content.attribute("type")?.lowercased()
         if atom == XMLNamespace.atom { return (type ?? "text") == "text" }
         return (type ?? "text/plain") == "text/plain" && content.attribute("mode") != "xml"
+    }
+
+    /// The trimmed text of a text construct, decoded from base64 when Atom 0.3 says
+    /// `mode="base64"` (a value that is not base64 is kept as it is).
+    private func text(_ node: XMLNode?) -> String? {
+        guard let node, let text = node.trimmedText else { return nil }
+        guard node.attribute("mode") == "base64" else { return text }
+        let compact = text.filter { !$0.isWhitespace }
+        guard let data = Data(base64Encoded: compact), let decoded = String(data: data, encoding: .utf8) else { return text }
+        return decoded.trimmedNonEmpty
     }
 
     /// The `href` of the first `link` with this `rel` (a missing `rel` means `alternate`).

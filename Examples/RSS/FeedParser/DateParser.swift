@@ -6,7 +6,8 @@ import WireDates
 ///
 /// Understood forms:
 /// - RFC 3339 / ISO 8601: `2015-09-08T14:21:41Z`, `…41.123Z`, `…41+02:00`,
-///   `…41+0200`, `2019-08-24` (midnight UTC), `2020/1/10 14:33:00` (no zone = UTC);
+///   `…41+0200`, `2019-08-24` (midnight UTC), `2020/1/10 14:33:00` (no zone = UTC), and the
+///   basic format without separators, `20251103T100000Z` and `20251103`;
 /// - RFC 822 / 1123 and their common corruptions: `Wed, 05 Feb 2014 04:31:39 +0000`,
 ///   without weekday, `GMT`/`UT`/`Z`/North-American and a few other zone names,
 ///   two-digit years (`< 50` → 20xx), missing seconds, full month names,
@@ -23,6 +24,9 @@ public enum DateParser {
             guard scanner.index < bytes.count else { return nil }
             if scanner.looksLikeISO8601() {
                 return scanner.parseISO8601()
+            }
+            if scanner.looksLikeCompactISO8601() {
+                return scanner.parseCompactISO8601()
             }
             return scanner.parseRFC822()
         }

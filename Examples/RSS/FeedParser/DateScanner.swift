@@ -103,6 +103,34 @@ struct DateScanner {
                                    minute: minute, second: second, fraction: fractional, offset: offset)
     }
 
+    /// Eight digits, then `T` or the end of the date: ISO 8601's basic format, `20251103T100000Z`.
+    func looksLikeCompactISO8601() -> Bool {
+        guard index + 8 <= bytes.count else { return false }
+        for offset in 0..<8 where !Self.isDigit(bytes[index + offset]) { return false }
+        guard index + 8 < bytes.count else { return true }
+        let next = bytes[index + 8]
+        return next == UInt8(ascii: "T") || next == UInt8(ascii: "t") || next == 0x20
+    }
+
+    /// `yyyymmdd`, optionally `Thhmm` or `Thhmmss` with a fraction and a zone.
+    mutating func parseCompactISO8601() -> Date? {
+        guard let year = number(maxDigits: 4), let month = number(maxDigits: 2), let day = number(maxDigits: 2) else {
+            return nil
+        }
+        var hour = 0, minute = 0, second = 0, fractional = 0.0, offset = 0
+        if consume(UInt8(ascii: "T")) || consume(UInt8(ascii: "t")) {
+            guard let parsedHour = number(maxDigits: 2), parsedHour.digits == 2 else { return nil }
+            hour = parsedHour.value
+            if let parsedMinute = number(maxDigits: 2) { minute = parsedMinute.value }
+            if let parsedSecond = number(maxDigits: 2) { second = parsedSecond.value }
+            fractional = fraction()
+            skipWhitespace()
+            offset = zone() ?? 0
+        }
+        return DateParser.makeDate(year: year.value, month: month.value, day: day.value, hour: hour,
+                                   minute: minute, second: second, fraction: fractional, offset: offset)
+    }
+
     /// `Z`, a numeric offset, or a zone name.
     private mutating func zone() -> Int? {
         if let offset = numericOffset() { return offset }

@@ -5,7 +5,11 @@
 ///   replaced by that value;
 /// - references nothing can expand — undeclared names and external (`SYSTEM`/`PUBLIC`)
 ///   entities, which are never fetched — are kept as literal text (`&amp;ext;`), so the text
-///   after them survives.
+///   after them survives;
+/// - an `&` that starts no reference at all (`Tom & Jerry`, `&nbsp` without its semicolon) is
+///   escaped, so it reads as the text it is, and logged as a ``FeedParseWarning/Problem/bareAmpersand``;
+/// - a character reference to a character XML does not allow (`&#11;`) is replaced like the raw
+///   character would be (``ForbiddenCharacters``), and logged.
 ///
 /// Declared entities whose value contains markup or further references are left to the XML
 /// parser, which expands them or refuses the document (that is how entity bombs are refused).
@@ -15,9 +19,11 @@ enum EntityRewriter {
     static let maximumExpansion = 4 * 1024 * 1024
 
     /// The rewritten bytes, or `nil` when nothing needed rewriting.
-    static func rewrite(_ bytes: [UInt8]) throws(FeedParserError) -> [UInt8]? {
-        var scanner = Scanner(bytes: bytes)
-        return try scanner.run()
+    static func rewrite(_ bytes: [UInt8], log: inout RecoveryLog) throws(FeedParserError) -> [UInt8]? {
+        var scanner = Scanner(bytes: bytes, log: log)
+        let rewritten = try scanner.run()
+        log = scanner.log
+        return rewritten
     }
 
     /// What an entity name stands for in this document.
@@ -36,9 +42,11 @@ enum EntityRewriter {
         /// Internal entities the DOCTYPE declares, by name: their value, or `nil` when it has
         /// markup or references. External entities are absent, like undeclared ones.
         var declared: [String: [UInt8]?] = [:]
+        var log: RecoveryLog
 
-        init(bytes: [UInt8]) {
+        init(bytes: [UInt8], log: RecoveryLog) {
             self.bytes = bytes
+            self.log = log
         }
 
         mutating func run() throws(FeedParserError) -> [UInt8]? {
@@ -51,15 +59,23 @@ enum EntityRewriter {
                     continue
                 }
                 guard byte == UInt8(ascii: "&") else { index += 1; continue }
-                var end = index + 1
-                while end < count, end - index <= 64, Self.isNameByte(bytes[end]) { end += 1 }
-                guard end < count, bytes[end] == UInt8(ascii: ";"), end > index + 1,
-                      bytes[index + 1] != UInt8(ascii: "#") else { index += 1; continue }
-                let name = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
-                if case .bytes(let replacement) = replacement(for: name) {
-                    try splice(replacement, from: index, to: end + 1)
+                switch reference(at: index) {
+                case .named(let name, let end):
+                    if case .bytes(let replacement) = replacement(for: name) {
+                        try splice(replacement, from: index, to: end)
+                    }
+                    index = end
+                case .character(let value, let end):
+                    if let replacement = ForbiddenCharacters.replacement(for: value) {
+                        log.note(.forbiddenCharacter, at: index, in: bytes)
+                        copy(replacement, from: index, to: end)
+                    }
+                    index = end
+                case .none:
+                    log.note(.bareAmpersand, at: index, in: bytes)
+                    copy(Array("&amp;".utf8), from: index, to: index + 1)
+                    index += 1
                 }
-                index = end + 1
             }
             guard copiedUpTo > 0 else { return nil }
             output.append(contentsOf: bytes[copiedUpTo...])
@@ -78,11 +94,56 @@ enum EntityRewriter {
             return .bytes(Array("&amp;\(name);".utf8))
         }
 
+        /// What the `&` at `index` starts.
+        private enum Reference {
+            /// `&name;`; `end` is the index after the semicolon.
+            case named(String, end: Int)
+            /// `&#123;` or `&#x7B;`, with the value it names.
+            case character(UInt32, end: Int)
+        }
+
+        private func reference(at index: Int) -> Reference? {
+            let count = bytes.count
+            var end = index + 1
+            if end < count, bytes[end] == UInt8(ascii: "#") {
+                end += 1
+                let hex = end < count && (bytes[end] == UInt8(ascii: "x") || bytes[end] == UInt8(ascii: "X"))
+                if hex { end += 1 }
+                let digitsStart = end
+                var value: UInt64 = 0
+                while end < count, end - digitsStart < 16, let digit = Self.digit(bytes[end], hex: hex) {
+                    value = value * (hex ? 16 : 10) + UInt64(digit)
+                    end += 1
+                }
+                guard end > digitsStart, end < count, bytes[end] == UInt8(ascii: ";") else { return nil }
+                return .character(UInt32(clamping: value), end: end + 1)
+            }
+            while end < count, end - index <= 64, Self.isNameByte(bytes[end]) { end += 1 }
+            guard end < count, bytes[end] == UInt8(ascii: ";"), end > index + 1 else { return nil }
+            return .named(String(decoding: bytes[(index + 1)..<end], as: UTF8.self), end: end + 1)
+        }
+
+        private static func digit(_ byte: UInt8, hex: Bool) -> UInt32? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f") where hex: return UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F") where hex: return UInt32(byte - UInt8(ascii: "A") + 10)
+            default: return nil
+            }
+        }
+
+        /// Splices in what an entity expands to, counting it against ``maximumExpansion``.
         private mutating func splice(_ replacement: [UInt8], from start: Int, to end: Int) throws(FeedParserError) {
             added += replacement.count - (end - start)
             if added > EntityRewriter.maximumExpansion {
                 throw .entityExpansionTooLarge(limit: EntityRewriter.maximumExpansion)
             }
+            copy(replacement, from: start, to: end)
+        }
+
+        /// Replaces `bytes[start..<end]` with `replacement` in the output. Repairs use this
+        /// directly: they grow the document by a few bytes per character of it at most.
+        private mutating func copy(_ replacement: [UInt8], from start: Int, to end: Int) {
             if output.isEmpty { output.reserveCapacity(bytes.count + 256) }
             output.append(contentsOf: bytes[copiedUpTo..<start])
             output.append(contentsOf: replacement)

@@ -22,33 +22,43 @@ public enum FeedParser {
     ///
     /// A document read from a file (any `url` that is not http or https) resolves relative links
     /// against the feed's own home page link when that is an absolute web address.
+    ///
+    /// A document that is not well-formed XML is read as well as it can be: every item that can
+    /// be read is kept, and ``ParsedFeed/warnings`` says what was wrong and where.
     /// - Throws: ``FeedParserError``; OPML input gives
     ///   ``FeedParserError/unexpectedFormat(_:)`` (use ``OPMLParser``).
     public static func parse(data: Data, url: URL, documentURL: URL? = nil) throws(FeedParserError) -> ParsedFeed {
         if FeedFormatSniffer.looksLikeJSON(data) {
             return try JSONFeedParser.parse(data: data, feedURL: url)
         }
-        let bytes = try XMLInputNormalizer.normalize(data)
+        var log = RecoveryLog()
+        let bytes = try XMLInputNormalizer.normalize(data, log: &log)
         guard let format = FeedFormatSniffer.xmlFormat(bytes) else {
             throw bytes.allSatisfy({ (0x09...0x0D).contains($0) || $0 == 0x20 }) ? .emptyData : .unsupportedFormat
         }
         let convert: (XMLNode) -> ParsedFeed
+        let capture: (XMLNode) -> ContentCapture
         switch format {
-        case .rss: convert = { RSSParser.feed(from: $0, feedURL: url) }
-        case .rdf: convert = { RDFParser.feed(from: $0, feedURL: url) }
-        case .atom: convert = { AtomParser.feed(from: $0, feedURL: url) }
+        case .rss:
+            convert = { RSSParser.feed(from: $0, feedURL: url) }
+            capture = RSSItemReader.capture
+        case .rdf:
+            convert = { RDFParser.feed(from: $0, feedURL: url) }
+            capture = RSSItemReader.capture
+        case .atom:
+            convert = { AtomParser.feed(from: $0, feedURL: url) }
+            capture = AtomParser.capture
         case .jsonFeed, .opml: throw .unexpectedFormat(format)
         }
         let base = documentURL ?? url
-        let root = format == .atom
-            ? try XMLTreeBuilder.parse(bytes, feedURL: base, capturesMarkup: AtomParser.capturesMarkup)
-            : try XMLTreeBuilder.parse(bytes, feedURL: base)
+        let root = try XMLTreeBuilder.parse(bytes, feedURL: base, log: &log, capture: capture)
         var feed = convert(root)
         if !isWeb(base), let home = feed.homePageURL, isWeb(home), resolvedAgainstFile(feed) {
             root.rebase(on: home)
             feed = convert(root)
         }
         feed.itemElementCount = root.countElements(named: ["item", "entry"])
+        feed.warnings = log.warnings
         return feed
     }
 
@@ -73,7 +83,9 @@ public enum FeedParser {
         if FeedFormatSniffer.looksLikeJSON(data) {
             return data.range(of: Data("jsonfeed.org".utf8)) != nil ? .jsonFeed : nil
         }
-        guard let bytes = try? XMLInputNormalizer.normalizeEncoding([UInt8](data.prefix(64 * 1024))) else {
+        // Only the format is asked for here: problems in the document are for the parse to report.
+        var ignored = RecoveryLog()
+        guard let bytes = try? XMLInputNormalizer.normalizeEncoding([UInt8](data.prefix(64 * 1024)), log: &ignored) else {
             return nil
         }
         return FeedFormatSniffer.xmlFormat(bytes)

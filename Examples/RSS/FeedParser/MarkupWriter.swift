@@ -1,5 +1,10 @@
-/// Serializes captured XHTML back to markup text.
+/// Serializes captured markup back to text.
 enum MarkupWriter {
+    /// HTML's void elements: they have no end tag, and `</br>` would read as a second `<br>`.
+    private static let voidElements: Set<String> = [
+        "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr",
+    ]
+
     /// `<name a="v">` with attribute values escaped. Attributes are sorted so
     /// the output is deterministic.
     static func startTag(_ name: String, _ attributes: [String: String]) -> String {
@@ -8,6 +13,11 @@ enum MarkupWriter {
             tag += " \(key)=\"\(escape(attributes[key] ?? "", quotes: true))\""
         }
         return tag + ">"
+    }
+
+    /// `</name>`, or nothing for a void element.
+    static func endTag(_ name: String) -> String {
+        voidElements.contains(name.lowercased()) ? "" : "</\(name)>"
     }
 
     /// Escapes `&`, `<`, `>` (and `"` when `quotes`).

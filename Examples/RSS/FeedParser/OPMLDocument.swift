@@ -4,11 +4,14 @@ public struct OPMLDocument: Sendable, Hashable {
     public var title: String?
     /// The top-level outlines of `<body>`.
     public var outlines: [OPMLOutline]
+    /// The problems in the document the parser recovered from (see ``FeedParseWarning``).
+    public var warnings: [FeedParseWarning]
 
     /// Creates a document value.
-    public init(title: String? = nil, outlines: [OPMLOutline] = []) {
+    public init(title: String? = nil, outlines: [OPMLOutline] = [], warnings: [FeedParseWarning] = []) {
         self.title = title
         self.outlines = outlines
+        self.warnings = warnings
     }
 
     /// Every feed in document order, with its folder path. Folders are
@@ -28,8 +31,6 @@ public struct OPMLDocument: Sendable, Hashable {
         return result
     }
 
-    /// Every folder outline (an outline without feed URL that has children),
-    /// at any depth, in document order.
     /// The `xmlUrl` values that are not usable feed URLs (a plain path, a relative address
     /// with no base), in document order: outlines that name a feed the list can't locate.
     public var unusableFeedAddresses: [String] {
@@ -42,6 +43,8 @@ public struct OPMLDocument: Sendable, Hashable {
         return result
     }
 
+    /// Every folder outline (an outline without feed URL that has children),
+    /// at any depth, in document order.
     public var folders: [OPMLOutline] {
         var result: [OPMLOutline] = []
         var stack = Array(outlines.reversed())

@@ -8,16 +8,17 @@ public enum OPMLParser {
     /// - Throws: ``FeedParserError``; a feed (not OPML) gives
     ///   ``FeedParserError/unexpectedFormat(_:)``.
     public static func parse(data: Data) throws(FeedParserError) -> OPMLDocument {
-        let bytes = try XMLInputNormalizer.normalize(data)
+        var log = RecoveryLog()
+        let bytes = try XMLInputNormalizer.normalize(data, log: &log)
         guard let format = FeedFormatSniffer.xmlFormat(bytes) else {
             throw bytes.allSatisfy({ (0x09...0x0D).contains($0) || $0 == 0x20 }) ? .emptyData : .unsupportedFormat
         }
         guard format == .opml else { throw .unexpectedFormat(format) }
-        let root = try XMLTreeBuilder.parse(bytes, feedURL: nil)
+        let root = try XMLTreeBuilder.parse(bytes, feedURL: nil, log: &log)
         let title = root.child("head", XMLNamespace.none)?.childText("title", XMLNamespace.none)
         let body = root.child("body", XMLNamespace.none)
         return OPMLDocument(title: title.map(HTMLEntityDecoder.decode),
-                            outlines: body.map(outlines(in:)) ?? [])
+                            outlines: body.map(outlines(in:)) ?? [], warnings: log.warnings)
     }
 
     /// Converts the `<outline>` children of `node`. Recursion depth is bounded by

@@ -29,6 +29,10 @@ public struct ParsedFeed: Sendable, Hashable {
     /// How many item-like elements the document contains (`item` and `entry` elements at any
     /// depth; the entries of a JSON Feed's `items`), whether or not they became ``items``.
     public var itemElementCount: Int
+    /// The problems in the document the parser recovered from (XML errors, bytes that are not
+    /// UTF-8, a document cut off at the end), at most one per kind; empty for a clean document.
+    /// An app should pass them on rather than import a damaged feed in silence.
+    public var warnings: [FeedParseWarning]
 
     /// Item-like elements that did not become items: a dialect or structure the parser does not
     /// read. Callers should say so rather than import fewer articles silently.
@@ -54,7 +58,8 @@ public struct ParsedFeed: Sendable, Hashable {
         iconURL: URL? = nil,
         authors: [ParsedAuthor] = [],
         items: [ParsedItem] = [],
-        itemElementCount: Int? = nil
+        itemElementCount: Int? = nil,
+        warnings: [FeedParseWarning] = []
     ) {
         self.format = format
         self.title = title
@@ -66,5 +71,6 @@ public struct ParsedFeed: Sendable, Hashable {
         self.authors = authors
         self.items = items
         self.itemElementCount = itemElementCount ?? items.count
+        self.warnings = warnings
     }
 }

@@ -6,11 +6,22 @@ import Foundation
 /// ``XMLNamespace/rss10`` for RSS 1.0. Extension elements (Dublin Core,
 /// `content:encoded`, Media RSS, iTunes, Atom links) are read in both.
 enum RSSItemReader {
+    /// How the tree builder reads RSS and RDF elements: every `title` (RSS, Dublin Core, Media
+    /// RSS) as text, `description` and `content:encoded` as HTML.
+    static func capture(_ node: XMLNode) -> ContentCapture {
+        switch node.name {
+        case "title": return .text
+        case "description": return .html
+        case "encoded" where node.namespace == XMLNamespace.content: return .html
+        default: return .children
+        }
+    }
+
     static func item(from node: XMLNode, namespace: String, feedURL: URL) -> ParsedItem {
         let guid = node.childText("guid", namespace)
         let externalID = guid ?? node.attribute("rdf:about")
-        let title = (node.childText("title", namespace) ?? node.childText("title", XMLNamespace.dublinCore))
-            .map(HTMLEntityDecoder.decode)
+        let title = (node.childText("title", namespace) ?? node.childText("title", XMLNamespace.dublinCore)
+            ?? mediaTitle(of: node)).map(HTMLEntityDecoder.decode)
         let url = link(of: node, namespace: namespace)
         let encoded = node.child("encoded", XMLNamespace.content)?.trimmedText
         let description = node.childText("description", namespace)
@@ -34,6 +45,16 @@ enum RSSItemReader {
             tags: tags(of: node, namespace: namespace),
             attachments: attachments(of: node, namespace: namespace)
         )
+    }
+
+    /// A Media RSS title: on the item itself, or on its `media:group` or first `media:content`
+    /// (video and podcast feeds often give no other title).
+    static func mediaTitle(of node: XMLNode) -> String? {
+        let holders = [node] + node.children("group", XMLNamespace.media) + node.children("content", XMLNamespace.media)
+        for holder in holders {
+            if let title = holder.childText("title", XMLNamespace.media) { return title }
+        }
+        return nil
     }
 
     /// `link`, else a permalink `guid`, else an Atom alternate link.

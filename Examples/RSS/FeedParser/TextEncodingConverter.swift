@@ -72,6 +72,12 @@ enum TextEncodingConverter {
     /// which every invalid byte is read as windows-1252 (the usual cause of
     /// "UTF-8" feeds with stray bytes); returns `nil` when no repair is needed.
     static func repairedUTF8(_ bytes: [UInt8]) -> [UInt8]? {
+        var log = RecoveryLog()
+        return repairedUTF8(bytes, log: &log)
+    }
+
+    /// ``repairedUTF8(_:)``, logging each byte it had to read as windows-1252.
+    static func repairedUTF8(_ bytes: [UInt8], log: inout RecoveryLog) -> [UInt8]? {
         if String(validating: bytes, as: UTF8.self) != nil { return nil }
         var output = [UInt8]()
         output.reserveCapacity(bytes.count + 64)
@@ -82,6 +88,7 @@ enum TextEncodingConverter {
                 output.append(contentsOf: bytes[index..<(index + length)])
                 index += length
             } else {
+                log.note(.invalidUTF8, at: index, in: bytes)
                 let scalar = Windows1252.scalar(for: bytes[index])
                 output.append(contentsOf: Array(String(Character(scalar)).utf8))
                 index += 1

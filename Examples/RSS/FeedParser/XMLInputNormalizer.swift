@@ -3,28 +3,33 @@ import Foundation
 /// Turns raw feed bytes into clean UTF-8 that `XMLParser` reads identically on
 /// every platform:
 ///
+/// Every repair of an error in the document (steps 3 to 5) is logged, for the feed's warnings.
+///
 /// 1. byte-order marks are removed (UTF-16 and UTF-32 input, with or without a mark, is
 ///    transcoded);
 /// 2. a legacy `encoding="…"` in the XML declaration is converted to UTF-8 with
 ///    ``TextEncodingConverter`` and the declaration rewritten to say UTF-8;
 /// 3. undeclared-UTF-8 input with stray invalid bytes is repaired as windows-1252;
-/// 4. entity references are rewritten by ``EntityRewriter`` so that none loses text;
-/// 5. processing instructions, the XML declaration among them, are removed: feeds need none, and
+/// 4. characters XML does not allow are replaced (``ForbiddenCharacters``);
+/// 5. entity references are rewritten by ``EntityRewriter`` so that none loses text, and bare
+///    ampersands escaped;
+/// 6. processing instructions, the XML declaration among them, are removed: feeds need none, and
 ///    the toolchain's `XMLParser` crashes on one without data (`<?name?>`; found by the fuzzer).
 ///    A `<?` inside CDATA is removed the same way, a loss no real feed was seen to need.
 enum XMLInputNormalizer {
     /// Returns normalized UTF-8 bytes.
-    static func normalize(_ data: Data) throws(FeedParserError) -> [UInt8] {
+    static func normalize(_ data: Data, log: inout RecoveryLog) throws(FeedParserError) -> [UInt8] {
         var bytes = [UInt8](data)
-        bytes = try normalizeEncoding(bytes)
-        bytes = try EntityRewriter.rewrite(bytes) ?? bytes
+        bytes = try normalizeEncoding(bytes, log: &log)
+        bytes = ForbiddenCharacters.replacing(in: bytes, log: &log) ?? bytes
+        bytes = try EntityRewriter.rewrite(bytes, log: &log) ?? bytes
         bytes = removingProcessingInstructions(bytes)
         // The toolchain's XMLParser traps on an element, attribute or comment whose text is not
         // UTF-8. Every step above keeps the bytes UTF-8; this makes sure of it.
         return TextEncodingConverter.repairedUTF8(bytes) ?? bytes
     }
 
-    /// Step 5: every `<?…?>`, the XML declaration included (the bytes are UTF-8 by now, which
+    /// Step 6: every `<?…?>`, the XML declaration included (the bytes are UTF-8 by now, which
     /// needs no declaration), becomes one space and the line breaks it held: the space keeps a
     /// `<` before it and a `?` after it from joining into a new instruction, the line breaks keep
     /// the parser's error positions true. An unterminated one is kept for the parser to report.
@@ -67,7 +72,7 @@ enum XMLInputNormalizer {
     }
 
     /// Steps 1–3: BOM, declared encoding, UTF-8 repair.
-    static func normalizeEncoding(_ input: [UInt8]) throws(FeedParserError) -> [UInt8] {
+    static func normalizeEncoding(_ input: [UInt8], log: inout RecoveryLog) throws(FeedParserError) -> [UInt8] {
         var bytes = input
         if let order = UTF32Decoder.byteOrder(bytes) {
             return declaringUTF8(try UTF32Decoder.utf8(from: bytes, bigEndian: order.bigEndian, bomLength: order.bomLength))
@@ -81,15 +86,15 @@ enum XMLInputNormalizer {
             return declaringUTF8(Array(text.utf8))
         }
         guard let label = declaredEncoding(bytes) else {
-            return TextEncodingConverter.repairedUTF8(bytes) ?? bytes
+            return TextEncodingConverter.repairedUTF8(bytes, log: &log) ?? bytes
         }
         if TextEncodingConverter.isUTF8Compatible(label) {
-            return TextEncodingConverter.repairedUTF8(bytes) ?? bytes
+            return TextEncodingConverter.repairedUTF8(bytes, log: &log) ?? bytes
         }
         if label.hasPrefix("utf-16") || label.hasPrefix("utf16") {
             // Declared UTF-16 but no BOM, or already UTF-8 bytes: XMLParser would
             // misread either way; trust the bytes if they look like ASCII.
-            return declaringUTF8(TextEncodingConverter.repairedUTF8(bytes) ?? bytes)
+            return declaringUTF8(TextEncodingConverter.repairedUTF8(bytes, log: &log) ?? bytes)
         }
         guard let converted = TextEncodingConverter.convertToUTF8(bytes, from: label) else {
             throw .unsupportedEncoding(label)

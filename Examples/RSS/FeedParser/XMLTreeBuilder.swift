@@ -3,63 +3,92 @@ import Foundation
 import FoundationXML
 #endif
 
-/// Parses normalized XML bytes into an ``XMLNode`` tree with Foundation's
-/// `XMLParser`, and turns parser failures into ``FeedParserError``.
+/// Parses normalized XML bytes into an ``XMLNode`` tree with Foundation's `XMLParser`,
+/// recovering from the errors real feeds have.
 ///
-/// Recoverable problems common in real feeds are tolerated: undeclared
-/// namespace prefixes (the conventional namespace is assumed), undeclared
-/// entities (which ``EntityRewriter`` has already kept as text), and junk after the root element. Any other error before
-/// the root element is closed makes the document ill-formed.
+/// XML errors do not lose the document. Namespace errors (an undeclared prefix: the
+/// conventional namespace is assumed) and junk after the root element are passed over in
+/// silence; any other error is logged as a warning and parsing goes on where the XML parser can
+/// (libxml2 recovers from most), keeping what it read. A document that ends before its root
+/// element closes keeps its complete items and drops the unfinished one. Only a document with
+/// no root element at all, nested too deep to walk, or whose entities expand without end is
+/// refused.
 ///
-/// Elements for which `capturesMarkup` returns `true` (Atom `type="xhtml"`
-/// constructs) do not get child nodes: their content is serialized back to
-/// markup into `text`, without the wrapping `<div>`.
+/// `capture` says which elements keep their content as one string instead of child nodes
+/// (titles as text, descriptions as HTML, Atom XHTML as markup): see ``ContentCapture``.
 final class XMLTreeBuilder: NSObject, XMLParserDelegate {
     /// Deepest element nesting accepted. libxml2 itself imposes no limit here,
     /// and the converters walk the tree recursively.
     static let maximumDepth = 1_000
+    /// Elements that are one article each: an unfinished one at the end of a cut-off document is
+    /// dropped rather than stored half-read.
+    private static let itemNames: Set<String> = ["item", "entry"]
 
     private let feedURL: URL?
-    private let capturesMarkup: (XMLNode) -> Bool
+    private let capture: (XMLNode) -> ContentCapture
+    private var log: RecoveryLog
     private var stack: [XMLNode] = []
     private var root: XMLNode?
     private var rootClosed = false
     private var failure: FeedParserError?
-    /// Depth inside a markup-capturing element (0 = not capturing).
-    private var captureDepth = 0
-    private var skipsWrapperDiv = false
+    /// The content of the capturing element being read, if any.
+    private var captured: CapturedContent?
 
-    private init(feedURL: URL?, capturesMarkup: @escaping (XMLNode) -> Bool) {
+    private init(feedURL: URL?, capture: @escaping (XMLNode) -> ContentCapture, log: RecoveryLog) {
         self.feedURL = feedURL
-        self.capturesMarkup = capturesMarkup
+        self.capture = capture
+        self.log = log
     }
 
-    /// Parses `bytes` and returns the root element.
+    /// Parses `bytes` and returns the root element; the problems it recovered from are added
+    /// to `log`.
     static func parse(
         _ bytes: [UInt8],
         feedURL: URL?,
-        capturesMarkup: @escaping (XMLNode) -> Bool = { _ in false }
+        log: inout RecoveryLog,
+        capture: @escaping (XMLNode) -> ContentCapture = { _ in .children }
     ) throws(FeedParserError) -> XMLNode {
-        let builder = XMLTreeBuilder(feedURL: feedURL, capturesMarkup: capturesMarkup)
+        let builder = XMLTreeBuilder(feedURL: feedURL, capture: capture, log: log)
         let parser = XMLParser(data: Data(bytes))
         parser.shouldProcessNamespaces = true
         parser.shouldResolveExternalEntities = false
         parser.delegate = builder
         _ = parser.parse()
         if let error = builder.failure { throw error }
-        guard let root = builder.root, builder.rootClosed else {
+        guard let root = builder.root else {
             let code = (parser.parserError as NSError?)?.code ?? 5  // libxml2 XML_ERR_DOCUMENT_END
             throw .malformedXML(code: code, line: parser.lineNumber, column: parser.columnNumber,
-                                message: "document ended before the root element was closed")
+                                message: "the document has no root element")
         }
+        if !builder.rootClosed {
+            builder.keepUnfinishedText()
+            builder.dropUnfinishedItems()
+            builder.log.note(.truncated, line: parser.lineNumber)
+        }
+        log = builder.log
         return root
+    }
+
+    /// Gives a capturing element that was still open when the document ended the text read so
+    /// far: a feed title cut off after three words keeps them.
+    private func keepUnfinishedText() {
+        guard let content = captured else { return }
+        stack.last?.text = content.result
+        captured = nil
+    }
+
+    /// Removes the item elements that were still open when the document ended.
+    private func dropUnfinishedItems() {
+        for (depth, node) in stack.enumerated() where depth > 0 && Self.itemNames.contains(node.name) {
+            stack[depth - 1].children.removeAll { $0 === node }
+        }
     }
 
     // MARK: XMLParserDelegate
 
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                 qualifiedName: String?, attributes: [String: String] = [:]) {
-        if stack.count + captureDepth >= Self.maximumDepth {
+        if stack.count + (captured?.depth ?? 0) >= Self.maximumDepth {
             if failure == nil {
                 failure = .nestingTooDeep(limit: Self.maximumDepth, line: parser.lineNumber,
                                              column: parser.columnNumber)
@@ -67,14 +96,8 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
             parser.abortParsing()
             return
         }
-        if captureDepth > 0 {
-            captureDepth += 1
-            if captureDepth == 2, skipsWrapperDiv {
-                // Only a leading <div> is the Atom wrapper; decide on the first child element.
-                if elementName == "div" { return }
-                skipsWrapperDiv = false
-            }
-            stack.last?.text += MarkupWriter.startTag(qualifiedName ?? elementName, attributes)
+        if captured != nil {
+            captured?.start(elementName, attributes: attributes)
             return
         }
         var namespace = namespaceURI ?? ""
@@ -89,50 +112,67 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
             root = node
         }
         stack.append(node)
-        if capturesMarkup(node) {
-            captureDepth = 1
-            skipsWrapperDiv = true
-        }
+        let mode = capture(node)
+        if mode != .children { captured = CapturedContent(mode: mode) }
     }
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
                 qualifiedName: String?) {
-        if captureDepth > 1 {
-            defer { captureDepth -= 1 }
-            if captureDepth == 2, skipsWrapperDiv, elementName == "div" {
-                skipsWrapperDiv = false
+        if var content = captured {
+            content.end(elementName)
+            guard content.depth == 0 else {
+                captured = content
                 return
             }
-            stack.last?.text += "</\(qualifiedName ?? elementName)>"
-            return
+            stack.last?.text = content.result
+            captured = nil
         }
-        captureDepth = 0
         guard let node = stack.popLast() else { return }
         if stack.isEmpty, node === root { rootClosed = true }
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {
-        guard let node = stack.last else { return }
-        node.text += captureDepth > 0 ? MarkupWriter.escape(string) : string
+        if captured != nil {
+            captured?.characters(string)
+        } else {
+            stack.last?.text += string
+        }
     }
 
     func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
         let string = String(decoding: CDATABlock, as: UTF8.self)
-        guard let node = stack.last else { return }
-        node.text += captureDepth > 0 ? MarkupWriter.escape(string) : string
+        if captured != nil {
+            captured?.cdata(string)
+        } else {
+            stack.last?.text += string
+        }
     }
 
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
         guard failure == nil, !rootClosed else { return }
         let code = (parseError as NSError).code
-        if Self.isRecoverable(code) { return }
-        failure = .malformedXML(code: code, line: parser.lineNumber, column: parser.columnNumber,
-                                   message: "XML is not well-formed (libxml2 error \(code))")
+        if Self.isHandledElsewhere(code) { return }
+        if Self.refusesDocument(code) {
+            failure = .malformedXML(code: code, line: parser.lineNumber, column: parser.columnNumber,
+                                    message: "entities that expand without end")
+            parser.abortParsing()
+            return
+        }
+        log.note(.malformedXML(code: code, message: LibXMLErrors.describe(code)), line: parser.lineNumber)
     }
 
-    /// libxml2 error codes after which parsing continues with correct results:
-    /// namespace errors (200–299) and undeclared entities (26 error, 27 warning).
-    private static func isRecoverable(_ code: Int) -> Bool {
-        (200..<300).contains(code) || code == 26 || code == 27
+    /// libxml2 error codes that need no warning: namespace errors (200–299), where the
+    /// conventional namespace is assumed; undeclared entities (26 error, 27 warning), which
+    /// ``EntityRewriter`` has already kept as text; and the end of the document coming too early
+    /// (5), which the truncation warning reports.
+    private static func isHandledElsewhere(_ code: Int) -> Bool {
+        (200..<300).contains(code) || code == 26 || code == 27 || code == 5
+    }
+
+    /// libxml2 error codes that refuse the document rather than recover: an entity that refers
+    /// to itself (89) or expands past libxml2's amplification limit (110) is an attack, not a
+    /// mistake, and nothing after it can be trusted.
+    private static func refusesDocument(_ code: Int) -> Bool {
+        code == 89 || code == 110
     }
 }

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+import FeedParser
+
+/// Documents that are not well-formed XML, as real feeds often are: every item that can be read
+/// is kept, and each problem is reported once with its line and count.
+@Suite struct RecoveryTests {
+    private func rss(_ items: String, declaration: String = "") -> String {
+        declaration + "<rss version=\"2.0\"><channel><title>Feed</title>\n" + items + "\n</channel></rss>"
+    }
+
+    @Test func aBareAmpersandReadsAsText() throws {
+        let feed = try parse(rss("""
+            <item><title>Tom & Jerry</title><guid>1</guid></item>
+            <item><title>Fish &chips; & more</title><guid>2</guid><link>https://example.com/?a=1&b=2</link></item>
+            <item><title>Caf&eacute; &nbsp here</title><guid>3</guid></item>
+            """))
+        #expect(feed.items.map(\.title) == ["Tom & Jerry", "Fish &chips; & more", "Café &nbsp here"])
+        #expect(feed.items[1].url == URL(string: "https://example.com/?a=1&b=2"))
+        #expect(feed.warnings == [FeedParseWarning(problem: .bareAmpersand, line: 2, occurrences: 4)])
+        #expect(feed.warnings.first?.description == #"line 2: a bare "&" read as text (4 times)"#)
+    }
+
+    @Test func forbiddenCharactersAreReplaced() throws {
+        let feed = try parse(rss("""
+            <item><title>Item\u{0B}2</title><guid>1</guid></item>
+            <item><title>Null\u{00}byte</title><guid>2</guid><description>ref &#1; and &#x0C; ok &#65;</description></item>
+            """))
+        #expect(feed.items.map(\.title) == ["Item 2", "Null\u{FFFD}byte"])
+        #expect(feed.items[1].contentHTML == "ref \u{FFFD} and   ok A")
+        #expect(feed.warnings == [FeedParseWarning(problem: .forbiddenCharacter, line: 2, occurrences: 4)])
+    }
+
+    @Test func bytesThatAreNotUTF8SpoilOnlyTheirItem() throws {
+        let data = bytes(rss("""
+            <item><title>Good</title><guid>1</guid></item>
+            <item><title>Bad @</title><guid>2</guid></item>
+            <item><title>Also good</title><guid>3</guid></item>
+            """, declaration: "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"), placing: [0xE9, 0xFF])
+        let feed = try FeedParser.parse(data: data, url: fixtureURL)
+        #expect(feed.items.map(\.title) == ["Good", "Bad éÿ", "Also good"])
+        #expect(feed.warnings == [FeedParseWarning(problem: .invalidUTF8, line: 4, occurrences: 2)])
+    }
+
+    @Test func aTruncatedDocumentKeepsItsCompleteItems() throws {
+        let whole = rss("""
+            <item><title>One</title><guid>1</guid></item>
+            <item><title>Two</title><guid>2</guid></item>
+            <item><title>Three</title><guid>3</guid><description>cut here
+            """)
+        let cut = String(whole[..<whole.range(of: "cut here")!.upperBound])
+        let feed = try parse(cut)
+        #expect(feed.title == "Feed")
+        #expect(feed.items.map(\.title) == ["One", "Two"])
+        #expect(feed.warnings == [FeedParseWarning(problem: .truncated, line: 4)])
+    }
+
+    @Test func aCutInsideATagKeepsTheItemsBeforeIt() throws {
+        let feed = try parse("<rss><channel><item><title>A</title></item><item><title>B</ti")
+        #expect(feed.items.map(\.title) == ["A"])
+        #expect(feed.warnings.map(\.problem).contains(.truncated))
+    }
+
+    @Test func anotherXMLErrorIsReportedAndTheRestRead() throws {
+        let feed = try parse(rss("""
+            <item><title>One</title><guid>1</guid></item>
+            <item><title>Two</title><guid a="1" a="2">2</guid></item>
+            <item><title>Three</title><guid>3</guid></item>
+            """))
+        #expect(feed.items.map(\.title) == ["One", "Two", "Three"])
+        #expect(feed.warnings == [FeedParseWarning(problem: .malformedXML(code: 42, message: "an attribute given twice"), line: 3)])
+    }
+
+    @Test func aCleanDocumentHasNoWarnings() throws {
+        let feed = try parse(rss("<item><title>A &amp; B &#233; &lt;</title><guid>1</guid></item>"))
+        #expect(feed.items.map(\.title) == ["A & B é <"])
+        #expect(feed.warnings.isEmpty)
+    }
+
+    @Test func everyProblemAtOnce() throws {
+        let whole = bytes(rss("""
+            <item><title>A & B</title><guid>1</guid></item>
+            <item><title>C\u{0B}D @</title><guid>2</guid></item>
+            <item><title>E</title>
+            """), placing: [0x93, 0x94])
+        let feed = try FeedParser.parse(data: whole.prefix(whole.count - "\n</channel></rss>".utf8.count), url: fixtureURL)
+        #expect(feed.items.map(\.title) == ["A & B", "C D \u{201C}\u{201D}"])
+        #expect(feed.warnings.map(\.problem) == [.bareAmpersand, .invalidUTF8, .forbiddenCharacter, .truncated])
+        #expect(feed.warnings.map(\.line) == [2, 3, 3, 4])
+    }
+
+    /// The UTF-8 of `text` with its one `@` replaced by `bytes`.
+    private func bytes(_ text: String, placing bytes: [UInt8]) -> Data {
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        return Data(parts[0].utf8) + Data(bytes) + Data(parts[1].utf8)
+    }
+
+    @Test func anOPMLListWithABareAmpersandStillLists() throws {
+        let document = try OPMLParser.parse(data: Data("""
+            <opml version="2.0"><head><title>Mine</title></head><body>
+            <outline text="Tom & Jerry" xmlUrl="https://example.com/a.xml?x=1&y=2"/>
+            <outline text="Other" xmlUrl="https://example.com/b.xml"/>
+            </body></opml>
+            """.utf8))
+        #expect(document.feeds.map(\.title) == ["Tom & Jerry", "Other"])
+        #expect(document.feeds.first?.feedURL == URL(string: "https://example.com/a.xml?x=1&y=2"))
+        #expect(document.warnings == [FeedParseWarning(problem: .bareAmpersand, line: 2, occurrences: 2)])
+    }
+}
