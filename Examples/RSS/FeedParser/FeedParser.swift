@@ -1,7 +1,7 @@
 import Foundation
 
 /// Entry point: parses RSS 2.0, RSS 1.0 (RDF), Atom 1.0 and JSON Feed 1.0/1.1
-/// documents into a ``ParsedFeed``.
+/// documents, and RSS 2.0 written as JSON, into a ``ParsedFeed``.
 ///
 /// The format is detected from the bytes, never from the URL or a MIME type.
 /// Parsing is synchronous, has no shared state and may run on any thread.
@@ -81,7 +81,9 @@ public enum FeedParser {
     /// Only the beginning of the document is examined; it may still be ill-formed.
     public static func detectFormat(data: Data) -> FeedFormat? {
         if FeedFormatSniffer.looksLikeJSON(data) {
-            return data.range(of: Data("jsonfeed.org".utf8)) != nil ? .jsonFeed : nil
+            let start = data.prefix(64 * 1024)
+            if start.range(of: Data("jsonfeed.org".utf8)) != nil { return .jsonFeed }
+            return start.range(of: Data(#""rss""#.utf8)) != nil ? .rss : nil
         }
         // Only the format is asked for here: problems in the document are for the parse to report.
         var ignored = RecoveryLog()

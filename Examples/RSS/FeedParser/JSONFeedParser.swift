@@ -1,6 +1,7 @@
 import Foundation
 
-/// Reads JSON Feed 1.0 and 1.1 (https://jsonfeed.org) documents.
+/// Reads JSON Feed 1.0 and 1.1 (https://jsonfeed.org) documents, and hands RSS written as JSON
+/// to ``RSSInJSONReader``.
 ///
 /// Version differences handled: 1.1 `authors` (array) and 1.0 `author`
 /// (object) are both read, `authors` first; an item without authors inherits
@@ -17,6 +18,9 @@ enum JSONFeedParser {
             throw .malformedJSON(message: String(describing: error))
         }
         guard let object = json as? Object else { throw .malformedJSON(message: "top level is not an object") }
+        if object["version"] == nil, let rss = object["rss"] as? Object {
+            return RSSInJSONReader.feed(fromRSS: rss, feedURL: feedURL)
+        }
         guard let version = object["version"] as? String, version.contains("jsonfeed.org") else {
             throw .unsupportedFormat
         }

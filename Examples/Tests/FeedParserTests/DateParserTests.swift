@@ -23,6 +23,9 @@ import FeedParser
         ("  Thu,  25 Aug 2016 15:20:00 GMT+0100  ", "2016-08-25T14:20:00Z"),
         ("Thu, 25 Aug 2016 15:20:00", "2016-08-25T15:20:00Z"),            // no zone = UTC
         // RFC 3339 / ISO 8601
+        ("20251103T100000Z", "2025-11-03T10:00:00Z"),                      // basic format
+        ("20251103T1000+0100", "2025-11-03T09:00:00Z"),
+        ("20251103", "2025-11-03T00:00:00Z"),
         ("2015-09-08T14:21:41Z", "2015-09-08T14:21:41Z"),
         ("2015-09-08T14:21:41.123Z", "2015-09-08T14:21:41.123Z"),
         ("2015-09-08T14:21:41+02:00", "2015-09-08T12:21:41Z"),
@@ -46,7 +49,7 @@ import FeedParser
         #expect(abs(parsed.timeIntervalSince(expectedDate)) < 0.000_5, "\(input) -> \(parsed)")
     }
 
-    @Test(arguments: ["", "   ", "yesterday", "Wed, 32 Feb 2014", "Fri, 29 Feb 2013 10:00:00 GMT", "2015-06-31T00:00:00Z", "2015-13-01T00:00:00Z", "12:30", "Feb 2014"])
+    @Test(arguments: ["", "   ", "yesterday", "Wed, 32 Feb 2014", "Fri, 29 Feb 2013 10:00:00 GMT", "2015-06-31T00:00:00Z", "2015-13-01T00:00:00Z", "12:30", "Feb 2014", "20251345", "20251103T1"])
     func rejects(_ input: String) {
         #expect(DateParser.date(from: input) == nil)
     }
