@@ -8,7 +8,8 @@ public func fuzzFeedParser(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
     let url = URL(string: "https://example.com/feed.xml")!
     _ = FeedParser.detectFormat(data: data)
     do {
-        _ = try FeedParser.parse(data: data, url: url)
+        let feed = try FeedParser.parse(data: data, url: url)
+        _ = feed.warnings.map(\.description)
     } catch {
         // FeedParserError: the expected outcome for most inputs (the throws clause is typed).
     }
