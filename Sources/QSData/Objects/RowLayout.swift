@@ -91,9 +91,15 @@ struct ReadState {
 /// bits: a type names each column by the same string literal on every row, so this is nearly
 /// always answered without looking at characters or touching reference counts. (Equal bits are
 /// always the same string: the learned name is kept alive, so its storage cannot be reused.)
+/// A `String` is two 64-bit words only where pointers are 64 bits; elsewhere (watchOS on
+/// arm64_32) it is 12 bytes, and the names are compared as strings.
 @inlinable @inline(__always)
 func isSameName(_ learned: String, _ name: String) -> Bool {
+    #if _pointerBitWidth(_64)
     let learnedBits = unsafeBitCast(learned, to: (UInt64, UInt64).self)
     let nameBits = unsafeBitCast(name, to: (UInt64, UInt64).self)
     return learnedBits == nameBits || learned == name
+    #else
+    return learned == name
+    #endif
 }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// What the store learns of a type's table from the schema when it opens, beyond what the model
 /// says.
 final class TableFacts: Sendable {
@@ -8,7 +6,7 @@ final class TableFacts: Sendable {
         var uniqueIDIsRowID = false
     }
 
-    private let storage = Mutex(Facts())
+    private let storage = LockedState(Facts())
 
     /// The NOT NULL columns without a default that the type has no property for: when there are
     /// any, the type can update rows but not insert them.

@@ -1,19 +1,20 @@
-import Synchronization
-
 /// Orders the app's writes. Work a write leaves for after its commit (patching instances after
 /// an update or delete `where:`, or a cascade) skips the instances the app saved through a later
 /// write: that save's values are what the database holds once it commits.
 enum WriteStamp {
-    private static let latest = Atomic<UInt64>(0)
+    private static let latest = LockedState<UInt64>(0)
 
     /// A new stamp for a write the app is making; later writes get larger ones.
     static func next() -> UInt64 {
-        latest.add(1, ordering: .relaxed).newValue
+        latest.withLock { stamp in
+            stamp += 1
+            return stamp
+        }
     }
 
     /// The stamp of the latest write.
     static var current: UInt64 {
-        latest.load(ordering: .relaxed)
+        latest.withLock { $0 }
     }
 }
 
