@@ -155,12 +155,23 @@ public final class QSStore {
     }
 
     /// Flushes, then closes the database. The store can't be used afterwards.
+    ///
+    /// Closing always closes: when a write enqueued earlier failed, the store still finishes
+    /// every write, closes the file, sets ``isClosed`` and ends its change streams, observers
+    /// and live queries, and then throws the first failure not reported yet (as ``flush()``
+    /// would have). Calling it again does nothing.
     public func close() async throws {
         guard !isClosed else { return }
-        defer { changeCenter.finishAll() }
-        try await flush()
+        var failure: (any Error)?
+        do {
+            try await flush()
+        } catch {
+            failure = error
+        }
         isClosed = true
         await database.close()
+        changeCenter.finishAll()
+        if let failure { throw failure }
     }
 
     /// Records every SQL statement the store runs while `body` runs, including the writes it

@@ -174,6 +174,9 @@ struct RowWriter {
         if outcome == .opened(snapshotsPatched: true) {
             tracker.recordSnapshotsPatchedElsewhere(of: ids, bindings: bindings)
         }
+        // An abandoned update was already reported by the call that made it: even when its
+        // statement failed too (a NOT NULL column set to nil, say), it is not reported again.
+        if outcome == .abandoned { throw WriteAbandoned() }
         let updated = try statement.get()
         record(updated, columns: columns, of: binding, into: &change)
         switch outcome {
