@@ -12,23 +12,34 @@ struct AtomParser {
     /// The namespace of this document's Atom elements.
     private let atom: String
 
-    /// How the tree builder reads Atom elements: titles as text whatever their type (an XHTML
-    /// title reads as its words), `content` and `summary` as XHTML markup when `type="xhtml"`
-    /// (Atom 1.0) or `mode="xml"` (Atom 0.3), and as HTML otherwise.
+    /// How the tree builder reads Atom elements (in either Atom namespace, or none: some feeds
+    /// forget it). `content`, `summary` and the titles are XHTML markup when `type="xhtml"`
+    /// (Atom 1.0) or `mode="xml"` (Atom 0.3); otherwise content and summary are HTML, and a title
+    /// is HTML when its type says so and text when not. Titles in markup are then read as their
+    /// words (``HTMLText``), text titles as they are.
     static func capture(_ node: XMLNode) -> ContentCapture {
-        guard node.namespace == XMLNamespace.atom || node.namespace == XMLNamespace.atom03 else {
-            return node.name == "title" ? .text : .children
-        }
+        let atomNamespaces = [XMLNamespace.atom, XMLNamespace.atom03, XMLNamespace.none]
+        guard atomNamespaces.contains(node.namespace) else { return node.name == "title" ? .html : .children }
+        let isXHTML = node.attributes["type"] == "xhtml" || node.attributes["mode"] == "xml"
         switch node.name {
-        case "title", "subtitle", "tagline", "rights": return .text
-        case "content", "summary":
-            return node.attributes["type"] == "xhtml" || node.attributes["mode"] == "xml" ? .xhtml : .html
+        case "content", "summary": return isXHTML ? .xhtml : .html
+        case "title", "subtitle", "tagline", "rights":
+            if node.attributes["mode"] == "xml" { return isMarkup(node) ? .xhtml : .text }
+            return isXHTML ? .xhtml : isMarkup(node) ? .html : .text
         default: return .children
         }
     }
 
+    /// Whether a text construct holds markup: Atom 1.0's `html` and `xhtml` types, Atom 0.3's
+    /// HTML MIME types and escaped mode.
+    private static func isMarkup(_ node: XMLNode) -> Bool {
+        let type = node.attributes["type"]?.lowercased() ?? ""
+        return type == "html" || type == "xhtml" || type.contains("html") || node.attributes["mode"] == "escaped"
+    }
+
     static func feed(from root: XMLNode, feedURL: URL) -> ParsedFeed {
-        let parser = AtomParser(atom: root.namespace == XMLNamespace.atom03 ? XMLNamespace.atom03 : XMLNamespace.atom)
+        // A feed that forgets the namespace is read as Atom 1.0 in no namespace.
+        let parser = AtomParser(atom: [XMLNamespace.atom03, XMLNamespace.none].contains(root.namespace) ? root.namespace : XMLNamespace.atom)
         return parser.feed(from: root, feedURL: feedURL)
     }
 
@@ -37,7 +48,7 @@ struct AtomParser {
         let icon = root.child("icon", atom) ?? root.child("logo", atom)
         return ParsedFeed(
             format: .atom,
-            title: text(root.child("title", atom)).map(HTMLEntityDecoder.decode),
+            title: title(root.child("title", atom)),
             homePageURL: link(of: root, relation: "alternate"),
             feedURL: link(of: root, relation: "self"),
             summary: text(root.child("subtitle", atom)) ?? text(root.child("tagline", atom)),
@@ -50,7 +61,7 @@ struct AtomParser {
 
     private func item(from entry: XMLNode, feedAuthors: [ParsedAuthor], feedURL: URL) -> ParsedItem {
         let externalID = entry.childText("id", atom)
-        let title = text(entry.child("title", atom)).map(HTMLEntityDecoder.decode)
+        let title = title(entry.child("title", atom))
         let url = link(of: entry, relation: "alternate")
         let published = date(entry, ["published", "issued", "created"])
         let modified = date(entry, ["updated", "modified"])
@@ -82,8 +93,14 @@ struct AtomParser {
     /// when its MIME type is `text/plain` (the default) and it is not escaped markup.
     private func isPlainText(_ content: XMLNode) -> Bool {
         let type = content.attribute("type")?.lowercased()
-        if atom == XMLNamespace.atom { return (type ?? "text") == "text" }
+        if atom != XMLNamespace.atom03 { return (type ?? "text") == "text" }
         return (type ?? "text/plain") == "text/plain" && content.attribute("mode") != "xml"
+    }
+
+    /// A title as a person reads it: the words of a title in markup, a text title as it is.
+    private func title(_ node: XMLNode?) -> String? {
+        guard let node, let text = text(node) else { return nil }
+        return Self.isMarkup(node) ? HTMLText.plainText(text).trimmedNonEmpty : text
     }
 
     /// The trimmed text of a text construct, decoded from base64 when Atom 0.3 says

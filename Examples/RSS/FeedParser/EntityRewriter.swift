@@ -1,15 +1,18 @@
 /// Rewrites entity references that `XMLParser` would drop or reject, so that no text is lost:
 ///
-/// - HTML named entities XML does not define (`&nbsp;`, `&eacute;` …) become numeric references;
+/// - named entities, HTML's (`&nbsp;`, `&eacute;` …) and XML's own (`&amp;`, `&lt;` …), become
+///   numeric references: libxml2 drops XML's own from the text after any error it recovers
+///   from, but never a numeric reference;
 /// - internal entities the document declares with a plain value (`<!ENTITY co "Company">`) are
 ///   replaced by that value;
 /// - references nothing can expand — undeclared names and external (`SYSTEM`/`PUBLIC`)
-///   entities, which are never fetched — are kept as literal text (`&amp;ext;`), so the text
+///   entities, which are never fetched — are kept as literal text (`&#38;ext;`), so the text
 ///   after them survives;
 /// - an `&` that starts no reference at all (`Tom & Jerry`, `&nbsp` without its semicolon) is
 ///   escaped, so it reads as the text it is, and logged as a ``FeedParseWarning/Problem/bareAmpersand``;
 /// - a character reference to a character XML does not allow (`&#11;`) is replaced like the raw
-///   character would be (``ForbiddenCharacters``), and logged.
+///   character would be (``ForbiddenCharacters``), and logged; one XML can't read as written
+///   (`&#X41;`, with a capital X, which HTML reads) is written the way XML reads it.
 ///
 /// Declared entities whose value contains markup or further references are left to the XML
 /// parser, which expands them or refuses the document (that is how entity bombs are refused).
@@ -28,9 +31,11 @@ enum EntityRewriter {
 
     /// What an entity name stands for in this document.
     private enum Replacement {
-        /// Text to splice in: a numeric reference, a plain value, or the escaped literal.
+        /// Text to splice in: a declared entity's plain value, or the escaped literal.
         case bytes([UInt8])
-        /// Left for the XML parser (predefined, or a declared value with markup).
+        /// A character, written as a numeric reference: an HTML or predefined XML entity.
+        case character(UInt32)
+        /// Left for the XML parser (a declared value with markup).
         case keep
     }
 
@@ -61,19 +66,23 @@ enum EntityRewriter {
                 guard byte == UInt8(ascii: "&") else { index += 1; continue }
                 switch reference(at: index) {
                 case .named(let name, let end):
-                    if case .bytes(let replacement) = replacement(for: name) {
-                        try splice(replacement, from: index, to: end)
+                    switch replacement(for: name) {
+                    case .bytes(let replacement): try splice(replacement, from: index, to: end)
+                    case .character(let value): copy(Self.characterReference(value), from: index, to: end)
+                    case .keep: break
                     }
                     index = end
-                case .character(let value, let end):
+                case .character(let value, let end, let isCanonical):
                     if let replacement = ForbiddenCharacters.replacement(for: value) {
                         log.note(.forbiddenCharacter, at: index, in: bytes)
                         copy(replacement, from: index, to: end)
+                    } else if !isCanonical {
+                        copy(Self.characterReference(value), from: index, to: end)
                     }
                     index = end
                 case .none:
                     log.note(.bareAmpersand, at: index, in: bytes)
-                    copy(Array("&amp;".utf8), from: index, to: index + 1)
+                    copy(Self.ampersand, from: index, to: index + 1)
                     index += 1
                 }
             }
@@ -83,23 +92,32 @@ enum EntityRewriter {
         }
 
         private func replacement(for name: String) -> Replacement {
-            if HTMLEntityTable.xmlPredefined.contains(name) { return .keep }
             if let declaration = declared[name] {
                 guard let value = declaration else { return .keep }
                 return .bytes(value)
             }
             if let codePoint = HTMLEntityTable.codePoint(named: name) {
-                return .bytes(Array("&#\(codePoint);".utf8))
+                return .character(UInt32(codePoint))
             }
-            return .bytes(Array("&amp;\(name);".utf8))
+            return .bytes(Self.ampersand + Array("\(name);".utf8))
+        }
+
+        /// `&` as a character reference: after an error it recovers from, libxml2 drops the
+        /// predefined entities (`&amp;`, `&lt;` …) from the text, but never a character reference.
+        static let ampersand = Array("&#38;".utf8)
+
+        /// `&#123;`, the one spelling of a character reference every XML parser reads.
+        static func characterReference(_ value: UInt32) -> [UInt8] {
+            Array("&#\(value);".utf8)
         }
 
         /// What the `&` at `index` starts.
         private enum Reference {
             /// `&name;`; `end` is the index after the semicolon.
             case named(String, end: Int)
-            /// `&#123;` or `&#x7B;`, with the value it names.
-            case character(UInt32, end: Int)
+            /// `&#123;` or `&#x7B;`, with the value it names; not canonical when XML would refuse
+            /// its spelling (`&#X7B;`).
+            case character(UInt32, end: Int, isCanonical: Bool)
         }
 
         private func reference(at index: Int) -> Reference? {
@@ -107,7 +125,8 @@ enum EntityRewriter {
             var end = index + 1
             if end < count, bytes[end] == UInt8(ascii: "#") {
                 end += 1
-                let hex = end < count && (bytes[end] == UInt8(ascii: "x") || bytes[end] == UInt8(ascii: "X"))
+                let isUpperX = end < count && bytes[end] == UInt8(ascii: "X")
+                let hex = isUpperX || (end < count && bytes[end] == UInt8(ascii: "x"))
                 if hex { end += 1 }
                 let digitsStart = end
                 var value: UInt64 = 0
@@ -116,7 +135,7 @@ enum EntityRewriter {
                     end += 1
                 }
                 guard end > digitsStart, end < count, bytes[end] == UInt8(ascii: ";") else { return nil }
-                return .character(UInt32(clamping: value), end: end + 1)
+                return .character(UInt32(clamping: value), end: end + 1, isCanonical: !isUpperX)
             }
             while end < count, end - index <= 64, Self.isNameByte(bytes[end]) { end += 1 }
             guard end < count, bytes[end] == UInt8(ascii: ";"), end > index + 1 else { return nil }

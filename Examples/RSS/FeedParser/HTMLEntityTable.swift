@@ -6,9 +6,6 @@ enum HTMLEntityTable {
         table[name]
     }
 
-    /// The five entities every XML parser knows; they need no rewriting.
-    static let xmlPredefined: Set<String> = ["amp", "lt", "gt", "quot", "apos"]
-
     private static let table: [String: UInt32] = [
     "apos": 39,
     "AElig": 198, "Aacute": 193, "Acirc": 194, "Agrave": 192, "Alpha": 913, "Aring": 197,

@@ -12,7 +12,7 @@ enum RDFParser {
         let imageNode = root.child("image", namespace)?.child("url", namespace)
         return ParsedFeed(
             format: .rdf,
-            title: channel?.childText("title", namespace).map(HTMLEntityDecoder.decode),
+            title: channel?.childText("title", namespace).map(HTMLText.plainText),
             homePageURL: homeNode?.resolve(homeNode?.trimmedText),
             summary: channel?.childText("description", namespace),
             language: channel?.childText("language", XMLNamespace.dublinCore),

@@ -7,11 +7,11 @@ import Foundation
 /// `content:encoded`, Media RSS, iTunes, Atom links) are read in both.
 enum RSSItemReader {
     /// How the tree builder reads RSS and RDF elements: every `title` (RSS, Dublin Core, Media
-    /// RSS) as text, `description` and `content:encoded` as HTML.
+    /// RSS), `description` and `content:encoded` as HTML (titles are then read as their text, see
+    /// ``HTMLText``).
     static func capture(_ node: XMLNode) -> ContentCapture {
         switch node.name {
-        case "title": return .text
-        case "description": return .html
+        case "title", "description": return .html
         case "encoded" where node.namespace == XMLNamespace.content: return .html
         default: return .children
         }
@@ -21,7 +21,7 @@ enum RSSItemReader {
         let guid = node.childText("guid", namespace)
         let externalID = guid ?? node.attribute("rdf:about")
         let title = (node.childText("title", namespace) ?? node.childText("title", XMLNamespace.dublinCore)
-            ?? mediaTitle(of: node)).map(HTMLEntityDecoder.decode)
+            ?? mediaTitle(of: node)).map(HTMLText.plainText)
         let url = link(of: node, namespace: namespace)
         let encoded = node.child("encoded", XMLNamespace.content)?.trimmedText
         let description = node.childText("description", namespace)

@@ -14,7 +14,7 @@ enum RSSParser {
         let homeNode = channel.child("link", core)
         return ParsedFeed(
             format: .rss,
-            title: channel.childText("title", core).map(HTMLEntityDecoder.decode),
+            title: channel.childText("title", core).map(HTMLText.plainText),
             homePageURL: homeNode?.resolve(homeNode?.trimmedText),
             feedURL: selfLink?.resolve(selfLink?.attribute("href")),
             summary: channel.childText("description", core),

@@ -3,7 +3,7 @@ import Foundation
 /// Turns raw feed bytes into clean UTF-8 that `XMLParser` reads identically on
 /// every platform:
 ///
-/// Every repair of an error in the document (steps 3 to 5) is logged, for the feed's warnings.
+/// Every repair of an error in the document (steps 3, 4 and 6) is logged, for the feed's warnings.
 ///
 /// 1. byte-order marks are removed (UTF-16 and UTF-32 input, with or without a mark, is
 ///    transcoded);
@@ -11,9 +11,11 @@ import Foundation
 ///    ``TextEncodingConverter`` and the declaration rewritten to say UTF-8;
 /// 3. undeclared-UTF-8 input with stray invalid bytes is repaired as windows-1252;
 /// 4. characters XML does not allow are replaced (``ForbiddenCharacters``);
-/// 5. entity references are rewritten by ``EntityRewriter`` so that none loses text, and bare
+/// 5. HTML written straight into prose elements is put in CDATA (``InlineMarkupQuoter``), where
+///    the next step leaves it as written;
+/// 6. entity references are rewritten by ``EntityRewriter`` so that none loses text, and bare
 ///    ampersands escaped;
-/// 6. processing instructions, the XML declaration among them, are removed: feeds need none, and
+/// 7. processing instructions, the XML declaration among them, are removed: feeds need none, and
 ///    the toolchain's `XMLParser` crashes on one without data (`<?name?>`; found by the fuzzer).
 ///    A `<?` inside CDATA is removed the same way, a loss no real feed was seen to need.
 enum XMLInputNormalizer {
@@ -22,6 +24,7 @@ enum XMLInputNormalizer {
         var bytes = [UInt8](data)
         bytes = try normalizeEncoding(bytes, log: &log)
         bytes = ForbiddenCharacters.replacing(in: bytes, log: &log) ?? bytes
+        bytes = InlineMarkupQuoter.quoting(bytes) ?? bytes
         bytes = try EntityRewriter.rewrite(bytes, log: &log) ?? bytes
         bytes = removingProcessingInstructions(bytes)
         // The toolchain's XMLParser traps on an element, attribute or comment whose text is not
@@ -29,7 +32,7 @@ enum XMLInputNormalizer {
         return TextEncodingConverter.repairedUTF8(bytes) ?? bytes
     }
 
-    /// Step 6: every `<?…?>`, the XML declaration included (the bytes are UTF-8 by now, which
+    /// Step 7: every `<?…?>`, the XML declaration included (the bytes are UTF-8 by now, which
     /// needs no declaration), becomes one space and the line breaks it held: the space keeps a
     /// `<` before it and a `?` after it from joining into a new instruction, the line breaks keep
     /// the parser's error positions true. An unterminated one is kept for the parser to report.

@@ -14,7 +14,7 @@ import FeedParser
             """)
         #expect(feed.items.map(\.contentHTML) == [
             "Hello <b>world</b>, more text",
-            #"A&amp;B <a href="/x?a=1&amp;b=2">link</a><br>next<img src="i.png">"#,
+            #"A&amp;B <a href="/x?a=1&amp;b=2">link</a><br/>next<img src="i.png"/>"#,
         ])
     }
 
@@ -62,6 +62,35 @@ import FeedParser
         #expect(item.title == "Plain bold")
         #expect(item.summary == "Sum <em>mary</em>")
         #expect(item.contentHTML == "<p>Not escaped</p>")
+    }
+
+    /// An Atom title is text unless its type says HTML: HTML titles read as their words (never
+    /// a script's), text titles exactly as written, decoded once.
+    @Test func atomTitlesAreReadByTheirType() throws {
+        let feed = try parse("""
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>T</title>
+            <entry><id>1</id><title type="html">AT&amp;amp;T &lt;b&gt;rocks&lt;/b&gt;</title></entry>
+            <entry><id>2</id><title type="html">&lt;script&gt;alert(1)&lt;/script&gt;Safe</title></entry>
+            <entry><id>3</id><title type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">Hi<script>alert(1)</script> there</div></title></entry>
+            <entry><id>4</id><title type="text">1 &lt; 2 &amp;amp; Q&amp;A</title></entry>
+            <entry><id>5</id><title>Q&amp;A &lt;weekly&gt;</title></entry>
+            </feed>
+            """)
+        #expect(feed.items.map(\.title) == ["AT&T rocks", "Safe", "Hi there", "1 < 2 &amp; Q&A", "Q&A <weekly>"])
+    }
+
+    @Test func atomWithoutItsNamespaceIsRead() throws {
+        let feed = try parse("""
+            <feed><title>No namespace</title><link href="https://example.org/"/>
+            <entry><id>1</id><title>First</title><content type="html">&lt;p&gt;Body&lt;/p&gt;</content>
+            <updated>2025-11-03T10:00:00Z</updated></entry></feed>
+            """)
+        #expect(feed.format == .atom)
+        #expect(feed.title == "No namespace")
+        #expect(feed.items.map(\.title) == ["First"])
+        #expect(feed.items.first?.contentHTML == "<p>Body</p>")
+        #expect(feed.items.first?.url == nil)
+        #expect(feed.homePageURL == URL(string: "https://example.org/"))
     }
 
     @Test func atom03InlineAndBase64TitlesReadAsText() throws {

@@ -71,6 +71,31 @@ import FeedParser
         #expect(feed.warnings == [FeedParseWarning(problem: .malformedXML(code: 42, message: "an attribute given twice"), line: 3)])
     }
 
+    /// After an error it recovers from, libxml2 drops `&amp;`, `&lt;` and the other predefined
+    /// entities from the text: they must reach it as numeric references.
+    @Test func entitiesAfterARecoveredErrorAreKept() throws {
+        let feed = try parse(rss("""
+            <item><title>One</title><guid kind="a" kind="b">1</guid></item>
+            <item><title>Q&amp;A &#X41;</title><guid>2</guid>
+              <description>x &amp; y &quot;q&quot; &apos;s&apos; Fish &amp;amp; chips &lt;b&gt;x&lt;/b&gt;</description></item>
+            """))
+        #expect(feed.items.map(\.title) == ["One", "Q&A A"])
+        #expect(feed.items[1].contentHTML == #"x & y "q" 's' Fish &amp; chips <b>x</b>"#)
+        #expect(feed.warnings.map(\.problem) == [.malformedXML(code: 42, message: "an attribute given twice")])
+    }
+
+    /// HTML written into a description or title need not be well-formed XML: an unclosed `<br>`
+    /// or `<p>` must not swallow the items after it.
+    @Test func unclosedHTMLInProseElementsSpoilsNothing() throws {
+        let feed = try parse(rss("""
+            <item><title>Line<br>break &amp; more</title><guid>1</guid><description>Line<br>break<p>open para</description></item>
+            <item><title>Two</title><guid>2</guid><description>Fine</description></item>
+            """))
+        #expect(feed.items.map(\.title) == ["Line break & more", "Two"])
+        #expect(feed.items.map(\.contentHTML) == ["Line<br>break<p>open para", "Fine"])
+        #expect(feed.warnings.isEmpty)
+    }
+
     @Test func aCleanDocumentHasNoWarnings() throws {
         let feed = try parse(rss("<item><title>A &amp; B &#233; &lt;</title><guid>1</guid></item>"))
         #expect(feed.items.map(\.title) == ["A & B é <"])

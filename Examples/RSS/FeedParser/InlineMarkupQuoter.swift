@@ -1,0 +1,188 @@
+import Foundation
+
+/// Puts HTML written straight into a feed's prose elements into CDATA sections, so that the XML
+/// parser reads it as the text it is rather than as elements.
+///
+/// Feeds write HTML into `description`, `content:encoded`, `summary`, `content` and even `title`
+/// without escaping it, and that HTML is rarely well-formed XML: one `<br>` or unclosed `<p>`
+/// makes the XML parser nest everything after it inside the description, losing every later
+/// item. Quoted, the element's content reaches the parser as one run of text — the HTML exactly
+/// as written, entities and nesting kept — which is what a reader shows.
+///
+/// Only elements whose content holds a tag are touched; content that already has a CDATA section
+/// is left to the parser, as is XML meant to be parsed (Atom's `type="xhtml"`, any other XML
+/// type, Atom 0.3's `mode="xml"`) and an element whose end tag never comes (a cut-off document).
+enum InlineMarkupQuoter {
+    /// Local names of the prose elements, whatever their prefix.
+    private static let proseNames: Set<String> = ["title", "description", "summary", "encoded", "subtitle", "tagline"]
+    /// `content` holds prose in Atom only; Media RSS's `media:content` holds elements to read.
+    private static let contentPrefixes: Set<String> = ["", "atom"]
+
+    private static let cdataOpen = Array("<![CDATA[".utf8)
+    private static let cdataClose = Array("]]>".utf8)
+
+    /// The quoted bytes, or nil when no element needed it.
+    static func quoting(_ bytes: [UInt8]) -> [UInt8]? {
+        var output: [UInt8] = []
+        var copiedUpTo = 0
+        var index = 0
+        while let open = firstIndex(of: UInt8(ascii: "<"), in: bytes, from: index) {
+            guard let tag = StartTag(in: bytes, at: open) else {
+                index = skipMarkup(in: bytes, at: open)
+                continue
+            }
+            index = tag.end
+            guard isProse(tag), !tag.isSelfClosing, !tag.holdsXML,
+                  let close = closingTag(named: tag.name, in: bytes, from: tag.end) else { continue }
+            let content = bytes[tag.end..<close]
+            guard holdsTag(content), !contains(cdataOpen, in: content) else { continue }
+            if output.isEmpty { output.reserveCapacity(bytes.count + 64) }
+            output += bytes[copiedUpTo..<tag.end]
+            output += cdataOpen
+            output += escapingCDATAEnds(content)
+            output += cdataClose
+            copiedUpTo = close
+            index = close
+        }
+        guard copiedUpTo > 0 else { return nil }
+        output += bytes[copiedUpTo...]
+        return output
+    }
+
+    /// A start tag's name, where it ends, and what its attributes say.
+    private struct StartTag {
+        let name: ArraySlice<UInt8>
+        let end: Int
+        let isSelfClosing: Bool
+        /// `type="xhtml"` or another XML type, or Atom 0.3's `mode="xml"`.
+        let holdsXML: Bool
+
+        init?(in bytes: [UInt8], at open: Int) {
+            var index = open + 1
+            guard index < bytes.count, InlineMarkupQuoter.isNameStart(bytes[index]) else { return nil }
+            while index < bytes.count, InlineMarkupQuoter.isNameByte(bytes[index]) { index += 1 }
+            name = bytes[(open + 1)..<index]
+            let attributesStart = index
+            var quote: UInt8?
+            while index < bytes.count {
+                let byte = bytes[index]
+                if let open = quote {
+                    if byte == open { quote = nil }
+                } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                    quote = byte
+                } else if byte == UInt8(ascii: ">") {
+                    break
+                }
+                index += 1
+            }
+            guard index < bytes.count else { return nil }
+            end = index + 1
+            isSelfClosing = bytes[index - 1] == UInt8(ascii: "/")
+            let attributes = String(decoding: bytes[attributesStart..<index], as: UTF8.self).lowercased()
+                .replacingOccurrences(of: "'", with: "\"")
+            holdsXML = attributes.contains("mode=\"xml\"")
+                || attributes.range(of: #"type="[^"]*(xml|xhtml)[^"]*""#, options: .regularExpression) != nil
+        }
+    }
+
+    private static func isProse(_ tag: StartTag) -> Bool {
+        let name = String(decoding: tag.name, as: UTF8.self)
+        let parts = name.split(separator: ":", maxSplits: 1)
+        let (prefix, local) = parts.count == 2 ? (String(parts[0]), String(parts[1])) : ("", name)
+        return proseNames.contains(local) || (local == "content" && contentPrefixes.contains(prefix))
+    }
+
+    /// The index of `</name>` (white space allowed before `>`) after `start`; nil when another
+    /// `<name` start tag or the end of the document comes first. Stopping at the next start tag
+    /// of the same name keeps the search linear in a document whose end tags are missing.
+    private static func closingTag(named name: ArraySlice<UInt8>, in bytes: [UInt8], from start: Int) -> Int? {
+        var index = start
+        while let open = firstIndex(of: UInt8(ascii: "<"), in: bytes, from: index) {
+            let isEnd = open + 1 < bytes.count && bytes[open + 1] == UInt8(ascii: "/")
+            let nameStart = open + (isEnd ? 2 : 1)
+            let nameEnd = nameStart + name.count
+            if nameEnd < bytes.count, bytes[nameStart..<nameEnd].elementsEqual(name), !isNameByte(bytes[nameEnd]) {
+                guard isEnd else { return nil }
+                var after = nameEnd
+                while after < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[after]) { after += 1 }
+                if after < bytes.count, bytes[after] == UInt8(ascii: ">") { return open }
+            }
+            index = open + 1
+        }
+        return nil
+    }
+
+    /// Whether the content has a tag: `<` before a letter, `/` or `!`.
+    private static func holdsTag(_ content: ArraySlice<UInt8>) -> Bool {
+        var index = content.startIndex
+        while index + 1 < content.endIndex {
+            if content[index] == UInt8(ascii: "<") {
+                let next = content[index + 1]
+                if isNameStart(next) || next == UInt8(ascii: "/") || next == UInt8(ascii: "!") { return true }
+            }
+            index += 1
+        }
+        return false
+    }
+
+    /// A `]]>` inside the content would end the CDATA section: it is split across two.
+    private static func escapingCDATAEnds(_ content: ArraySlice<UInt8>) -> [UInt8] {
+        guard contains(cdataClose, in: content) else { return Array(content) }
+        var output: [UInt8] = []
+        var index = content.startIndex
+        while index < content.endIndex {
+            if content[index...].starts(with: cdataClose) {
+                output += Array("]]]]><![CDATA[>".utf8)
+                index += cdataClose.count
+            } else {
+                output.append(content[index])
+                index += 1
+            }
+        }
+        return output
+    }
+
+    /// Past a comment, a CDATA section, a declaration or an end tag at `open`.
+    private static func skipMarkup(in bytes: [UInt8], at open: Int) -> Int {
+        let rest = bytes[open...]
+        if rest.starts(with: Array("<!--".utf8)) { return end(of: "-->", in: bytes, from: open + 4) }
+        if rest.starts(with: cdataOpen) { return end(of: "]]>", in: bytes, from: open + cdataOpen.count) }
+        return open + 1
+    }
+
+    private static func end(of terminator: String, in bytes: [UInt8], from start: Int) -> Int {
+        firstIndex(of: Array(terminator.utf8), in: bytes, from: start).map { $0 + terminator.utf8.count } ?? bytes.count
+    }
+
+    private static func contains(_ pattern: [UInt8], in content: ArraySlice<UInt8>) -> Bool {
+        var index = content.startIndex
+        while index + pattern.count <= content.endIndex {
+            if content[index..<(index + pattern.count)].elementsEqual(pattern) { return true }
+            index += 1
+        }
+        return false
+    }
+
+    private static func firstIndex(of byte: UInt8, in bytes: [UInt8], from start: Int) -> Int? {
+        guard start < bytes.count else { return nil }
+        return bytes[start...].firstIndex(of: byte)
+    }
+
+    private static func firstIndex(of pattern: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+        var index = start
+        while index + pattern.count <= bytes.count {
+            if bytes[index] == pattern[0], bytes[index..<(index + pattern.count)].elementsEqual(pattern) { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    private static func isNameStart(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") || byte == UInt8(ascii: "_")
+    }
+
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        isNameStart(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: ":")
+    }
+}
