@@ -39,6 +39,8 @@ package struct ModelTypesGenerator {
             source.line("// MARK: - \(description.name)")
             source.line()
             SwiftTypeWriter(shape: shape, access: access, modelFileName: modelFileName).write(to: &source)
+            source.line()
+            ColumnsWriter(shape: shape, access: access).write(to: &source)
         }
         return source.text
     }

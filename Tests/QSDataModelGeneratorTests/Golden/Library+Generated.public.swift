@@ -36,6 +36,19 @@ public struct Author: QSDataObject, Sendable, Equatable, Hashable {
     }
 }
 
+extension Author {
+    /// The columns of table `authors`, typed, for conditions, orderings and bulk
+    /// updates the compiler checks: `Author.columns.born == …`.
+    public static let columns = Columns()
+
+    /// One ``QSColumn`` for each column of `Author`, by its Swift name.
+    public struct Columns: Sendable {
+        public let uniqueID = QSColumn<Author, String>("uniqueID", type: .string)
+        public let born = QSColumn<Author, Int64?>("born", type: .int64)
+        public let name = QSColumn<Author, String>("name", type: .string)
+    }
+}
+
 // MARK: - Book
 
 /// `Book` in Library.plist: rows of table `books`.
@@ -113,6 +126,26 @@ public struct Book: QSDataObject, Sendable, Equatable {
     }
 }
 
+extension Book {
+    /// The columns of table `books`, typed, for conditions, orderings and bulk
+    /// updates the compiler checks: `Book.columns.cover == …`.
+    public static let columns = Columns()
+
+    /// One ``QSColumn`` for each column of `Book`, by its Swift name.
+    public struct Columns: Sendable {
+        public let uniqueID = QSColumn<Book, String>("uniqueID", type: .string)
+        public let cover = QSColumn<Book, Data?>("cover", type: .data)
+        public let details = QSColumn<Book, [String: String]?>("details", type: .json)
+        public let keywords = QSColumn<Book, [String]>("keywords", type: .plist)
+        public let pageCount = QSColumn<Book, Int>("pageCount", type: .int64)
+        public let published = QSColumn<Book, Date?>("published", type: .date)
+        public let rating = QSColumn<Book, Double?>("rating", type: .double)
+        public let isRead = QSColumn<Book, Bool>("read", type: .boolean)
+        public let subtitle = QSColumn<Book, String?>("subtitle", type: .string)
+        public let title = QSColumn<Book, String>("title", type: .string)
+    }
+}
+
 // MARK: - Label
 
 /// `Label` in Library.plist: rows of table `labels`; cached permanently, fetched at startup.
@@ -146,6 +179,19 @@ public final class Label: QSUpdatableObject {
         row["uniqueID"] = uniqueID
         row["color"] = color
         row["name"] = name
+    }
+}
+
+extension Label {
+    /// The columns of table `labels`, typed, for conditions, orderings and bulk
+    /// updates the compiler checks: `Label.columns.color == …`.
+    public static let columns = Columns()
+
+    /// One ``QSColumn`` for each column of `Label`, by its Swift name.
+    public struct Columns: Sendable {
+        public let uniqueID = QSColumn<Label, String>("uniqueID", type: .string)
+        public let color = QSColumn<Label, String?>("color", type: .string)
+        public let name = QSColumn<Label, String>("name", type: .string)
     }
 }
 
@@ -216,6 +262,21 @@ public final class Shelf: QSUpdatableObject {
     }
 }
 
+extension Shelf {
+    /// The columns of table `shelves`, typed, for conditions, orderings and bulk
+    /// updates the compiler checks: `Shelf.columns.createdAt == …`.
+    public static let columns = Columns()
+
+    /// One ``QSColumn`` for each column of `Shelf`, by its Swift name.
+    public struct Columns: Sendable {
+        public let uniqueID = QSColumn<Shelf, Int64>("uniqueID", type: .int64)
+        public let createdAt = QSColumn<Shelf, Date>("createdAt", type: .date)
+        public let note = QSColumn<Shelf, String?>("note", type: .string)
+        public let position = QSColumn<Shelf, Double>("position", type: .double)
+        public let name = QSColumn<Shelf, String>("title", type: .string)
+    }
+}
+
 // MARK: - Stamp
 
 /// `Stamp` in Library.plist: rows of table `stamps`; immutable.
@@ -243,5 +304,18 @@ public final class Stamp: QSDataObject, Sendable {
         row["uniqueID"] = uniqueID
         row["code"] = code
         row["issued"] = issued
+    }
+}
+
+extension Stamp {
+    /// The columns of table `stamps`, typed, for conditions, orderings and bulk
+    /// updates the compiler checks: `Stamp.columns.code == …`.
+    public static let columns = Columns()
+
+    /// One ``QSColumn`` for each column of `Stamp`, by its Swift name.
+    public struct Columns: Sendable {
+        public let uniqueID = QSColumn<Stamp, Int64>("uniqueID", type: .int64)
+        public let code = QSColumn<Stamp, String>("code", type: .string)
+        public let issued = QSColumn<Stamp, Date>("issued", type: .date)
     }
 }

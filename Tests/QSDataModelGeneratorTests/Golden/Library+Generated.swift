@@ -36,6 +36,19 @@ struct Author: QSDataObject, Sendable, Equatable, Hashable {
     }
 }
 
+extension Author {
+    /// The columns of table `authors`, typed, for conditions, orderings and bulk
+    /// updates the compiler checks: `Author.columns.born == …`.
+    static let columns = Columns()
+
+    /// One ``QSColumn`` for each column of `Author`, by its Swift name.
+    struct Columns: Sendable {
+        let uniqueID = QSColumn<Author, String>("uniqueID", type: .string)
+        let born = QSColumn<Author, Int64?>("born", type: .int64)
+        let name = QSColumn<Author, String>("name", type: .string)
+    }
+}
+
 // MARK: - Book
 
 /// `Book` in Library.plist: rows of table `books`.
@@ -113,6 +126,26 @@ struct Book: QSDataObject, Sendable, Equatable {
     }
 }
 
+extension Book {
+    /// The columns of table `books`, typed, for conditions, orderings and bulk
+    /// updates the compiler checks: `Book.columns.cover == …`.
+    static let columns = Columns()
+
+    /// One ``QSColumn`` for each column of `Book`, by its Swift name.
+    struct Columns: Sendable {
+        let uniqueID = QSColumn<Book, String>("uniqueID", type: .string)
+        let cover = QSColumn<Book, Data?>("cover", type: .data)
+        let details = QSColumn<Book, [String: String]?>("details", type: .json)
+        let keywords = QSColumn<Book, [String]>("keywords", type: .plist)
+        let pageCount = QSColumn<Book, Int>("pageCount", type: .int64)
+        let published = QSColumn<Book, Date?>("published", type: .date)
+        let rating = QSColumn<Book, Double?>("rating", type: .double)
+        let isRead = QSColumn<Book, Bool>("read", type: .boolean)
+        let subtitle = QSColumn<Book, String?>("subtitle", type: .string)
+        let title = QSColumn<Book, String>("title", type: .string)
+    }
+}
+
 // MARK: - Label
 
 /// `Label` in Library.plist: rows of table `labels`; cached permanently, fetched at startup.
@@ -146,6 +179,19 @@ final class Label: QSUpdatableObject {
         row["uniqueID"] = uniqueID
         row["color"] = color
         row["name"] = name
+    }
+}
+
+extension Label {
+    /// The columns of table `labels`, typed, for conditions, orderings and bulk
+    /// updates the compiler checks: `Label.columns.color == …`.
+    static let columns = Columns()
+
+    /// One ``QSColumn`` for each column of `Label`, by its Swift name.
+    struct Columns: Sendable {
+        let uniqueID = QSColumn<Label, String>("uniqueID", type: .string)
+        let color = QSColumn<Label, String?>("color", type: .string)
+        let name = QSColumn<Label, String>("name", type: .string)
     }
 }
 
@@ -216,6 +262,21 @@ final class Shelf: QSUpdatableObject {
     }
 }
 
+extension Shelf {
+    /// The columns of table `shelves`, typed, for conditions, orderings and bulk
+    /// updates the compiler checks: `Shelf.columns.createdAt == …`.
+    static let columns = Columns()
+
+    /// One ``QSColumn`` for each column of `Shelf`, by its Swift name.
+    struct Columns: Sendable {
+        let uniqueID = QSColumn<Shelf, Int64>("uniqueID", type: .int64)
+        let createdAt = QSColumn<Shelf, Date>("createdAt", type: .date)
+        let note = QSColumn<Shelf, String?>("note", type: .string)
+        let position = QSColumn<Shelf, Double>("position", type: .double)
+        let name = QSColumn<Shelf, String>("title", type: .string)
+    }
+}
+
 // MARK: - Stamp
 
 /// `Stamp` in Library.plist: rows of table `stamps`; immutable.
@@ -243,5 +304,18 @@ final class Stamp: QSDataObject, Sendable {
         row["uniqueID"] = uniqueID
         row["code"] = code
         row["issued"] = issued
+    }
+}
+
+extension Stamp {
+    /// The columns of table `stamps`, typed, for conditions, orderings and bulk
+    /// updates the compiler checks: `Stamp.columns.code == …`.
+    static let columns = Columns()
+
+    /// One ``QSColumn`` for each column of `Stamp`, by its Swift name.
+    struct Columns: Sendable {
+        let uniqueID = QSColumn<Stamp, Int64>("uniqueID", type: .int64)
+        let code = QSColumn<Stamp, String>("code", type: .string)
+        let issued = QSColumn<Stamp, Date>("issued", type: .date)
     }
 }
