@@ -9,8 +9,9 @@ import Foundation
 /// item. Quoted, the element's content reaches the parser as one run of text — the HTML exactly
 /// as written, entities and nesting kept — which is what a reader shows.
 ///
-/// Only elements whose content holds a tag are touched; content that already has a CDATA section
-/// is left to the parser, as is XML meant to be parsed (Atom's `type="xhtml"`, any other XML
+/// Only elements whose content holds a tag are touched, and CDATA sections already in it are kept
+/// as they are (the runs between them are quoted), so the content stays one run of text. XML
+/// meant to be parsed is left to the parser (Atom's `type="xhtml"`, any other XML
 /// type, Atom 0.3's `mode="xml"`) and an element whose end tag never comes (a cut-off document).
 enum InlineMarkupQuoter {
     /// Local names of the prose elements, whatever their prefix.
@@ -34,13 +35,19 @@ enum InlineMarkupQuoter {
             index = tag.end
             guard isProse(tag), !tag.isSelfClosing, !tag.holdsXML,
                   let close = closingTag(named: tag.name, in: bytes, from: tag.end) else { continue }
-            let content = bytes[tag.end..<close]
-            guard holdsTag(content), !contains(cdataOpen, in: content) else { continue }
+            let pieces = Piece.split(bytes[tag.end..<close])
+            guard pieces.contains(where: { !$0.isCDATA && holdsTag($0.bytes) }) else { continue }
             if output.isEmpty { output.reserveCapacity(bytes.count + 64) }
             output += bytes[copiedUpTo..<tag.end]
-            output += cdataOpen
-            output += escapingCDATAEnds(content)
-            output += cdataClose
+            for piece in pieces {
+                if piece.isCDATA {
+                    output += piece.bytes
+                } else {
+                    output += cdataOpen
+                    output += escapingCDATAEnds(piece.bytes)
+                    output += cdataClose
+                }
+            }
             copiedUpTo = close
             index = close
         }
@@ -82,6 +89,31 @@ enum InlineMarkupQuoter {
                 .replacingOccurrences(of: "'", with: "\"")
             holdsXML = attributes.contains("mode=\"xml\"")
                 || attributes.range(of: #"type="[^"]*(xml|xhtml)[^"]*""#, options: .regularExpression) != nil
+        }
+    }
+
+    /// A run of an element's content: a CDATA section (with its markers), or what lies between.
+    private struct Piece {
+        let bytes: ArraySlice<UInt8>
+        let isCDATA: Bool
+
+        static func split(_ content: ArraySlice<UInt8>) -> [Piece] {
+            var pieces: [Piece] = []
+            var start = content.startIndex
+            var index = content.startIndex
+            while index < content.endIndex {
+                guard content[index...].starts(with: cdataOpen) else {
+                    index += 1
+                    continue
+                }
+                let end = content[index...].firstRange(of: cdataClose)?.upperBound ?? content.endIndex
+                if start < index { pieces.append(Piece(bytes: content[start..<index], isCDATA: false)) }
+                pieces.append(Piece(bytes: content[index..<end], isCDATA: true))
+                start = end
+                index = end
+            }
+            if start < content.endIndex { pieces.append(Piece(bytes: content[start..<content.endIndex], isCDATA: false)) }
+            return pieces
         }
     }
 

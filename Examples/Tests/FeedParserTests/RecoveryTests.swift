@@ -94,6 +94,13 @@ import FeedParser
         #expect(feed.items.map(\.title) == ["Line break & more", "Two"])
         #expect(feed.items.map(\.contentHTML) == ["Line<br>break<p>open para", "Fine"])
         #expect(feed.warnings.isEmpty)
+
+        let mixed = try parse(rss("""
+            <item><title>x<br>y: <![CDATA[Pillow & Fight]]></title><guid>1</guid><description>a<br><![CDATA[<i>b</i>]]>c</description></item>
+            <item><title>Two</title><guid>2</guid></item>
+            """))
+        #expect(mixed.items.map(\.title) == ["x y: Pillow & Fight", "Two"], "CDATA beside raw HTML")
+        #expect(mixed.items.first?.contentHTML == "a<br><i>b</i>c")
     }
 
     @Test func aCleanDocumentHasNoWarnings() throws {
