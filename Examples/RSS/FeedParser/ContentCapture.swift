@@ -26,6 +26,9 @@ struct CapturedContent {
     private var text = ""
     private var markup = ""
     private var sawElement = false
+    /// HTML only: the runs read before the first child element, kept (not copied) so that the
+    /// markup is written only for content that turns out to need it.
+    private var runsBeforeFirstElement: [(run: String, isCDATA: Bool)] = []
     /// XHTML only: whether the first child element, if it is a `<div>`, is still to be dropped.
     private var skipsWrapperDiv: Bool
     /// Whether the `<div>` being read now is the wrapper.
@@ -47,6 +50,10 @@ struct CapturedContent {
 
     mutating func start(_ name: String, attributes: [String: String]) {
         depth += 1
+        if mode == .html, !sawElement {
+            markup = runsBeforeFirstElement.map { $0.isCDATA ? $0.run : MarkupWriter.escape($0.run) }.joined()
+            runsBeforeFirstElement = []
+        }
         sawElement = true
         if depth == 2, skipsWrapperDiv {
             skipsWrapperDiv = false
@@ -70,13 +77,18 @@ struct CapturedContent {
 
     mutating func characters(_ string: String) {
         text += string
-        if mode == .html || mode == .xhtml { markup += MarkupWriter.escape(string) }
+        switch mode {
+        case .html where !sawElement: runsBeforeFirstElement.append((string, false))
+        case .html, .xhtml: markup += MarkupWriter.escape(string)
+        case .children, .text: break
+        }
     }
 
     /// CDATA is HTML source in HTML content, and text everywhere else.
     mutating func cdata(_ string: String) {
         text += string
         switch mode {
+        case .html where !sawElement: runsBeforeFirstElement.append((string, true))
         case .html: markup += string
         case .xhtml: markup += MarkupWriter.escape(string)
         case .children, .text: break

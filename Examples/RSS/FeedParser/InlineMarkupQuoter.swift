@@ -15,9 +15,10 @@ import Foundation
 /// type, Atom 0.3's `mode="xml"`) and an element whose end tag never comes (a cut-off document).
 enum InlineMarkupQuoter {
     /// Local names of the prose elements, whatever their prefix.
-    private static let proseNames: Set<String> = ["title", "description", "summary", "encoded", "subtitle", "tagline"]
+    private static let proseNames = ["title", "description", "summary", "encoded", "subtitle", "tagline"].map { Array($0.utf8) }
     /// `content` holds prose in Atom only; Media RSS's `media:content` holds elements to read.
-    private static let contentPrefixes: Set<String> = ["", "atom"]
+    private static let content = Array("content".utf8)
+    private static let contentPrefixes = [[], Array("atom".utf8)]
 
     private static let cdataOpen = Array("<![CDATA[".utf8)
     private static let cdataClose = Array("]]>".utf8)
@@ -56,13 +57,12 @@ enum InlineMarkupQuoter {
         return output
     }
 
-    /// A start tag's name, where it ends, and what its attributes say.
+    /// A start tag: its name, where its attributes are, and where it ends.
     private struct StartTag {
         let name: ArraySlice<UInt8>
+        let attributes: ArraySlice<UInt8>
         let end: Int
         let isSelfClosing: Bool
-        /// `type="xhtml"` or another XML type, or Atom 0.3's `mode="xml"`.
-        let holdsXML: Bool
 
         init?(in bytes: [UInt8], at open: Int) {
             var index = open + 1
@@ -83,12 +83,16 @@ enum InlineMarkupQuoter {
                 index += 1
             }
             guard index < bytes.count else { return nil }
+            attributes = bytes[attributesStart..<index]
             end = index + 1
             isSelfClosing = bytes[index - 1] == UInt8(ascii: "/")
-            let attributes = String(decoding: bytes[attributesStart..<index], as: UTF8.self).lowercased()
-                .replacingOccurrences(of: "'", with: "\"")
-            holdsXML = attributes.contains("mode=\"xml\"")
-                || attributes.range(of: #"type="[^"]*(xml|xhtml)[^"]*""#, options: .regularExpression) != nil
+        }
+
+        /// `type="xhtml"` or another XML type, or Atom 0.3's `mode="xml"`: content to parse.
+        var holdsXML: Bool {
+            guard !attributes.isEmpty else { return false }
+            let text = String(decoding: attributes, as: UTF8.self).lowercased().replacingOccurrences(of: "'", with: "\"")
+            return text.contains("mode=\"xml\"") || text.range(of: #"type="[^"]*(xml|xhtml)[^"]*""#, options: .regularExpression) != nil
         }
     }
 
@@ -101,14 +105,15 @@ enum InlineMarkupQuoter {
             var pieces: [Piece] = []
             var start = content.startIndex
             var index = content.startIndex
-            while index < content.endIndex {
-                guard content[index...].starts(with: cdataOpen) else {
-                    index += 1
+            while let open = content[index...].firstIndex(of: UInt8(ascii: "<")) {
+                guard matches(cdataOpen, in: content, at: open) else {
+                    index = open + 1
                     continue
                 }
-                let end = content[index...].firstRange(of: cdataClose)?.upperBound ?? content.endIndex
-                if start < index { pieces.append(Piece(bytes: content[start..<index], isCDATA: false)) }
-                pieces.append(Piece(bytes: content[index..<end], isCDATA: true))
+                let end = firstIndex(of: cdataClose, in: content, from: open + cdataOpen.count).map { $0 + cdataClose.count }
+                    ?? content.endIndex
+                if start < open { pieces.append(Piece(bytes: content[start..<open], isCDATA: false)) }
+                pieces.append(Piece(bytes: content[open..<end], isCDATA: true))
                 start = end
                 index = end
             }
@@ -118,10 +123,11 @@ enum InlineMarkupQuoter {
     }
 
     private static func isProse(_ tag: StartTag) -> Bool {
-        let name = String(decoding: tag.name, as: UTF8.self)
-        let parts = name.split(separator: ":", maxSplits: 1)
-        let (prefix, local) = parts.count == 2 ? (String(parts[0]), String(parts[1])) : ("", name)
-        return proseNames.contains(local) || (local == "content" && contentPrefixes.contains(prefix))
+        let colon = tag.name.lastIndex(of: UInt8(ascii: ":"))
+        let local = colon.map { tag.name[($0 + 1)...] } ?? tag.name
+        let prefix = colon.map { tag.name[..<$0] } ?? []
+        if proseNames.contains(where: { local.elementsEqual($0) }) { return true }
+        return local.elementsEqual(content) && contentPrefixes.contains(where: { prefix.elementsEqual($0) })
     }
 
     /// The index of `</name>` (white space allowed before `>`) after `start`; nil when another
@@ -158,55 +164,53 @@ enum InlineMarkupQuoter {
     }
 
     /// A `]]>` inside the content would end the CDATA section: it is split across two.
-    private static func escapingCDATAEnds(_ content: ArraySlice<UInt8>) -> [UInt8] {
-        guard contains(cdataClose, in: content) else { return Array(content) }
+    private static func escapingCDATAEnds(_ content: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        guard var found = firstIndex(of: cdataClose, in: content, from: content.startIndex) else { return content }
         var output: [UInt8] = []
-        var index = content.startIndex
-        while index < content.endIndex {
-            if content[index...].starts(with: cdataClose) {
-                output += Array("]]]]><![CDATA[>".utf8)
-                index += cdataClose.count
-            } else {
-                output.append(content[index])
-                index += 1
-            }
+        var start = content.startIndex
+        while true {
+            output += content[start..<found]
+            output += Array("]]]]><![CDATA[>".utf8)
+            start = found + cdataClose.count
+            guard let next = firstIndex(of: cdataClose, in: content, from: start) else { break }
+            found = next
         }
-        return output
+        output += content[start...]
+        return output[...]
     }
 
-    /// Past a comment, a CDATA section, a declaration or an end tag at `open`.
+    /// Past a comment or a CDATA section at `open`, or just past the `<` of anything else.
     private static func skipMarkup(in bytes: [UInt8], at open: Int) -> Int {
-        let rest = bytes[open...]
-        if rest.starts(with: Array("<!--".utf8)) { return end(of: "-->", in: bytes, from: open + 4) }
-        if rest.starts(with: cdataOpen) { return end(of: "]]>", in: bytes, from: open + cdataOpen.count) }
+        let all = bytes[...]
+        if matches(Array("<!--".utf8), in: all, at: open) {
+            return firstIndex(of: Array("-->".utf8), in: all, from: open + 4).map { $0 + 3 } ?? bytes.count
+        }
+        if matches(cdataOpen, in: all, at: open) {
+            return firstIndex(of: cdataClose, in: all, from: open + cdataOpen.count).map { $0 + cdataClose.count } ?? bytes.count
+        }
         return open + 1
     }
 
-    private static func end(of terminator: String, in bytes: [UInt8], from start: Int) -> Int {
-        firstIndex(of: Array(terminator.utf8), in: bytes, from: start).map { $0 + terminator.utf8.count } ?? bytes.count
+    /// Whether `pattern` stands in `bytes` at `index`.
+    private static func matches(_ pattern: [UInt8], in bytes: ArraySlice<UInt8>, at index: Int) -> Bool {
+        guard index + pattern.count <= bytes.endIndex else { return false }
+        for offset in 0..<pattern.count where bytes[index + offset] != pattern[offset] { return false }
+        return true
     }
 
-    private static func contains(_ pattern: [UInt8], in content: ArraySlice<UInt8>) -> Bool {
-        var index = content.startIndex
-        while index + pattern.count <= content.endIndex {
-            if content[index..<(index + pattern.count)].elementsEqual(pattern) { return true }
-            index += 1
+    /// Where `pattern` first stands in `bytes` at or after `start`.
+    private static func firstIndex(of pattern: [UInt8], in bytes: ArraySlice<UInt8>, from start: Int) -> Int? {
+        var index = start
+        while index < bytes.endIndex, let candidate = bytes[index...].firstIndex(of: pattern[0]) {
+            if matches(pattern, in: bytes, at: candidate) { return candidate }
+            index = candidate + 1
         }
-        return false
+        return nil
     }
 
     private static func firstIndex(of byte: UInt8, in bytes: [UInt8], from start: Int) -> Int? {
         guard start < bytes.count else { return nil }
         return bytes[start...].firstIndex(of: byte)
-    }
-
-    private static func firstIndex(of pattern: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
-        var index = start
-        while index + pattern.count <= bytes.count {
-            if bytes[index] == pattern[0], bytes[index..<(index + pattern.count)].elementsEqual(pattern) { return index }
-            index += 1
-        }
-        return nil
     }
 
     private static func isNameStart(_ byte: UInt8) -> Bool {
