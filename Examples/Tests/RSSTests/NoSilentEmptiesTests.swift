@@ -87,7 +87,7 @@ import Testing
             #expect(feed.etag == nil)
             #expect(feed.address == nil)
             let version = try await reopened.store.fetchRows("PRAGMA user_version")
-            #expect(version.first?.first == .integer(2))
+            #expect(version.first?.first == .integer(3))
             try await reopened.close()
         }
     }
