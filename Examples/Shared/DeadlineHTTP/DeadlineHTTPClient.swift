@@ -100,6 +100,8 @@ public struct DeadlineHTTPClient: Sendable {
             return .undecodableBody(host: host)
         }
         if let connection = error as? NIOConnectionError { return classify(connection, host: host) }
+        // An address given as an IP literal is connected to directly, without NIOConnectionError.
+        if (error as? IOError)?.errnoCode == ECONNREFUSED { return .connectionRefused(host: host) }
         if let clientError = error as? HTTPClientError {
             switch clientError {
             case .connectTimeout: return .connectTimedOut(host: host, after: deadlines.connect)

@@ -169,7 +169,7 @@ import Testing
             #expect(summary.articles.new == 3)
             #expect(summary.failures.sorted { $0.source < $1.source } == [
                 ImportFailure(source: server.url("broken.xml").absoluteString, reason: "the server answered HTTP 500"),
-                ImportFailure(source: hanging.absoluteString, reason: "timed out after 60.0 s"),
+                ImportFailure(source: hanging.absoluteString, reason: "did not finish answering within 60 s (the overall timeout)"),
             ].sorted { $0.source < $1.source })
             #expect(try await data.store.count(Article.self) == 3)
         }

@@ -1,4 +1,5 @@
 import FeedParser
+import Foundation
 import QSData
 
 /// What storing one parsed feed did to its articles.

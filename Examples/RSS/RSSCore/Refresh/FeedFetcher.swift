@@ -102,7 +102,7 @@ public final class FeedFetcher: Sendable {
 
         public var description: String {
             switch self {
-            case .timedOut(let limit): return "timed out after \(limit.inSeconds) s"
+            case .timedOut(let limit): return "did not finish answering within \(limit.secondsText) (the overall timeout)"
             case .network(let reason): return reason
             case .httpStatus(let status): return "the server answered HTTP \(status)"
             case .askedToWait(let status, _): return "the server answered HTTP \(status) and asked to wait"
