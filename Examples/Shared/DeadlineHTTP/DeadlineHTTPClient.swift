@@ -44,7 +44,11 @@ public struct DeadlineHTTPClient: Sendable {
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.decompression = .enabled(limit: .size(maximumBytes))
         if !followsRedirects { configuration.redirectConfiguration = .disallow }
-        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        // An event loop of its own: NIO looks host names up on one serial queue per event loop,
+        // so on shared loops one lookup that waits for an unreachable name server holds up every
+        // request behind it.
+        let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let client = HTTPClient(eventLoopGroup: loop, configuration: configuration)
         let result: Result<DeadlineHTTPResponse, any Error>
         do {
             result = .success(try await withDeadline(deadlines.total) { try await exchange(request, client: client) })
@@ -53,6 +57,7 @@ public struct DeadlineHTTPClient: Sendable {
         }
         do {
             try await client.shutdown()
+            try await loop.shutdownGracefully()
         } catch {
             // The exchange is over; a client that fails to shut down cleanly loses nothing.
         }

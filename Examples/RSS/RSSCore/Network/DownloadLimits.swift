@@ -14,6 +14,7 @@ public struct DownloadLimits: Sendable, Equatable {
         self.perHost = max(1, perHost)
     }
 
-    /// Eight at once, two from any one host.
-    public static let standard = DownloadLimits(total: 8, perHost: 2)
+    /// Sixteen at once, two from any one host: downloads mostly wait on the network, and a
+    /// subscription list names many hosts.
+    public static let standard = DownloadLimits(total: 16, perHost: 2)
 }
