@@ -64,6 +64,8 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ],
             path: "Shared/DeadlineHTTP"
         ),
@@ -186,7 +188,7 @@ let package = Package(
         ),
         .executableTarget(name: "RSSCLI", dependencies: ["RSSCommands"], path: "RSS/RSSCLI"),
 
-        .testTarget(name: "DeadlineHTTPTests", dependencies: ["DeadlineHTTP"], path: "Tests/DeadlineHTTPTests"),
+        .testTarget(name: "DeadlineHTTPTests", dependencies: ["DeadlineHTTP", "ExampleTestSupport"], path: "Tests/DeadlineHTTPTests"),
         .testTarget(name: "FeedParserTests", dependencies: ["FeedParser"], path: "Tests/FeedParserTests"),
         .testTarget(
             name: "RSSTests",

@@ -23,6 +23,8 @@ struct ImportCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("Feed files, folders of feeds, http(s) URLs or OPML files.", valueName: "source"))
     var sources: [String]
 
+    @OptionGroup var limits: DownloadLimitOptions
+
     @Flag(name: .customLong("no-fetch"),
           help: "Subscribe to http(s) feeds (named here or listed in local OPML files) without downloading them; `rss refresh` fetches them.")
     var noFetch = false
@@ -34,13 +36,21 @@ struct ImportCommand: AsyncParsableCommand {
 
     func run() async throws { try await execute() }
 
+    /// "subscribed to 2 feeds without fetching (5 already subscribed); ", or nothing when no feed
+    /// was subscribed without fetching.
+    static func subscribedText(_ summary: ImportSummary) -> String {
+        guard summary.subscribedFeeds + summary.alreadySubscribedFeeds > 0 else { return "" }
+        let already = summary.alreadySubscribedFeeds > 0 ? " (\(Output.count(summary.alreadySubscribedFeeds)) already subscribed)" : ""
+        return "subscribed to \(Output.plural(summary.subscribedFeeds, "new feed")) without fetching\(already); "
+    }
+
     private var deadlines: HTTPDeadlines { HTTPDeadlines(totalSeconds: timeout, connectSeconds: connectTimeout) }
 
     @MainActor private func execute() async throws {
         let console = Console.current
         let locations = try sources.map { try FeedLocation(argument: $0) }
         let summary = try await options.withData { data in
-            let importer = FeedImporter(data: data, loader: FeedLoader(deadlines: deadlines))
+            let importer = FeedImporter(data: data, loader: FeedLoader(deadlines: deadlines), limits: limits.limits)
             importer.fetchesRemoteFeeds = !noFetch
             let progress = ProgressView.forImport(console: console, showsFeeds: !output.json)
             importer.onEvent = { progress.show($0) }
@@ -51,7 +61,7 @@ struct ImportCommand: AsyncParsableCommand {
         if output.json {
             console.line(try Output.json(summary))
         } else {
-            let subscribed = summary.subscribedFeeds > 0 ? "subscribed to \(Output.plural(summary.subscribedFeeds, "feed")) without fetching; " : ""
+            let subscribed = Self.subscribedText(summary)
             let duplicates = summary.duplicateArticles > 0 ? ", \(Output.count(summary.duplicateArticles)) duplicates" : ""
             let warnings = summary.warnings.isEmpty ? "" : ", \(Output.plural(summary.warnings.count, "warning"))"
             console.line("Imported \(Output.plural(summary.feeds, "feed")) in \(String(format: "%.2f", summary.seconds)) s: \(subscribed)"

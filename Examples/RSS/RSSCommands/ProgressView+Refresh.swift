@@ -21,6 +21,9 @@ extension ProgressView {
             report("warning: \(warning.source): \(warning.reason)", isDone: false)
         case .failed(let failure):
             report("failed \(failure.source): \(failure.reason)", isDone: true)
+        case .postponed(let postponed):
+            report("postponed \(postponed.feed): \(postponed.host) asked to wait until \(Output.date(postponed.until)) UTC (\(postponed.reason))",
+                   isDone: true)
         }
     }
 }

@@ -26,7 +26,7 @@ public enum RSSResources {
 
     /// Every model type the store registers.
     public static let types: [any QSDataObject.Type] = [
-        Feed.self, ArticleSummary.self, Article.self, ArticleContent.self, Author.self,
+        Feed.self, FeedAddress.self, HostPause.self, ArticleSummary.self, Article.self, ArticleContent.self, Author.self,
     ]
 
     private static func resource(_ name: String, _ fileExtension: String) throws(RSSError) -> URL {

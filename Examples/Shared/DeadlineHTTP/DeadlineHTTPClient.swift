@@ -2,12 +2,20 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
+import NIOPosix
 
 /// Sends one HTTP request and reads the whole response within ``HTTPDeadlines``.
 ///
 /// Built on AsyncHTTPClient (SwiftNIO), so waiting on a silent or slow server sleeps in the
 /// event loop and costs no CPU. The total deadline is a timer raced against the whole
 /// operation, so it holds even while the body trickles in.
+///
+/// A host that can't be resolved or a connection that is refused fails at once: a failed
+/// connection attempt is not retried until the connect deadline, so a machine that is offline
+/// learns it in milliseconds, not seconds per request. Responses may be compressed: the client
+/// asks for gzip or deflate and decodes them, and ``maximumBytes`` limits the decoded body, so a
+/// small compressed answer that would inflate past it is refused.
 ///
 /// ```swift
 /// let response = try await DeadlineHTTPClient(deadlines: HTTPDeadlines(total: .seconds(30)))
@@ -33,8 +41,14 @@ public struct DeadlineHTTPClient: Sendable {
         var configuration = HTTPClient.Configuration(
             timeout: .init(connect: .milliseconds(deadlines.connect.wholeMilliseconds), read: .milliseconds(deadlines.firstByte.wholeMilliseconds)))
         configuration.httpVersion = .http1Only
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.decompression = .enabled(limit: .size(maximumBytes))
         if !followsRedirects { configuration.redirectConfiguration = .disallow }
-        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        // An event loop of its own: NIO looks host names up on one serial queue per event loop,
+        // so on shared loops one lookup that waits for an unreachable name server holds up every
+        // request behind it.
+        let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let client = HTTPClient(eventLoopGroup: loop, configuration: configuration)
         let result: Result<DeadlineHTTPResponse, any Error>
         do {
             result = .success(try await withDeadline(deadlines.total) { try await exchange(request, client: client) })
@@ -43,6 +57,7 @@ public struct DeadlineHTTPClient: Sendable {
         }
         do {
             try await client.shutdown()
+            try await loop.shutdownGracefully()
         } catch {
             // The exchange is over; a client that fails to shut down cleanly loses nothing.
         }
@@ -85,6 +100,13 @@ public struct DeadlineHTTPClient: Sendable {
         if let known = error as? HTTPTransferError { return known }
         if error is TotalDeadlinePassed { return .totalDeadlineExceeded(host: host, after: deadlines.total) }
         if error is NIOTooManyBytesError { return .tooLarge(limit: maximumBytes) }
+        if let decompression = error as? NIOHTTPDecompression.DecompressionError {
+            if decompression == .limit { return .tooLarge(limit: maximumBytes) }
+            return .undecodableBody(host: host)
+        }
+        if let connection = error as? NIOConnectionError { return classify(connection, host: host) }
+        // An address given as an IP literal is connected to directly, without NIOConnectionError.
+        if (error as? IOError)?.errnoCode == ECONNREFUSED { return .connectionRefused(host: host) }
         if let clientError = error as? HTTPClientError {
             switch clientError {
             case .connectTimeout: return .connectTimedOut(host: host, after: deadlines.connect)
@@ -94,10 +116,17 @@ public struct DeadlineHTTPClient: Sendable {
             default: break
             }
         }
-        let reason = String(describing: error)
-        // The pool reports a refused connect as NIO's connection error, naming errno's text.
-        if reason.contains("Connection refused") { return .connectionRefused(host: host) }
-        return .failed(host: host, reason: reason)
+        return .failed(host: host, reason: String(describing: error))
+    }
+
+    /// A failed connection: no address for the name, or every address refused.
+    private func classify(_ error: NIOConnectionError, host: String) -> HTTPTransferError {
+        if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
+            return .hostNotFound(host: host)
+        }
+        let refused = error.connectionErrors.allSatisfy { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }
+        if refused, !error.connectionErrors.isEmpty { return .connectionRefused(host: host) }
+        return .failed(host: host, reason: String(describing: error))
     }
 }
 

@@ -6,13 +6,17 @@ public enum HTTPTransferError: Error, Equatable, Sendable, CustomStringConvertib
     case serverSilent(host: String, after: Duration)
     /// The whole operation outlasted the total deadline (a server trickling its answer).
     case totalDeadlineExceeded(host: String, after: Duration)
-    /// The response body is larger than allowed.
+    /// The response body is larger than allowed (once decompressed, when it came compressed).
     case tooLarge(limit: Int)
+    /// The host name has no address (offline, or no such host).
+    case hostNotFound(host: String)
     /// Nothing listens at the address.
     case connectionRefused(host: String)
+    /// The body's `Content-Encoding` (gzip or deflate) could not be decoded.
+    case undecodableBody(host: String)
     /// The server closed the connection before sending a response.
     case closedBeforeAnswering(host: String)
-    /// Anything else: refused connection, unknown host, TLS failure, reset.
+    /// Anything else: TLS failure, reset, an unreachable network.
     case failed(host: String, reason: String)
 
     public var description: String {
@@ -23,7 +27,9 @@ public enum HTTPTransferError: Error, Equatable, Sendable, CustomStringConvertib
             "\(host) sent nothing for \(after.secondsText) (the first-byte timeout)"
         case .totalDeadlineExceeded(let host, let after):
             "\(host) did not finish answering within \(after.secondsText) (the overall timeout)"
+        case .hostNotFound(let host): "no address found for \(host) (offline, or no such host)"
         case .connectionRefused(let host): "\(host) refused the connection"
+        case .undecodableBody(let host): "\(host) sent a compressed body that could not be decoded"
         case .closedBeforeAnswering(let host): "\(host) closed the connection without answering"
         case .tooLarge(let limit): "the response is larger than \(limit) bytes"
         case .failed(let host, let reason): "\(host): \(reason)"

@@ -1,4 +1,5 @@
 import DeadlineHTTP
+import ExampleTestSupport
 import Foundation
 import QSData
 import RSSCore
@@ -20,14 +21,13 @@ import Testing
         try await TestSupport.withData { (data, folder) async throws in
             // Bound but not listening, and held for the whole test: connecting is refused, and no
             // other test's server can take the port meanwhile.
-            let (socket, port) = try TestSupport.loopbackSocket(listening: false)
-            defer { close(socket) }
+            let refusing = try LoopbackSocket(listening: false)
+            let port = refusing.port
             let good = try TestSupport.write(TestSupport.rss(items: TestSupport.items(3)), named: "good.xml", in: folder)
             let url = try FeedLocation(argument: "http://127.0.0.1:\(port)/feed.xml")
-            // AsyncHTTPClient retries a refused connect until the connect deadline and then reports
-            // the refusal; the total deadline, which would report a timeout instead, is far later,
-            // so the two never race (they did at 5 s each, in a full parallel run).
-            let deadlines = HTTPDeadlines(connect: .seconds(1), firstByte: .seconds(60), total: .seconds(60))
+            // The refusal is reported at the first attempt: a client that retried it until the
+            // ten-minute connect deadline would be ended by the one-minute total deadline instead.
+            let deadlines = HTTPDeadlines(connect: .seconds(600), firstByte: .seconds(60), total: .seconds(60))
             let summary = await FeedImporter(data: data, loader: FeedLoader(deadlines: deadlines)).importFeeds(from: [url, .file(good)])
             #expect(summary.feeds == 1)
             #expect(summary.failures.count == 1)

@@ -5,7 +5,8 @@ import Testing
 
 @MainActor
 @Suite struct DataModelTests {
-    @Test(arguments: ["RSS.plist", "RSS.sql", "RSSMigrations/1-feed-address-and-validators.sql", "RSSMigrations/2-full-text-search.sql"])
+    @Test(arguments: ["RSS.plist", "RSS.sql", "RSSMigrations/1-feed-address-and-validators.sql", "RSSMigrations/2-full-text-search.sql",
+                     "RSSMigrations/3-feed-addresses-and-host-pauses.sql"])
     func bundledModelFilesAreIdenticalToTheCanonicalCopies(name: String) throws {
         let canonical = try Data(contentsOf: TestSupport.repositoryRoot.appendingPathComponent("DataModels/\(name)"))
         let bundledURL = switch name {

@@ -129,22 +129,3 @@ final class FixtureFeedServer: Sendable {
         return response
     }
 }
-
-/// A TCP socket on 127.0.0.1 that listens but never accepts: the kernel completes connections,
-/// and requests sent to it are never answered.
-final class SilentServer {
-    private let descriptor: Int32
-    let port: Int
-
-    init() throws {
-        (descriptor, port) = try TestSupport.loopbackSocket(listening: true)
-    }
-
-    func url(_ name: String) -> URL {
-        URL(string: "http://127.0.0.1:\(port)/\(name)")!
-    }
-
-    deinit {
-        close(descriptor)
-    }
-}

@@ -137,27 +137,6 @@ enum TestSupport {
         decoder.dateDecodingStrategy = .iso8601
         return try decoder.decode(type, from: Data(text.utf8))
     }
-
-    /// A TCP socket bound to 127.0.0.1 on a free port (listening when asked), and the port.
-    /// The caller closes the descriptor.
-    static func loopbackSocket(listening: Bool) throws -> (descriptor: Int32, port: Int) {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(descriptor >= 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ready = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                bind(descriptor, socketAddress, length) == 0 && (!listening || listen(descriptor, 16) == 0)
-                    && getsockname(descriptor, socketAddress, &length) == 0
-            }
-        }
-        if !ready { close(descriptor) }
-        try #require(ready)
-        return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
-    }
 }
 
 /// Articles and authors made in code, for tests that need many.

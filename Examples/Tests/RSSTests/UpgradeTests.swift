@@ -17,7 +17,7 @@ import Testing
         let data = try await RSSDataController.open(at: database)
         let results = try await data.search("sourdough")
         #expect(results.map(\.article.uniqueID) == ["a1"])
-        #expect(try await data.store.fetchRows("PRAGMA user_version") == [[.integer(2)]])
+        #expect(try await data.store.fetchRows("PRAGMA user_version") == [[.integer(3)]])
         try await data.close()
     }
 

@@ -96,13 +96,14 @@ extension RSSDataController {
         return write.changes.reduce(0) { $0 + $1.deletedIDs(of: Article.self).count }
     }
 
-    /// Unsubscribes: deletes the feed and all its articles, in one transaction. Returns the
-    /// number of articles.
+    /// Unsubscribes: deletes the feed, all its articles and the addresses it was known by, in
+    /// one transaction. Returns the number of articles.
     @discardableResult
     public func deleteFeed(_ feed: Feed) async throws -> Int {
         let count = try await store.count(Article.self, where: "feedID = ?", arguments: [.text(feed.uniqueID)])
         let write = try store.performBatch {
             try store.delete(Article.self, where: "feedID = ?", arguments: [.text(feed.uniqueID)])
+            try store.delete(FeedAddress.self, where: "feedID = ?", arguments: [.text(feed.uniqueID)])
             try store.delete(Feed.self, ids: [feed.uniqueID])
         }
         try await write.committed()

@@ -64,6 +64,14 @@ public final class RSSDataController {
         (try? store.cachedObject(of: Feed.self, id: id)) ?? nil
     }
 
+    /// The feed read at `address`: the one subscribed at it, or one that a permanent redirect
+    /// moved to or through it. Served from memory.
+    public func feed(knownAt address: String) -> Feed? {
+        if let feed = feed(id: address) { return feed }
+        guard let known = (try? store.cachedObject(of: FeedAddress.self, id: address)) ?? nil else { return nil }
+        return feed(id: known.feedID)
+    }
+
     /// Finds a feed by URL, exact title (any case), or a unique prefix of its URL.
     public func findFeed(_ reference: String) throws -> Feed {
         let all = feeds

@@ -4,13 +4,17 @@ import QSData
 
 /// Imports feeds into the reader: files, directories, http(s) URLs and OPML lists.
 ///
-/// Documents are read and parsed off the main actor, several at once; each parsed feed is then
-/// stored with its own saves (the feed, then its articles in one transaction). Re-importing
-/// writes only what changed: the store skips unchanged rows, and the importer saves
-/// ``ArticleContent``, which has no read or starred column, so the user's state survives.
-/// A source that can't be read or parsed is reported and skipped; the others import. A feed
-/// stored with fewer articles than its document holds is reported as a warning, and items that
-/// repeat an ID are counted as duplicates (``FeedWriter`` says which copy is kept).
+/// Documents are read and parsed off the main actor, as many at once as the ``DownloadLimits``
+/// allow (a few per host, so a long subscription list downloads as widely as a refresh does);
+/// each parsed feed is then stored with its own saves (the feed, then its articles in one
+/// transaction). Re-importing writes only what changed: the store skips unchanged rows, and the
+/// importer saves ``ArticleContent``, which has no read or starred column, so the user's state
+/// survives. A download stores the server's validators with the feed, so the next refresh is a
+/// conditional GET, and a permanent redirect records the feed's new address. An address a feed
+/// is already known by (its first URL, or one it moved to) imports into that feed. A source that
+/// can't be read or parsed is reported and skipped; the others import. A feed stored with fewer
+/// articles than its document holds is reported as a warning, and items that repeat an ID are
+/// counted as duplicates (``FeedWriter`` says which copy is kept).
 /// ```swift
 /// let importer = FeedImporter(data: controller)
 /// importer.onEvent = { print($0) }
@@ -20,76 +24,110 @@ import QSData
 public final class FeedImporter {
     private let data: RSSDataController
     private let loader: FeedLoader
-    private let maximumConcurrentLoads: Int
+    private let limits: DownloadLimits
     /// Called as sources are discovered, stored or skipped.
     public var onEvent: (@MainActor (ImportEvent) -> Void)?
     /// When `false`, http(s) feeds (named directly or listed in a local OPML file) are subscribed
     /// without being downloaded: `rss refresh` does the network work later.
     public var fetchesRemoteFeeds = true
 
-    public init(data: RSSDataController, loader: FeedLoader = FeedLoader(), maximumConcurrentLoads: Int = 4) {
+    public init(data: RSSDataController, loader: FeedLoader = FeedLoader(), limits: DownloadLimits = .standard) {
         self.data = data
         self.loader = loader
-        self.maximumConcurrentLoads = max(1, maximumConcurrentLoads)
+        self.limits = limits
     }
 
     /// One source to read, with what an OPML list said about it.
     struct Job: Sendable {
         let location: FeedLocation
+        /// The URL of the feed it imports into: the location's, or that of the feed already
+        /// known at that address. Articles' IDs are made from it.
+        let identity: URL
         var title: String?
         var folder: String?
+
+        var feedID: String { identity.absoluteString }
+        /// Downloads are limited per host; files are not.
+        var host: String? {
+            guard case .remote(let url) = location else { return nil }
+            return url.host?.lowercased() ?? ""
+        }
+    }
+
+    /// What a download said about a feed, stored with it.
+    struct Origin: Sendable {
+        var etag: String?
+        var lastModified: String?
+        /// The address it was read from, after any permanent redirects.
+        var address: URL
     }
 
     /// A source after reading and parsing.
     enum Loaded: Sendable {
-        case feed(Job, ParsedFeed)
+        case feed(Job, ParsedFeed, Origin?)
         case subscriptionList(Job, [OPMLFeedEntry], unusable: [String])
         case failed(Job, String)
+
+        var job: Job {
+            switch self {
+            case .feed(let job, _, _), .subscriptionList(let job, _, _), .failed(let job, _): job
+            }
+        }
+    }
+
+    /// A job for `location`, importing into the feed already known at its address if any.
+    private func job(_ location: FeedLocation, title: String? = nil, folder: String? = nil) -> Job {
+        let identity = data.feed(knownAt: location.url.absoluteString).flatMap { URL(string: $0.uniqueID) } ?? location.url
+        return Job(location: location, identity: identity, title: title, folder: folder)
     }
 
     /// Imports everything `locations` name and returns what happened.
     public func importFeeds(from locations: [FeedLocation]) async -> ImportSummary {
         let started = ContinuousClock.now
         var summary = ImportSummary()
+        var queue = HostLimitedQueue<Job>(limits: limits, host: \.host)
+        // Each feed is read once, however many of its addresses are named.
+        var seen: Set<String> = []
+        var discovered = 0
+        func enqueue(_ job: Job) {
+            guard seen.insert(job.feedID).inserted else { return }
+            queue.append(job)
+            discovered += 1
+        }
         // 1. Directories become their files; a path that isn't there is a failure at once.
-        var queue: [Job] = []
         for location in locations {
             switch expand(location) {
-            case .success(let files): queue += files.map { Job(location: $0) }
-            case .failure(let failure): record(failure, in: &summary)
+            case .success(let files): files.forEach { enqueue(job($0)) }
+            case .failure(let failure):
+                record(failure, in: &summary)
+                discovered += 1
             }
         }
-        var seen = Set(queue.map(\.location.url.absoluteString))
-        var discovered = queue.count + summary.failures.count
         onEvent?(.discovered(total: discovered))
 
         // Feeds whose write is enqueued but not yet known to have committed: a few stay in
         // flight so that storing one feed overlaps with handing over the next.
         var inFlight: [StoringFeed] = []
 
-        // 2. Read and parse off the main actor, a few at a time; store each feed as it arrives.
+        // 2. Read and parse off the main actor, within the limits; store each feed as it arrives.
         let loader = self.loader
         await withTaskGroup(of: Loaded.self) { group in
-            var running = 0
-            var next = 0
             while true {
-                while running < maximumConcurrentLoads, next < queue.count {
-                    let job = queue[next]
-                    next += 1
+                while let job = queue.start() {
                     if !fetchesRemoteFeeds, case .remote = job.location {
                         subscribe(job, in: &summary)
+                        queue.finish(job)
                         continue
                     }
-                    running += 1
                     group.addTask { await Self.load(job, with: loader) }
                 }
                 guard let loaded = await group.next() else { break }
-                running -= 1
+                queue.finish(loaded.job)
                 switch loaded {
                 case .failed(let job, let reason):
                     record(ImportFailure(source: job.location.description, reason: reason), in: &summary)
                 case .subscriptionList(let job, let entries, let unusable):
-                    // 3. A subscription list adds its feeds to the queue, each URL once; an
+                    // 3. A subscription list adds its feeds to the queue, each feed once; an
                     // address that is not a URL is reported, never silently dropped.
                     for address in unusable {
                         record(ImportFailure(source: address, reason: "not a URL in \(job.location.description) (write file:// or http(s)://)"), in: &summary)
@@ -100,18 +138,13 @@ public final class FeedImporter {
                             record(ImportFailure(source: entry.feedURL.absoluteString, reason: "only http, https and file URLs can be imported"), in: &summary)
                             continue
                         }
-                        guard seen.insert(location.url.absoluteString).inserted else { continue }
                         let folder = entry.folderPath.isEmpty ? nil : entry.folderPath.joined(separator: "/")
-                        queue.append(Job(location: location, title: entry.title, folder: folder))
-                        discovered += 1
+                        enqueue(self.job(location, title: entry.title, folder: folder))
                     }
                     onEvent?(.discovered(total: discovered))
-                case .feed(let job, let parsed):
+                case .feed(let job, let parsed, let origin):
                     do {
-                        let write = try FeedWriter(data: data).save(parsed, feedID: job.location.url.absoluteString) { feed in
-                            feed.title = parsed.title ?? job.title ?? feed.title
-                            feed.folder = job.folder ?? feed.folder
-                        }
+                        let write = try save(parsed, of: job, origin: origin)
                         inFlight.append(StoringFeed(job: job, parsed: parsed, write: write))
                     } catch {
                         record(ImportFailure(source: job.location.description, reason: "not stored: \(error)"), in: &summary)
@@ -129,6 +162,20 @@ public final class FeedImporter {
         return summary
     }
 
+    /// Hands a parsed feed to the store, with the validators and address of its download.
+    private func save(_ parsed: ParsedFeed, of job: Job, origin: Origin?) throws -> QSWrite {
+        let addresses = [job.location.url] + (origin.map { [$0.address] } ?? [])
+        return try FeedWriter(data: data).save(parsed, feedID: job.feedID, addresses: addresses) { feed in
+            feed.title = parsed.title ?? job.title ?? feed.title
+            feed.folder = job.folder ?? feed.folder
+            if let origin {
+                feed.etag = origin.etag
+                feed.lastModified = origin.lastModified
+                feed.address = origin.address.absoluteString == job.feedID ? nil : origin.address.absoluteString
+            }
+        }
+    }
+
     /// How many feeds may be written but not yet confirmed at once.
     static let feedsInFlight = 4
 
@@ -142,7 +189,7 @@ public final class FeedImporter {
     /// Waits for a feed's write to commit, then counts what it changed and reports it.
     private func finish(_ storing: StoringFeed, in summary: inout ImportSummary) async {
         let job = storing.job
-        let feedID = job.location.url.absoluteString
+        let feedID = job.feedID
         let articles: StoredArticles
         do {
             articles = try await FeedWriter(data: data).finish(storing.write, parsed: storing.parsed, feedID: feedID)
@@ -161,11 +208,12 @@ public final class FeedImporter {
     }
 
     /// Subscribes to a remote feed without reading it: the feed row only, with what an OPML list
-    /// said about it. A feed already subscribed keeps its articles and gains the list's folder.
+    /// said about it. A feed already subscribed (at this address or one it moved from or to)
+    /// keeps its articles, gains the list's folder and is counted as already subscribed.
     private func subscribe(_ job: Job, in summary: inout ImportSummary) {
-        let feedID = job.location.url.absoluteString
+        let existing = data.feed(id: job.feedID)
         do {
-            let feed = try data.store.cachedObject(of: Feed.self, id: feedID) ?? Feed(uniqueID: feedID)
+            let feed = existing ?? Feed(uniqueID: job.feedID)
             feed.title = feed.title ?? job.title
             feed.folder = job.folder ?? feed.folder
             try data.store.save(feed)
@@ -173,7 +221,11 @@ public final class FeedImporter {
             record(ImportFailure(source: job.location.description, reason: "not stored: \(error)"), in: &summary)
             return
         }
-        summary.subscribedFeeds += 1
+        if existing == nil {
+            summary.subscribedFeeds += 1
+        } else {
+            summary.alreadySubscribedFeeds += 1
+        }
         onEvent?(.subscribed(source: job.location.description))
     }
 
@@ -186,18 +238,22 @@ public final class FeedImporter {
 
     /// Reads and parses one source. Runs on the global executor, so several run at once.
     nonisolated static func load(_ job: Job, with loader: FeedLoader) async -> Loaded {
-        let bytes: Data
+        let document: FeedLoader.Document
         do {
-            bytes = try await loader.data(at: job.location)
+            document = try await loader.document(at: job.location)
         } catch {
             return .failed(job, error.description)
         }
+        let origin = document.download.map { download in
+            Origin(etag: download.etag, lastModified: download.lastModified, address: document.movedTo ?? job.location.url)
+        }
         do {
-            if FeedParser.detectFormat(data: bytes) == .opml {
-                let list = try OPMLParser.parse(data: bytes)
+            if FeedParser.detectFormat(data: document.data) == .opml {
+                let list = try OPMLParser.parse(data: document.data)
                 return .subscriptionList(job, list.feeds, unusable: list.unusableFeedAddresses)
             }
-            return .feed(job, try FeedParser.parse(data: bytes, url: job.location.url))
+            let parsed = try FeedParser.parse(data: document.data, url: job.identity, documentURL: document.download?.url)
+            return .feed(job, parsed, origin)
         } catch {
             return .failed(job, describe(error))
         }

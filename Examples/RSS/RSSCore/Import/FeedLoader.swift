@@ -2,18 +2,24 @@ import DeadlineHTTP
 import Foundation
 
 /// Reads the bytes of a feed from a file or over http(s), within deadlines and a size limit.
+///
+/// Downloads go through ``FeedFetcher``, as `rss refresh`'s do: redirects are followed and a
+/// permanent one is reported, and the server's validators come back with the bytes, so that the
+/// first refresh after an import can be a conditional GET.
 public struct FeedLoader: Sendable {
     /// The default deadlines of one download: 10 s to connect, 15 s of silence, 60 s in all.
     public static let defaultDeadlines = HTTPDeadlines(connect: .seconds(10), firstByte: .seconds(15), total: .seconds(60))
 
     /// How long a download may take: to connect, to hear from the server, and in all.
-    public var deadlines: HTTPDeadlines
-    /// The largest document accepted, in bytes.
-    public var maximumBytes: Int
+    public let deadlines: HTTPDeadlines
+    /// The largest document accepted, in bytes (decompressed, when it came compressed).
+    public let maximumBytes: Int
+    private let fetcher: FeedFetcher
 
     public init(deadlines: HTTPDeadlines = Self.defaultDeadlines, maximumBytes: Int = 100_000_000) {
         self.deadlines = deadlines
         self.maximumBytes = maximumBytes
+        fetcher = FeedFetcher(deadlines: deadlines, maximumBytes: maximumBytes)
     }
 
     /// Why a document could not be read.
@@ -21,25 +27,34 @@ public struct FeedLoader: Sendable {
         case noSuchFile
         case unreadable(String)
         case tooLarge(bytes: Int, limit: Int)
-        case network(String)
-        case httpStatus(Int)
+        /// The download failed; the fetcher says why.
+        case download(FeedFetcher.Failure)
 
         public var description: String {
             switch self {
             case .noSuchFile: return "no such file"
             case .unreadable(let reason): return "can't read it: \(reason)"
             case .tooLarge(let bytes, let limit): return "too large (\(bytes) bytes; the limit is \(limit))"
-            case .network(let reason): return reason
-            case .httpStatus(let status): return "the server answered HTTP \(status)"
+            case .download(let failure): return failure.description
             }
         }
     }
 
-    /// The document's bytes.
-    public func data(at location: FeedLocation) async throws(Failure) -> Data {
+    /// A document's bytes, and for a download what the server said about them.
+    public struct Document: Sendable {
+        public var data: Data
+        /// The download: where it came from after redirects, with its `ETag` and `Last-Modified`;
+        /// `nil` for a file.
+        public var download: FeedFetcher.Document?
+        /// The feed's new address, when every redirect on the way was permanent.
+        public var movedTo: URL?
+    }
+
+    /// The document at `location`.
+    public func document(at location: FeedLocation) async throws(Failure) -> Document {
         switch location {
-        case .file(let url): return try fileData(url)
-        case .remote(let url): return try await remoteData(url)
+        case .file(let url): return Document(data: try fileData(url))
+        case .remote(let url): return try await download(url)
         }
     }
 
@@ -60,17 +75,15 @@ public struct FeedLoader: Sendable {
         }
     }
 
-    private func remoteData(_ url: URL) async throws(Failure) -> Data {
-        let client = DeadlineHTTPClient(deadlines: deadlines, maximumBytes: maximumBytes)
-        let response: DeadlineHTTPResponse
+    private func download(_ url: URL) async throws(Failure) -> Document {
+        let result: FeedFetcher.Result
         do {
-            response = try await client.send(DeadlineHTTPRequest(url: url, headers: [("User-Agent", "QSData-RSS/1.0")]))
-        } catch .tooLarge(let limit) {
-            throw .tooLarge(bytes: limit + 1, limit: limit)
+            result = try await fetcher.fetch(FeedFetcher.Request(url: url))
         } catch {
-            throw .network(error.description)
+            throw .download(error.failure)
         }
-        guard (200..<300).contains(response.statusCode) else { throw .httpStatus(response.statusCode) }
-        return response.body
+        // Without validators in the request, a server has no reason to answer 304.
+        guard case .fetched(let document) = result.outcome else { throw .download(.httpStatus(304)) }
+        return Document(data: document.data, download: document, movedTo: result.movedTo)
     }
 }

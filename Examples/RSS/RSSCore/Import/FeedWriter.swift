@@ -1,4 +1,5 @@
 import FeedParser
+import Foundation
 import QSData
 
 /// What storing one parsed feed did to its articles.
@@ -41,8 +42,9 @@ struct FeedWriter {
     let data: RSSDataController
 
     /// Saves the feed (`prepare` sets what the caller knows about it, such as its title and
-    /// folder) and its articles. Returns at once; the write says when it committed.
-    func save(_ parsed: ParsedFeed, feedID: String, prepare: (Feed) -> Void) throws -> QSWrite {
+    /// folder), the `addresses` it was read from that it is not yet known by, and its articles.
+    /// Returns at once; the write says when it committed.
+    func save(_ parsed: ParsedFeed, feedID: String, addresses: [URL] = [], prepare: (Feed) -> Void) throws -> QSWrite {
         let store = data.store
         // Feeds are cached permanently and loaded at startup, so the cache has every stored feed.
         let feed = try store.cachedObject(of: Feed.self, id: feedID) ?? Feed(uniqueID: feedID)
@@ -55,10 +57,20 @@ struct FeedWriter {
         let articles = parsed.items
             .filter { ids.insert($0.uniqueID).inserted }
             .map { ArticleContent(item: $0, feedID: feedID) }
+        let known = newAddresses(addresses, feedID: feedID)
         return try store.performBatch {
             try store.save(feed)
+            try store.save(known)
             try store.save(articles)
         }
+    }
+
+    /// Rows for the addresses no feed is known by yet; an address another feed owns stays its own.
+    func newAddresses(_ addresses: [URL], feedID: String) -> [FeedAddress] {
+        var seen: Set<String> = [feedID]
+        return addresses.map(\.absoluteString)
+            .filter { seen.insert($0).inserted && data.feed(knownAt: $0) == nil }
+            .map { FeedAddress(uniqueID: $0, feedID: feedID) }
     }
 
     /// Waits for `write` (from ``save(_:feedID:prepare:)``) to commit, counts what it did to the

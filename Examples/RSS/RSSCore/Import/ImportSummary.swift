@@ -4,8 +4,11 @@ import Foundation
 public struct ImportSummary: Sendable, Equatable, Codable {
     /// Feeds read and stored.
     public var feeds = 0
-    /// Feeds subscribed without being read (`fetchesRemoteFeeds` off).
+    /// Feeds subscribed without being read (`fetchesRemoteFeeds` off) that were not subscribed before.
     public var subscribedFeeds = 0
+    /// Feeds named to be subscribed without being read that were subscribed already (at that
+    /// address or one they moved from or to): nothing added.
+    public var alreadySubscribedFeeds = 0
     /// Articles stored for the first time.
     public var newArticles = 0
     /// Articles already stored whose content changed.

@@ -7,9 +7,13 @@ import QSData
 ///
 /// Each download is a conditional GET with the feed's stored `ETag` and `Last-Modified`; a 304
 /// costs no parsing and no writes. A permanent redirect (every hop 301 or 308) records the new
-/// address on the feed, whose ID and articles stay as they are. Several feeds download at once,
-/// at most a few from any one host, each within the fetcher's time limit; a feed that fails is
-/// reported and keeps its articles. Read and starred state is never written (see ``FeedWriter``).
+/// address on the feed, whose ID and articles stay as they are, and remembers it among the
+/// addresses the feed is known by. Several feeds download at once, within the
+/// ``DownloadLimits``, each within the fetcher's time limit; a feed that fails is reported and
+/// keeps its articles. A host that answers 429 or 503 with `Retry-After` is left alone until
+/// then, in this refresh and the next ones: its feeds are postponed, not failed. After a feed's
+/// document is stored, the articles it no longer lists are pruned by the ``ArticleRetention``
+/// rule. Read and starred state is never written (see ``FeedWriter``).
 /// ```swift
 /// let refresher = FeedRefresher(data: controller)
 /// let summary = await refresher.refresh()
@@ -19,17 +23,22 @@ import QSData
 public final class FeedRefresher {
     private let data: RSSDataController
     private let fetcher: FeedFetcher
-    private let maximumConcurrentFetches: Int
-    private let maximumFetchesPerHost: Int
+    private let limits: DownloadLimits
+    private let retention: ArticleRetention?
+    private let now: () -> Date
     /// Called as feeds are refreshed.
     public var onEvent: (@MainActor (RefreshEvent) -> Void)?
 
-    public init(data: RSSDataController, fetcher: FeedFetcher = FeedFetcher(),
-                maximumConcurrentFetches: Int = 8, maximumFetchesPerHost: Int = 2) {
+    /// - Parameters:
+    ///   - retention: Which articles that left their feed are deleted; `nil` keeps them all.
+    ///   - now: The time, for `Retry-After` and retention; tests pass a clock they move.
+    public init(data: RSSDataController, fetcher: FeedFetcher = FeedFetcher(), limits: DownloadLimits = .standard,
+                retention: ArticleRetention? = .standard, now: @escaping () -> Date = Date.init) {
         self.data = data
         self.fetcher = fetcher
-        self.maximumConcurrentFetches = max(1, maximumConcurrentFetches)
-        self.maximumFetchesPerHost = max(1, maximumFetchesPerHost)
+        self.limits = limits
+        self.retention = retention
+        self.now = now
     }
 
     /// One feed to download.
@@ -43,11 +52,12 @@ public final class FeedRefresher {
     enum Fetched: Sendable {
         case notModified(Job, FeedFetcher.Result)
         case parsed(Job, FeedFetcher.Result, FeedFetcher.Document, ParsedFeed)
-        case failed(Job, String, requests: Int, bytes: Int)
+        case failed(Job, FeedFetcher.FetchError)
+        case unparsable(Job, String, requests: Int, bytes: Int)
 
         var job: Job {
             switch self {
-            case .notModified(let job, _), .parsed(let job, _, _, _), .failed(let job, _, _, _): job
+            case .notModified(let job, _), .parsed(let job, _, _, _), .failed(let job, _), .unparsable(let job, _, _, _): job
             }
         }
     }
@@ -57,25 +67,36 @@ public final class FeedRefresher {
     public func refresh(_ feeds: [Feed]? = nil) async -> RefreshSummary {
         let started = ContinuousClock.now
         var summary = RefreshSummary()
-        var pending = (feeds ?? data.feeds).compactMap(Self.job(for:))
-        summary.feeds = pending.count
-        onEvent?(.started(total: pending.count))
+        let jobs = (feeds ?? data.feeds).compactMap(Self.job(for:))
+        summary.feeds = jobs.count
+        onEvent?(.started(total: jobs.count))
+
+        let pauses = currentPauses(in: &summary)
+        var queue = HostLimitedQueue<Job>(limits: limits, host: \.host)
+        for job in jobs {
+            if let pause = pauses[job.host] {
+                postpone(job, pause, in: &summary)
+            } else {
+                queue.append(job)
+            }
+        }
 
         let fetcher = self.fetcher
         await withTaskGroup(of: Fetched.self) { group in
-            var running = 0
-            var runningPerHost: [String: Int] = [:]
             while true {
-                while running < maximumConcurrentFetches,
-                      let index = pending.firstIndex(where: { runningPerHost[$0.host, default: 0] < maximumFetchesPerHost }) {
-                    let job = pending.remove(at: index)
-                    running += 1
-                    runningPerHost[job.host, default: 0] += 1
+                while let job = queue.start() {
                     group.addTask { await Self.fetch(job, with: fetcher) }
                 }
                 guard let fetched = await group.next() else { break }
-                running -= 1
-                runningPerHost[fetched.job.host, default: 1] -= 1
+                queue.finish(fetched.job)
+                if case .failed(let job, let error) = fetched, case .askedToWait(let status, let retryAfter) = error.failure {
+                    summary.requests += error.requests
+                    summary.bytes += error.bytes
+                    let pause = pauseHost(job.host, status: status, retryAfter: retryAfter, in: &summary)
+                    postpone(job, pause, in: &summary)
+                    for waiting in queue.removeWaiting(host: job.host) { postpone(waiting, pause, in: &summary) }
+                    continue
+                }
                 await handle(fetched, in: &summary)
             }
         }
@@ -98,17 +119,17 @@ public final class FeedRefresher {
         do {
             result = try await fetcher.fetch(job.request)
         } catch {
-            return .failed(job, error.description, requests: 0, bytes: 0)
+            return .failed(job, error)
         }
         guard case .fetched(let document) = result.outcome else { return .notModified(job, result) }
         guard let identity = URL(string: job.feedID) else {
-            return .failed(job, "the feed's ID is not a URL", requests: result.requests, bytes: result.bytes)
+            return .unparsable(job, "the feed's ID is not a URL", requests: result.requests, bytes: result.bytes)
         }
         do {
             let parsed = try FeedParser.parse(data: document.data, url: identity, documentURL: document.url)
             return .parsed(job, result, document, parsed)
         } catch {
-            return .failed(job, FeedImporter.describe(error), requests: result.requests, bytes: result.bytes)
+            return .unparsable(job, FeedImporter.describe(error), requests: result.requests, bytes: result.bytes)
         }
     }
 
@@ -116,8 +137,12 @@ public final class FeedRefresher {
 
     private func handle(_ fetched: Fetched, in summary: inout RefreshSummary) async {
         switch fetched {
-        case .failed(let job, let reason, let requests, let bytes):
-            summary.requests += max(1, requests)
+        case .failed(let job, let error):
+            summary.requests += error.requests
+            summary.bytes += error.bytes
+            fail(job, error.description, in: &summary)
+        case .unparsable(let job, let reason, let requests, let bytes):
+            summary.requests += requests
             summary.bytes += bytes
             fail(job, reason, in: &summary)
         case .notModified(let job, let result):
@@ -136,7 +161,7 @@ public final class FeedRefresher {
         let writer = FeedWriter(data: data)
         let articles: StoredArticles
         do {
-            let write = try writer.save(parsed, feedID: job.feedID) { feed in
+            let write = try writer.save(parsed, feedID: job.feedID, addresses: movedTo.map { [$0] } ?? []) { feed in
                 feed.etag = document.etag
                 feed.lastModified = document.lastModified
                 if let movedTo { feed.address = Self.address(movedTo, feedID: job.feedID) }
@@ -148,6 +173,7 @@ public final class FeedRefresher {
         }
         summary.fetched += 1
         summary.articles.add(articles)
+        await prune(job, keeping: Set(parsed.items.map(\.uniqueID)), in: &summary)
         if let movedTo { announce(FeedMove(feed: job.feedID, from: job.request.url.absoluteString, to: movedTo.absoluteString), in: &summary) }
         onEvent?(.fetched(feed: job.feedID, title: parsed.title ?? job.feedID, articles: articles))
         if let warning = FeedWriter.unreadItemsWarning(parsed) {
@@ -162,7 +188,11 @@ public final class FeedRefresher {
         do {
             guard let feed = try data.store.cachedObject(of: Feed.self, id: job.feedID) else { return }
             feed.address = Self.address(movedTo, feedID: job.feedID)
-            try data.store.save(feed)
+            let addresses = FeedWriter(data: data).newAddresses([movedTo], feedID: job.feedID)
+            try data.store.performBatch {
+                try data.store.save(feed)
+                try data.store.save(addresses)
+            }
         } catch {
             fail(job, "its new address was not stored: \(error)", in: &summary)
             return
@@ -178,6 +208,56 @@ public final class FeedRefresher {
     /// `nil` when the feed moved back to the URL it was subscribed at.
     private static func address(_ url: URL, feedID: String) -> String? {
         url.absoluteString == feedID ? nil : url.absoluteString
+    }
+
+    /// Deletes the articles the feed's document no longer lists that the retention rule lets go.
+    private func prune(_ job: Job, keeping current: Set<String>, in summary: inout RefreshSummary) async {
+        guard let retention else { return }
+        do {
+            summary.prunedArticles += try await data.pruneArticles(ofFeed: job.feedID, keeping: current, retention: retention, now: now())
+        } catch {
+            fail(job, "stored, but its old articles were not pruned: \(error)", in: &summary)
+        }
+    }
+
+    // MARK: Hosts that asked to wait
+
+    /// The hosts still asking to wait, by name; pauses that have ended are deleted.
+    private func currentPauses(in summary: inout RefreshSummary) -> [String: HostPause] {
+        let all: [HostPause]
+        do {
+            all = try data.store.cachedObjects(of: HostPause.self)
+        } catch {
+            summary.warnings.append(ImportFailure(source: "hosts", reason: "which hosts asked to wait is unknown: \(error)"))
+            return [:]
+        }
+        let time = now()
+        let ended = all.filter { $0.until <= time }
+        if !ended.isEmpty {
+            do {
+                try data.store.delete(HostPause.self, ids: ended.map(\.uniqueID))
+            } catch {
+                summary.warnings.append(ImportFailure(source: "hosts", reason: "ended waits were not cleared: \(error)"))
+            }
+        }
+        return Dictionary(all.filter { $0.until > time }.map { ($0.uniqueID, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Records that `host` asked to wait, so that this refresh and the next ones leave it alone.
+    private func pauseHost(_ host: String, status: Int, retryAfter: RetryAfter, in summary: inout RefreshSummary) -> HostPause {
+        let pause = HostPause(uniqueID: host, reason: "HTTP \(status) with Retry-After", until: retryAfter.end(after: now()))
+        do {
+            try data.store.save(pause)
+        } catch {
+            summary.warnings.append(ImportFailure(source: host, reason: "its Retry-After was not stored: \(error)"))
+        }
+        return pause
+    }
+
+    private func postpone(_ job: Job, _ pause: HostPause, in summary: inout RefreshSummary) {
+        let postponed = PostponedFeed(feed: job.request.url.absoluteString, host: pause.uniqueID, until: pause.until, reason: pause.reason)
+        summary.postponed.append(postponed)
+        onEvent?(.postponed(postponed))
     }
 
     private func fail(_ job: Job, _ reason: String, in summary: inout RefreshSummary) {

@@ -12,6 +12,11 @@ public struct RefreshSummary: Sendable, Equatable, Codable {
     public var articles = StoredArticles()
     /// Feeds a permanent redirect moved to a new address.
     public var moved: [FeedMove] = []
+    /// Feeds not asked for because their host answered 429 or 503 with `Retry-After`, in this
+    /// refresh or an earlier one, and asked to wait until a time still to come.
+    public var postponed: [PostponedFeed] = []
+    /// Articles deleted because they left their feed and the retention rule let them go.
+    public var prunedArticles = 0
     /// Feeds that could not be refreshed, with the reason; their stored articles are untouched.
     public var failures: [ImportFailure] = []
     /// Feeds stored with fewer articles than their document holds, and why.
@@ -44,6 +49,24 @@ public struct FeedMove: Sendable, Equatable, Codable {
     }
 }
 
+/// A feed left alone because its host asked to wait.
+public struct PostponedFeed: Sendable, Equatable, Codable {
+    /// The address the feed is read from.
+    public var feed: String
+    public var host: String
+    /// When the host may be asked again.
+    public var until: Date
+    /// What the host answered.
+    public var reason: String
+
+    public init(feed: String, host: String, until: Date, reason: String) {
+        self.feed = feed
+        self.host = host
+        self.until = until
+        self.reason = reason
+    }
+}
+
 /// Progress reported while refreshing, on the main actor.
 public enum RefreshEvent: Sendable, Equatable {
     /// The number of feeds to refresh.
@@ -58,4 +81,6 @@ public enum RefreshEvent: Sendable, Equatable {
     case warned(ImportFailure)
     /// A feed could not be refreshed.
     case failed(ImportFailure)
+    /// A feed was not asked for: its host asked to wait.
+    case postponed(PostponedFeed)
 }
