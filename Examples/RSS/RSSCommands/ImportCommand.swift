@@ -63,7 +63,8 @@ struct ImportCommand: AsyncParsableCommand {
         } else {
             let subscribed = Self.subscribedText(summary)
             let duplicates = summary.duplicateArticles > 0 ? ", \(Output.count(summary.duplicateArticles)) duplicates" : ""
-            let warnings = summary.warnings.isEmpty ? "" : ", \(Output.plural(summary.warnings.count, "warning"))"
+            let warningCount = summary.warnings.count + summary.repairs.count
+            let warnings = warningCount == 0 ? "" : ", \(Output.plural(warningCount, "warning"))"
             console.line("Imported \(Output.plural(summary.feeds, "feed")) in \(String(format: "%.2f", summary.seconds)) s: \(subscribed)"
                 + "\(Output.count(summary.newArticles)) new, \(Output.count(summary.updatedArticles)) updated, "
                 + "\(Output.count(summary.unchangedArticles)) unchanged articles\(duplicates); "

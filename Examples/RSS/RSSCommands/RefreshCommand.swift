@@ -52,10 +52,11 @@ struct RefreshCommand: AsyncParsableCommand {
         } else {
             let moved = summary.moved.isEmpty ? "" : ", \(summary.moved.count) moved"
             let postponed = summary.postponed.isEmpty ? "" : ", \(Output.count(summary.postponed.count)) postponed"
+            let repaired = summary.repairs.isEmpty ? "" : ", \(Output.plural(summary.repairs.count, "repair"))"
             let pruned = summary.prunedArticles > 0 ? ", \(Output.count(summary.prunedArticles)) old pruned" : ""
             console.line("Refreshed \(Output.plural(summary.feeds, "feed")) in \(String(format: "%.2f", summary.seconds)) s: "
                 + "\(Output.count(summary.fetched)) fetched, \(Output.count(summary.notModified)) not modified, "
-                + "\(Output.count(summary.failures.count)) failed\(moved)\(postponed); articles: \(Output.describe(summary.articles))\(pruned) "
+                + "\(Output.count(summary.failures.count)) failed\(moved)\(postponed)\(repaired); articles: \(Output.describe(summary.articles))\(pruned) "
                 + "(\(Output.plural(summary.requests, "request")), \(Output.count(summary.bytes)) bytes)")
             for failure in summary.failures { console.line("  failed \(failure.source): \(failure.reason)") }
             for feed in summary.postponed {

@@ -37,7 +37,9 @@ import Testing
         }
     }
 
-    @Test func aDirectoryWithOneBrokenFeedImportsTheOthersAndLeavesNothingOfTheBrokenOne() async throws {
+    /// A feed cut off in its fourth item keeps its three complete ones, with a warning naming
+    /// the cut; an empty file and a file that is no feed are skipped; the others import.
+    @Test func aDirectoryWithACutOffFeedImportsWhatCanBeReadAndSaysSo() async throws {
         try await TestSupport.withData { (data, folder) async throws in
             let feeds = folder.appendingPathComponent("feeds")
             try TestSupport.write(TestSupport.rss(items: TestSupport.items(3)), named: "a.xml", in: feeds)
@@ -48,12 +50,40 @@ import Testing
             try TestSupport.write("not a feed at all", named: "notes.txt", in: feeds)
 
             let summary = await FeedImporter(data: data).importFeeds(from: [.file(feeds)])
-            #expect(summary.feeds == 2)
-            #expect(summary.newArticles == 8)
-            #expect(summary.failures.map(\.source).sorted() == [brokenURL.path, feeds.appendingPathComponent("empty.xml").path, feeds.appendingPathComponent("notes.txt").path])
-            #expect(summary.failures.first { $0.source == brokenURL.path }?.reason.hasPrefix("ill-formed XML at line") == true)
-            #expect(try await data.store.count(Feed.self, where: "uniqueID = ?", arguments: [.text(brokenURL.absoluteString)]) == 0)
-            #expect(try await data.store.count(Article.self, where: "feedID = ?", arguments: [.text(brokenURL.absoluteString)]) == 0)
+            #expect(summary.feeds == 3)
+            #expect(summary.newArticles == 3 + 3 + 5)
+            #expect(summary.failures.map(\.source).sorted() == [feeds.appendingPathComponent("empty.xml").path, feeds.appendingPathComponent("notes.txt").path])
+            #expect(summary.repairs.count == 1)
+            #expect(summary.repairs.first?.source == brokenURL.path)
+            #expect(summary.repairs.first?.reason.hasPrefix("repaired: line ") == true)
+            #expect(summary.repairs.first?.reason.hasSuffix("the document ends before it is complete; the unfinished item was dropped") == true)
+            #expect(summary.warnings.isEmpty, "no item that was complete is left unread")
+            #expect(try await data.store.count(Article.self, where: "feedID = ?", arguments: [.text(brokenURL.absoluteString)]) == 3)
+        }
+    }
+
+    /// The bare ampersand and the control character that used to lose a whole feed: every item
+    /// imports, the command says what it repaired, and exits 0.
+    @Test func aFeedWithXMLErrorsImportsEveryItemAndTheCommandNamesTheRepairs() async throws {
+        try await TestSupport.withData { (_, folder) async throws in
+            let feed = """
+                <rss version="2.0"><channel><title>Cartoons</title>
+                <item><title>Tom & Jerry</title><guid>1</guid></item>
+                <item><title>Item\u{0B}2</title><guid>2</guid></item>
+                <item><title>Three</title><guid>3</guid><description>Hello <b>world</b>, more text</description></item>
+                </channel></rss>
+                """
+            let file = try TestSupport.write(feed, named: "cartoons.xml", in: folder)
+            let database = folder.appendingPathComponent("rss.sqlite")
+            let run = await TestSupport.rss(["import", file.path], database: database)
+            #expect(run.status == 0)
+            #expect(run.error.contains("warning: \(file.path): repaired: line 2: a bare \"&\" read as text"))
+            #expect(run.error.contains("warning: \(file.path): repaired: line 3: a character XML does not allow, replaced"))
+            #expect(run.output.contains("3 new"))
+            #expect(run.output.contains("2 warnings"))
+            let listed = await TestSupport.rss(["list", "--json"], database: database)
+            #expect(listed.output.contains("Tom & Jerry"))
+            #expect(listed.output.contains("Item 2"))
         }
     }
 

@@ -65,12 +65,12 @@ public final class FeedImporter {
     /// A source after reading and parsing.
     enum Loaded: Sendable {
         case feed(Job, ParsedFeed, Origin?)
-        case subscriptionList(Job, [OPMLFeedEntry], unusable: [String])
+        case subscriptionList(Job, OPMLDocument)
         case failed(Job, String)
 
         var job: Job {
             switch self {
-            case .feed(let job, _, _), .subscriptionList(let job, _, _), .failed(let job, _): job
+            case .feed(let job, _, _), .subscriptionList(let job, _), .failed(let job, _): job
             }
         }
     }
@@ -126,14 +126,18 @@ public final class FeedImporter {
                 switch loaded {
                 case .failed(let job, let reason):
                     record(ImportFailure(source: job.location.description, reason: reason), in: &summary)
-                case .subscriptionList(let job, let entries, let unusable):
+                case .subscriptionList(let job, let list):
                     // 3. A subscription list adds its feeds to the queue, each feed once; an
                     // address that is not a URL is reported, never silently dropped.
-                    for address in unusable {
+                    for repair in FeedWriter.repairs(list.warnings, source: job.location.description) {
+                        summary.repairs.append(repair)
+                        onEvent?(.warned(repair))
+                    }
+                    for address in list.unusableFeedAddresses {
                         record(ImportFailure(source: address, reason: "not a URL in \(job.location.description) (write file:// or http(s)://)"), in: &summary)
                         discovered += 1
                     }
-                    for entry in entries {
+                    for entry in list.feeds {
                         guard let location = FeedLocation(url: entry.feedURL) else {
                             record(ImportFailure(source: entry.feedURL.absoluteString, reason: "only http, https and file URLs can be imported"), in: &summary)
                             continue
@@ -205,6 +209,10 @@ public final class FeedImporter {
             summary.warnings.append(failure)
             onEvent?(.warned(failure))
         }
+        for repair in FeedWriter.repairs(storing.parsed.warnings, source: job.location.description) {
+            summary.repairs.append(repair)
+            onEvent?(.warned(repair))
+        }
     }
 
     /// Subscribes to a remote feed without reading it: the feed row only, with what an OPML list
@@ -250,7 +258,7 @@ public final class FeedImporter {
         do {
             if FeedParser.detectFormat(data: document.data) == .opml {
                 let list = try OPMLParser.parse(data: document.data)
-                return .subscriptionList(job, list.feeds, unusable: list.unusableFeedAddresses)
+                return .subscriptionList(job, list)
             }
             let parsed = try FeedParser.parse(data: document.data, url: job.identity, documentURL: document.download?.url)
             return .feed(job, parsed, origin)

@@ -91,6 +91,13 @@ struct FeedWriter {
                               duplicates: parsed.items.count - ids.count)
     }
 
+    /// What the parser repaired in a document (a feed's or a subscription list's), one entry per
+    /// kind of problem, for the summary: a document read from broken XML is used, and the user is
+    /// told what was wrong where.
+    static func repairs(_ warnings: [FeedParseWarning], source: String) -> [ImportFailure] {
+        warnings.map { ImportFailure(source: source, reason: "repaired: \($0)") }
+    }
+
     /// A warning when the document holds item-like elements that did not become articles: a
     /// dialect or structure the parser does not read must not import fewer articles silently.
     static func unreadItemsWarning(_ parsed: ParsedFeed) -> String? {

@@ -23,6 +23,10 @@ public struct ImportSummary: Sendable, Equatable, Codable {
     /// Feeds that were stored but had items the reader could not read: fewer articles than the
     /// document holds, said out loud.
     public var warnings: [ImportFailure] = []
+    /// What the reader repaired in the documents of feeds it stored anyway — XML that is not
+    /// well-formed, bytes that are not UTF-8, a download cut off at the end — one entry per kind
+    /// of problem, naming its line. Each such feed was stored with every item that could be read.
+    public var repairs: [ImportFailure] = []
     /// Wall-clock duration.
     public var seconds: Double = 0
 

@@ -181,6 +181,10 @@ public final class FeedRefresher {
             summary.warnings.append(failure)
             onEvent?(.warned(failure))
         }
+        for repair in FeedWriter.repairs(parsed.warnings, source: job.request.url.absoluteString) {
+            summary.repairs.append(repair)
+            onEvent?(.warned(repair))
+        }
     }
 
     /// Records a permanent move found by a 304 answer (a 200 records it with its other changes).

@@ -21,6 +21,9 @@ public struct RefreshSummary: Sendable, Equatable, Codable {
     public var failures: [ImportFailure] = []
     /// Feeds stored with fewer articles than their document holds, and why.
     public var warnings: [ImportFailure] = []
+    /// What the reader repaired in the documents it stored anyway (see
+    /// ``ImportSummary/repairs``).
+    public var repairs: [ImportFailure] = []
     /// HTTP requests made, redirects included.
     public var requests = 0
     /// Bytes of response bodies received.
