@@ -87,7 +87,7 @@ struct BadModelTests {
             <key>properties</key><dict>\(uniqueID)<key>published</key><string>date</string></dict>
             """),
         BadModel(
-            key: "swiftTypes.pages", problem: "'[Int]' can't hold a int64 property: use Int64 or Int, or a type of your own conforming to QSColumnValue",
+            key: "swiftTypes.pages", problem: "'[Int]' can't hold an int64 property: use Int64 or Int, or a type of your own conforming to QSColumnValue",
             keys: """
             <key>generate</key><true/><key>swiftTypes</key><dict><key>pages</key><string>[Int]</string></dict>
             <key>properties</key><dict>\(uniqueID)<key>pages</key><string>int64</string></dict>
@@ -103,7 +103,7 @@ struct BadModelTests {
             key: "swiftTypes.title",
             problem: "QSRelated holds a relationship's children, not a property's value: a string property is String or URL, or a type of your own conforming to QSColumnValue",
             keys: """
-            <key>generate</key><true/><key>swiftTypes</key><dict><key>title</key><string>QSRelated<Book></string></dict>
+            <key>generate</key><true/><key>swiftTypes</key><dict><key>title</key><string>QSRelated&lt;Book&gt;</string></dict>
             <key>properties</key><dict>\(uniqueID)<key>title</key><string>string</string></dict>
             """),
         BadModel(
@@ -117,7 +117,7 @@ struct BadModelTests {
             key: "swiftTypes.sequels",
             problem: "'QSRelated<Book>' does not fit: the relationship is loaded eagerly (its 'loading' is 'eager' or absent): its Swift type is [Book]; make it lazy to read it as QSRelated<Book>",
             keys: """
-            <key>generate</key><true/><key>swiftTypes</key><dict><key>sequels</key><string>QSRelated<Book></string></dict>
+            <key>generate</key><true/><key>swiftTypes</key><dict><key>sequels</key><string>QSRelated&lt;Book&gt;</string></dict>
             <key>properties</key><dict>\(uniqueID)</dict>\(sequels(loading: "eager"))
             """),
         BadModel(

@@ -76,6 +76,7 @@ extension DataModelReader {
         } else {
             return nil
         }
-        return canStore ? nil : "'\(swiftType)' can't hold a \(type.rawValue) property: use \(accepted)"
+        let article = type == .int64 ? "an" : "a"
+        return canStore ? nil : "'\(swiftType)' can't hold \(article) \(type.rawValue) property: use \(accepted)"
     }
 }
