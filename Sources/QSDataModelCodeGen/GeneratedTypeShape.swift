@@ -1,8 +1,8 @@
 import QSData
 
-/// The Swift declaration of one generated type, decided from its model description: what it is
-/// (struct or final class), what it conforms to, and each stored property with its Swift name,
-/// type and mutability.
+/// The Swift declaration of one generated type, decided from its model description: its name,
+/// what it is (struct or final class), what it conforms to, and each stored property in order with
+/// its Swift name, type, mutability and default argument.
 struct GeneratedTypeShape {
     /// A stored property: a column-backed property or a relationship.
     struct Member {
@@ -26,9 +26,18 @@ struct GeneratedTypeShape {
     let conformances: [String]
     let members: [Member]
 
-    var name: String { description.name }
+    /// The Swift type's name.
+    var name: String { description.swiftTypeName }
+    /// Whether the Swift name differs from the model's, so that the type declares `modelName`.
+    var isRenamed: Bool { name != description.name }
 
-    init(_ description: QSObjectDescription, options: GeneratedTypeOptions, access: AccessLevel, isSendable: Bool) {
+    /// - Parameters:
+    ///   - model: the whole model, for the Swift names of relationships' child types.
+    ///   - defaults: the schema's column defaults, which become default arguments.
+    init(
+        _ description: QSObjectDescription, options: GeneratedTypeOptions, in model: QSDataModel,
+        defaults: ColumnDefaults, access: AccessLevel, isSendable: Bool
+    ) {
         self.description = description
         isClass = options.kind == .class
         isUpdatable = isClass && description.sharesInstances
@@ -50,21 +59,35 @@ struct GeneratedTypeShape {
         let properties = description.properties.map { property in
             let swiftName = options.swiftName(of: property.name)
             let baseType = options.swiftTypes[property.name] ?? Self.swiftType(of: property.type)
+            let defaultSQL = defaults.sql(table: description.table, column: property.name)
             return Member(
                 modelName: property.name, swiftName: swiftName,
                 swiftType: baseType + (property.isOptional ? "?" : ""), isRelationship: false,
                 binding: property.name == "uniqueID" ? "let" : mutableBinding,
                 comment: swiftName == property.name ? nil : "Column `\(property.name)`.",
-                defaultArgument: property.isOptional ? "nil" : nil)
+                defaultArgument: property.name == "uniqueID" ? nil : DefaultArgument.swift(
+                    for: defaultSQL, of: property, swiftType: baseType))
         }
         let relationships = description.relationships.map { relationship in
-            Member(
+            let child = model[relationship.childType]?.swiftTypeName ?? relationship.childType
+            let isLazy = relationship.loading == .lazy
+            return Member(
                 modelName: relationship.name, swiftName: options.swiftName(of: relationship.name),
-                swiftType: "[\(relationship.childType)]", isRelationship: true, binding: mutableBinding,
-                comment: "In order; stored in lookup table `\(relationship.table)`.",
-                defaultArgument: "[]")
+                swiftType: isLazy ? "QSRelated<\(child)>" : "[\(child)]", isRelationship: true, binding: mutableBinding,
+                comment: isLazy
+                    ? "In order; stored in lookup table `\(relationship.table)`; loaded lazily (IDs only until fetched)."
+                    : "In order; stored in lookup table `\(relationship.table)`.",
+                defaultArgument: isLazy ? "QSRelated([])" : "[]")
         }
-        members = properties + relationships
+        members = Self.ordered(properties + relationships, by: options.propertyOrder)
+    }
+
+    /// The members in the model's `propertyOrder`, or as they come (`uniqueID`, the other
+    /// properties by name, the relationships by name) when it gives none.
+    private static func ordered(_ members: [Member], by order: [String]) -> [Member] {
+        guard !order.isEmpty else { return members }
+        let position = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        return members.sorted { (position[$0.modelName] ?? order.count) < (position[$1.modelName] ?? order.count) }
     }
 
     /// The Swift type a property of `type` has when the model does not name one.

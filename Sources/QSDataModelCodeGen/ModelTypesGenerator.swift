@@ -3,17 +3,22 @@ import QSData
 /// Generates the Swift declarations of the types a data model marks with `generate`.
 ///
 /// The output is straight-line code, the same a person would write by hand, and depends only on
-/// the model, the file's name and the access level: the same plist always gives the same bytes.
+/// the model, the schema's column defaults, the file's name and the access level: the same files
+/// always give the same bytes.
 package struct ModelTypesGenerator {
     package let model: QSDataModel
     /// The data model's file name, for the header and the documentation comments.
     package let modelFileName: String
     package let access: AccessLevel
+    /// The `DEFAULT`s of the schema's columns, which become the memberwise initializers' default
+    /// arguments; ``ColumnDefaults/none`` when the generator was given no schema.
+    package let defaults: ColumnDefaults
 
-    package init(model: QSDataModel, modelFileName: String, access: AccessLevel) {
+    package init(model: QSDataModel, modelFileName: String, access: AccessLevel, defaults: ColumnDefaults = .none) {
         self.model = model
         self.modelFileName = modelFileName
         self.access = access
+        self.defaults = defaults
     }
 
     /// The contents of the generated Swift file.
@@ -34,7 +39,9 @@ package struct ModelTypesGenerator {
         let sendable = GeneratedTypeShape.sendableTypeNames(in: model)
         for description in generated {
             guard let options = description.generation else { continue }
-            let shape = GeneratedTypeShape(description, options: options, access: access, isSendable: sendable.contains(description.name))
+            let shape = GeneratedTypeShape(
+                description, options: options, in: model, defaults: defaults, access: access,
+                isSendable: sendable.contains(description.name))
             source.line()
             source.line("// MARK: - \(description.name)")
             source.line()

@@ -12,6 +12,11 @@ struct SwiftTypeWriter {
         let keyword = shape.isClass ? "final class" : "struct"
         source.line("/// \(summary)")
         source.block("\(access.prefix)\(keyword) \(shape.name): \(shape.conformances.joined(separator: ", ")) {") { body in
+            if shape.isRenamed {
+                body.line("/// The type's name in \(modelFileName), by which the store knows it.")
+                body.line("\(access.prefix)static let modelName = \"\(shape.description.name)\"")
+                body.line()
+            }
             writeStoredProperties(to: &body)
             body.line()
             writeMemberwiseInitializer(to: &body)
@@ -33,7 +38,7 @@ struct SwiftTypeWriter {
             (description.uniqued, "uniqued"), (description.cachePermanently, "cached permanently"),
             (description.fetchAllAtStartup, "fetched at startup"), (description.immutable, "immutable"),
         ].filter(\.0).map(\.1)
-        let table = "`\(shape.name)` in \(modelFileName): rows of table `\(description.table)`"
+        let table = "`\(description.name)` in \(modelFileName): rows of table `\(description.table)`"
         return flags.isEmpty ? table + "." : table + "; " + flags.joined(separator: ", ") + "."
     }
 

@@ -2,7 +2,8 @@ import Foundation
 import QSData
 import QSDataModelCodeGen
 
-// Reads a data model with QSData's own loader and writes the Swift of its generated types.
+// Reads a data model with QSData's own loader (and its schema, for the columns' defaults) and
+// writes the Swift of its generated types.
 // Run by the QSDataModelPlugin build plugin and the generate-model-types command; a mistake in
 // the model is printed as the loader reports it, as a compiler-style error on the plist.
 
@@ -28,7 +29,23 @@ do {
     fail(String(describing: error), file: modelURL.path)
 }
 
-let source = ModelTypesGenerator(model: model, modelFileName: modelURL.lastPathComponent, access: commandLine.access).source()
+// The schema's column defaults, when the model comes with its schema.
+var defaults = ColumnDefaults.none
+if let schemaPath = commandLine.schemaPath {
+    do {
+        let schema = try QSSchema(
+            creationFile: URL(fileURLWithPath: schemaPath),
+            migrationsFolder: commandLine.migrationsPath.map { URL(fileURLWithPath: $0, isDirectory: true) })
+        let tables = Set(model.objectTypes.values.filter { $0.generation != nil }.map(\.table))
+        defaults = try ColumnDefaults(schema: schema, tables: tables)
+    } catch {
+        fail(String(describing: error), file: schemaPath)
+    }
+}
+
+let source = ModelTypesGenerator(
+    model: model, modelFileName: modelURL.lastPathComponent, access: commandLine.access, defaults: defaults
+).source()
 do {
     try Data(source.utf8).write(to: URL(fileURLWithPath: commandLine.outputPath), options: .atomic)
 } catch {

@@ -16,6 +16,36 @@ import Testing
         try await store.close()
     }
 
+    @MainActor
+    @Test func aCachedFolderKeepsItsNotesIDsUntilTheyAreFetched() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("qsdata-samples-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { Self.remove(folder) }
+        let url = folder.appendingPathComponent("notes.sqlite")
+        let writer = try await Guide().openStore(at: url)
+        let work = Folder(uniqueID: "work", name: "Work")
+        try writer.save(work)
+        let filing = try await writer.recordStatements {
+            try Folders().file(Note(uniqueID: 2, text: "agenda"), in: work, store: writer)
+            try Folders().file(Note(uniqueID: 1, text: "minutes"), in: work, store: writer)
+            try await writer.flush()
+        }
+        #expect(filing.count == 4, "\(filing)")
+        try await writer.close()
+
+        let store = try await Guide().openStore(at: url)
+        let cached = try #require(try await store.fetch(Folder.self, id: "work"))
+        #expect(!cached.notes.isLoaded)
+        #expect(cached.notes.ids == [2, 1])
+        var notes: [Note] = []
+        let fetch = try await store.recordStatements { notes = try await Folders().open(cached, in: store) }
+        // The notes, and their eager tags' lookup rows (the tags themselves are cached).
+        #expect(fetch.count == 2, "\(fetch)")
+        #expect(notes.map(\.text) == ["agenda", "minutes"])
+        #expect(notes.map(\.pinned) == [false, false])
+        try await store.close()
+    }
+
     static func remove(_ folder: URL) {
         do { try FileManager.default.removeItem(at: folder) } catch { Issue.record(error) }
     }

@@ -35,7 +35,7 @@ struct Guide {
             at: url,
             model: QSDataModel(contentsOf: model),
             schema: QSSchema(creationFile: schema),
-            types: [Note.self, Tag.self])
+            types: [Note.self, Tag.self, Folder.self])
     }
     // sample-end
 
@@ -52,6 +52,22 @@ struct Guide {
         // sample-end
         withExtendedLifetime(observation) {}
     }
+}
+
+/// The article's permanently cached folders, whose generated `notes` relationship is lazy.
+struct Folders {
+    // sample-begin
+    @MainActor
+    func open(_ folder: Folder, in store: QSStore) async throws -> [Note] {
+        try await store.fetchChildren(folder.notes)     // the notes and their tags' lookup rows: two statements
+    }
+
+    @MainActor
+    func file(_ note: Note, in folder: Folder, store: QSStore) throws {
+        folder.notes.append(note)
+        try store.save(folder)                          // writes the note and one lookup row
+    }
+    // sample-end
 }
 
 /// The article's hand-written alternative to the generated `Note`.

@@ -22,6 +22,15 @@ CREATE TABLE authors (uniqueID TEXT NOT NULL PRIMARY KEY, name TEXT NOT NULL, bo
 CREATE TABLE labels (uniqueID TEXT NOT NULL PRIMARY KEY, name TEXT NOT NULL, color TEXT);
 CREATE TABLE stamps (uniqueID INTEGER PRIMARY KEY, code TEXT NOT NULL, issued DATE NOT NULL);
 CREATE TABLE stickers (uniqueID TEXT NOT NULL PRIMARY KEY, motif TEXT);
+CREATE TABLE tasks (
+    uniqueID INTEGER PRIMARY KEY,
+    title TEXT NOT NULL,
+    priority INTEGER NOT NULL DEFAULT 0,
+    status TEXT NOT NULL DEFAULT 'to do',
+    done BOOLEAN NOT NULL DEFAULT FALSE,
+    due DATE,
+    effort REAL NOT NULL DEFAULT 1.5
+);
 
 CREATE TABLE booksShelvesLookup (shelfID INTEGER NOT NULL, bookID TEXT NOT NULL, ix INTEGER NOT NULL, PRIMARY KEY (shelfID, bookID));
 CREATE INDEX booksShelvesLookupBookIndex ON booksShelvesLookup (bookID);
@@ -29,3 +38,5 @@ CREATE TABLE stickersShelvesLookup (shelfID INTEGER NOT NULL, stickerID TEXT NOT
 CREATE INDEX stickersShelvesLookupStickerIndex ON stickersShelvesLookup (stickerID);
 CREATE TABLE authorsBooksLookup (bookID TEXT NOT NULL, authorID TEXT NOT NULL, ix INTEGER NOT NULL, PRIMARY KEY (bookID, authorID));
 CREATE INDEX authorsBooksLookupAuthorIndex ON authorsBooksLookup (authorID);
+CREATE TABLE tasksLabelsLookup (labelID TEXT NOT NULL, taskID INTEGER NOT NULL, ix INTEGER NOT NULL, PRIMARY KEY (labelID, taskID));
+CREATE INDEX tasksLabelsLookupTaskIndex ON tasksLabelsLookup (taskID);

@@ -5,6 +5,7 @@ import QSData
 enum LibraryStore {
     static let allTypes: [any QSDataObject.Type] = [
         Shelf.self, ShelfSummary.self, Book.self, BookRecord.self, Author.self, Label.self, Stamp.self, Sticker.self,
+        LibraryTask.self,
     ]
 
     static func model() throws -> QSDataModel {

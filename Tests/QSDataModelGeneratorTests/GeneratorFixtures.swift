@@ -9,8 +9,19 @@ enum GeneratorFixtures {
     static let libraryModel = testsFolder.appendingPathComponent("QSDataGeneratedTypesTests/Library.plist")
     static let goldenFolder = testsFolder.appendingPathComponent("QSDataModelGeneratorTests/Golden")
 
+    /// The generator's output for the model at `url`, with the defaults of the schema beside it
+    /// (`<Model>.sql`) when there is one, as the generator reads them.
     static func generate(_ url: URL, access: AccessLevel = .internal) throws -> String {
-        ModelTypesGenerator(model: try QSDataModel(contentsOf: url), modelFileName: url.lastPathComponent, access: access).source()
+        let model = try QSDataModel(contentsOf: url)
+        return ModelTypesGenerator(
+            model: model, modelFileName: url.lastPathComponent, access: access, defaults: try defaults(beside: url, for: model)
+        ).source()
+    }
+
+    static func defaults(beside url: URL, for model: QSDataModel) throws -> ColumnDefaults {
+        let schema = url.deletingPathExtension().appendingPathExtension("sql")
+        guard FileManager.default.fileExists(atPath: schema.path) else { return .none }
+        return try ColumnDefaults(schema: QSSchema(creationFile: schema), tables: Set(model.objectTypes.values.map(\.table)))
     }
 
     /// A model file of one object type, written to a temporary folder as `fileName`.

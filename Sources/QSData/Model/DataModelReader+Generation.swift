@@ -8,19 +8,59 @@ extension DataModelReader {
             }
             return nil
         }
-        if let problem = SwiftIdentifier.problem(with: type.name) {
-            throw failure(type.name, "generate", "the type's name '\(type.name)' \(problem)")
+        let swiftName = try optionalString(object, "swiftName", in: type.name)
+        if let problem = SwiftIdentifier.problem(with: swiftName ?? type.name) {
+            let advice = swiftName == nil ? ": give the Swift type another name with 'swiftName'" : ""
+            throw failure(type.name, swiftName == nil ? "generate" : "swiftName", "the Swift type's name '\(swiftName ?? type.name)' \(problem)\(advice)")
+        }
+        let kind = try choice(object, "kind", in: type.name, default: type.uniqued ? GeneratedTypeOptions.Kind.class : .struct)
+        if kind == .struct && type.uniqued {
+            throw failure(type.name, "kind", "a uniqued type must be a class: a struct is copied, so no one instance can be shared (write 'class', or leave 'kind' out)")
         }
         let swiftNames = try stringDictionary(object, "swiftNames", in: type.name)
         let swiftTypes = try stringDictionary(object, "swiftTypes", in: type.name)
         try checkSwiftNames(swiftNames, of: type)
         try checkSwiftTypes(swiftTypes, of: type)
+        let propertyOrder = try stringArray(
+            object, "propertyOrder", in: type.name, of: "property and relationship names", entry: "a property or relationship name")
+        try checkPropertyOrder(propertyOrder, of: type)
         return GeneratedTypeOptions(
-            kind: try choice(object, "kind", in: type.name, default: type.uniqued ? .class : .struct),
+            swiftName: swiftName,
+            kind: kind,
             swiftNames: swiftNames,
             swiftTypes: swiftTypes,
-            conformances: try stringArray(object, "conformances", in: type.name),
-            setterAccess: try choice(object, "setterAccess", in: type.name, default: .public))
+            conformances: try stringArray(
+                object, "conformances", in: type.name, of: "protocol names", entry: "a protocol name, such as Equatable"),
+            setterAccess: try choice(object, "setterAccess", in: type.name, default: .public),
+            propertyOrder: propertyOrder)
+    }
+
+    /// No two types of the model are declared under one Swift name.
+    func checkSwiftTypeNames(_ types: [String: QSObjectDescription]) throws {
+        var modelNameBySwiftName: [String: String] = [:]
+        for type in types.values.sorted(by: { $0.name < $1.name }) {
+            if let other = modelNameBySwiftName[type.swiftTypeName] {
+                let key = type.generation?.swiftName == nil ? "generate" : "swiftName"
+                throw failure(type.name, key, "the Swift type name '\(type.swiftTypeName)' is already the name of '\(other)'")
+            }
+            modelNameBySwiftName[type.swiftTypeName] = type.name
+        }
+    }
+
+    /// An order names every property and relationship once.
+    private func checkPropertyOrder(_ order: [String], of type: QSObjectDescription) throws {
+        guard !order.isEmpty else { return }
+        let members = type.properties.map(\.name) + type.relationships.map(\.name)
+        if let unknown = order.first(where: { !members.contains($0) }) {
+            throw failure(type.name, "propertyOrder", "'\(unknown)' is not a property or relationship of the type")
+        }
+        if let repeated = order.first(where: { name in order.filter { $0 == name }.count > 1 }) {
+            throw failure(type.name, "propertyOrder", "lists '\(repeated)' twice")
+        }
+        let missing = members.filter { !order.contains($0) }
+        if !missing.isEmpty {
+            throw failure(type.name, "propertyOrder", "must list every property and relationship; missing: \(missing.joined(separator: ", "))")
+        }
     }
 
     /// Every property and relationship gets a distinct Swift name that is an identifier.
@@ -49,22 +89,6 @@ extension DataModelReader {
         }
     }
 
-    /// Swift types name properties, carry no `?`, and every structured property has one.
-    private func checkSwiftTypes(_ swiftTypes: [String: String], of type: QSObjectDescription) throws {
-        for (name, swiftType) in swiftTypes.sorted(by: { $0.key < $1.key }) {
-            guard type.property(named: name) != nil else {
-                throw failure(type.name, "swiftTypes.\(name)", "the type has no property of that name")
-            }
-            if swiftType.hasSuffix("?") {
-                throw failure(type.name, "swiftTypes.\(name)", "write the Swift type without '?': the property's type in the model ('string?') says whether it may be NULL")
-            }
-        }
-        for property in type.properties where [.plist, .json].contains(property.type) && swiftTypes[property.name] == nil {
-            throw failure(type.name, "swiftTypes.\(property.name)",
-                          "missing: a \(property.type.rawValue) property of a generated type needs its Swift type (for example [String], or a Codable struct)")
-        }
-    }
-
     private func choice<Choice: RawRepresentable & CaseIterable>(
         _ object: [String: Any], _ key: String, in type: String, default defaultChoice: Choice
     ) throws -> Choice where Choice.RawValue == String {
@@ -86,14 +110,21 @@ extension DataModelReader {
         }
     }
 
-    private func stringArray(_ object: [String: Any], _ key: String, in type: String) throws -> [String] {
+    /// An array of identifiers; `entries` and `entry` say what they name, for the messages.
+    private func stringArray(_ object: [String: Any], _ key: String, in type: String, of entries: String, entry: String) throws -> [String] {
         guard let value = object[key] else { return [] }
-        guard let array = value as? [Any] else { throw failure(type, key, "must be an array of protocol names") }
-        return try array.map { entry in
-            guard let string = entry as? String, SwiftIdentifier.problem(with: string) == nil else {
-                throw failure(type, key, "every entry must be a protocol name, such as Equatable")
+        guard let array = value as? [Any] else { throw failure(type, key, "must be an array of \(entries)") }
+        return try array.map { element in
+            guard let string = element as? String, SwiftIdentifier.problem(with: string) == nil else {
+                throw failure(type, key, "every entry must be \(entry)")
             }
             return string
         }
+    }
+
+    private func optionalString(_ object: [String: Any], _ key: String, in type: String) throws -> String? {
+        guard let value = object[key] else { return nil }
+        guard let string = value as? String, !string.isEmpty else { throw failure(type, key, "must be a non-empty string") }
+        return string
     }
 }

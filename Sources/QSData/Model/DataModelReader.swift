@@ -26,6 +26,8 @@ struct DataModelReader {
                 throw failure(type.name, "relationships.\(relationship.name).childClass", "'\(relationship.childType)' is not a declared object type")
             }
         }
+        try checkSwiftTypeNames(types)
+        try checkRelationshipSwiftTypes(types)
         return types
     }
 

@@ -37,6 +37,10 @@ public struct QSObjectDescription: Sendable, Equatable {
     /// class must be patched in place when its row changes.
     package var sharesInstances: Bool { uniqued || cachePermanently }
 
+    /// The name of the type's Swift declaration: the generated type's `swiftName`, otherwise the
+    /// model's name (which a hand-written type repeats, or returns from `modelName`).
+    package var swiftTypeName: String { generation?.swiftName ?? name }
+
     /// The type of `uniqueID` (`int64` or `string`).
     public var uniqueIDType: QSPropertyType { properties[0].type }
 }

@@ -4,8 +4,11 @@ struct TableColumns {
         let name: String
         let declaredType: String
         let isNotNull: Bool
-        let hasDefault: Bool
+        /// The column's `DEFAULT` as the schema writes it (`0`, `'draft'`, `CURRENT_TIMESTAMP`), or nil.
+        let defaultSQL: String?
         let isPrimaryKey: Bool
+
+        var hasDefault: Bool { defaultSQL != nil }
 
         /// The column's type affinity, by SQLite's rules for declared types.
         var affinity: ColumnAffinity { ColumnAffinity(declaredType: declaredType) }
@@ -31,15 +34,17 @@ struct TableColumns {
     /// The table's columns; empty when the table does not exist.
     static func read(_ table: String, from connection: SQLiteConnection) throws -> TableColumns {
         let rows = try connection.fetchRows(
-            "SELECT name, type, \"notnull\", dflt_value IS NOT NULL, pk FROM pragma_table_info(?)", [.text(table)])
+            "SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?)", [.text(table)])
         let primaryKeyIndexes = try connection.fetchRows("SELECT 1 FROM pragma_index_list(?) WHERE origin = 'pk'", [.text(table)])
         return TableColumns(primaryKeyHasIndex: !primaryKeyIndexes.isEmpty, columns: rows.compactMap { row in
             guard row.count == 5, case .text(let name) = row[0] else { return nil }
             let type: String
             if case .text(let declared) = row[1] { type = declared } else { type = "" }
+            let defaultSQL: String?
+            if case .text(let written) = row[3] { defaultSQL = written } else { defaultSQL = nil }
             return Column(
                 name: name, declaredType: type, isNotNull: row[2] == .integer(1),
-                hasDefault: row[3] == .integer(1), isPrimaryKey: row[4] != .integer(0))
+                defaultSQL: defaultSQL, isPrimaryKey: row[4] != .integer(0))
         })
     }
 

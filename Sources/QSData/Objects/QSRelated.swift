@@ -67,3 +67,8 @@ public struct QSRelated<Child: QSDataObject> {
         children?.swapAt(first, second)
     }
 }
+
+extension QSRelated: Sendable where Child: Sendable {}
+
+/// Equal when they hold the same IDs in the same order, and the same children (loaded or added).
+extension QSRelated: Equatable where Child: Equatable {}

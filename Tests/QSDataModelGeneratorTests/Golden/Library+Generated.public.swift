@@ -76,7 +76,7 @@ public struct Book: QSDataObject, Sendable, Equatable {
         pageCount: Int,
         published: Date? = nil,
         rating: Double? = nil,
-        isRead: Bool,
+        isRead: Bool = false,
         subtitle: String? = nil,
         title: String,
         authors: [Author] = []
@@ -153,12 +153,20 @@ public final class Label: QSUpdatableObject {
     public let uniqueID: String
     public private(set) var color: String?
     public private(set) var name: String
+    /// In order; stored in lookup table `tasksLabelsLookup`; loaded lazily (IDs only until fetched).
+    public private(set) var tasks: QSRelated<LibraryTask>
 
     /// An instance with the given values, not yet saved.
-    public init(uniqueID: String, color: String? = nil, name: String) {
+    public init(
+        uniqueID: String,
+        color: String? = nil,
+        name: String,
+        tasks: QSRelated<LibraryTask> = QSRelated([])
+    ) {
         self.uniqueID = uniqueID
         self.color = color
         self.name = name
+        self.tasks = tasks
     }
 
     /// Reads an instance from a row holding every property and relationship.
@@ -166,12 +174,14 @@ public final class Label: QSUpdatableObject {
         uniqueID = try row["uniqueID"]
         color = try row["color"]
         name = try row["name"]
+        tasks = try row.related("tasks")
     }
 
     /// Sets every property but `uniqueID` from a changed row, for the instance everyone holds.
     public func update(from row: QSRow) throws {
         color = try row["color"]
         name = try row["name"]
+        tasks = try row.related("tasks")
     }
 
     /// Writes every property and relationship into `row`, for saving.
@@ -179,6 +189,7 @@ public final class Label: QSUpdatableObject {
         row["uniqueID"] = uniqueID
         row["color"] = color
         row["name"] = name
+        row.setRelated("tasks", tasks)
     }
 }
 
@@ -215,7 +226,7 @@ public final class Shelf: QSUpdatableObject {
         uniqueID: Int64,
         createdAt: Date,
         note: String? = nil,
-        position: Double,
+        position: Double = 0,
         name: String,
         books: [Book] = [],
         stickers: [Sticker] = []
@@ -317,5 +328,80 @@ extension Stamp {
         public let uniqueID = QSColumn<Stamp, Int64>("uniqueID", type: .int64)
         public let code = QSColumn<Stamp, String>("code", type: .string)
         public let issued = QSColumn<Stamp, Date>("issued", type: .date)
+    }
+}
+
+// MARK: - Task
+
+/// `Task` in Library.plist: rows of table `tasks`.
+public struct LibraryTask: QSDataObject, Sendable, Equatable {
+    /// The type's name in Library.plist, by which the store knows it.
+    public static let modelName = "Task"
+
+    public let uniqueID: Int64
+    public var title: String
+    public var priority: Int
+    public var status: String
+    public var done: Bool
+    public var due: Date?
+    public var effort: Double
+
+    /// An instance with the given values, not yet saved.
+    public init(
+        uniqueID: Int64,
+        title: String,
+        priority: Int = 0,
+        status: String = "to do",
+        done: Bool = false,
+        due: Date? = nil,
+        effort: Double = 1.5
+    ) {
+        self.uniqueID = uniqueID
+        self.title = title
+        self.priority = priority
+        self.status = status
+        self.done = done
+        self.due = due
+        self.effort = effort
+    }
+
+    /// Reads an instance from a row holding every property and relationship.
+    public init(row: QSRow) throws {
+        self.init(
+            uniqueID: try row["uniqueID"],
+            title: try row["title"],
+            priority: try row["priority"],
+            status: try row["status"],
+            done: try row["done"],
+            due: try row["due"],
+            effort: try row["effort"])
+    }
+
+    /// Writes every property and relationship into `row`, for saving.
+    public func encode(to row: inout QSRowEncoder) {
+        row["uniqueID"] = uniqueID
+        row["title"] = title
+        row["priority"] = priority
+        row["status"] = status
+        row["done"] = done
+        row["due"] = due
+        row["effort"] = effort
+    }
+}
+
+extension LibraryTask {
+    /// The columns of table `tasks`, typed, for conditions, orderings and bulk
+    /// updates the compiler checks: `LibraryTask.columns.title == …`.
+    public static let columns = Columns()
+
+    /// One ``QSColumn`` for each column of `LibraryTask`, by its Swift name.
+    public struct Columns: Sendable {
+        public let uniqueID = QSColumn<LibraryTask, Int64>("uniqueID", type: .int64)
+        public let title = QSColumn<LibraryTask, String>("title", type: .string)
+        public let priority = QSColumn<LibraryTask, Int>("priority", type: .int64)
+        public let status = QSColumn<LibraryTask, String>("status", type: .string)
+        public let done = QSColumn<LibraryTask, Bool>("done", type: .boolean)
+        public let due = QSColumn<LibraryTask, Date?>("due", type: .date)
+        public let effort = QSColumn<LibraryTask, Double>("effort", type: .double)
     }
 }
