@@ -77,13 +77,18 @@ enum TextEncodingConverter {
     }
 
     /// ``repairedUTF8(_:)``, logging each byte it had to read as windows-1252.
+    ///
+    /// A document in which most non-ASCII bytes are not UTF-8 is not UTF-8 with a few stray
+    /// bytes but another encoding it failed to declare: all of it is read as windows-1252, so
+    /// that the few runs that happen to be valid UTF-8 don't turn into unrelated characters.
     static func repairedUTF8(_ bytes: [UInt8], log: inout RecoveryLog) -> [UInt8]? {
         if String(validating: bytes, as: UTF8.self) != nil { return nil }
+        let readsAllAsWindows1252 = isMostlyNotUTF8(bytes)
         var output = [UInt8]()
         output.reserveCapacity(bytes.count + 64)
         var index = 0
         while index < bytes.count {
-            let length = validSequenceLength(bytes, at: index)
+            let length = readsAllAsWindows1252 && bytes[index] >= 0x80 ? 0 : validSequenceLength(bytes, at: index)
             if length > 0 {
                 output.append(contentsOf: bytes[index..<(index + length)])
                 index += length
@@ -95,6 +100,28 @@ enum TextEncodingConverter {
             }
         }
         return output
+    }
+
+    /// Whether the invalid bytes outnumber the valid multi-byte sequences.
+    private static func isMostlyNotUTF8(_ bytes: [UInt8]) -> Bool {
+        var valid = 0
+        var invalid = 0
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] >= 0x80 else {
+                index += 1
+                continue
+            }
+            let length = validSequenceLength(bytes, at: index)
+            if length > 0 {
+                valid += 1
+                index += length
+            } else {
+                invalid += 1
+                index += 1
+            }
+        }
+        return invalid > valid
     }
 
     /// Length of the well-formed UTF-8 sequence at `index`, or 0.

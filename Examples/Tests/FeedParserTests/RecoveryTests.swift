@@ -42,6 +42,16 @@ import FeedParser
         #expect(feed.warnings == [FeedParseWarning(problem: .invalidUTF8, line: 4, occurrences: 2)])
     }
 
+    /// A document mostly in another encoding it never declared is read as windows-1252 through
+    /// and through, rather than mixing in the characters a few byte pairs happen to make in UTF-8.
+    @Test func aDocumentMostlyNotUTF8IsReadAsWindows1252Throughout() throws {
+        // "café" in UTF-8 (C3 A9) once, and four bytes that are not UTF-8 at all.
+        let data = bytes(rss("<item><title>@</title><guid>1</guid></item>"), placing: [0xC3, 0xA9, 0xE0, 0xE8, 0xEC, 0xF2])
+        let feed = try FeedParser.parse(data: data, url: fixtureURL)
+        #expect(feed.items.map(\.title) == ["Ã©àèìò"])
+        #expect(feed.warnings.map(\.occurrences) == [6])
+    }
+
     @Test func aTruncatedDocumentKeepsItsCompleteItems() throws {
         let whole = rss("""
             <item><title>One</title><guid>1</guid></item>
