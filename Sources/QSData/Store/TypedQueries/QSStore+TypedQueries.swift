@@ -49,7 +49,7 @@ extension QSStore {
     }
 
     /// Sets columns on the objects with these uniqueIDs in one statement, as
-    /// ``update(_:ids:set:source:)`` does.
+    /// ``update(_:ids:set:source:)-(_,_,[String:QSColumnValue],_)`` does.
     /// ```swift
     /// try store.update(Task.self, ids: selected, set: Task.columns.done.to(true))
     /// ```
