@@ -16,6 +16,9 @@ final class FixtureFeedServer: Sendable {
         case feed(body: String, etag: String, lastModified: String)
         case redirect(status: Int, to: String)
         case status(Int)
+        /// Any status, headers and body bytes, sent as they are (a compressed body, a
+        /// `Retry-After`).
+        case response(status: Int, headers: [String: String], body: [UInt8])
     }
 
     /// One request as the server saw it.
@@ -23,6 +26,7 @@ final class FixtureFeedServer: Sendable {
         var path: String
         var ifNoneMatch: String?
         var ifModifiedSince: String?
+        var acceptEncoding: String?
         var status: Int
     }
 
@@ -118,13 +122,21 @@ final class FixtureFeedServer: Sendable {
             response = Response(status: HTTPResponse.Status(code: status), headers: [.location: location])
         case .status(let status):
             response = Response(status: HTTPResponse.Status(code: status))
+        case .response(let status, let headers, let body):
+            var fields = HTTPFields()
+            for (name, value) in headers {
+                if let name = HTTPField.Name(name) { fields[name] = value }
+            }
+            response = Response(status: HTTPResponse.Status(code: status), headers: fields,
+                                body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
         case nil:
             response = Response(status: .notFound)
         }
         state.withLock { state in
             state.running -= 1
             state.requests.append(Request(path: path, ifNoneMatch: headers[.ifNoneMatch],
-                                          ifModifiedSince: headers[.ifModifiedSince], status: response.status.code))
+                                          ifModifiedSince: headers[.ifModifiedSince], acceptEncoding: headers[.acceptEncoding],
+                                          status: response.status.code))
         }
         return response
     }
