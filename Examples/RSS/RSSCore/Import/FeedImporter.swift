@@ -12,7 +12,9 @@ import QSData
 /// survives. A download stores the server's validators with the feed, so the next refresh is a
 /// conditional GET, and a permanent redirect records the feed's new address. An address a feed
 /// is already known by (its first URL, or one it moved to) imports into that feed. A source that
-/// can't be read or parsed is reported and skipped; the others import. A feed stored with fewer
+/// can't be read or parsed is reported and skipped; the others import. When the first downloads
+/// all fail to find their hosts' addresses, the machine is taken to be offline and the http(s)
+/// sources still waiting are skipped at once, each saying why (see ``OfflineDetector``). A feed stored with fewer
 /// articles than its document holds is reported as a warning, and items that repeat an ID are
 /// counted as duplicates (``FeedWriter`` says which copy is kept).
 /// ```swift
@@ -66,11 +68,17 @@ public final class FeedImporter {
     enum Loaded: Sendable {
         case feed(Job, ParsedFeed, Origin?)
         case subscriptionList(Job, OPMLDocument)
-        case failed(Job, String)
+        /// `lookupFailed`: a download whose host name had no address.
+        case failed(Job, String, lookupFailed: Bool = false)
+
+        var lookupFailed: Bool {
+            if case .failed(_, _, lookupFailed: true) = self { return true }
+            return false
+        }
 
         var job: Job {
             switch self {
-            case .feed(let job, _, _), .subscriptionList(let job, _), .failed(let job, _): job
+            case .feed(let job, _, _), .subscriptionList(let job, _), .failed(let job, _, _): job
             }
         }
     }
@@ -89,6 +97,7 @@ public final class FeedImporter {
         // Each feed is read once, however many of its addresses are named.
         var seen: Set<String> = []
         var discovered = 0
+        var offline = OfflineDetector()
         func enqueue(_ job: Job) {
             guard seen.insert(job.feedID).inserted else { return }
             queue.append(job)
@@ -119,12 +128,18 @@ public final class FeedImporter {
                         queue.finish(job)
                         continue
                     }
+                    if offline.seemsOffline, case .remote = job.location {
+                        record(ImportFailure(source: job.location.description, reason: offline.reason), in: &summary)
+                        queue.finish(job)
+                        continue
+                    }
                     group.addTask { await Self.load(job, with: loader) }
                 }
                 guard let loaded = await group.next() else { break }
                 queue.finish(loaded.job)
+                if case .remote = loaded.job.location { offline.record(lookupFailed: loaded.lookupFailed) }
                 switch loaded {
-                case .failed(let job, let reason):
+                case .failed(let job, let reason, _):
                     record(ImportFailure(source: job.location.description, reason: reason), in: &summary)
                 case .subscriptionList(let job, let list):
                     // 3. A subscription list adds its feeds to the queue, each feed once; an
@@ -250,7 +265,7 @@ public final class FeedImporter {
         do {
             document = try await loader.document(at: job.location)
         } catch {
-            return .failed(job, error.description)
+            return .failed(job, error.description, lookupFailed: error.isHostNotFound)
         }
         let origin = document.download.map { download in
             Origin(etag: download.etag, lastModified: download.lastModified, address: document.movedTo ?? job.location.url)

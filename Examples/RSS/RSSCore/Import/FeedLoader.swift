@@ -17,9 +17,14 @@ public struct FeedLoader: Sendable {
     private let fetcher: FeedFetcher
 
     public init(deadlines: HTTPDeadlines = Self.defaultDeadlines, maximumBytes: Int = 100_000_000) {
+        self.init(deadlines: deadlines, fetcher: FeedFetcher(deadlines: deadlines, maximumBytes: maximumBytes))
+    }
+
+    /// A loader that downloads with `fetcher`: tests stand in for the network with it.
+    init(deadlines: HTTPDeadlines = Self.defaultDeadlines, fetcher: FeedFetcher) {
         self.deadlines = deadlines
-        self.maximumBytes = maximumBytes
-        fetcher = FeedFetcher(deadlines: deadlines, maximumBytes: maximumBytes)
+        maximumBytes = fetcher.maximumBytes
+        self.fetcher = fetcher
     }
 
     /// Why a document could not be read.
@@ -29,6 +34,12 @@ public struct FeedLoader: Sendable {
         case tooLarge(bytes: Int, limit: Int)
         /// The download failed; the fetcher says why.
         case download(FeedFetcher.Failure)
+
+        /// Whether the download failed because its host name has no address.
+        public var isHostNotFound: Bool {
+            if case .download(.network(.hostNotFound)) = self { return true }
+            return false
+        }
 
         public var description: String {
             switch self {

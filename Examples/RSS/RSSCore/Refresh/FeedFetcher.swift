@@ -22,23 +22,33 @@ public final class FeedFetcher: Sendable {
     /// Waits out ``timeout``; tests pass one they control, so that no test depends on how fast
     /// the machine is.
     private let sleep: @Sendable (Duration) async throws -> Void
-    /// Each request of the fetch: redirects are returned, not followed, so the fetcher sees every
-    /// status code. Its total deadline is only a backstop: the fetch's timer ends it first.
-    private let client: DeadlineHTTPClient
+    /// Sends each request of the fetch: redirects are returned, not followed, so the fetcher sees
+    /// every status code.
+    private let transport: @Sendable (DeadlineHTTPRequest) async throws(HTTPTransferError) -> DeadlineHTTPResponse
 
     /// A fetcher whose downloads each end after `deadlines.total`, redirects included; each
     /// request must also connect and hear from its server within the other two deadlines.
-    public init(
+    public convenience init(
         deadlines: HTTPDeadlines, maximumBytes: Int = 100_000_000, maximumRedirects: Int = 5,
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) {
-        timeout = deadlines.total
+        // The client's total deadline is only a backstop: the fetch's timer ends it first.
+        var backstop = deadlines
+        backstop.total = deadlines.total + .seconds(1)
+        let client = DeadlineHTTPClient(deadlines: backstop, maximumBytes: maximumBytes, followsRedirects: false)
+        self.init(timeout: deadlines.total, maximumBytes: maximumBytes, maximumRedirects: maximumRedirects, sleep: sleep) {
+            request throws(HTTPTransferError) in try await client.send(request)
+        }
+    }
+
+    /// A fetcher whose requests are sent by `transport`: tests stand in for the network with it.
+    init(timeout: Duration, maximumBytes: Int, maximumRedirects: Int, sleep: @escaping @Sendable (Duration) async throws -> Void,
+         transport: @escaping @Sendable (DeadlineHTTPRequest) async throws(HTTPTransferError) -> DeadlineHTTPResponse) {
+        self.timeout = timeout
         self.maximumBytes = maximumBytes
         self.maximumRedirects = maximumRedirects
         self.sleep = sleep
-        var backstop = deadlines
-        backstop.total = deadlines.total + .seconds(1)
-        client = DeadlineHTTPClient(deadlines: backstop, maximumBytes: maximumBytes, followsRedirects: false)
+        self.transport = transport
     }
 
     /// A fetcher whose downloads each end after `timeout`, redirects included, however the
@@ -93,7 +103,9 @@ public final class FeedFetcher: Sendable {
     /// Why a feed could not be fetched.
     public enum Failure: Error, Equatable, CustomStringConvertible {
         case timedOut(Duration)
-        case network(String)
+        /// The request failed before an answer: no address for the host, a refused connection, a
+        /// silent server.
+        case network(HTTPTransferError)
         case httpStatus(Int)
         /// 429 or 503 with a `Retry-After` header: the server asks not to be asked again before then.
         case askedToWait(status: Int, retryAfter: RetryAfter)
@@ -103,7 +115,7 @@ public final class FeedFetcher: Sendable {
         public var description: String {
             switch self {
             case .timedOut(let limit): return "did not finish answering within \(limit.secondsText) (the overall timeout)"
-            case .network(let reason): return reason
+            case .network(let error): return error.description
             case .httpStatus(let status): return "the server answered HTTP \(status)"
             case .askedToWait(let status, _): return "the server answered HTTP \(status) and asked to wait"
             case .badRedirect(let reason): return reason
@@ -160,7 +172,7 @@ public final class FeedFetcher: Sendable {
                 return .failure(tally.error(.tooLarge(limit: limit)))
             } catch {
                 if Task.isCancelled { return .failure(tally.error(.timedOut(timeout))) }
-                return .failure(tally.error(.network(error.description)))
+                return .failure(tally.error(.network(error)))
             }
             tally.count(bytes: response.body.count)
             let moved = url == request.url || !allPermanent ? nil : url
@@ -195,9 +207,9 @@ public final class FeedFetcher: Sendable {
     /// clients do for a request that is safe to repeat.
     private func send(_ request: DeadlineHTTPRequest) async throws(HTTPTransferError) -> DeadlineHTTPResponse {
         do {
-            return try await client.send(request)
+            return try await transport(request)
         } catch .closedBeforeAnswering {
-            return try await client.send(request)
+            return try await transport(request)
         }
     }
 }

@@ -11,7 +11,9 @@ import QSData
 /// addresses the feed is known by. Several feeds download at once, within the
 /// ``DownloadLimits``, each within the fetcher's time limit; a feed that fails is reported and
 /// keeps its articles. A host that answers 429 or 503 with `Retry-After` is left alone until
-/// then, in this refresh and the next ones: its feeds are postponed, not failed. After a feed's
+/// then, in this refresh and the next ones: its feeds are postponed, not failed. When the first
+/// downloads all fail to find their hosts' addresses, the machine is taken to be offline and the
+/// feeds still waiting fail at once (see ``OfflineDetector``). After a feed's
 /// document is stored, the articles it no longer lists are pruned by the ``ArticleRetention``
 /// rule. Read and starred state is never written (see ``FeedWriter``).
 /// ```swift
@@ -55,6 +57,12 @@ public final class FeedRefresher {
         case failed(Job, FeedFetcher.FetchError)
         case unparsable(Job, String, requests: Int, bytes: Int)
 
+        /// Whether the download failed because its host name has no address.
+        var lookupFailed: Bool {
+            if case .failed(_, let error) = self, case .network(.hostNotFound) = error.failure { return true }
+            return false
+        }
+
         var job: Job {
             switch self {
             case .notModified(let job, _), .parsed(let job, _, _, _), .failed(let job, _), .unparsable(let job, _, _, _): job
@@ -82,13 +90,20 @@ public final class FeedRefresher {
         }
 
         let fetcher = self.fetcher
+        var offline = OfflineDetector()
         await withTaskGroup(of: Fetched.self) { group in
             while true {
                 while let job = queue.start() {
+                    if offline.seemsOffline {
+                        fail(job, offline.reason, in: &summary)
+                        queue.finish(job)
+                        continue
+                    }
                     group.addTask { await Self.fetch(job, with: fetcher) }
                 }
                 guard let fetched = await group.next() else { break }
                 queue.finish(fetched.job)
+                offline.record(lookupFailed: fetched.lookupFailed)
                 if case .failed(let job, let error) = fetched, case .askedToWait(let status, let retryAfter) = error.failure {
                     summary.requests += error.requests
                     summary.bytes += error.bytes
