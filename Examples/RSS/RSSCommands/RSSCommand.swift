@@ -17,7 +17,7 @@ public struct RSSCommand: ToolCommand {
         subcommands: [
             ImportCommand.self, RefreshCommand.self, FeedsCommand.self, ListCommand.self, SearchCommand.self, ShowCommand.self,
             MarkReadCommand.self, MarkUnreadCommand.self, StarCommand.self, UnstarCommand.self,
-            DeleteCommand.self, StatsCommand.self, DemoCommand.self,
+            PruneCommand.self, DeleteCommand.self, StatsCommand.self, DemoCommand.self,
         ])
 
     public init() {}
