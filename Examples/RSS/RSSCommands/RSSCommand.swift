@@ -13,6 +13,7 @@ public struct RSSCommand: ToolCommand {
               rss list --unread --limit 20
               rss show <article ID>
               rss mark-read --all
+              rss prune --dry-run
             """,
         subcommands: [
             ImportCommand.self, RefreshCommand.self, FeedsCommand.self, ListCommand.self, SearchCommand.self, ShowCommand.self,

@@ -104,7 +104,9 @@ public final class FeedRefresher {
                 guard let fetched = await group.next() else { break }
                 queue.finish(fetched.job)
                 offline.record(lookupFailed: fetched.lookupFailed)
-                if case .failed(let job, let error) = fetched, case .askedToWait(let status, let retryAfter) = error.failure {
+                // A wait already over (`Retry-After: 0`, a date gone by) pauses nothing: the feed failed.
+                if case .failed(let job, let error) = fetched, case .askedToWait(let status, let retryAfter) = error.failure,
+                   retryAfter.end(after: now()) > now() {
                     summary.requests += error.requests
                     summary.bytes += error.bytes
                     let pause = pauseHost(job.host, status: status, retryAfter: retryAfter, in: &summary)
