@@ -13,11 +13,12 @@ public struct RSSCommand: ToolCommand {
               rss list --unread --limit 20
               rss show <article ID>
               rss mark-read --all
+              rss prune --dry-run
             """,
         subcommands: [
             ImportCommand.self, RefreshCommand.self, FeedsCommand.self, ListCommand.self, SearchCommand.self, ShowCommand.self,
             MarkReadCommand.self, MarkUnreadCommand.self, StarCommand.self, UnstarCommand.self,
-            DeleteCommand.self, StatsCommand.self, DemoCommand.self,
+            PruneCommand.self, DeleteCommand.self, StatsCommand.self, DemoCommand.self,
         ])
 
     public init() {}

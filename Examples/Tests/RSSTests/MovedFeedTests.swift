@@ -89,3 +89,27 @@ import Testing
         try await data.close()
     }
 }
+
+extension MovedFeedTests {
+    @Test func aMoveFoundOnTheWayToANotModifiedAnswerIsRecordedWithoutWritingArticles() async throws {
+        try await RefreshTests().withServer { server, data, _ async throws in
+            server.set("a.xml", RefreshTests.route(RefreshTests.items("a", 0..<2)))
+            let imported = await FeedImporter(data: data).importFeeds(from: [.remote(server.url("a.xml"))])
+            #expect(imported.newArticles == 2)
+            // The feed moves; the new address serves the same document, with the same validators.
+            server.set("a.xml", .redirect(status: 308, to: "/b.xml"))
+            server.set("b.xml", RefreshTests.route(RefreshTests.items("a", 0..<2)))
+
+            let summary = await FeedRefresher(data: data).refresh()
+            let old = server.url("a.xml").absoluteString
+            let new = server.url("b.xml").absoluteString
+            #expect(summary.notModified == 1)
+            #expect(summary.requests == 2)
+            #expect(summary.moved == [FeedMove(feed: old, from: old, to: new)])
+            #expect(data.feed(id: old)?.address == new)
+            #expect(data.feed(knownAt: new)?.uniqueID == old)
+            #expect(server.requests.last?.status == 304)
+            #expect(try await data.store.count(Article.self) == 2)
+        }
+    }
+}

@@ -94,3 +94,21 @@ import Testing
         }
     }
 }
+
+extension PoliteRefreshTests {
+    @Test func aRetryAfterThatIsAlreadyOverFailsTheFeedAndPausesNothing() async throws {
+        try await RefreshTests().withServer { server, data, _ in
+            let clock = TestClock()
+            server.set("a.xml", .response(status: 503, headers: ["Retry-After": TestClock.httpDate(clock.now.addingTimeInterval(-60))], body: []))
+            server.set("b.xml", RefreshTests.route(RefreshTests.items("b", 0..<2)))
+            try await RefreshTests().subscribe([server.url("a.xml"), server.url("b.xml")], in: data)
+            let summary = await FeedRefresher(data: data, limits: Self.oneAtATime, now: { clock.now }).refresh()
+            #expect(summary.failures == [ImportFailure(source: server.url("a.xml").absoluteString,
+                                                       reason: "the server answered HTTP 503 and asked to wait")])
+            #expect(summary.postponed == [])
+            #expect(summary.fetched == 1)
+            #expect(summary.requests == 2)
+            #expect(try await data.store.count(HostPause.self) == 0)
+        }
+    }
+}

@@ -14,8 +14,8 @@ import QSData
 /// then, in this refresh and the next ones: its feeds are postponed, not failed. When the first
 /// downloads all fail to find their hosts' addresses, the machine is taken to be offline and the
 /// feeds still waiting fail at once (see ``OfflineDetector``). After a feed's
-/// document is stored, the articles it no longer lists are pruned by the ``ArticleRetention``
-/// rule. Read and starred state is never written (see ``FeedWriter``).
+/// document is stored, the articles it no longer lists are recorded as having left the feed and
+/// pruned by the ``ArticleRetention`` rule. Read and starred state is never written (see ``FeedWriter``).
 /// ```swift
 /// let refresher = FeedRefresher(data: controller)
 /// let summary = await refresher.refresh()
@@ -104,7 +104,9 @@ public final class FeedRefresher {
                 guard let fetched = await group.next() else { break }
                 queue.finish(fetched.job)
                 offline.record(lookupFailed: fetched.lookupFailed)
-                if case .failed(let job, let error) = fetched, case .askedToWait(let status, let retryAfter) = error.failure {
+                // A wait already over (`Retry-After: 0`, a date gone by) pauses nothing: the feed failed.
+                if case .failed(let job, let error) = fetched, case .askedToWait(let status, let retryAfter) = error.failure,
+                   retryAfter.end(after: now()) > now() {
                     summary.requests += error.requests
                     summary.bytes += error.bytes
                     let pause = pauseHost(job.host, status: status, retryAfter: retryAfter, in: &summary)
@@ -188,7 +190,8 @@ public final class FeedRefresher {
         }
         summary.fetched += 1
         summary.articles.add(articles)
-        await prune(job, keeping: Set(parsed.items.map(\.uniqueID)), in: &summary)
+        // A document with items the parser could not read may not list every article it holds.
+        if parsed.unreadItemCount == 0 { await prune(job, keeping: Set(parsed.items.map(\.uniqueID)), in: &summary) }
         if let movedTo { announce(FeedMove(feed: job.feedID, from: job.request.url.absoluteString, to: movedTo.absoluteString), in: &summary) }
         onEvent?(.fetched(feed: job.feedID, title: parsed.title ?? job.feedID, articles: articles))
         if let warning = FeedWriter.unreadItemsWarning(parsed) {
@@ -229,11 +232,13 @@ public final class FeedRefresher {
         url.absoluteString == feedID ? nil : url.absoluteString
     }
 
-    /// Deletes the articles the feed's document no longer lists that the retention rule lets go.
+    /// Records which articles the feed's document no longer lists, then deletes those the
+    /// retention rule lets go.
     private func prune(_ job: Job, keeping current: Set<String>, in summary: inout RefreshSummary) async {
-        guard let retention else { return }
         do {
-            summary.prunedArticles += try await data.pruneArticles(ofFeed: job.feedID, keeping: current, retention: retention, now: now())
+            try await data.recordArticlesLeft(feed: job.feedID, listing: current, now: now())
+            guard let retention else { return }
+            summary.prunedArticles += try await data.pruneArticles(retention, feedID: job.feedID, now: now())
         } catch {
             fail(job, "stored, but its old articles were not pruned: \(error)", in: &summary)
         }

@@ -2,14 +2,23 @@ import Foundation
 
 /// The rule for articles that have left their feed: which are deleted.
 ///
-/// When a refresh downloads a feed's document, an article of that feed that the document no
-/// longer lists is deleted once it is **read, not starred, and published more than ``days`` days
-/// ago**. Everything else stays: articles still in the feed, unread or starred ones, recent ones,
-/// and articles without a publication date (their age is unknown). Feeds read from files are not
-/// refreshed, so their articles are never pruned.
+/// A refresh that downloads a feed's document records, on each article the document no longer
+/// lists, when it left (an article listed again is back in its feed). An article that left its
+/// feed is deleted once it is **read, not starred, and published more than ``days`` days ago**.
+/// Everything else stays: articles still in the feed, unread or starred ones, recent ones, and
+/// articles without a publication date (their age is unknown). `rss prune` may take unread
+/// articles too (``includesUnread``); starred ones never go. Feeds read from files are not
+/// refreshed, so their articles never leave them and are never pruned.
+/// ```swift
+/// var rule = try ArticleRetention(days: 90)
+/// rule.includesUnread = true
+/// let deleted = try await data.pruneArticles(rule, now: Date())
+/// ```
 public struct ArticleRetention: Sendable, Equatable {
-    /// How many days after publication a read, unstarred article that left its feed is kept.
+    /// How many days after publication an article that left its feed is kept.
     public var days: Int
+    /// Whether unread articles that left their feed are deleted too (never by a refresh).
+    public var includesUnread = false
 
     /// - Throws: ``RSSError/invalidArgument(_:)`` for a negative number of days.
     public init(days: Int) throws(RSSError) {
@@ -17,7 +26,7 @@ public struct ArticleRetention: Sendable, Equatable {
         self.days = days
     }
 
-    /// Thirty days.
+    /// Thirty days, read articles only.
     public static let standard = ArticleRetention(uncheckedDays: 30)
 
     private init(uncheckedDays days: Int) {
