@@ -23,8 +23,9 @@ import Testing
         /// The hosts asked for, in order.
         var hostsAsked: [String] { asked.withLock { $0 } }
 
+        /// A fetcher on this network whose time limit never runs out.
         var fetcher: FeedFetcher {
-            FeedFetcher(timeout: .seconds(60), maximumBytes: 1_000_000, maximumRedirects: 5, sleep: { _ in try await Task.sleep(for: .seconds(3600)) }) {
+            FeedFetcher(timeout: .seconds(60), maximumBytes: 1_000_000, maximumRedirects: 5, sleep: ManualTimers().sleep) {
                 request throws(HTTPTransferError) in
                 let host = request.url.host ?? ""
                 self.asked.withLock { $0.append(host) }
