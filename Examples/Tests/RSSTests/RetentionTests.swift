@@ -30,7 +30,9 @@ import Testing
     /// Refreshes a feed holding ``articles``; marks all but `old-unread` read and stars
     /// `old-starred`; then the feed lists only `listed-read` and `refresher` runs again. Returns
     /// that refresh's summary and the titles left.
-    func refreshAfterArticlesLeft(retention: ArticleRetention?) async throws -> (RefreshSummary, Set<String>) {
+    func refreshAfterArticlesLeft(
+        retention: ArticleRetention?, secondDocument: (Date) -> String = { rss([("listed-read", 60)], now: $0) }
+    ) async throws -> (RefreshSummary, Set<String>) {
         var outcome = (RefreshSummary(), Set<String>())
         try await RefreshTests().withServer { server, data, _ in
             let clock = TestClock()
@@ -44,7 +46,7 @@ import Testing
             _ = try data.setStarred(stored.filter { $0.title == "old-starred" }, starred: true)
             try await data.store.flush()
 
-            server.set("feed.xml", .feed(body: Self.rss([("listed-read", 60)], now: clock.now), etag: "\"v2\"",
+            server.set("feed.xml", .feed(body: secondDocument(clock.now), etag: "\"v2\"",
                                          lastModified: "Tue, 02 Jul 2025 10:00:00 GMT"))
             clock.advance(seconds: 3600)
             let summary = await refresher.refresh()
@@ -65,6 +67,19 @@ import Testing
         let (summary, left) = try await refreshAfterArticlesLeft(retention: try ArticleRetention(days: 5))
         #expect(summary.prunedArticles == 2)
         #expect(left == ["old-starred", "old-unread", "undated-read", "listed-read"])
+    }
+
+    /// A download cut off before its end lists only the items before the cut: the others have
+    /// not left the feed, and nothing is pruned.
+    @Test func aCutOffDocumentPrunesNothing() async throws {
+        let (summary, left) = try await refreshAfterArticlesLeft(retention: .standard) { now in
+            let whole = Self.rss(Self.articles, now: now)
+            guard let cut = whole.range(of: "<item><guid isPermaLink=\"false\">old-starred") else { return whole }
+            return String(whole[..<cut.upperBound])
+        }
+        #expect(summary.repairs.count == 1)
+        #expect(summary.prunedArticles == 0)
+        #expect(left == Set(Self.articles.map(\.guid)))
     }
 
     @Test func keepingAllPrunesNothing() async throws {

@@ -190,8 +190,10 @@ public final class FeedRefresher {
         }
         summary.fetched += 1
         summary.articles.add(articles)
-        // A document with items the parser could not read may not list every article it holds.
-        if parsed.unreadItemCount == 0 { await prune(job, keeping: Set(parsed.items.map(\.uniqueID)), in: &summary) }
+        // A document with items the parser could not read, or one cut off before its end, may
+        // not list every article it holds: its absences say nothing.
+        let isComplete = parsed.unreadItemCount == 0 && !parsed.warnings.contains { $0.problem == .truncated }
+        if isComplete { await prune(job, keeping: Set(parsed.items.map(\.uniqueID)), in: &summary) }
         if let movedTo { announce(FeedMove(feed: job.feedID, from: job.request.url.absoluteString, to: movedTo.absoluteString), in: &summary) }
         onEvent?(.fetched(feed: job.feedID, title: parsed.title ?? job.feedID, articles: articles))
         if let warning = FeedWriter.unreadItemsWarning(parsed) {
