@@ -43,12 +43,22 @@ let package = Package(
         // Dates on the Vesper wire and the calendar arithmetic every date format here uses,
         // shared by the sync client, the sync server and the feed parser.
         .target(name: "WireDates", path: "Shared/WireDates"),
-        .testTarget(name: "SharedTests", dependencies: ["WireDates", "AppDataFolder"], path: "Tests/SharedTests"),
-        // How all three executables run: an AsyncParsableCommand root, a console commands write
-        // to (captured by tests, which run the commands in-process), one-line errors.
+        // The shared code's tests, and the checks that the three executables' help and options agree.
+        .testTarget(
+            name: "SharedTests",
+            dependencies: [
+                "WireDates", "AppDataFolder", "CommandLineTool", "ExampleTestSupport",
+                "RSSCommands", "VesperCommands", "VesperServerCommand",
+            ],
+            path: "Tests/SharedTests"
+        ),
+        // How all three executables run: an AsyncParsableCommand root, the shared options
+        // (--database with the XDG default, --json), opening and closing a tool's database around
+        // a command, a console commands write to (captured by tests, which run the commands
+        // in-process), one-line errors.
         .target(
             name: "CommandLineTool",
-            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["AppDataFolder", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Shared/CommandLineTool"
         ),
         // The XDG data-folder rule all three executables use for their default paths.
@@ -77,7 +87,7 @@ let package = Package(
         // The model plugin generates VSNote, VSTag and VSAttachment from the data model.
         .target(
             name: "VesperCore",
-            dependencies: [qsData, "AppDataFolder"],
+            dependencies: [qsData],
             path: "Vesper/VesperCore",
             resources: [.copy("Resources/Vesper.plist"), .copy("Resources/Vesper.sql"), .copy("Resources/VesperMigrations")],
             plugins: [modelPlugin]

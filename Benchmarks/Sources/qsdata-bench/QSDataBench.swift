@@ -46,8 +46,8 @@ struct QSDataBench: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Run each round of a fetch workload on one core, the next round on the next core, so that every implementation in a round runs on the same core (write workloads never are: QSData's main actor and database queue work side by side there).")
     var oneCorePerRound = true
 
-    @Option(help: "Also write the results as JSON to this file.")
-    var json: String?
+    @Option(help: ArgumentHelp("Also write the results, with every timed run in order, as JSON to this file.", valueName: "path"))
+    var report: String?
 
     func validate() throws {
         guard scale > 0 else { throw ValidationError("--scale must be positive") }
@@ -57,7 +57,7 @@ struct QSDataBench: AsyncParsableCommand {
 
     func run() async throws {
         try await BenchmarkRun(filter: filter, scale: scale, repetitions: repetitions, minimumSeconds: minimumSeconds,
-                           oneCorePerRound: oneCorePerRound, jsonPath: json).run()
+                           oneCorePerRound: oneCorePerRound, reportPath: report).run()
     }
 }
 
@@ -69,7 +69,8 @@ struct BenchmarkRun {
     let repetitions: Int
     let minimumSeconds: Double
     let oneCorePerRound: Bool
-    let jsonPath: String?
+    /// Where `--report` writes the results as JSON.
+    let reportPath: String?
 
     #if DEBUG
     static let buildMode = "debug"
@@ -110,15 +111,15 @@ struct BenchmarkRun {
         for result in results {
             if let note = result.note { print("- \(result.workload) / \(result.implementation): \(note)") }
         }
-        if let jsonPath {
+        if let reportPath {
             let report = Report(
                 sqliteVersion: RawDatabase.version, buildMode: Self.buildMode,
                 cores: ProcessInfo.processInfo.activeProcessorCount, scale: scale, repetitions: repetitions, oneCorePerRound: oneCorePerRound,
                 date: ISO8601DateFormatter().string(from: Date()), results: results)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(report).write(to: URL(fileURLWithPath: jsonPath))
-            print("wrote \(jsonPath)")
+            try encoder.encode(report).write(to: URL(fileURLWithPath: reportPath))
+            print("wrote \(reportPath)")
         }
     }
 }

@@ -1,15 +1,13 @@
 import ArgumentParser
+import CommandLineTool
 import Foundation
 import RSSCore
 
 /// Text and JSON renderings shared by the commands.
 enum Output {
-    /// Pretty, key-sorted JSON with ISO 8601 dates.
+    /// What `--json` prints: the JSON every tool prints (``JSONOutput``).
     static func json(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        try JSONOutput.string(value)
     }
 
     /// `2024-05-01 14:03` in UTC, or `—` when there is no date.

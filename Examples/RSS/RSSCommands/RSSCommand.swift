@@ -6,15 +6,20 @@ public struct RSSCommand: ToolCommand {
     public static let configuration = CommandConfiguration(
         commandName: "rss",
         abstract: "An RSS reader on the command line, built on QSData.",
-        discussion: """
-            Import feeds (files, folders, http(s) URLs, OPML lists), then read them:
-              rss import ~/feeds subscriptions.opml https://inessential.com/feed.json
-              rss refresh
-              rss list --unread --limit 20
-              rss show <article ID>
-              rss mark-read --all
-              rss prune --dry-run
+        discussion: ToolHelp.discussion(
+            """
+            Imports feeds (files, folders, http(s) URLs, OPML lists) into one SQLite database and \
+            reads them. Commands take --database to name the database; those that print results \
+            print JSON with --json.
             """,
+            examples: [
+                "rss import ~/feeds subscriptions.opml https://inessential.com/feed.json",
+                "rss refresh",
+                "rss list --unread --limit 20",
+                "rss show <article ID>",
+                "rss mark-read --all",
+                "rss prune --dry-run",
+            ]),
         subcommands: [
             ImportCommand.self, RefreshCommand.self, FeedsCommand.self, ListCommand.self, SearchCommand.self, ShowCommand.self,
             MarkReadCommand.self, MarkUnreadCommand.self, StarCommand.self, UnstarCommand.self,

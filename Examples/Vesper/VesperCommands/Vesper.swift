@@ -5,12 +5,19 @@ import CommandLineTool
 public struct Vesper: ToolCommand {
     public static let configuration = CommandConfiguration(
         commandName: "vesper",
-        abstract: "Vesper notes on the command line, stored with QSData.",
-        discussion: """
-            Notes live in one SQLite database (--database PATH, or the default under your data \
-            folder, created on first use). Listings print text for people, or JSON with --json.
-            Try `vesper demo` for a tour of what the store does underneath.
+        abstract: "A notes app on the command line, built on QSData.",
+        discussion: ToolHelp.discussion(
+            """
+            Keeps notes, with ordered tags and picture attachments, in one SQLite database, and syncs \
+            them with vesper-server. Commands take --database to name the database; those that print \
+            results print JSON with --json.
             """,
+            examples: [
+                "vesper add \"Buy pistachio ice cream\" --tag Food --tag \"Ice Cream\"",
+                "vesper list --archived",
+                "vesper search pistachio --json",
+                "vesper demo",
+            ]),
         subcommands: [
             AddCommand.self, ListCommand.self, ShowCommand.self, EditCommand.self,
             TagCommand.self, UntagCommand.self, TagsCommand.self, RenameTagCommand.self,

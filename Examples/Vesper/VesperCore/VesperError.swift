@@ -27,8 +27,6 @@ public enum VesperError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidAttachmentName(String)
     /// The database's folder does not exist, or is not a folder.
     case databaseFolderMissing(path: String)
-    /// The database's folder can't be created or written.
-    case databaseFolderNotWritable(path: String, reason: String)
     /// No free note ID was found (practically impossible: 2^53 candidates).
     case noFreeNoteID
 
@@ -47,7 +45,6 @@ public enum VesperError: Error, Equatable, Sendable, CustomStringConvertible {
         case .cannotStoreAttachment(let path, let reason): "Can't store the attachment at \(path): \(reason)."
         case .invalidAttachmentName(let name): "\"\(name)\" is not a valid attachment ID (only letters, digits and hyphens)."
         case .databaseFolderMissing(let path): "The folder for the database does not exist: \(path)."
-        case .databaseFolderNotWritable(let path, let reason): "Can't use the folder \(path) for the database: \(reason)."
         case .noFreeNoteID: "Could not find a free note ID."
         }
     }

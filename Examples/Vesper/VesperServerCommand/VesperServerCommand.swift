@@ -9,18 +9,26 @@ import VesperServerKit
 public struct VesperServerCommand: ToolCommand {
     public static let configuration = CommandConfiguration(
         commandName: "vesper-server",
-        abstract: "The Vesper notes sync server (Examples/Vesper/PROTOCOL.md).",
-        discussion: """
-            Storage: a SQLite file (the default, one instance), or PostgreSQL when --database or DATABASE_URL \
-            is a postgres:// URL (any number of instances on one database).
-            The server secret signs login tokens and blob URLs and derives note-text key 0. It comes from \
-            VESPER_SERVER_SECRET; with SQLite, else from the file `secret` next to the database, created on \
-            first run. With PostgreSQL it is required, the same on every instance.
-            Extra note-text keys for rotation: VESPER_TEXT_KEYS="1:<base64 32 bytes>,2:<…>"; new writes use \
-            the highest ID, or VESPER_TEXT_KEY_ID when set. Older rows stay readable.
-            Each of these settings may also come from a --config file of KEY=value lines (# comments); \
-            the environment wins over the file.
-            """)
+        abstract: "The Vesper notes sync server, built on QSData.",
+        discussion: ToolHelp.discussion(
+            """
+            Serves the Vesper sync protocol (Examples/Vesper/PROTOCOL.md) until SIGINT or SIGTERM, \
+            storing accounts and notes in a SQLite file (one instance) or PostgreSQL (any number of \
+            instances on one database).
+            """,
+            examples: [
+                "vesper-server --port 8080",
+                "vesper-server --database postgres://vesper:secret@db.internal/vesper",
+            ],
+            details: """
+                The server secret signs login tokens and blob URLs and derives note-text key 0. It comes from \
+                VESPER_SERVER_SECRET; with SQLite, else from the file `secret` next to the database, created on \
+                first run. With PostgreSQL it is required, the same on every instance.
+                Extra note-text keys for rotation: VESPER_TEXT_KEYS="1:<base64 32 bytes>,2:<…>"; new writes use \
+                the highest ID, or VESPER_TEXT_KEY_ID when set. Older rows stay readable.
+                Each of these settings may also come from a --config file of KEY=value lines (# comments); \
+                the environment wins over the file.
+                """))
 
     @Option(help: "The address to bind.")
     var hostname = "127.0.0.1"
@@ -28,17 +36,17 @@ public struct VesperServerCommand: ToolCommand {
     @Option(help: "The port to listen on.")
     var port = 8080
 
-    @Option(
-        help: """
-            A SQLite file, or a postgres://user:password@host:port/database URL. Default: DATABASE_URL, \
-            else ~/.local/share/vesper-server/vesper-server.sqlite
-            """)
-    var database: String?
+    @OptionGroup var storage: DatabaseOptions<ServerDatabase>
 
-    @Option(help: "A file of KEY=value settings (DATABASE_URL, VESPER_SERVER_SECRET, VESPER_TEXT_KEYS, VESPER_TEXT_KEY_ID).")
+    @Option(help: ArgumentHelp(
+        "A file of KEY=value settings (DATABASE_URL, VESPER_SERVER_SECRET, VESPER_TEXT_KEYS, VESPER_TEXT_KEY_ID).",
+        valueName: "path"))
     var config: String?
 
-    @Option(help: "The folder for attachment bytes. Default: ~/.local/share/vesper-server/attachments")
+    @Option(help: ArgumentHelp(
+        "The folder for attachment bytes.",
+        discussion: "Default: $XDG_DATA_HOME/vesper-server/attachments, else ~/.local/share/vesper-server/attachments.",
+        valueName: "path"))
     var attachments: String?
 
     @Option(help: "The externally visible base URL used in blob URLs, such as https://vesper.example.com/")
@@ -88,8 +96,7 @@ public struct VesperServerCommand: ToolCommand {
         let textKeys = try settings["VESPER_TEXT_KEYS"].map(ServerSettings.textKeys)
         let currentTextKeyID = try settings.integer("VESPER_TEXT_KEY_ID")
         let dataFolder = AppDataFolder.url(for: "vesper-server")
-        let database = VesperDatabase(
-            database ?? settings["DATABASE_URL"] ?? dataFolder.appendingPathComponent("vesper-server.sqlite").path)
+        let database = VesperDatabase(storage.database ?? settings["DATABASE_URL"] ?? storage.databaseURL.path)
         let attachmentsPath = attachments ?? dataFolder.appendingPathComponent("attachments").path
         let secret: String?
         switch database {

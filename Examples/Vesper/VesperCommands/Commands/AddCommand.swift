@@ -9,6 +9,7 @@ struct AddCommand: DatabaseCommand {
         discussion: "The text comes from the argument, or from standard input when there is none.")
 
     @OptionGroup var options: GlobalOptions
+    @OptionGroup var output: OutputOptions
 
     @Argument(help: "The note's text (read from standard input when omitted).")
     var text: String?

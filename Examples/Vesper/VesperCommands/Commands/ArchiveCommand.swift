@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import VesperCore
 
 struct ArchiveCommand: DatabaseCommand {
@@ -7,6 +8,7 @@ struct ArchiveCommand: DatabaseCommand {
         abstract: "Archive notes: they leave the timeline but are kept.")
 
     @OptionGroup var options: GlobalOptions
+    @OptionGroup var output: OutputOptions
 
     @OptionGroup var selection: NoteIDs
 

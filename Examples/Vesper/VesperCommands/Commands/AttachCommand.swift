@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import Foundation
 import VesperCore
 
@@ -9,6 +10,7 @@ struct AttachCommand: DatabaseCommand {
         discussion: "The file is copied into the attachments folder beside the database.")
 
     @OptionGroup var options: GlobalOptions
+    @OptionGroup var output: OutputOptions
 
     @Argument(help: "The note's ID.")
     var id: Int64

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import VesperCore
 
 struct DeleteCommand: DatabaseCommand {
@@ -8,6 +9,7 @@ struct DeleteCommand: DatabaseCommand {
         discussion: "Each deleted ID is recorded in deletedNotes, in the same transaction, so that sync can tell the server.")
 
     @OptionGroup var options: GlobalOptions
+    @OptionGroup var output: OutputOptions
 
     @OptionGroup var selection: NoteIDs
 

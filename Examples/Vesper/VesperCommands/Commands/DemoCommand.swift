@@ -29,16 +29,13 @@ struct DemoCommand: AsyncParsableCommand {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vesper-demo-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { if !keep { try? FileManager.default.removeItem(at: folder) } }
-        let vesper = try await VSDataController.open(at: folder.appendingPathComponent("vesper.sqlite"))
-        var tour = VesperTour(vesper: vesper, folder: folder, bulkCount: bulkCount)
-        do {
+        let database = GlobalOptions(database: folder.appendingPathComponent("vesper.sqlite").path)
+        var tour = try await database.withData { vesper in
+            var tour = VesperTour(vesper: vesper, folder: folder, bulkCount: bulkCount)
             try await tour.run()
-            try await vesper.close()
-        } catch {
-            try? await vesper.close()
-            throw error
+            return tour
         }
-        if keep { tour.say("\nThe demo database is kept at \(vesper.store.url.path)") }
+        if keep { tour.say("\nThe demo database is kept at \(database.databaseURL.path)") }
         return tour.output
     }
 }

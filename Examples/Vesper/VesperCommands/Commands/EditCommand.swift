@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import VesperCore
 
 struct EditCommand: DatabaseCommand {
@@ -7,6 +8,7 @@ struct EditCommand: DatabaseCommand {
         abstract: "Replace a note's text.")
 
     @OptionGroup var options: GlobalOptions
+    @OptionGroup var output: OutputOptions
 
     @Argument(help: "The note's ID.")
     var id: Int64

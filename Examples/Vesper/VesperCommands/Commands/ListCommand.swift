@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import VesperCore
 
 struct ListCommand: DatabaseCommand {
@@ -8,6 +9,7 @@ struct ListCommand: DatabaseCommand {
         discussion: "Reads the light timeline notes, not the full ones. Archived notes are hidden unless --archived is given.")
 
     @OptionGroup var options: GlobalOptions
+    @OptionGroup var output: OutputOptions
 
     @Flag(name: .long, help: "Include archived notes.")
     var archived = false

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import VesperCore
 
 struct RenameTagCommand: DatabaseCommand {
@@ -11,6 +12,7 @@ struct RenameTagCommand: DatabaseCommand {
             """)
 
     @OptionGroup var options: GlobalOptions
+    @OptionGroup var output: OutputOptions
 
     @Argument(help: "The tag's current name.")
     var oldName: String

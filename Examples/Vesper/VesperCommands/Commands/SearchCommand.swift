@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import VesperCore
 
 struct SearchCommand: DatabaseCommand {
@@ -12,6 +13,7 @@ struct SearchCommand: DatabaseCommand {
             """)
 
     @OptionGroup var options: GlobalOptions
+    @OptionGroup var output: OutputOptions
 
     @Argument(help: "The words to look for.")
     var text: String

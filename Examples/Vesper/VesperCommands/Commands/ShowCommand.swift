@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import VesperCore
 
 struct ShowCommand: DatabaseCommand {
@@ -7,6 +8,7 @@ struct ShowCommand: DatabaseCommand {
         abstract: "Show a note in full: text, dates, tags, attachments, links.")
 
     @OptionGroup var options: GlobalOptions
+    @OptionGroup var output: OutputOptions
 
     @Argument(help: "The note's ID.")
     var id: Int64

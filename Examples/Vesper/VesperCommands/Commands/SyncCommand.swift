@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import VesperCore
 import VesperSync
 
@@ -9,6 +10,7 @@ struct SyncCommand: DatabaseCommand {
         discussion: "Tags, then deletions, then notes (with their tags and attachment metadata), then attachment files.")
 
     @OptionGroup var options: GlobalOptions
+    @OptionGroup var output: OutputOptions
     @OptionGroup var network: NetworkOptions
 
     func run(with vesper: VSDataController) async throws -> CommandOutput {

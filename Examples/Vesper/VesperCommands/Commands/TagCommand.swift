@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import VesperCore
 
 struct TagCommand: DatabaseCommand {
@@ -8,6 +9,7 @@ struct TagCommand: DatabaseCommand {
         discussion: "Tag names ignore case and spacing: \"Ice Cream\" and \"ice  cream\" are one tag.")
 
     @OptionGroup var options: GlobalOptions
+    @OptionGroup var output: OutputOptions
 
     @OptionGroup var arguments: NoteAndTagNames
 

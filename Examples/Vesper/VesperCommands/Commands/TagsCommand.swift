@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import VesperCore
 
 struct TagsCommand: DatabaseCommand {
@@ -7,6 +8,7 @@ struct TagsCommand: DatabaseCommand {
         abstract: "List the tags with the number of notes that have each.")
 
     @OptionGroup var options: GlobalOptions
+    @OptionGroup var output: OutputOptions
 
     func run(with vesper: VSDataController) async throws -> CommandOutput {
         let tags = try await vesper.tagsWithNoteCounts()

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import VesperCore
 
 struct UnarchiveCommand: DatabaseCommand {
@@ -7,6 +8,7 @@ struct UnarchiveCommand: DatabaseCommand {
         abstract: "Bring archived notes back to the timeline.")
 
     @OptionGroup var options: GlobalOptions
+    @OptionGroup var output: OutputOptions
 
     @OptionGroup var selection: NoteIDs
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import VesperCore
 
 struct UntagCommand: DatabaseCommand {
@@ -7,6 +8,7 @@ struct UntagCommand: DatabaseCommand {
         abstract: "Remove tags from a note.")
 
     @OptionGroup var options: GlobalOptions
+    @OptionGroup var output: OutputOptions
 
     @OptionGroup var arguments: NoteAndTagNames
 

@@ -1,3 +1,4 @@
+import CommandLineTool
 import Foundation
 import VesperCore
 import VesperSync
@@ -81,18 +82,9 @@ public enum VesperJSON {
         public var accountFile: String
     }
 
-    static func string(_ value: any Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
-    }
-
-    /// A decoder for what ``string(_:)`` writes.
+    /// A decoder for what `vesper` prints: the JSON every tool prints (``JSONOutput``).
     public static func decoder() -> JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
+        JSONOutput.decoder()
     }
 }
 

@@ -1,4 +1,3 @@
-import AppDataFolder
 import Foundation
 import QSData
 
@@ -38,21 +37,12 @@ public final class VSDataController {
         self.attachmentStorage = VSAttachmentStorage(databaseURL: store.url)
     }
 
-    /// Opens (or creates) the notes database at `url` and loads every tag.
+    /// Opens (or creates) the notes database at `url` and loads every tag. The folder must exist:
+    /// a mistyped path is refused rather than created.
     ///
-    /// - Parameter createFolder: create the database's folder when it is missing (for the
-    ///   default location); otherwise a missing folder is an error.
-    /// - Throws: ``VesperError/databaseFolderMissing(path:)``,
-    ///   ``VesperError/databaseFolderNotWritable(path:reason:)``, or the store's errors.
-    public static func open(at url: URL, createFolder: Bool = false) async throws -> VSDataController {
+    /// - Throws: ``VesperError/databaseFolderMissing(path:)``, or the store's errors.
+    public static func open(at url: URL) async throws -> VSDataController {
         let folder = url.deletingLastPathComponent()
-        if createFolder {
-            do {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            } catch {
-                throw VesperError.databaseFolderNotWritable(path: folder.path, reason: VSAttachmentStorage.reason(error))
-            }
-        }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
             throw VesperError.databaseFolderMissing(path: folder.path)
@@ -60,12 +50,6 @@ public final class VSDataController {
         let store = try await QSStore.open(
             at: url, model: VesperResources.model(), schema: VesperResources.schema(), types: types)
         return VSDataController(store: store)
-    }
-
-    /// Where the database lives when no path is given: `$XDG_DATA_HOME/vesper/vesper.sqlite`,
-    /// else `~/.local/share/vesper/vesper.sqlite`.
-    public static func defaultDatabaseURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        AppDataFolder.url(for: "vesper", environment: environment).appendingPathComponent("vesper.sqlite")
     }
 
     /// Waits for every enqueued write and throws the first that failed.

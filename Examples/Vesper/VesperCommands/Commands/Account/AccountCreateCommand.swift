@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import VesperCore
 import VesperSync
 
@@ -9,6 +10,7 @@ struct AccountCreateCommand: DatabaseCommand {
         discussion: "Usernames are email addresses (5–150 characters); passwords have 7–99 characters.")
 
     @OptionGroup var options: GlobalOptions
+    @OptionGroup var output: OutputOptions
     @OptionGroup var network: NetworkOptions
     @OptionGroup var credentials: AccountCredentials
 

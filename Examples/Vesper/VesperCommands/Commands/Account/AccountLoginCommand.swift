@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import VesperCore
 import VesperSync
 
@@ -9,6 +10,7 @@ struct AccountLoginCommand: DatabaseCommand {
         discussion: "The next sync uploads every note here to the account and downloads the account's notes.")
 
     @OptionGroup var options: GlobalOptions
+    @OptionGroup var output: OutputOptions
     @OptionGroup var network: NetworkOptions
     @OptionGroup var credentials: AccountCredentials
 

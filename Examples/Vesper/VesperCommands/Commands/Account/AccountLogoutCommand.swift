@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import VesperCore
 import VesperSync
 
@@ -8,6 +9,7 @@ struct AccountLogoutCommand: DatabaseCommand {
         abstract: "Forget the sync account's credentials and sync state; the notes here stay.")
 
     @OptionGroup var options: GlobalOptions
+    @OptionGroup var output: OutputOptions
 
     func run(with vesper: VSDataController) async throws -> CommandOutput {
         let account = try VSAccount(dataController: vesper)

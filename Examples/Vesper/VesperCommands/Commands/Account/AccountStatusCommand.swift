@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import VesperCore
 import VesperSync
 
@@ -8,6 +9,7 @@ struct AccountStatusCommand: DatabaseCommand {
         abstract: "Show the sync account, the last sync, and what waits for upload.")
 
     @OptionGroup var options: GlobalOptions
+    @OptionGroup var output: OutputOptions
 
     func run(with vesper: VSDataController) async throws -> CommandOutput {
         let status = try await VesperJSON.AccountStatus(try VSAccount(dataController: vesper))
