@@ -15,12 +15,14 @@ import Foundation
 /// }
 /// ```
 public struct DatabaseOptions<Database: ToolDatabase>: ParsableArguments, Sendable {
+    /// The path given with `--database`, as typed; nil for the default.
     @Option(help: ArgumentHelp(
         "The database file, created on first use.",
         discussion: DatabaseOptions.defaultDescription + (Database.note.isEmpty ? "" : " " + Database.note),
         valueName: "path"))
     public var database: String?
 
+    /// The options as parsing starts them: no path, so the default.
     public init() {}
 
     /// Options naming `database`, or the default when it is nil: for a command that picks its

@@ -4,9 +4,11 @@ import Foundation
 /// `--json`: the option of every command that prints results, with one wording and one meaning
 /// in every tool: the results go to standard output as JSON (``JSONOutput``) instead of text.
 public struct OutputOptions: ParsableArguments, Sendable {
+    /// Whether `--json` was given.
     @Flag(help: "Print JSON instead of text, for scripts.")
     public var json = false
 
+    /// The options as parsing starts them: text.
     public init() {}
 }
 

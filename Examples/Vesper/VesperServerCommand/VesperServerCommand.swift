@@ -95,7 +95,7 @@ public struct VesperServerCommand: ToolCommand {
         let settings = try ServerSettings(file: config)
         let textKeys = try settings["VESPER_TEXT_KEYS"].map(ServerSettings.textKeys)
         let currentTextKeyID = try settings.integer("VESPER_TEXT_KEY_ID")
-        let dataFolder = AppDataFolder.url(for: "vesper-server")
+        let dataFolder = AppDataFolder.url(for: ServerDatabase.name)
         let database = VesperDatabase(storage.database ?? settings["DATABASE_URL"] ?? storage.databaseURL.path)
         let attachmentsPath = attachments ?? dataFolder.appendingPathComponent("attachments").path
         let secret: String?
