@@ -46,6 +46,25 @@ import Testing
         try await store.close()
     }
 
+    @MainActor
+    @Test func theTypedQueriesFindUpdateAndWatchTheNotesTheGuideSays() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("qsdata-samples-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { Self.remove(folder) }
+        let store = try await Guide().openStore(at: folder.appendingPathComponent("notes.sqlite"))
+        try store.save([
+            Note(uniqueID: 1, text: "swift tips"),
+            Note(uniqueID: 2, archivedDate: Date(timeIntervalSince1970: 0), pinned: true, text: "old swift notes"),
+            Note(uniqueID: 3, text: "groceries"),
+        ])
+        let (recent, inbox) = try await TypedQueries.use(store)
+        try await inbox.waitUntilCurrent()
+        #expect(recent.map(\.uniqueID) == [1])
+        #expect(try await store.fetchAll(Note.self, orderBy: [Note.columns.uniqueID.ascending]).map(\.pinned) == [true, false, false])
+        #expect(inbox.objects.map(\.uniqueID) == [1, 3])
+        try await store.close()
+    }
+
     static func remove(_ folder: URL) {
         do { try FileManager.default.removeItem(at: folder) } catch { Issue.record(error) }
     }
