@@ -1,32 +1,12 @@
 import Foundation
 import QSData
 
-// The Swift sample of the DocC article "Searching text", compiled against a hand-written `Note`
-// with the article's properties. Each region between `sample-begin` and `sample-end` must equal
+// The Swift sample of the DocC article "Searching text", compiled against the hand-written `Note`
+// of KeepingScreensCurrentSamples, which has the article's properties. Each region between `sample-begin` and `sample-end` must equal
 // one of the article's Swift blocks (DocumentationSampleTests checks).
 struct SearchingTextSamples {
-    final class Note: QSUpdatableObject {
-        let uniqueID: Int64
-        var text: String
-        var archived: Bool
-
-        init(row: QSRow) throws {
-            uniqueID = try row["uniqueID"]
-            text = try row["text"]
-            archived = try row["archived"]
-        }
-
-        func update(from row: QSRow) throws {
-            text = try row["text"]
-            archived = try row["archived"]
-        }
-
-        func encode(to row: inout QSRowEncoder) {
-            row["uniqueID"] = uniqueID
-            row["text"] = text
-            row["archived"] = archived
-        }
-    }
+    /// The article's `Note` needs `uniqueID`, `text` and `archived`, which this one has.
+    typealias Note = KeepingScreensCurrentSamples.Note
 
     // sample-begin
     @MainActor

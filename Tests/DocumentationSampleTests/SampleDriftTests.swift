@@ -12,7 +12,7 @@ import Testing
 ///   which neither DocC nor GitHub shows.
 ///
 /// The README's and the guide's XML and SQL blocks equal the model and schema their samples
-/// build and run with.
+/// build and run with; another article's XML blocks are parts of the model its samples build with.
 @Suite struct SampleDriftTests {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()  // DocumentationSampleTests
@@ -28,6 +28,8 @@ import Testing
         var samples: [String] = []
         /// The folder, under `Tests`, of the `Notes.plist` and `Notes.sql` its blocks show.
         var resources: String?
+        /// The data model, from `Tests`, that holds each of its XML blocks.
+        var model: String?
 
         var testDescription: String { path }
     }
@@ -35,7 +37,8 @@ import Testing
     static let documents = [
         Document(path: "README.md", samples: ["ReadmeSamples/ReadmeSamples.swift"], resources: "ReadmeSamples"),
         Document(path: "\(articles)/UsingQSDataInYourApp.md", samples: ["GuideSamples/GuideSamples.swift"], resources: "GuideSamples"),
-        Document(path: "\(articles)/DeleteRules.md", samples: ["ArticleSamples/DeleteRulesSamples.swift"]),
+        Document(path: "\(articles)/DeleteRules.md", samples: ["ArticleSamples/DeleteRulesSamples.swift"],
+                 model: "ArticleSamples/DeleteRules.plist"),
         Document(path: "\(articles)/HandlingErrors.md", samples: ["ArticleSamples/HandlingErrorsSamples.swift"]),
         Document(path: "\(articles)/KeepingScreensCurrent.md", samples: ["ArticleSamples/KeepingScreensCurrentSamples.swift"]),
         Document(path: "\(articles)/SearchingText.md", samples: ["ArticleSamples/SearchingTextSamples.swift"]),
@@ -92,6 +95,20 @@ import Testing
             let shown = blocks.filter { $0.language == language }.map(\.text)
             #expect(shown == [resource], "\(document.path)'s \(language) block differs from \(folder.lastPathComponent)/\(file)")
         }
+    }
+
+    @Test(arguments: documents.filter { $0.model != nil })
+    func everyXMLBlockIsPartOfTheModelTheSamplesBuildWith(_ document: Document) throws {
+        let model = try String(contentsOf: Self.tests.appendingPathComponent(document.model ?? ""), encoding: .utf8)
+        for block in try Self.blocks(of: document) where block.language == "xml" {
+            #expect(("\n" + Self.trimmedLines(model)).contains("\n" + Self.trimmedLines(block.text)),
+                    "\(document.path):\(block.line): the block is not part of \(document.model ?? "")")
+        }
+    }
+
+    /// The text's lines without their indentation, for comparing a part of a plist with the whole.
+    static func trimmedLines(_ text: String) -> String {
+        text.split(separator: "\n").map { $0.trimmingPrefix(while: \.isWhitespace) + "\n" }.joined()
     }
 
     static func blocks(of document: Document) throws -> [CodeBlock] {
