@@ -5,8 +5,7 @@ import Testing
 @Suite struct GuideSampleTests {
     @MainActor
     @Test func theGuideSamplesRun() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("qsdata-samples-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.makeFolder()
         defer { Self.remove(folder) }
         let store = try await Guide().openStore(at: folder.appendingPathComponent("notes.sqlite"))
         try await store.execute("INSERT INTO notes (uniqueID, text) VALUES (7, 'about swift')")
@@ -18,8 +17,7 @@ import Testing
 
     @MainActor
     @Test func aCachedFolderKeepsItsNotesIDsUntilTheyAreFetched() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("qsdata-samples-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.makeFolder()
         defer { Self.remove(folder) }
         let url = folder.appendingPathComponent("notes.sqlite")
         let writer = try await Guide().openStore(at: url)
@@ -48,8 +46,7 @@ import Testing
 
     @MainActor
     @Test func theTypedQueriesFindUpdateAndWatchTheNotesTheGuideSays() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("qsdata-samples-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.makeFolder()
         defer { Self.remove(folder) }
         let store = try await Guide().openStore(at: folder.appendingPathComponent("notes.sqlite"))
         try store.save([
@@ -63,6 +60,12 @@ import Testing
         #expect(try await store.fetchAll(Note.self, orderBy: [Note.columns.uniqueID.ascending]).map(\.pinned) == [true, false, false])
         #expect(inbox.objects.map(\.uniqueID) == [1, 3])
         try await store.close()
+    }
+
+    static func makeFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("qsdata-samples-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
     }
 
     static func remove(_ folder: URL) {
