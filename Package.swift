@@ -51,9 +51,12 @@ let package = Package(
 
         // MARK: Tests
 
-        // The README's and the DocC guide's samples, compiled and run, and a check that the
-        // documents show exactly this code.
+        // The samples of the README and of every DocC article, compiled (the README's and the
+        // guide's run too), and a check that the documents show exactly this code.
         .testTarget(name: "DocumentationSampleTests", dependencies: ["QSData"], path: "Tests/DocumentationSampleTests"),
+        .testTarget(
+            name: "ArticleSamples", dependencies: ["QSData"], path: "Tests/ArticleSamples",
+            resources: [.copy("DeleteRules.plist")], plugins: [.plugin(name: "QSDataModelPlugin")]),
         .testTarget(
             name: "ReadmeSamples", dependencies: ["QSData"], path: "Tests/ReadmeSamples",
             resources: [.copy("Notes.plist"), .copy("Notes.sql")], plugins: [.plugin(name: "QSDataModelPlugin")]),

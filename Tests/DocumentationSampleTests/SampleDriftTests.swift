@@ -1,110 +1,117 @@
 import Foundation
-import QSData
 import Testing
 
-/// The README's and the DocC guide's samples are compiled code: every Swift block of those
-/// documents equals a `sample-begin`…`sample-end` region of the `ReadmeSamples` or `GuideSamples`
-/// test target (built with the model plugin, as the documents say), and every XML and SQL block
-/// equals the model and schema those targets build and run with. Two kinds of block are not
-/// compiled: package-manifest fragments (they only make sense inside an app's Package.swift) and
-/// illustrations of generated code, whose bodies are elided with `{ … }`.
+/// The README's and every DocC article's Swift samples are compiled code. The convention:
+///
+/// - Every fenced block names its language (`swift`, `xml`, `sql`, `sh`, `text`).
+/// - A `swift` block equals, without its `import` lines, a `sample-begin`…`sample-end` region of
+///   the document's sample files (test targets that build, and for the README and the guide run,
+///   against the model the document shows), and every region is shown by one block.
+/// - A `swift` block that can't compile on its own — a package-manifest fragment, an illustration
+///   of generated code whose bodies are elided — follows a line `<!-- not compiled: reason -->`,
+///   which neither DocC nor GitHub shows.
+///
+/// The README's and the guide's XML and SQL blocks equal the model and schema their samples
+/// build and run with; another article's XML blocks are parts of the model its samples build with.
 @Suite struct SampleDriftTests {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()  // DocumentationSampleTests
         .deletingLastPathComponent()  // Tests
         .deletingLastPathComponent()
-    static let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    static let tests = root.appendingPathComponent("Tests")
+    static let articles = "Sources/QSData/QSData.docc"
 
     struct Document: CustomTestStringConvertible, Sendable {
+        /// The document, from the repository's root.
         let path: String
-        let samples: String
-        let resources: String
+        /// The files holding its compiled samples, from `Tests`.
+        var samples: [String] = []
+        /// The folder, under `Tests`, of the `Notes.plist` and `Notes.sql` its blocks show.
+        var resources: String?
+        /// The data model, from `Tests`, that holds each of its XML blocks.
+        var model: String?
 
         var testDescription: String { path }
     }
 
     static let documents = [
-        Document(path: "README.md", samples: "ReadmeSamples/ReadmeSamples.swift", resources: "ReadmeSamples"),
-        Document(
-            path: "Sources/QSData/QSData.docc/UsingQSDataInYourApp.md", samples: "GuideSamples/GuideSamples.swift",
-            resources: "GuideSamples"),
+        Document(path: "README.md", samples: ["ReadmeSamples/ReadmeSamples.swift"], resources: "ReadmeSamples"),
+        Document(path: "\(articles)/UsingQSDataInYourApp.md", samples: ["GuideSamples/GuideSamples.swift"], resources: "GuideSamples"),
+        Document(path: "\(articles)/DeleteRules.md", samples: ["ArticleSamples/DeleteRulesSamples.swift"],
+                 model: "ArticleSamples/DeleteRules.plist"),
+        Document(path: "\(articles)/HandlingErrors.md", samples: ["ArticleSamples/HandlingErrorsSamples.swift"]),
+        Document(path: "\(articles)/KeepingScreensCurrent.md", samples: ["ArticleSamples/KeepingScreensCurrentSamples.swift"]),
+        Document(path: "\(articles)/SearchingText.md", samples: ["ArticleSamples/SearchingTextSamples.swift"]),
+        Document(path: "\(articles)/HowTheStoreWorks.md"),
+        Document(path: "\(articles)/Migrations.md"),
+        Document(path: "\(articles)/QSData.md"),
+        Document(path: "\(articles)/QSStore.md"),
     ]
 
-    @Test(arguments: documents)
-    func everySwiftBlockIsCompiledHere(_ document: Document) throws {
-        let markdown = try String(contentsOf: Self.root.appendingPathComponent(document.path), encoding: .utf8)
-        let source = try String(contentsOf: Self.tests.appendingPathComponent(document.samples), encoding: .utf8)
-        let regions = Self.regions(in: source)
-        let swiftBlocks = Self.blocks(in: markdown, language: "swift").filter { !$0.contains(".package(") && !$0.contains("{ … }") }
-        #expect(!swiftBlocks.isEmpty)
-        for block in swiftBlocks {
-            let code = Self.withoutImports(block)
-            #expect(regions.contains(code), "not compiled in \(document.samples):\n\(code)")
-        }
-        #expect(regions.count == swiftBlocks.count, "\(document.samples) has regions the document no longer shows")
+    @Test func everyArticleIsChecked() throws {
+        let folder = Self.root.appendingPathComponent(Self.articles)
+        let articles = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".md") }
+        let checked = Self.documents.map(\.path).filter { $0.hasPrefix(Self.articles) }.map { ($0 as NSString).lastPathComponent }
+        #expect(Set(articles) == Set(checked), "list each article in SampleDriftTests.documents, with its sample files")
     }
 
     @Test(arguments: documents)
+    func everyBlockNamesItsLanguage(_ document: Document) throws {
+        for block in try Self.blocks(of: document) {
+            #expect(!block.language.isEmpty, "\(document.path):\(block.line): name the block's language (`text` for plain text)")
+            if block.notCompiledReason != nil {
+                #expect(block.language == "swift", "\(document.path):\(block.line): only Swift blocks are compiled, so only they are marked")
+            }
+        }
+    }
+
+    @Test(arguments: documents)
+    func everySwiftBlockIsCompiledOrMarked(_ document: Document) throws {
+        let swift = try Self.blocks(of: document).filter { $0.language == "swift" }
+        var regions = try document.samples.flatMap { file in
+            MarkdownCodeBlocks.regions(in: try String(contentsOf: Self.tests.appendingPathComponent(file), encoding: .utf8))
+        }
+        for block in swift {
+            if let reason = block.notCompiledReason {
+                #expect(!reason.isEmpty, "\(document.path):\(block.line): say why the block is not compiled")
+                continue
+            }
+            let code = MarkdownCodeBlocks.withoutImports(block.text)
+            if let region = regions.firstIndex(of: code) {
+                regions.remove(at: region)
+            } else {
+                Issue.record("\(document.path):\(block.line): not compiled in \(document.samples), nor marked `<!-- not compiled: … -->`:\n\(code)")
+            }
+        }
+        #expect(regions.isEmpty, "\(document.samples) has regions \(document.path) no longer shows:\n\(regions.joined(separator: "\n"))")
+    }
+
+    @Test(arguments: documents.filter { $0.resources != nil })
     func theModelAndSchemaAreTheOnesTheSamplesRunWith(_ document: Document) throws {
-        let markdown = try String(contentsOf: Self.root.appendingPathComponent(document.path), encoding: .utf8)
-        let folder = Self.tests.appendingPathComponent(document.resources)
+        let blocks = try Self.blocks(of: document)
+        let folder = Self.tests.appendingPathComponent(document.resources ?? "")
         for (language, file) in [("xml", "Notes.plist"), ("sql", "Notes.sql")] {
-            let blocks = Self.blocks(in: markdown, language: language)
             let resource = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-            #expect(blocks == [resource], "\(document.path)'s \(language) block differs from \(document.resources)/\(file)")
+            let shown = blocks.filter { $0.language == language }.map(\.text)
+            #expect(shown == [resource], "\(document.path)'s \(language) block differs from \(folder.lastPathComponent)/\(file)")
         }
     }
 
-    // MARK: Reading the documents
-
-    /// The text of every fenced block in `language`.
-    static func blocks(in markdown: String, language: String) -> [String] {
-        var blocks: [String] = []
-        var current: [Substring]?
-        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
-            if current == nil, line == "```\(language)" {
-                current = []
-            } else if current != nil, line == "```" {
-                blocks.append((current ?? []).map { $0 + "\n" }.joined())
-                current = nil
-            } else {
-                current?.append(line)
-            }
+    @Test(arguments: documents.filter { $0.model != nil })
+    func everyXMLBlockIsPartOfTheModelTheSamplesBuildWith(_ document: Document) throws {
+        let model = try String(contentsOf: Self.tests.appendingPathComponent(document.model ?? ""), encoding: .utf8)
+        for block in try Self.blocks(of: document) where block.language == "xml" {
+            #expect(("\n" + Self.trimmedLines(model)).contains("\n" + Self.trimmedLines(block.text)),
+                    "\(document.path):\(block.line): the block is not part of \(document.model ?? "")")
         }
-        return blocks
     }
 
-    /// Every region between `// sample-begin` and `// sample-end`, with the region's common
-    /// indentation removed.
-    static func regions(in source: String) -> [String] {
-        var regions: [String] = []
-        var current: [Substring]?
-        for line in source.split(separator: "\n", omittingEmptySubsequences: false) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed == "// sample-begin" {
-                current = []
-            } else if trimmed == "// sample-end", let lines = current {
-                let indent = lines.filter { !$0.allSatisfy(\.isWhitespace) }
-                    .map { $0.prefix(while: { $0 == " " }).count }.min() ?? 0
-                regions.append(lines.map { ($0.count >= indent ? $0.dropFirst(indent) : "") + "\n" }.joined())
-                current = nil
-            } else {
-                current?.append(line)
-            }
-        }
-        return regions
+    /// The text's lines without their indentation, for comparing a part of a plist with the whole.
+    static func trimmedLines(_ text: String) -> String {
+        text.split(separator: "\n").map { $0.trimmingPrefix(while: \.isWhitespace) + "\n" }.joined()
     }
 
-    /// The block without its leading `import` lines (the sample files import at the top).
-    static func withoutImports(_ block: String) -> String {
-        var lines = block.split(separator: "\n", omittingEmptySubsequences: false)
-        while let first = lines.first, first.hasPrefix("import ") || (first.isEmpty && lines.count > 1) {
-            lines.removeFirst()
-        }
-        return lines.joined(separator: "\n")
-    }
-
-    static func remove(_ folder: URL) {
-        do { try FileManager.default.removeItem(at: folder) } catch { Issue.record(error) }
+    static func blocks(of document: Document) throws -> [CodeBlock] {
+        MarkdownCodeBlocks.blocks(in: try String(contentsOf: root.appendingPathComponent(document.path), encoding: .utf8))
     }
 }

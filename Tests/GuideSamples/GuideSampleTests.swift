@@ -5,8 +5,7 @@ import Testing
 @Suite struct GuideSampleTests {
     @MainActor
     @Test func theGuideSamplesRun() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("qsdata-samples-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.makeFolder()
         defer { Self.remove(folder) }
         let store = try await Guide().openStore(at: folder.appendingPathComponent("notes.sqlite"))
         try await store.execute("INSERT INTO notes (uniqueID, text) VALUES (7, 'about swift')")
@@ -18,8 +17,7 @@ import Testing
 
     @MainActor
     @Test func aCachedFolderKeepsItsNotesIDsUntilTheyAreFetched() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("qsdata-samples-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.makeFolder()
         defer { Self.remove(folder) }
         let url = folder.appendingPathComponent("notes.sqlite")
         let writer = try await Guide().openStore(at: url)
@@ -44,6 +42,30 @@ import Testing
         #expect(notes.map(\.text) == ["agenda", "minutes"])
         #expect(notes.map(\.pinned) == [false, false])
         try await store.close()
+    }
+
+    @MainActor
+    @Test func theTypedQueriesFindUpdateAndWatchTheNotesTheGuideSays() async throws {
+        let folder = try Self.makeFolder()
+        defer { Self.remove(folder) }
+        let store = try await Guide().openStore(at: folder.appendingPathComponent("notes.sqlite"))
+        try store.save([
+            Note(uniqueID: 1, text: "swift tips"),
+            Note(uniqueID: 2, archivedDate: Date(timeIntervalSince1970: 0), pinned: true, text: "old swift notes"),
+            Note(uniqueID: 3, text: "groceries"),
+        ])
+        let (recent, inbox) = try await TypedQueries.use(store)
+        try await inbox.waitUntilCurrent()
+        #expect(recent.map(\.uniqueID) == [1])
+        #expect(try await store.fetchAll(Note.self, orderBy: [Note.columns.uniqueID.ascending]).map(\.pinned) == [true, false, false])
+        #expect(inbox.objects.map(\.uniqueID) == [1, 3])
+        try await store.close()
+    }
+
+    static func makeFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("qsdata-samples-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
     }
 
     static func remove(_ folder: URL) {

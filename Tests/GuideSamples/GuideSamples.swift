@@ -54,6 +54,24 @@ struct Guide {
     }
 }
 
+/// The article's typed queries, on the `columns` the plugin generates.
+enum TypedQueries {
+    @MainActor
+    static func use(_ store: QSStore) async throws -> (recent: [Note], inbox: QSLiveQuery<Note>) {
+        // sample-begin
+        let recent = try await store.fetch(
+            Note.self, where: Note.columns.archivedDate == nil && Note.columns.text.like("%swift%"),
+            orderBy: [Note.columns.text.ascending], limit: 20)
+        try store.update(Note.self, ids: recent.map(\.uniqueID), set: Note.columns.pinned.to(true))    // one UPDATE
+        try store.update(Note.self, where: Note.columns.archivedDate != nil, set: Note.columns.pinned.to(false))
+        let inbox = try await store.liveQuery(
+            QSQuery(Note.self, where: Note.columns.archivedDate == nil,
+                    orderBy: [Note.columns.pinned.descending, Note.columns.text.ascending]))
+        // sample-end
+        return (recent, inbox)
+    }
+}
+
 /// The article's permanently cached folders, whose generated `notes` relationship is lazy.
 struct Folders {
     // sample-begin
