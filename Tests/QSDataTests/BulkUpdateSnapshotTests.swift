@@ -4,16 +4,15 @@ import QSData
 import Testing
 
 /// A bulk update by IDs keeps the store's record of what each row holds (what a later save
-/// compares an instance with) true, whichever side brings it up to date: the main actor, when
-/// the database queue has already reached the update while the instances are being patched, or
-/// the queue itself, when earlier work still held it. Both ways must end the same.
+/// compares an instance with) true, whether the database queue is idle when the update is called
+/// or still busy with earlier writes that save the same rows. The instances are patched on the
+/// main actor before the update reaches the queue, so no transaction is open meanwhile.
 @MainActor
 @Suite struct BulkUpdateSnapshotTests {
     enum QueueState: String, CaseIterable, CustomTestStringConvertible {
-        /// The queue has begun the update's transaction before the instances are all patched.
-        /// (It tells the gate a moment after `BEGIN`, which patching the other instances gives
-        /// it; should it ever be later, the queue patches, and the test must pass all the same.)
-        case reachesTheUpdateFirst
+        /// Nothing is enqueued before the update. While the first instance is patched, another
+        /// connection checks that the store holds no write transaction open.
+        case isIdle
         /// Writes enqueued earlier hold the queue until the update call has returned; one of
         /// them saves the same notes, recording what their rows hold before the update.
         case isBusyUntilTheCallReturns
@@ -106,11 +105,9 @@ import Testing
     private func archive(_ notes: [PatchableNote], in store: QSStore, at url: URL, queue: QueueState) throws {
         let ids = notes.map(\.uniqueID)
         switch queue {
-        case .reachesTheUpdateFirst:
-            // The first instance patched waits until the queue has begun the update's
-            // transaction; the rest are patched after that.
+        case .isIdle:
             let probe = try WriteLockProbe(path: url.path)
-            notes[0].beforeUpdate = { _ in try probe.waitUntilAnotherConnectionWrites() }
+            notes[0].beforeUpdate = { _ in try probe.expectNoWriteTransactionOpen() }
             defer { notes[0].beforeUpdate = nil }
             try store.update(PatchableNote.self, ids: ids, set: ["archived": true])
         case .isBusyUntilTheCallReturns:
@@ -124,11 +121,9 @@ import Testing
     }
 }
 
-/// A second connection to a store's file that tells when the store has begun a write
-/// transaction: from then on, it can't begin one itself.
+/// A second connection to a store's file that tells whether the store holds a write
+/// transaction open: if it does, this connection can't begin one.
 private struct WriteLockProbe {
-    struct TimedOut: Error {}
-
     let connection: SQLiteConnection
 
     init(path: String) throws {
@@ -136,56 +131,9 @@ private struct WriteLockProbe {
         try connection.execute("PRAGMA busy_timeout = 0")
     }
 
-    func waitUntilAnotherConnectionWrites() throws {
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            do {
-                try connection.execute("BEGIN IMMEDIATE")
-                try connection.execute("ROLLBACK")
-            } catch let error as SQLiteError where error.code == 5 {  // SQLITE_BUSY
-                return
-            }
-        }
-        throw TimedOut()
-    }
-}
-
-/// The gate between a bulk update's transaction and the main actor patching instances, on its
-/// own: who patches the row snapshots, and what the transaction learns.
-@Suite struct PatchGateTests {
-    @Test func onceTheQueueHasReachedTheWriteTheMainActorPatchesTheSnapshots() {
-        let gate = PatchGate()
-        gate.queueReachesWrite()
-        var patched = false
-        gate.open { patched = true }
-        #expect(patched)
-        #expect(gate.waitForOutcome() == .opened(snapshotsPatched: true))
-    }
-
-    @Test func beforeTheQueueReachesTheWriteTheQueuePatchesTheSnapshots() {
-        let gate = PatchGate()
-        gate.open { Issue.record("the main actor patched snapshots an earlier write could overwrite") }
-        gate.queueReachesWrite()
-        #expect(gate.waitForOutcome() == .opened(snapshotsPatched: false))
-    }
-
-    @Test func anAbandonedWriteIsToldSo() {
-        let gate = PatchGate()
-        gate.queueReachesWrite()
-        gate.abandon()
-        #expect(gate.waitForOutcome() == .abandoned)
-    }
-
-    @Test func theTransactionWaitsUntilTheGateOpens() async throws {
-        let gate = PatchGate()
-        let reached = DispatchSemaphore(value: 0)
-        let outcome = Task.detached {
-            gate.queueReachesWrite()
-            reached.signal()
-            return gate.waitForOutcome()
-        }
-        #expect(reached.wait(timeout: .now() + 30) == .success)
-        gate.open {}
-        #expect(await outcome.value == .opened(snapshotsPatched: true))
+    /// Begins and ends a write transaction; SQLite refuses it (SQLITE_BUSY) while the store writes.
+    func expectNoWriteTransactionOpen() throws {
+        try connection.execute("BEGIN IMMEDIATE")
+        try connection.execute("ROLLBACK")
     }
 }

@@ -49,4 +49,34 @@ private struct FragileAttachment: QSDataObject {
         #expect(error?.underlying as? QSDataError == .unknownColumn(type: "Attachment", column: "bogus"))
         #expect(try await store.count(FragileAttachment.self) == 0)
     }
+
+    @Test func whileALargeSaveIsEncodedNoTransactionIsOpenAndLaterWorkWaitsInOrder() async throws {
+        let url = Fixtures.temporaryDatabaseURL()
+        let store = try await Fixtures.openStore(url: url)
+        let notes = (0..<2_600).map { Note(uniqueID: Int64($0), text: "n\($0)") }
+        try store.save(notes)
+        // Later work, handed over while the chunks after the first are still to be encoded.
+        notes[0].text = "edited after the large save"
+        try store.save(notes[0])
+        let counted = Task { try await store.count(Note.self, where: "text = 'edited after the large save'") }
+        // The main actor has not yet given a turn to the encoding: no transaction holds the file.
+        let other = try SQLiteConnection(path: url.path)
+        try other.execute("PRAGMA busy_timeout = 0")
+        try other.execute("BEGIN IMMEDIATE")
+        try other.execute("ROLLBACK")
+        #expect(try await counted.value == 1)
+        #expect(try await store.count(Note.self) == 2_600)
+        try await store.close()
+    }
+
+    @Test func aLargeSaveInABatchCommitsWithTheBatchBeforeLaterFetches() async throws {
+        let store = try await Fixtures.openStore()
+        let notes = (0..<1_200).map { Note(uniqueID: Int64(80_000 + $0), text: "n\($0)") }
+        try store.performBatch {
+            try store.save(notes)
+            try store.delete(Note.self, ids: [80_000])
+        }
+        #expect(try await store.count(Note.self, where: "uniqueID >= 80000") == 1_199)
+        try await store.close()
+    }
 }

@@ -26,16 +26,16 @@ extension QSStore {
         do {
             try body()
         } catch {
-            restoreMemory(changedBy: collectedBatch?.writes ?? [])
+            restoreMemory(touchedBy: (collectedBatch?.writes ?? []).map { ($0.touches, $0.source) })
             throw error
         }
         enqueue(collectedBatch?.writes ?? [], ticket: ticket)
         return ticket
     }
 
-    /// Brings what `writes` changed in memory back to what the database holds, for writes that
+    /// Brings what writes changed in memory back to what the database holds, for writes that
     /// will never run. Observers hear the restored instances as updated.
-    private func restoreMemory(changedBy writes: [PendingWrite]) {
+    func restoreMemory(touchedBy writes: [(touches: MemoryTouches?, source: QSChangeSource)]) {
         let registry = self.registry
         let finishedWrites = changeCenter.finishedWrites
         database.enqueue { connection in
@@ -99,11 +99,7 @@ extension QSStore {
                     let context = ConnectionAndTypes(connection: connection, registry: registry)
                     restores = writes.compactMap { write in write.touches?.restoreWork(source: write.source, in: context) }
                 }
-                if error is WriteAbandoned {
-                    finishedWrites.post(.restored(restores))
-                } else {
-                    finishedWrites.post(.failed(writeError, writes: writes.map(\.ticket) + (ticket.map { [$0] } ?? []), restores: restores))
-                }
+                finishedWrites.post(.failed(writeError, writes: writes.map(\.ticket) + (ticket.map { [$0] } ?? []), restores: restores))
             }
             for (index, write) in writes.enumerated() {
                 write.ticket.finish(failure, changes: failure == nil ? [committed[index].change] : [])

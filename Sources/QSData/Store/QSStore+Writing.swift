@@ -42,25 +42,25 @@ extension QSStore {
                 return nil
             }
         }
-        // A large save: the first chunk now, the rest one per main-actor turn (see ChunkPipe).
-        // The batch lives in a box so each chunk extends it in place instead of copying it.
-        let pipe = ChunkPipe()
-        let box = SaveBatchBox(batch)
+        // A large save: the first chunk now, the rest one per main-actor turn. Its write and
+        // everything handed to the queue after it wait at the entrance until the last chunk is
+        // encoded (see QueueEntrance), so the queue never waits for the main actor.
+        let encoding = LargeSaveEncoding(batch)
         let touches = MemoryTouches()
         binding.cache.reserveCapacity(adding: objects.count)
-        try encodeChunk(of: objects, from: 0, binding: binding, batch: &box.batch, into: pipe, touches: touches)
+        try encodeChunk(of: objects, from: 0, binding: binding, into: encoding, touches: touches)
         // Size the set of written children for the whole save now, from the first chunk, so it
         // never stops a later chunk to grow.
-        box.batch.reserveChildCapacity(forObjects: objects.count, afterEncoding: Self.saveChunkSize)
+        encoding.batch.reserveChildCapacity(forObjects: objects.count, afterEncoding: Self.saveChunkSize)
+        database.hold()
         let write = submitWrite("save \(objects.count) \(Object.modelName)", source: source, touches: touches) { writer, change in
-            while let groups = try pipe.next() {
+            for groups in try encoding.encodedChunks() {
                 try writer.save(groups, into: &change)
             }
             try alongside?(writer.connection)
             return nil
         }
-        feedRemainingChunks(
-            of: ObjectsInTransit(value: objects), from: Self.saveChunkSize, binding: binding, box: ObjectsInTransit(value: box), into: pipe, touches: touches)
+        feedRemainingChunks(of: ObjectsInTransit(value: objects), from: Self.saveChunkSize, binding: binding, into: encoding, touches: touches)
         return write
     }
 
@@ -68,29 +68,32 @@ extension QSStore {
     static let saveChunkSize = 500
 
     private func encodeChunk<Object>(
-        of objects: [Object], from start: Int, binding: TypeBinding<Object>, batch: inout SaveBatch, into pipe: ChunkPipe,
-        touches: MemoryTouches
+        of objects: [Object], from start: Int, binding: TypeBinding<Object>, into encoding: LargeSaveEncoding, touches: MemoryTouches
     ) throws {
         let end = min(start + Self.saveChunkSize, objects.count)
-        try binding.encode(Array(objects[start..<end]), into: &batch, registry: registry)
-        let groups = batch.takeFinished()
+        try binding.encode(Array(objects[start..<end]), into: &encoding.batch, registry: registry)
+        let groups = encoding.batch.takeFinished()
         try patchSiblings(of: groups, touches: touches)
-        pipe.put(groups)
-        if end == objects.count { pipe.finish() }
+        encoding.add(groups)
     }
 
+    /// Encodes the chunks after `start`, one per main-actor turn, then lets the save's write
+    /// (and what waited behind it) go to the queue. A failure ends the encoding: the write then
+    /// throws it on the queue, and rolls back like any failed write.
     private func feedRemainingChunks<Object>(
-        of objects: ObjectsInTransit<[Object]>, from start: Int, binding: TypeBinding<Object>, box: ObjectsInTransit<SaveBatchBox>, into pipe: ChunkPipe,
-        touches: MemoryTouches
+        of objects: ObjectsInTransit<[Object]>, from start: Int, binding: TypeBinding<Object>, into encoding: LargeSaveEncoding, touches: MemoryTouches
     ) {
-        guard start < objects.value.count else { return }
+        guard start < objects.value.count else {
+            database.release()
+            return
+        }
         Task { @MainActor in
             do {
-                try self.encodeChunk(of: objects.value, from: start, binding: binding, batch: &box.value.batch, into: pipe, touches: touches)
-                self.feedRemainingChunks(
-                    of: objects, from: start + Self.saveChunkSize, binding: binding, box: box, into: pipe, touches: touches)
+                try self.encodeChunk(of: objects.value, from: start, binding: binding, into: encoding, touches: touches)
+                self.feedRemainingChunks(of: objects, from: start + Self.saveChunkSize, binding: binding, into: encoding, touches: touches)
             } catch {
-                pipe.fail(error)
+                encoding.fail(error)
+                self.database.release()
             }
         }
     }
@@ -126,34 +129,21 @@ extension QSStore {
         let touches = MemoryTouches()
         // A restore after a failure brings back every instance the patch may have reached.
         for typeBinding in bindings { touches.changed(typeBinding, ids: ids) }
-        let argument = IDList.json(ids)
-        func patchInstances() throws {
+        // The instances change first, here; only when every one took the new values does the
+        // UPDATE go to the queue, which records the new values in the row snapshots itself.
+        do {
             for typeBinding in bindings {
                 try typeBinding.patchCachedInstances(ids: ids, with: patch, timing: .atOnce)
             }
+        } catch {
+            restoreMemory(touchedBy: [(touches, source)])
+            throw error
         }
-        // Outside a batch the UPDATE runs on the queue while the instances (and, when the queue
-        // has reached the write, the row snapshots) are patched here, and commits once they are
-        // (see ``PatchGate``). A batch runs its SQL only after it closes, so there the instances
-        // are patched first, and the queue patches the snapshots.
-        let gate = collectedBatch == nil ? PatchGate() : nil
-        if gate == nil { try patchInstances() }
-        let write = submitWrite("update \(ids.count) \(Object.modelName)", source: source, touches: touches) { writer, change in
-            try writer.update(binding, columns: columns, ids: ids, idList: argument, gate: gate, into: &change)
+        let argument = IDList.json(ids)
+        return submitWrite("update \(ids.count) \(Object.modelName)", source: source, touches: touches) { writer, change in
+            try writer.update(binding, columns: columns, ids: ids, idList: argument, into: &change)
             return nil
         }
-        if let gate {
-            do {
-                try patchInstances()
-            } catch {
-                gate.abandon()
-                throw error
-            }
-            gate.open {
-                for typeBinding in bindings { typeBinding.patchSnapshots(ids, named: columns) }
-            }
-        }
-        return write
     }
 
     /// Sets properties on the rows an SQL condition selects, in one statement; cached instances

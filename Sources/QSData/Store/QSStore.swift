@@ -21,7 +21,8 @@ public final class QSStore {
     /// The data model the store was opened with.
     public let model: QSDataModel
     let registry: TypeRegistry
-    let database: DatabaseQueue
+    /// Where every piece of work enters the database queue, in order.
+    let database: QueueEntrance
     let changeCenter = ChangeCenter()
     /// Whether ``close()`` has been called; a closed store refuses every fetch and write.
     public private(set) var isClosed = false
@@ -32,7 +33,7 @@ public final class QSStore {
         self.url = url
         self.model = model
         self.registry = registry
-        self.database = database
+        self.database = QueueEntrance(queue: database)
     }
 
     /// Opens the database at `url` (creating it from `schema` when new, migrating it when older),

@@ -33,8 +33,7 @@ protocol AnyTypeBinding: AnyObject, Sendable {
     /// Database queue: records what the rows hold (nil: unknown), where an instance is kept.
     func setSnapshots(_ updates: consuming [(id: QSAnyID, snapshot: RowSnapshot?)])
 
-    /// Database queue, or the main actor where ``PatchGate`` lets it: records new values for
-    /// some columns (by layout position) of these rows.
+    /// Database queue: records new values for some columns (by layout position) of these rows.
     func patchSnapshots(_ ids: [QSAnyID], columns: [(index: Int, value: SQLValue)])
 
     /// Forgets cached instances.

@@ -32,14 +32,6 @@ final class ChangeTracker {
         }
     }
 
-    /// Records that the main actor has patched the snapshots of the rows `ids` for an update in
-    /// this transaction (see ``PatchGate``), so that a rollback drops them.
-    func recordSnapshotsPatchedElsewhere(of ids: [QSAnyID], bindings: [any AnyTypeBinding]) {
-        for binding in bindings where binding.cachesInstances {
-            patched.append((binding, ids))
-        }
-    }
-
     /// Records that the rows `ids` are gone, for every type on the table.
     func recordDeletion(of ids: [QSAnyID], bindings: [any AnyTypeBinding]) {
         forgetSnapshots(of: ids, bindings: bindings)

@@ -159,37 +159,12 @@ struct RowWriter {
     /// row (the usual case) no more is needed to know which changed; otherwise one SELECT finds
     /// the ones that exist, so observers hear exactly the updated IDs.
     ///
-    /// Outside a batch, `gate` is where the main actor says it has patched the cached instances
-    /// (and, when it could, the row snapshots): the update waits there before returning, whether
-    /// its statement succeeded or not, so that a rollback finds every snapshot the main actor
-    /// patched. Throws ``WriteAbandoned`` when the main actor gave the update up.
     func update(
-        _ binding: any AnyTypeBinding, columns: [(name: String, value: SQLValue)], ids: [QSAnyID], idList: SQLValue,
-        gate: PatchGate?, into change: inout QSChange
+        _ binding: any AnyTypeBinding, columns: [(name: String, value: SQLValue)], ids: [QSAnyID], idList: SQLValue, into change: inout QSChange
     ) throws {
-        gate?.queueReachesWrite()
-        let bindings = [binding] + registry.siblings(of: binding)
-        let statement = Result { try updateRows(binding, columns: columns, ids: ids, idList: idList) }
-        let outcome = gate?.waitForOutcome()
-        if outcome == .opened(snapshotsPatched: true) {
-            tracker.recordSnapshotsPatchedElsewhere(of: ids, bindings: bindings)
-        }
-        // An abandoned update was already reported by the call that made it: even when its
-        // statement failed too (a NOT NULL column set to nil, say), it is not reported again.
-        if outcome == .abandoned { throw WriteAbandoned() }
-        let updated = try statement.get()
+        let updated = try updateRows(binding, columns: columns, ids: ids, idList: idList)
         record(updated, columns: columns, of: binding, into: &change)
-        switch outcome {
-        case .abandoned:
-            throw WriteAbandoned()
-        case .opened(snapshotsPatched: true):
-            if updated.count != ids.count {
-                // The main actor patched every ID listed; those without a row lose the patch.
-                tracker.forgetSnapshots(of: Array(Set(ids).subtracting(updated)), bindings: bindings)
-            }
-        case .opened(snapshotsPatched: false), nil:
-            tracker.recordUpdate(of: updated, columns: columns, bindings: bindings)
-        }
+        tracker.recordUpdate(of: updated, columns: columns, bindings: [binding] + registry.siblings(of: binding))
     }
 
     /// Runs the UPDATE for `ids`; returns the IDs that had a row.

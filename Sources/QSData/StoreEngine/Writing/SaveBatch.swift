@@ -112,13 +112,3 @@ struct SaveGroup: Sendable {
     /// Per row, whether the cache had no snapshot for it to look up (see ``SaveBatch/Group``).
     let isNewToCache: [Bool]
 }
-
-/// Holds a save's batch between the main-actor turns of a large save, so that each chunk
-/// extends the same storage instead of copying the batch (and its set of written children).
-final class SaveBatchBox {
-    var batch: SaveBatch
-
-    init(_ batch: SaveBatch) {
-        self.batch = batch
-    }
-}
