@@ -30,71 +30,25 @@ extension QSStore {
         try checkOpen()
         _ = WriteStamp.next()
         let binding = try registry.binding(for: Object.self)
-        var batch = SaveBatch()
-        guard objects.count > Self.saveChunkSize else {
-            try binding.encode(objects, into: &batch, registry: registry)
-            let groups = batch.finished
-            let touches = MemoryTouches()
-            try patchSiblings(of: groups, touches: touches)
-            return submitWrite("save \(objects.count) \(Object.modelName)", source: source, touches: touches) { writer, change in
+        let operation = "save \(objects.count) \(Object.modelName)"
+        let encoder = SaveEncoder(registry: registry)
+        guard objects.count > SaveEncoder.chunkSize else {
+            let (groups, touches) = try encoder.encode(objects, binding: binding)
+            return submitWrite(operation, source: source, touches: touches) { writer, change in
                 try writer.save(groups, into: &change)
                 try alongside?(writer.connection)
                 return nil
             }
         }
-        // A large save: the first chunk now, the rest one per main-actor turn. Its write and
-        // everything handed to the queue after it wait at the entrance until the last chunk is
-        // encoded (see QueueEntrance), so the queue never waits for the main actor.
-        let encoding = LargeSaveEncoding(batch)
-        let touches = MemoryTouches()
-        binding.cache.reserveCapacity(adding: objects.count)
-        try encodeChunk(of: objects, from: 0, binding: binding, into: encoding, touches: touches)
-        // Size the set of written children for the whole save now, from the first chunk, so it
-        // never stops a later chunk to grow.
-        encoding.batch.reserveChildCapacity(forObjects: objects.count, afterEncoding: Self.saveChunkSize)
-        database.hold()
-        let write = submitWrite("save \(objects.count) \(Object.modelName)", source: source, touches: touches) { writer, change in
+        // A large save is encoded a chunk per main-actor turn; its write, and everything handed
+        // to the queue after it, waits at the entrance until the last chunk is encoded.
+        let encoding = try encoder.beginEncoding(objects, binding: binding, entrance: database)
+        return submitWrite(operation, source: source, touches: encoding.touches) { writer, change in
             for groups in try encoding.encodedChunks() {
                 try writer.save(groups, into: &change)
             }
             try alongside?(writer.connection)
             return nil
-        }
-        feedRemainingChunks(of: ObjectsInTransit(value: objects), from: Self.saveChunkSize, binding: binding, into: encoding, touches: touches)
-        return write
-    }
-
-    /// How many objects a save encodes per main-actor turn: about a millisecond of work.
-    static let saveChunkSize = 500
-
-    private func encodeChunk<Object>(
-        of objects: [Object], from start: Int, binding: TypeBinding<Object>, into encoding: LargeSaveEncoding, touches: MemoryTouches
-    ) throws {
-        let end = min(start + Self.saveChunkSize, objects.count)
-        try binding.encode(Array(objects[start..<end]), into: &encoding.batch, registry: registry)
-        let groups = encoding.batch.takeFinished()
-        try patchSiblings(of: groups, touches: touches)
-        encoding.add(groups)
-    }
-
-    /// Encodes the chunks after `start`, one per main-actor turn, then lets the save's write
-    /// (and what waited behind it) go to the queue. A failure ends the encoding: the write then
-    /// throws it on the queue, and rolls back like any failed write.
-    private func feedRemainingChunks<Object>(
-        of objects: ObjectsInTransit<[Object]>, from start: Int, binding: TypeBinding<Object>, into encoding: LargeSaveEncoding, touches: MemoryTouches
-    ) {
-        guard start < objects.value.count else {
-            database.release()
-            return
-        }
-        Task { @MainActor in
-            do {
-                try self.encodeChunk(of: objects.value, from: start, binding: binding, into: encoding, touches: touches)
-                self.feedRemainingChunks(of: objects, from: start + Self.saveChunkSize, binding: binding, into: encoding, touches: touches)
-            } catch {
-                encoding.fail(error)
-                self.database.release()
-            }
         }
     }
 
@@ -123,7 +77,7 @@ extension QSStore {
         try checkOpen()
         _ = WriteStamp.next()
         let binding = try registry.binding(for: type)
-        let columns = try columnValues(values, for: binding)
+        let columns = try binding.columnValues(values)
         let patch = Dictionary(uniqueKeysWithValues: columns.map { ($0.name, $0.value) })
         let bindings = [binding] + registry.siblings(of: binding)
         let touches = MemoryTouches()
@@ -159,7 +113,7 @@ extension QSStore {
         try checkOpen()
         let stamp = WriteStamp.next()
         let binding = try registry.binding(for: type)
-        let columns = try columnValues(values, for: binding)
+        let columns = try binding.columnValues(values)
         let patch = Dictionary(uniqueKeysWithValues: columns.map { ($0.name, $0.value) })
         let registry = self.registry
         return submitWrite("update \(Object.modelName) where \(condition)", source: source) { writer, change in
@@ -177,43 +131,6 @@ extension QSStore {
                     }
                 }
                 if let failure { throw failure }
-            }
-        }
-    }
-
-    // MARK: Helpers
-
-    /// Checks the column names against the model and converts the values to the columns' types.
-    private func columnValues(_ values: [String: any QSColumnValue], for binding: any AnyTypeBinding) throws -> [(name: String, value: SQLValue)] {
-        guard !values.isEmpty else {
-            throw QSDataError.unknownColumn(type: binding.description.name, column: "(none: an update must set at least one column)")
-        }
-        return try values.keys.sorted().map { name in
-            guard name != "uniqueID", let property = binding.description.property(named: name), let value = values[name] else {
-                throw QSDataError.unknownColumn(type: binding.description.name, column: name)
-            }
-            guard type(of: value).canStore(property.type) else {
-                throw QSDataError.cannotWrite(
-                    type: binding.description.name, column: name,
-                    expected: property.type.rawValue, found: String(describing: type(of: value)))
-            }
-            return (name, try value.columnValue(as: property.type))
-        }
-    }
-
-    /// Other types on the same table see what was just saved. `touches` learns every cached
-    /// instance the save changed.
-    private func patchSiblings(of groups: [SaveGroup], touches: MemoryTouches) throws {
-        for group in groups {
-            touches.changed(group.binding, ids: group.ids)
-            let siblings = registry.siblings(of: group.binding).filter(\.cachesInstances)
-            guard !siblings.isEmpty else { continue }
-            let names = group.binding.layout.names
-            for (id, row) in zip(group.ids, group.rows) {
-                for sibling in siblings where sibling.hasCachedInstance(id) {
-                    let columns = Dictionary(uniqueKeysWithValues: zip(names, row.values))
-                    touches.changed(sibling, ids: try sibling.patchCachedInstances(ids: [id], with: columns, timing: .saved))
-                }
             }
         }
     }

@@ -66,46 +66,10 @@ extension QSStore {
     }
 
     private func enqueue(_ writes: [PendingWrite], ticket: QSWrite?) {
-        let registry = self.registry
-        let finishedWrites = changeCenter.finishedWrites
-        let operation = writes.count == 1 ? writes[0].operation : "batch of \(writes.count) writes (\(writes.map(\.operation).joined(separator: "; ")))"
-        database.enqueue { connection in
-            var failure: QSWriteError?
-            var committed: [(change: QSChange, operation: String, afterCommit: AfterCommitWork?)] = []
-            let writer = connection.map { RowWriter(connection: $0, registry: registry) }
-            do {
-                guard let connection, let writer else { throw QSDataError.storeClosed }
-                let trust = registry.snapshotTrust
-                try connection.transaction {
-                    trust.noticeChanges(on: connection)
-                    for write in writes {
-                        var change = QSChange(source: write.source)
-                        let afterCommit = try write.work(writer, &change)
-                        committed.append((change, write.operation, afterCommit))
-                    }
-                }
-                trust.explainCommit(on: connection)
-                for (change, operation, afterCommit) in committed {
-                    finishedWrites.post(.committed(change, operation: operation, afterCommit: afterCommit))
-                }
-            } catch {
-                writer?.tracker.forgetTouched()
-                let writeError = QSWriteError(operation: operation, underlying: error)
-                failure = writeError
-                // The transaction rolled back: what the writes changed in memory goes back to
-                // what the database holds.
-                var restores: [@MainActor @Sendable () -> QSChange] = []
-                if let connection {
-                    let context = ConnectionAndTypes(connection: connection, registry: registry)
-                    restores = writes.compactMap { write in write.touches?.restoreWork(source: write.source, in: context) }
-                }
-                finishedWrites.post(.failed(writeError, writes: writes.map(\.ticket) + (ticket.map { [$0] } ?? []), restores: restores))
-            }
-            for (index, write) in writes.enumerated() {
-                write.ticket.finish(failure, changes: failure == nil ? [committed[index].change] : [])
-            }
-            ticket?.finish(failure, changes: committed.map(\.change))
-            Task { @MainActor [weak self] in self?.changeCenter.deliverFinishedWork() }
+        let transaction = WriteTransaction(writes: writes, ticket: ticket, registry: registry, finishedWrites: changeCenter.finishedWrites)
+        database.enqueue { [weak self] connection in
+            transaction.run(on: connection)
+            Task { @MainActor in self?.changeCenter.deliverFinishedWork() }
         }
     }
 }

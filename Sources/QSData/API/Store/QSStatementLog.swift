@@ -1,15 +1,3 @@
-/// Collects the statements a connection runs while recording is on.
-///
-/// Created on the main actor, then touched only on the database queue (by SQLite's trace
-/// callback) until the queue hands back what it collected.
-final class StatementRecorder: @unchecked Sendable {
-    private(set) var statements: [String] = []
-
-    func record(_ sql: String) {
-        statements.append(sql)
-    }
-}
-
 /// The SQL statements the store ran during ``QSStore/recordStatements(_:)``.
 ///
 /// ``count`` counts the statements that did work: transaction control (`BEGIN`, `COMMIT`,

@@ -199,14 +199,3 @@ public final class QSStore {
         if isClosed { throw QSDataError.storeClosed }
     }
 }
-
-/// Lets the store open a binding's generic type to load it at startup.
-private protocol StartupLoadable {
-    @MainActor func load(into store: QSStore) async throws
-}
-
-extension TypeBinding: StartupLoadable {
-    @MainActor func load(into store: QSStore) async throws {
-        _ = try await store.fetchRows(self, FetchRequest())
-    }
-}

@@ -7,13 +7,11 @@
 final class LargeSaveEncoding: @unchecked Sendable {
     /// The save's batch, kept between turns so each chunk extends the same storage (and the same
     /// set of written children) instead of copying it.
-    var batch: SaveBatch
+    var batch = SaveBatch()
+    /// What the save changed in memory, put back if its write rolls back.
+    let touches = MemoryTouches()
     private var chunks: [[SaveGroup]] = []
     private var failure: (any Error)?
-
-    init(_ batch: SaveBatch) {
-        self.batch = batch
-    }
 
     /// Main actor: adds the groups of the chunk just encoded.
     func add(_ groups: [SaveGroup]) {

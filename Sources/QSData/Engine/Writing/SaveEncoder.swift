@@ -1,0 +1,81 @@
+/// Main actor: turns the objects given to a save into the rows its write will hold, and makes the
+/// cached instances of other types on the same table show the saved values.
+@MainActor
+struct SaveEncoder {
+    /// How many objects a save encodes per main-actor turn: about a millisecond of work.
+    static let chunkSize = 500
+
+    let registry: TypeRegistry
+
+    /// Encodes `objects` at once; returns their rows and what the save changed in memory.
+    func encode<Object>(_ objects: [Object], binding: TypeBinding<Object>) throws -> (groups: [SaveGroup], touches: MemoryTouches) {
+        var batch = SaveBatch()
+        try binding.encode(objects, into: &batch, registry: registry)
+        let groups = batch.finished
+        let touches = MemoryTouches()
+        try patchSiblings(of: groups, touches: touches)
+        return (groups, touches)
+    }
+
+    /// Encodes the first chunk of a large save now and the rest one per main-actor turn, holding
+    /// `entrance` until the last is encoded (or one fails), so that the save's write, handed to
+    /// the entrance next, reaches the queue whole and before anything handed over after it.
+    func beginEncoding<Object>(_ objects: [Object], binding: TypeBinding<Object>, entrance: QueueEntrance) throws -> LargeSaveEncoding {
+        let encoding = LargeSaveEncoding()
+        binding.cache.reserveCapacity(adding: objects.count)
+        try encodeChunk(of: objects, from: 0, binding: binding, into: encoding)
+        // Size the set of written children for the whole save now, from the first chunk, so it
+        // never stops a later chunk to grow.
+        encoding.batch.reserveChildCapacity(forObjects: objects.count, afterEncoding: Self.chunkSize)
+        entrance.hold()
+        encodeLater(ObjectsInTransit(value: objects), from: Self.chunkSize, binding: binding, into: encoding, entrance: entrance)
+        return encoding
+    }
+
+    /// Encodes the chunk from `start`, then the next at a later turn, until the last; then
+    /// releases the entrance. A failure ends the encoding: the write throws it on the queue and
+    /// rolls back like any failed write.
+    private func encodeLater<Object>(
+        _ objects: ObjectsInTransit<[Object]>, from start: Int, binding: TypeBinding<Object>, into encoding: LargeSaveEncoding,
+        entrance: QueueEntrance
+    ) {
+        Task { @MainActor in
+            guard start < objects.value.count else {
+                entrance.release()
+                return
+            }
+            do {
+                try encodeChunk(of: objects.value, from: start, binding: binding, into: encoding)
+                encodeLater(objects, from: start + Self.chunkSize, binding: binding, into: encoding, entrance: entrance)
+            } catch {
+                encoding.fail(error)
+                entrance.release()
+            }
+        }
+    }
+
+    private func encodeChunk<Object>(of objects: [Object], from start: Int, binding: TypeBinding<Object>, into encoding: LargeSaveEncoding) throws {
+        let end = min(start + Self.chunkSize, objects.count)
+        try binding.encode(Array(objects[start..<end]), into: &encoding.batch, registry: registry)
+        let groups = encoding.batch.takeFinished()
+        try patchSiblings(of: groups, touches: encoding.touches)
+        encoding.add(groups)
+    }
+
+    /// Other types on the same table see what was just saved. `touches` learns every cached
+    /// instance the save changed.
+    private func patchSiblings(of groups: [SaveGroup], touches: MemoryTouches) throws {
+        for group in groups {
+            touches.changed(group.binding, ids: group.ids)
+            let siblings = registry.siblings(of: group.binding).filter(\.cachesInstances)
+            guard !siblings.isEmpty else { continue }
+            let names = group.binding.layout.names
+            for (id, row) in zip(group.ids, group.rows) {
+                for sibling in siblings where sibling.hasCachedInstance(id) {
+                    let columns = Dictionary(uniqueKeysWithValues: zip(names, row.values))
+                    touches.changed(sibling, ids: try sibling.patchCachedInstances(ids: [id], with: columns, timing: .saved))
+                }
+            }
+        }
+    }
+}
