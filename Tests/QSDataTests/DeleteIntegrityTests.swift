@@ -179,6 +179,27 @@ import Testing
         try await store.delete(Host.self, ids: ["bob"]).committed()
     }
 
+    @Test func aRolledBackBatchGivesAParentBackTheChildInstanceItDeleted() async throws {
+        struct Refused: Error {}
+        let store = try await PodcastFixtures.openStore()
+        let (podcast, episodes, _) = try library(store, episodes: 2)
+        try await store.flush()
+        // The parent lets go of a child, the child is deleted, and a later write in the batch
+        // fails: everything rolls back. The parent's re-read must find the child instance the
+        // delete put aside, not make a second one.
+        podcast.episodes = [episodes[1]]
+        try store.performBatch {
+            try store.save(podcast)
+            try store.delete(Episode.self, ids: ["e0"])
+            try store.save([Host(uniqueID: "dee")], alongside: { _ in throw Refused() })
+        }
+        await #expect(throws: QSWriteError.self) { try await store.flush() }
+        #expect(podcast.episodes.map(\.uniqueID) == ["e0", "e1"])
+        #expect(podcast.episodes[0] === episodes[0])
+        #expect(try store.cachedObject(of: Episode.self, id: "e0") === episodes[0])
+        #expect(try await store.fetch(Episode.self, id: "e0") === episodes[0])
+    }
+
     @Test func anUnknownDeleteRuleIsAModelError() throws {
         let plist = PodcastFixtures.modelPlist(.init()).replacingOccurrences(
             of: "<key>indexKey</key><string>ix</string>", with: "<key>indexKey</key><string>ix</string><key>deleteRule</key><string>restrict</string>")

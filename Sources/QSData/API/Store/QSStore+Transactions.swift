@@ -41,7 +41,7 @@ extension QSStore {
         database.enqueue { connection in
             guard let connection else { return }
             let context = ConnectionAndTypes(connection: connection, registry: registry)
-            let restores = writes.compactMap { write in write.touches?.restoreWork(source: write.source, in: context) }
+            let restores = MemoryTouches.restoreWork(for: writes, in: context)
             finishedWrites.post(.restored(restores))
         }
     }

@@ -25,15 +25,35 @@ final class MemoryTouches: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Database queue, after a rollback: puts evicted instances back, re-reads the changed rows
-    /// and returns the main-actor work that patches the instances with them. The work returns
-    /// the change observers hear: the restored IDs, as updated.
-    func restoreWork(source: QSChangeSource, in context: ConnectionAndTypes) -> @MainActor @Sendable () -> QSChange {
+    /// Database queue, after a rollback or for writes that will never run: brings what the
+    /// writes changed in memory back to what the database holds. Returns, per write, the
+    /// main-actor work that patches the instances and returns the change observers hear (the
+    /// restored IDs, as updated).
+    ///
+    /// Every write's evicted instances are put back before any row is re-read: a write that
+    /// deleted a child evicts it, and an earlier write's parent re-read first would otherwise
+    /// make a second instance of that child.
+    static func restoreWork(
+        for writes: [(touches: MemoryTouches?, source: QSChangeSource)], in context: ConnectionAndTypes
+    ) -> [@MainActor @Sendable () -> QSChange] {
+        for write in writes { write.touches?.putBackEvicted() }
+        return writes.compactMap { write in write.touches?.rereadWork(source: write.source, in: context) }
+    }
+
+    /// Puts back the instances the write took out of a cache.
+    private func putBackEvicted() {
         lock.lock()
         let undos = self.undos
-        let touched = Array(idsByBinding.values)
+        self.undos = []
         lock.unlock()
         for undo in undos { undo() }
+    }
+
+    /// Re-reads the changed rows and returns the main-actor work that patches the instances.
+    private func rereadWork(source: QSChangeSource, in context: ConnectionAndTypes) -> @MainActor @Sendable () -> QSChange {
+        lock.lock()
+        let touched = Array(idsByBinding.values)
+        lock.unlock()
         var patches: [(name: String, work: @MainActor @Sendable () -> [QSAnyID])] = []
         for (binding, ids) in touched {
             do {

@@ -38,7 +38,7 @@ struct WriteTransaction: Sendable {
             var restores: [@MainActor @Sendable () -> QSChange] = []
             if let connection {
                 let context = ConnectionAndTypes(connection: connection, registry: registry)
-                restores = writes.compactMap { write in write.touches?.restoreWork(source: write.source, in: context) }
+                restores = MemoryTouches.restoreWork(for: writes.map { ($0.touches, $0.source) }, in: context)
             }
             finishedWrites.post(.failed(writeError, writes: writes.map(\.ticket) + (ticket.map { [$0] } ?? []), restores: restores))
         }
