@@ -133,31 +133,28 @@ extension QSStore {
         try checkOpen()
         let registry = self.registry
         let finishedWrites = changeCenter.finishedWrites
-        let appInsertionsBefore = binding.cache.appInsertions
-        let transfer = try await database.perform { connection in
-            ObjectsInTransit(value: (try binding.fetch(request, in: ConnectionAndTypes(connection: connection, registry: registry)), finishedWrites.lastCommitNumber))
+        let insertionsBefore = binding.cache.outsideInsertions
+        let transfer = try await database.perform { state in
+            let context = QueueContext(state: state, registry: registry)
+            let objects = try binding.fetch(request, in: context)
+            return (ObjectsInTransit(value: objects), context.made.handOver(), finishedWrites.lastCommitNumber)
         }
-        let (objects, commitNumber) = transfer.value
-        guard binding.cache.appInsertions != appInsertionsBefore else { return (objects, commitNumber) }
-        return (canonical(objects, binding: binding), commitNumber)
+        let (objects, keepMade, commitNumber) = transfer
+        keepMade()
+        guard binding.cache.outsideInsertions != insertionsBefore else { return (objects.value, commitNumber) }
+        return (canonical(objects.value, binding: binding), commitNumber)
     }
 
     /// Swaps in the live instance where the app saved a different one for the same uniqueID
     /// while the fetch was running, so that at most one instance per uniqueID is ever handed out.
     private func canonical<Object>(_ objects: [Object], binding: TypeBinding<Object>) -> [Object] {
         guard binding.cache.policy == .weak else { return objects }
-        return objects.map { object in
-            guard let live = binding.cache.object(for: object.uniqueID) else {
-                binding.cache.insert(object)
-                return object
-            }
-            return live
-        }
+        return objects.map { object in binding.cache.object(for: object.uniqueID) ?? object }
     }
 
     /// Runs `work` on the queue after everything enqueued before it.
     func perform<Value: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws -> Value) async throws -> Value {
         try checkOpen()
-        return try await database.perform(work)
+        return try await database.perform { state in try work(state.connection) }
     }
 }

@@ -23,7 +23,7 @@ extension QSStore {
     public func write(_ operation: String = "raw SQL write", _ body: @escaping @Sendable (SQLiteConnection) throws -> Void) throws -> QSWrite {
         try checkOpen()
         return submitWrite(operation, source: .app) { writer, _ in
-            defer { writer.registry.snapshotTrust.distrustAll() }
+            defer { writer.state.snapshotTrust.distrustAll() }
             try body(writer.connection)
             return nil
         }

@@ -38,9 +38,9 @@ extension QSStore {
     func restoreMemory(touchedBy writes: [(touches: MemoryTouches?, source: QSChangeSource)]) {
         let registry = self.registry
         let finishedWrites = changeCenter.finishedWrites
-        database.enqueue { connection in
-            guard let connection else { return }
-            let context = ConnectionAndTypes(connection: connection, registry: registry)
+        database.enqueue { state in
+            guard let state else { return }
+            let context = QueueContext(state: state, registry: registry)
             let restores = MemoryTouches.restoreWork(for: writes, in: context)
             finishedWrites.post(.restored(restores))
         }
@@ -67,8 +67,8 @@ extension QSStore {
 
     private func enqueue(_ writes: [PendingWrite], ticket: QSWrite?) {
         let transaction = WriteTransaction(writes: writes, ticket: ticket, registry: registry, finishedWrites: changeCenter.finishedWrites)
-        database.enqueue { [weak self] connection in
-            transaction.run(on: connection)
+        database.enqueue { [weak self] state in
+            transaction.run(on: state)
             Task { @MainActor in self?.changeCenter.deliverFinishedWork() }
         }
     }

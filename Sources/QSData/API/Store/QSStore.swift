@@ -33,7 +33,7 @@ public final class QSStore {
         self.url = url
         self.model = model
         self.registry = registry
-        self.database = QueueEntrance(queue: database)
+        self.database = QueueEntrance(queue: database, registry: registry)
     }
 
     /// Opens the database at `url` (creating it from `schema` when new, migrating it when older),
@@ -58,7 +58,8 @@ public final class QSStore {
         let isNewFile = !FileManager.default.fileExists(atPath: url.path)
         do {
             try await database.open(path: url.path)
-            try await database.perform { connection in
+            try await database.perform { state in
+                let connection = state.connection
                 // A file that fails validation is left exactly as it was: any creation or
                 // migration is rolled back, and WAL is switched on only after it passes.
                 try SchemaInstaller(schema: schema, path: url.path).install(on: connection) { connection in
@@ -183,11 +184,11 @@ public final class QSStore {
     /// ```
     public func recordStatements(_ body: () async throws -> Void) async throws -> QSStatementLog {
         let recorder = StatementRecorder()
-        database.enqueue { connection in connection?.startRecording(recorder) }
+        database.enqueue { state in state?.connection.startRecording(recorder) }
         var bodyError: (any Error)?
         do { try await body() } catch { bodyError = error }
-        let statements = try await database.perform { connection in
-            connection.stopRecording()
+        let statements = try await database.perform { state in
+            state.connection.stopRecording()
             return recorder.statements
         }
         changeCenter.deliverFinishedWork()

@@ -1,92 +1,80 @@
-import Foundation
-
-/// The instances of one type the store keeps: weakly for uniqued classes, strongly when the
-/// model says `cachePermanently`. Shared by the main actor and the database queue, so it locks.
+/// The instances of one type the main actor holds: weakly for uniqued classes, strongly when the
+/// model says `cachePermanently`.
 ///
 /// A typed front for an ``InstanceTable``: the table is not generic, so that its dictionaries are
 /// compiled for their concrete types. (A binding is made from a metatype the app registers, so
 /// generic code in it runs unspecialised and would look up the metadata of every dictionary and
 /// optional it touches at run time, once per call: that was most of a fetch's cost.)
-final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
+///
+/// The database queue keeps its own table of the same instances (``KnownRows``), so that a fetch
+/// hands out the instance the app holds. Where the main actor changes which instance stands for a
+/// row other than by saving it (a value replaced when patched, an instance forgotten because it
+/// could not take new values), the cache notes it here, and the note reaches the queue ahead of
+/// the next work handed to it (see ``QueueEntrance``).
+@MainActor
+final class ObjectCache<Object: QSDataObject> {
     typealias Policy = InstanceTable.Policy
 
-    let policy: Policy
+    nonisolated let policy: Policy
     private let table: InstanceTable
+    /// What the queue's table must hear of before the next work reaches it.
+    private var notes = KnownRowsNotes()
 
-    init(policy: Policy) {
+    nonisolated init(policy: Policy) {
         self.policy = policy
         table = InstanceTable(policy: policy)
     }
 
-    /// Counts the instances the app put in (by saving them), so a fetch can tell cheaply
+    /// Counts the instances put in other than from a fetch's report, so a fetch can tell cheaply
     /// whether the app may have saved an instance while the fetch was running.
-    var appInsertions: Int { table.appInsertions }
+    var outsideInsertions: Int { table.outsideInsertions }
 
     /// The cached instance for `id`, if one is alive.
     func object(for id: Object.UniqueID) -> Object? {
+        object(forAnyID: id.anyID)
+    }
+
+    func object(forAnyID id: QSAnyID) -> Object? {
         switch policy {
         case .none: return nil
-        case .weak: return table.weakObject(for: id.anyID).map(Self.typedReference)
-        case .strong: return table.object(for: id.anyID).map(Self.typed)
+        case .weak: return table.weakObject(for: id).map(Self.typedReference)
+        case .strong: return table.object(for: id).map(Self.typed)
         }
     }
 
-    /// The cached instances for `ids`, in order (nil where none is alive), and the IDs that have
-    /// none, taking the lock once.
-    func objects(for ids: [QSAnyID]) -> (found: [Object?], missing: [QSAnyID]) {
-        switch policy {
-        case .none:
-            return (Array(repeating: nil, count: ids.count), ids)
-        case .weak:
-            let found = table.weakObjects(for: ids)
-            return (found.map { $0.map(Self.typedReference) }, Self.ids(ids, missingFrom: found))
-        case .strong:
-            let found = table.objects(for: ids)
-            return (found.map { $0.map(Self.typed) }, Self.ids(ids, missingFrom: found))
-        }
+    /// Keeps instances a fetch made (the queue's table has them already).
+    func insertFetched(ids: [QSAnyID], instances: [Instance]) {
+        guard policy != .none else { return }
+        for (id, instance) in zip(ids, instances) { table.insertFetched(instance, id: id) }
     }
 
-    /// The IDs of `ids` for which `found` has nil.
-    private static func ids<Found>(_ ids: [QSAnyID], missingFrom found: [Found?]) -> [QSAnyID] {
-        zip(ids, found).compactMap { id, object in object == nil ? id : nil }
+    /// Keeps `object` in place of the instance held for its uniqueID (a value patched by
+    /// replacing it, or an instance put back), and tells the queue.
+    func insertReplacing(_ object: Object) {
+        guard let instance = Self.instance(object, policy: policy) else { return }
+        let id = object.uniqueID.anyID
+        table.insert(instance, id: id)
+        notes.adopt(instance, id: id)
     }
 
-    /// Keeps `object` under its uniqueID, replacing any other instance. A `snapshot` replaces the
-    /// one kept for the uniqueID; without one, the kept snapshot stays (it describes the row, not
-    /// the instance).
-    func insert(_ object: Object, snapshot: RowSnapshot? = nil) {
-        insert(object, snapshot: snapshot, fromApp: false)
-    }
-
-    /// What a fetch needs to know of a row it read: the instance alive for it, or, when there is
-    /// none, whether the snapshot kept from a dead one still says what the row holds in `epoch`
-    /// (see ``SnapshotTrust``), so that the new instance can keep it.
-    func object(for id: Object.UniqueID, keptSnapshotIn epoch: UInt64) -> (object: Object?, keepsSnapshot: Bool) {
-        guard policy == .weak else { return (object(for: id), false) }
-        let found = table.weakObjectOrKeptSnapshot(for: id.anyID, epoch: epoch)
-        return (found.object.map(Self.typedReference), found.keepsSnapshot)
-    }
-
-    /// Keeps `object`, a new instance of a row whose instance died, with the dead one's snapshot;
-    /// only when ``object(for:keptSnapshotIn:)`` said it can.
-    func insertKeepingSnapshot(_ object: Object) {
-        guard policy == .weak else { return }
-        // Inserted without a snapshot, the new instance keeps the one its entry holds.
-        table.insert(weak: Self.reference(object), id: object.uniqueID.anyID, snapshot: nil, fromApp: false)
+    /// Keeps an instance the main actor put aside and puts back (a rolled-back delete): the
+    /// queue's table never let it go.
+    func insertPutBack(_ object: Object) {
+        guard let instance = Self.instance(object, policy: policy) else { return }
+        table.insert(instance, id: object.uniqueID.anyID)
     }
 
     /// Keeps the instances at `indexes` of `objects`, which the app saved, replacing any others
-    /// with their uniqueIDs, taking the lock once (the database queue takes it too, while it
-    /// writes the saves before). Returns, for each, whether the cache had no entry for its
-    /// uniqueID, and so holds no snapshot.
+    /// with their uniqueIDs. Returns them as the queue's table keeps them (empty for a type that
+    /// keeps none), for the save's write to hand over.
     ///
     /// It reads `objects` by index and makes no array of `Object`: in this unspecialised code,
     /// each such array (and each `map` or `for`-`in` over one) looks up generic metadata at run
     /// time, which cost more than the insertions when a save passes one child at a time.
-    func insertFromApp(_ objects: [Object], at indexes: [Int]) -> [Bool] {
+    func insertFromApp(_ objects: [Object], at indexes: [Int]) -> [Instance] {
         switch policy {
         case .none:
-            return Array(filledWith: true, count: indexes.count)
+            return []
         case .weak:
             return table.insertFromApp(count: indexes.count) { k in
                 let object = objects[indexes[k]]
@@ -98,35 +86,6 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
                 return .init(id: object.uniqueID.anyID, strong: object, weak: nil)
             }
         }
-    }
-
-    private func insert(_ object: Object, snapshot: RowSnapshot?, fromApp: Bool) {
-        let id = object.uniqueID.anyID
-        switch policy {
-        case .none: return
-        case .weak: table.insert(weak: Self.reference(object), id: id, snapshot: snapshot, fromApp: fromApp)
-        case .strong: table.insert(strong: object, id: id, snapshot: snapshot, fromApp: fromApp)
-        }
-    }
-
-    /// The snapshots of `ids`, in order (nil where none is kept), taking the lock once; those
-    /// `isKnownMissing` marks are not looked for.
-    func snapshots(for ids: [QSAnyID], isKnownMissing: [Bool]) -> [RowSnapshot?] {
-        guard policy != .none else { return Array(repeating: nil, count: ids.count) }
-        return table.snapshots(for: ids, isKnownMissing: isKnownMissing)
-    }
-
-    /// Records what the database now holds for these rows, where an instance is kept for them
-    /// (nil forgets it), taking the lock once.
-    func setSnapshots(_ updates: consuming [(id: QSAnyID, snapshot: RowSnapshot?)]) {
-        guard policy != .none else { return }
-        table.setSnapshots(consume updates)
-    }
-
-    /// Changes the snapshots' values at `columns` (positions in the layout) for `ids`.
-    func patchSnapshots(_ ids: some Sequence<QSAnyID>, columns: [(index: Int, value: SQLValue)]) {
-        guard policy != .none else { return }
-        table.patchSnapshots(Array(ids), columns: columns)
     }
 
     /// Makes room for `count` more instances, so a large save does not stop to grow the table.
@@ -148,17 +107,29 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
         return table.savedByApp(id.anyID, after: stamp, relationships: relationships)
     }
 
-    /// Forgets the instances for `ids`; returns those that were alive.
+    /// Forgets the instances for `ids` because the rows went (a delete, whose write tells the
+    /// queue's table itself); returns those that were alive.
     @discardableResult
-    func remove<IDs: Sequence>(_ ids: IDs) -> [Object] where IDs.Element == Object.UniqueID {
-        remove(anyIDs: ids.map { $0.anyID })
-    }
-
-    /// Takes the instances for these uniqueIDs out of the cache, and returns them.
-    @discardableResult
-    func remove(anyIDs ids: [QSAnyID]) -> [Object] {
+    func removeDeleted(_ ids: [QSAnyID]) -> [Object] {
         guard policy != .none else { return [] }
         return table.remove(ids).map(Self.typed)
+    }
+
+    /// Forgets the instances for `ids` while their rows stay (an instance that could not take
+    /// new values), and tells the queue, so that the next fetch reads the rows afresh.
+    @discardableResult
+    func removeKeepingRows<IDs: Sequence>(_ ids: IDs) -> [Object] where IDs.Element == Object.UniqueID {
+        guard policy != .none else { return [] }
+        let anyIDs = ids.map { $0.anyID }
+        notes.forget(anyIDs)
+        return table.remove(anyIDs).map(Self.typed)
+    }
+
+    /// Hands over what the queue's table must hear of, once: nil when nothing.
+    func takeNotes() -> KnownRowsNotes? {
+        guard !notes.isEmpty else { return nil }
+        defer { notes = KnownRowsNotes() }
+        return notes
     }
 
     /// Every instance still alive.
@@ -169,19 +140,62 @@ final class ObjectCache<Object: QSDataObject>: @unchecked Sendable {
     /// The number of instances still alive; dead weak entries are dropped first.
     var count: Int { table.count }
 
+    /// How a table of this policy keeps `object`; nil when it keeps nothing.
+    nonisolated static func instance(_ object: Object, policy: Policy) -> Instance? {
+        switch policy {
+        case .none: return nil
+        case .weak: return .weak(reference(object))
+        case .strong: return .strong(object)
+        }
+    }
+
     /// The table holds only instances of `Object`, put in by this front.
-    private static func typed(_ instance: Any) -> Object {
+    nonisolated static func typed(_ instance: Any) -> Object {
         instance as! Object
     }
 
     // Weak entries exist only for classes (see `TypeBinding`), whose instances are references:
     // reinterpreting one costs nothing, where `as AnyObject` and `as!` would go through the
     // runtime's dynamic casts on every lookup.
-    private static func reference(_ object: Object) -> AnyObject {
+    nonisolated static func reference(_ object: Object) -> AnyObject {
         unsafeBitCast(object, to: AnyObject.self)
     }
 
-    private static func typedReference(_ reference: AnyObject) -> Object {
+    nonisolated static func typedReference(_ reference: AnyObject) -> Object {
         unsafeBitCast(reference, to: Object.self)
+    }
+}
+
+/// What the main actor changed in its table of one type's instances that the queue's table
+/// (``KnownRows``) must follow, in order: instances that now stand for their rows, and instances
+/// let go.
+struct KnownRowsNotes: @unchecked Sendable {
+    // Unchecked: the instances are handed over, not shared: the queue only keeps them as
+    // references to hand out again, and never reads or changes them.
+    private enum Note {
+        case adopt(QSAnyID, Instance)
+        case forget([QSAnyID])
+    }
+
+    private var notes: [Note] = []
+
+    var isEmpty: Bool { notes.isEmpty }
+
+    mutating func adopt(_ instance: Instance, id: QSAnyID) {
+        notes.append(.adopt(id, instance))
+    }
+
+    mutating func forget(_ ids: [QSAnyID]) {
+        notes.append(.forget(ids))
+    }
+
+    /// Database queue: makes `rows` follow, in the order the main actor made the changes.
+    func apply(to rows: KnownRows) {
+        for note in notes {
+            switch note {
+            case .adopt(let id, let instance): rows.insert(instance, id: id)
+            case .forget(let ids): rows.remove(ids)
+            }
+        }
     }
 }

@@ -1,18 +1,18 @@
 import Dispatch
 
-/// The one serial queue that owns the SQLite connection. Every fetch and write runs here, in
-/// the order it was enqueued; nothing else ever touches the connection.
+/// The one serial queue that owns the SQLite connection (in its ``QueueState``). Every fetch and
+/// write runs here, in the order it was enqueued; nothing else ever touches the connection.
 final class DatabaseQueue: @unchecked Sendable {
     private let queue = DispatchQueue(label: "QSData.database", qos: .userInitiated)
     /// Touched only on `queue`.
-    private var connection: SQLiteConnection?
+    private var state: QueueState?
 
     /// Opens the connection, on the queue, without writing to the file (see ``SQLiteConnection/useWriteAheadLog()``).
     func open(path: String) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             queue.async {
                 do {
-                    self.connection = try SQLiteConnection(path: path)
+                    self.state = QueueState(connection: try SQLiteConnection(path: path))
                     continuation.resume()
                 } catch {
                     continuation.resume(throwing: error)
@@ -23,23 +23,19 @@ final class DatabaseQueue: @unchecked Sendable {
 
     /// Runs `work` after everything enqueued before it, without waiting for it.
     /// `work` receives nil when the store is closed.
-    func enqueue(_ work: @escaping @Sendable (SQLiteConnection?) -> Void) {
-        queue.async { work(self.connection) }
+    func enqueue(_ work: @escaping @Sendable (QueueState?) -> Void) {
+        queue.async { work(self.state) }
     }
 
     /// Runs `work` after everything enqueued before it and returns its result.
-    func perform<Value: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws -> Value) async throws -> Value {
+    func perform<Value: Sendable>(_ work: @escaping @Sendable (QueueState) throws -> Value) async throws -> Value {
         try await withCheckedThrowingContinuation { continuation in
             queue.async {
-                guard let connection = self.connection else {
+                guard let state = self.state else {
                     continuation.resume(throwing: QSDataError.storeClosed)
                     return
                 }
-                do {
-                    continuation.resume(returning: try work(connection))
-                } catch {
-                    continuation.resume(throwing: error)
-                }
+                continuation.resume(with: Result { try work(state) })
             }
         }
     }
@@ -48,7 +44,7 @@ final class DatabaseQueue: @unchecked Sendable {
     func close() async {
         await withCheckedContinuation { continuation in
             queue.async {
-                self.connection = nil
+                self.state = nil
                 continuation.resume()
             }
         }

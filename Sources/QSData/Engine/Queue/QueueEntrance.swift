@@ -10,11 +10,13 @@
 @MainActor
 final class QueueEntrance {
     private let queue: DatabaseQueue
+    private let registry: TypeRegistry
     private var holds = 0
-    private var waiting: [@Sendable (SQLiteConnection?) -> Void] = []
+    private var waiting: [@Sendable (QueueState?) -> Void] = []
 
-    init(queue: DatabaseQueue) {
+    init(queue: DatabaseQueue, registry: TypeRegistry) {
         self.queue = queue
+        self.registry = registry
     }
 
     /// Whether work handed over now waits here for a large save's encoding.
@@ -22,7 +24,8 @@ final class QueueEntrance {
 
     /// Hands `work` to the queue, after everything handed over before it, without waiting for
     /// it. `work` receives nil when the store is closed.
-    func enqueue(_ work: @escaping @Sendable (SQLiteConnection?) -> Void) {
+    func enqueue(_ work: @escaping @Sendable (QueueState?) -> Void) {
+        handOverNotes()
         if holds > 0 {
             waiting.append(work)
         } else {
@@ -31,17 +34,33 @@ final class QueueEntrance {
     }
 
     /// Runs `work` on the queue after everything handed over before it, and returns its result.
-    func perform<Value: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws -> Value) async throws -> Value {
+    func perform<Value: Sendable>(_ work: @escaping @Sendable (QueueState) throws -> Value) async throws -> Value {
+        handOverNotes()
         guard holds > 0 else { return try await queue.perform(work) }
         return try await withCheckedThrowingContinuation { continuation in
-            waiting.append { connection in
-                guard let connection else {
+            waiting.append { state in
+                guard let state else {
                     continuation.resume(throwing: QSDataError.storeClosed)
                     return
                 }
-                continuation.resume(with: Result { try work(connection) })
+                continuation.resume(with: Result { try work(state) })
             }
         }
+    }
+
+    /// Hands the queue what the main actor changed in its instance tables that the queue's own
+    /// tables must follow (see ``ObjectCache``), ahead of the work about to be handed over.
+    private func handOverNotes() {
+        guard let notes = registry.takeKnownRowsNotes() else { return }
+        let registry = self.registry
+        let work: @Sendable (QueueState?) -> Void = { state in
+            guard let state else { return }
+            for (name, typeNotes) in notes {
+                guard let binding = registry.binding(named: name) else { continue }
+                typeNotes.apply(to: state.knownRows(of: binding))
+            }
+        }
+        if holds > 0 { waiting.append(work) } else { queue.enqueue(work) }
     }
 
     /// Closes the connection after everything handed over before.

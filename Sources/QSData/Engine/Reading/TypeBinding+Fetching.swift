@@ -5,10 +5,10 @@ extension TypeBinding {
     /// Statements: one per relationship for its lookup rows, at most one per eagerly loaded
     /// relationship for children not cached, and one for the rows themselves, whatever the
     /// number of rows. Instances the cache keeps get a snapshot of what was read (see ``RowSnapshot``).
-    func fetch(_ request: FetchRequest, in context: ConnectionAndTypes) throws -> [Object] {
+    func fetch(_ request: FetchRequest, in context: QueueContext) throws -> [Object] {
         let tail = request.tail
         // A read that bypasses the cache makes fresh instances and leaves the cache alone.
-        let caches = cache.policy != .none && !request.bypassesCache
+        let caches = cachePolicy != .none && !request.bypassesCache
         // 1. Each relationship's lookup rows, then (when loaded eagerly) the children they name.
         // Each relationship's lookup rows, in the model's order (what `QSRow.related` indexes).
         var related: [ChildrenByParent?] = []
@@ -36,45 +36,57 @@ extension TypeBinding {
             return try Object._instances(from: QSRowReader(row: row, statement: statement))
         }
         row.relatedObjects = related
-        var encoder = QSRowEncoder(layout: layout, keepsRelationships: false)
+        var encoder = QSRowEncoder(layout: layout)
         var lookupCursors = Array(repeating: 0, count: lookupRows.count)
-        let trust = context.registry.snapshotTrust
+        let known = caches ? context.state.knownRows(of: self) : nil
+        let isWeak = cachePolicy == .weak
+        let trust = context.state.snapshotTrust
         // The snapshot epoch, known once the first row is read (SQLite has then looked at the
         // file); 0 until then, which no snapshot is kept in.
         var epoch: UInt64 = 0
         var objects: [Object] = []
+        var madeIDs: [QSAnyID] = []
+        var made: [Instance] = []
         while try statement.step() {
             row.advance()
             let id = try Object.UniqueID.read(from: row, at: 0)
             var keepsSnapshot = false
-            if caches {
+            if let known {
                 if epoch == 0 {
                     trust.noticeChanges(on: context.connection)
                     epoch = trust.epoch
                 }
-                let found = cache.object(for: id, keptSnapshotIn: epoch)
-                if let cached = found.object {
-                    objects.append(cached)
+                if isWeak {
+                    let found = known.weakInstanceOrKeptSnapshot(for: id.anyID, epoch: epoch)
+                    if let instance = found.instance {
+                        objects.append(ObjectCache<Object>.typedReference(instance))
+                        continue
+                    }
+                    keepsSnapshot = found.keepsSnapshot
+                } else if let instance = known.instance(for: id.anyID) {
+                    objects.append(ObjectCache<Object>.typed(instance))
                     continue
                 }
-                keepsSnapshot = found.keepsSnapshot
             }
             row.parentID = id.anyID
             var object = try Object(row: row)
             object.awakeFromFetch()
-            if caches {
+            if let known, let instance = ObjectCache<Object>.instance(object, policy: cachePolicy) {
                 if keepsSnapshot {
                     // The row's earlier instance died, and its snapshot still says what the row
                     // holds: kept, rather than encoding the same again.
-                    cache.insertKeepingSnapshot(object)
+                    known.insert(instance, id: id.anyID)
                     for position in lookupRows.indices { lookupRows[position].skip(id.anyID, cursor: &lookupCursors[position]) }
                 } else {
                     let snapshot = try snapshot(of: object, lookups: lookupRows, cursors: &lookupCursors, encoder: &encoder, epoch: epoch)
-                    cache.insert(object, snapshot: snapshot)
+                    known.insert(instance, id: id.anyID, snapshot: snapshot)
                 }
+                madeIDs.append(id.anyID)
+                made.append(instance)
             }
             objects.append(object)
         }
+        context.made.record(self, ids: madeIDs, instances: made)
         return objects
     }
 
@@ -93,7 +105,7 @@ extension TypeBinding {
         return RowSnapshot(values: values, lookups: lookupSnapshots, epoch: epoch)
     }
 
-    private func readLookupRows(_ sql: String, _ arguments: [SQLValue], _ context: ConnectionAndTypes) throws -> LookupRows {
+    private func readLookupRows(_ sql: String, _ arguments: [SQLValue], _ context: QueueContext) throws -> LookupRows {
         let statement = try context.connection.statement(sql)
         try statement.bind(arguments)
         defer { statement.reset() }
@@ -107,14 +119,36 @@ extension TypeBinding {
 
     /// Each distinct child of `rows` made (or found in the cache) once, then listed flat in the
     /// rows' order; a lookup row whose child was deleted (an orphan row) lists nil and is skipped.
-    func childrenByParent(_ rows: LookupRows, in context: ConnectionAndTypes) throws -> ChildrenByParent {
+    func childrenByParent(_ rows: LookupRows, in context: QueueContext) throws -> ChildrenByParent {
         let distinct = rows.distinctChildren
-        var (children, missing) = cache.objects(for: distinct.ids)
+        var (children, missing) = knownInstances(for: distinct.ids, in: context)
         if !missing.isEmpty {
             for child in try fetch(.ids(missing), in: context) {
                 if let position = distinct.position(of: child.uniqueID.anyID) { children[position] = child }
             }
         }
         return ChildrenByParentOf(runs: rows.runs, children: children, positionOfRow: distinct.positionOfRow)
+    }
+
+    /// The instances the queue knows for `ids`, in order (nil where none is alive), and the IDs
+    /// that have none.
+    private func knownInstances(for ids: [QSAnyID], in context: QueueContext) -> (found: [Object?], missing: [QSAnyID]) {
+        guard cachePolicy != .none else { return (Array(repeating: nil, count: ids.count), ids) }
+        let known = context.state.knownRows(of: self)
+        var found: [Object?] = []
+        var missing: [QSAnyID] = []
+        found.reserveCapacity(ids.count)
+        if cachePolicy == .weak {
+            for (id, instance) in zip(ids, known.weakInstances(for: ids)) {
+                found.append(instance.map(ObjectCache<Object>.typedReference))
+                if instance == nil { missing.append(id) }
+            }
+        } else {
+            for (id, instance) in zip(ids, known.instances(for: ids)) {
+                found.append(instance.map(ObjectCache<Object>.typed))
+                if instance == nil { missing.append(id) }
+            }
+        }
+        return (found, missing)
     }
 }

@@ -1,4 +1,5 @@
 /// Turning instances into rows to save, and patching cached instances, on the main actor.
+@MainActor
 extension TypeBinding {
     /// Encodes `objects` (and their children) into `batch`, and caches them.
     func encode(_ objects: [Object], into batch: inout SaveBatch, registry: TypeRegistry) throws {
@@ -8,7 +9,7 @@ extension TypeBinding {
         for index in 0 ..< objects.count {
             positions.append(try encode(objects[index], group: group, into: &batch, registry: registry))
         }
-        batch.groups[group].markNewToCache(positions, cache.insertFromApp(objects, at: Array(0 ..< objects.count)))
+        batch.groups[group].setInstances(cache.insertFromApp(objects, at: Array(0 ..< objects.count)), at: positions)
     }
 
     func addChildren(_ children: any RelatedChildren, to batch: inout SaveBatch, registry: TypeRegistry) throws {
@@ -29,7 +30,7 @@ extension TypeBinding {
             claimed.append(index)
         }
         guard !claimed.isEmpty else { return }
-        batch.groups[group].markNewToCache(positions, cache.insertFromApp(typedChildren, at: claimed))
+        batch.groups[group].setInstances(cache.insertFromApp(typedChildren, at: claimed), at: positions)
     }
 
     /// Encodes `object` into the group at `group`; returns the position of its row there.
@@ -51,8 +52,6 @@ extension TypeBinding {
         }
         return batch.groups[group].append(object.uniqueID.anyID, row: .encoded(values: encoded.values, lookups: lookups))
     }
-
-    var cachesInstances: Bool { cache.policy != .none }
 
     func hasCachedInstance(_ id: QSAnyID) -> Bool {
         guard cache.policy != .none, let typedID = Object.UniqueID(anyID: id) else { return false }
@@ -96,7 +95,7 @@ extension TypeBinding {
         if let updateInPlace {
             try updateInPlace(current, row)
         } else {
-            cache.insert(try Object(row: row))
+            cache.insertReplacing(try Object(row: row))
         }
     }
 }

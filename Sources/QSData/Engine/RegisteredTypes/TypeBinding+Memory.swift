@@ -1,15 +1,15 @@
 /// Keeping the instances in memory true to the database when rows are deleted and when a write
 /// is rolled back.
 extension TypeBinding {
-    func evictKeepingInstances(_ ids: [QSAnyID]) -> @Sendable () -> Void {
+    @MainActor func evictKeepingInstances(_ ids: [QSAnyID]) -> @MainActor @Sendable () -> Void {
         // By the uniqueIDs as the cache keeps them: a delete of many rows makes no typed ID for each.
-        let removed = ObjectsInTransit(value: cache.remove(anyIDs: ids))
+        let removed = ObjectsInTransit(value: cache.removeDeleted(ids))
         let cache = self.cache
-        return { for object in removed.value { cache.insert(object) } }
+        return { for object in removed.value { cache.insertPutBack(object) } }
     }
 
-    func dropChildren(_ ids: Set<QSAnyID>, from relationship: String, timing: PatchTiming) -> [QSAnyID] {
-        guard cache.policy != .none, !ids.isEmpty, let position = layout.relationshipPosition(of: relationship) else { return [] }
+    @MainActor func dropChildren(_ ids: Set<QSAnyID>, from relationship: String, timing: PatchTiming) -> [QSAnyID] {
+        guard cachePolicy != .none, !ids.isEmpty, let position = layout.relationshipPosition(of: relationship) else { return [] }
         var encoder = QSRowEncoder(layout: layout)
         let row = QSRow(layout: layout, values: [], parentID: .integer(0))
         var changed: [QSAnyID] = []
@@ -23,14 +23,14 @@ extension TypeBinding {
                 try replace(object, values: values, related: related, id: id, using: row)
             } catch {
                 // An instance that can't be patched is forgotten: the next fetch reads the database.
-                cache.remove([object.uniqueID])
+                cache.removeKeepingRows([object.uniqueID])
             }
             changed.append(id)
         }
         return changed
     }
 
-    func cachedInstanceListsChildren(ids: [QSAnyID], in relationship: String) throws -> Bool {
+    @MainActor func cachedInstanceListsChildren(ids: [QSAnyID], in relationship: String) throws -> Bool {
         guard cache.policy != .none else { return false }
         for id in ids {
             guard let typedID = Object.UniqueID(anyID: id), let object = cache.object(for: typedID) else { continue }
@@ -40,24 +40,24 @@ extension TypeBinding {
     }
 
     /// Whether `object` lists children in `relationship` (as it would save them).
-    func listsChildren(_ object: Object, in relationship: String) throws -> Bool {
+    @MainActor func listsChildren(_ object: Object, in relationship: String) throws -> Bool {
         var encoder = QSRowEncoder(layout: layout)
         object.encode(to: &encoder)
         guard let position = layout.relationshipPosition(of: relationship) else { return false }
         return try encoder.finish().relationships[position].map { !$0.childIDs.isEmpty } ?? false
     }
 
-    func restoreCachedInstances(ids: [QSAnyID], in context: ConnectionAndTypes) throws -> @MainActor @Sendable () -> [QSAnyID] {
-        guard cache.policy != .none, !ids.isEmpty else { return { [] } }
+    func restoreCachedInstances(ids: [QSAnyID], in context: QueueContext) throws -> @MainActor @Sendable () -> [QSAnyID] {
+        guard cachePolicy != .none, !ids.isEmpty else { return { [] } }
         var request = FetchRequest.ids(ids)
         request.bypassesCache = true
         let stored = ObjectsInTransit(value: try fetch(request, in: context))
         return { self.restore(ids: ids, from: stored.value) }
     }
 
-    /// Main actor: makes the cached instances hold what `stored` holds, and forgets those of the
+    /// Makes the cached instances hold what `stored` holds, and forgets those of the
     /// `ids` that have no row.
-    private func restore(ids: [QSAnyID], from stored: [Object]) -> [QSAnyID] {
+    @MainActor private func restore(ids: [QSAnyID], from stored: [Object]) -> [QSAnyID] {
         var encoder = QSRowEncoder(layout: layout)
         let row = QSRow(layout: layout, values: [], parentID: .integer(0))
         var restored: [QSAnyID] = []
@@ -71,12 +71,12 @@ extension TypeBinding {
                 let (values, related) = try encoder.finish()
                 try replace(current, values: values, related: related, id: id, using: row)
             } catch {
-                cache.remove([object.uniqueID])
+                cache.removeKeepingRows([object.uniqueID])
             }
             restored.append(id)
         }
         let gone = ids.filter { !found.contains($0) }.compactMap { Object.UniqueID(anyID: $0) }
-        restored += cache.remove(gone).map { $0.uniqueID.anyID }
+        restored += cache.removeDeleted(gone.map { $0.anyID }).map { $0.uniqueID.anyID }
         return restored
     }
 }

@@ -8,58 +8,61 @@ protocol AnyTypeBinding: AnyObject, Sendable {
     var sql: TableSQL { get }
     /// What the schema says of the type's table beyond the model (see ``TableFacts``).
     var tableFacts: TableFacts { get }
+    /// How the type keeps instances: not at all, while the app holds them, or for good.
+    var cachePolicy: InstanceTable.Policy { get }
 
-    /// Database queue: the children of a relationship for the given lookup rows.
-    func childrenByParent(_ rows: LookupRows, in context: ConnectionAndTypes) throws -> ChildrenByParent
+    // MARK: Database queue
 
-    /// Main actor: adds the children of a saved parent to the batch, once each.
-    func addChildren(_ children: any RelatedChildren, to batch: inout SaveBatch, registry: TypeRegistry) throws
+    /// The children of a relationship for the given lookup rows.
+    func childrenByParent(_ rows: LookupRows, in context: QueueContext) throws -> ChildrenByParent
 
-    /// Whether the type keeps instances at all (uniqued classes and permanent caches do).
-    var cachesInstances: Bool { get }
+    /// Reads the rows of `ids` as the database holds them, and returns the main-actor work that
+    /// makes the cached instances match. The work returns the IDs it patched or evicted.
+    func restoreCachedInstances(ids: [QSAnyID], in context: QueueContext) throws -> @MainActor @Sendable () -> [QSAnyID]
 
-    /// Main actor: whether an instance with this uniqueID is cached or alive.
-    func hasCachedInstance(_ id: QSAnyID) -> Bool
+    // MARK: Main actor
 
-    /// Main actor: makes cached instances reflect new column values. Returns the IDs patched.
+    /// Adds the children of a saved parent to the batch, once each.
+    @MainActor func addChildren(_ children: any RelatedChildren, to batch: inout SaveBatch, registry: TypeRegistry) throws
+
+    /// Whether an instance with this uniqueID is cached or alive.
+    @MainActor func hasCachedInstance(_ id: QSAnyID) -> Bool
+
+    /// Makes cached instances reflect new column values. Returns the IDs patched.
     @discardableResult
-    func patchCachedInstances(ids: [QSAnyID], with columns: [String: SQLValue], timing: PatchTiming) throws -> [QSAnyID]
+    @MainActor func patchCachedInstances(ids: [QSAnyID], with columns: [String: SQLValue], timing: PatchTiming) throws -> [QSAnyID]
 
-    /// Database queue: what the rows for `ids` hold, in order, where an instance is kept and its
-    /// row known. One lock for all: the main actor takes the same lock as it saves, and taking
-    /// it per row made the two wait on each other. Rows `isKnownMissing` marks are not looked for.
-    func snapshots(for ids: [QSAnyID], isKnownMissing: [Bool]) -> [RowSnapshot?]
+    /// Forgets the cached instances of rows that stay, so the next fetch reads them afresh. After
+    /// the commit of the write `stamp`, instances the app saved through a later write stay.
+    @MainActor func evict(_ ids: [QSAnyID], afterCommitOf stamp: UInt64?)
 
-    /// Database queue: records what the rows hold (nil: unknown), where an instance is kept.
-    func setSnapshots(_ updates: consuming [(id: QSAnyID, snapshot: RowSnapshot?)])
+    /// Forgets the instances of deleted rows. After the commit of the write `stamp`, instances the
+    /// app saved again through a later write stay.
+    @MainActor func evictDeleted(_ ids: [QSAnyID], afterCommitOf stamp: UInt64?)
 
-    /// Database queue: records new values for some columns (by layout position) of these rows.
-    func patchSnapshots(_ ids: [QSAnyID], columns: [(index: Int, value: SQLValue)])
+    /// Forgets the instances of rows about to be deleted, and returns what puts them back.
+    @MainActor func evictKeepingInstances(_ ids: [QSAnyID]) -> @MainActor @Sendable () -> Void
 
-    /// Forgets cached instances.
-    func evict(_ ids: [QSAnyID])
+    /// Makes cached instances that list any of `ids` in `relationship` drop them, keeping the
+    /// order of the rest. Returns the IDs of the instances changed.
+    @MainActor func dropChildren(_ ids: Set<QSAnyID>, from relationship: String, timing: PatchTiming) -> [QSAnyID]
 
-    /// Main actor: forgets the instances of rows a committed write deleted, except those the app
-    /// saved again through a later write.
-    func evict(_ ids: [QSAnyID], afterCommitOf stamp: UInt64)
+    /// Whether an instance the store holds for one of `ids` lists children in `relationship`.
+    @MainActor func cachedInstanceListsChildren(ids: [QSAnyID], in relationship: String) throws -> Bool
 
-    /// Main actor: forgets cached instances and returns what puts them back (thread-safe).
-    func evictKeepingInstances(_ ids: [QSAnyID]) -> @Sendable () -> Void
+    /// Keeps instances a fetch on the queue made.
+    @MainActor func keepFetched(ids: [QSAnyID], instances: [Instance])
 
-    /// Main actor: makes cached instances that list any of `ids` in `relationship` drop them,
-    /// keeping the order of the rest. Returns the IDs of the instances changed.
-    func dropChildren(_ ids: Set<QSAnyID>, from relationship: String, timing: PatchTiming) -> [QSAnyID]
-
-    /// Main actor: whether an instance the store holds for one of `ids` lists children in
-    /// `relationship`.
-    func cachedInstanceListsChildren(ids: [QSAnyID], in relationship: String) throws -> Bool
-
-    /// Database queue: reads the rows of `ids` as the database holds them, and returns the
-    /// main-actor work that makes the cached instances match. Returns the IDs it patched or evicted.
-    func restoreCachedInstances(ids: [QSAnyID], in context: ConnectionAndTypes) throws -> @MainActor @Sendable () -> [QSAnyID]
+    /// What the main actor's table of instances noted for the queue's (see ``ObjectCache``).
+    @MainActor func takeKnownRowsNotes() -> KnownRowsNotes?
 
     /// The number of instances the cache holds alive.
-    var cachedInstanceCount: Int { get }
+    @MainActor var cachedInstanceCount: Int { get }
+}
+
+extension AnyTypeBinding {
+    /// Whether the type keeps instances at all (uniqued classes and permanent caches do).
+    var cachesInstances: Bool { cachePolicy != .none }
 }
 
 final class TypeBinding<Object: QSDataObject>: AnyTypeBinding, @unchecked Sendable {
@@ -96,14 +99,31 @@ final class TypeBinding<Object: QSDataObject>: AnyTypeBinding, @unchecked Sendab
         { object, row in try unsafeDowncast(unsafeBitCast(object, to: AnyObject.self), to: Updatable.self).update(from: row) }
     }
 
-    var cachedInstanceCount: Int { cache.count }
+    var cachePolicy: InstanceTable.Policy { cache.policy }
 
-    func evict(_ ids: [QSAnyID]) {
-        cache.remove(anyIDs: ids)
+    @MainActor var cachedInstanceCount: Int { cache.count }
+
+    @MainActor func evict(_ ids: [QSAnyID], afterCommitOf stamp: UInt64?) {
+        cache.removeKeepingRows(evictable(ids, afterCommitOf: stamp))
     }
 
-    func evict(_ ids: [QSAnyID], afterCommitOf stamp: UInt64) {
+    @MainActor func evictDeleted(_ ids: [QSAnyID], afterCommitOf stamp: UInt64?) {
+        cache.removeDeleted(evictable(ids, afterCommitOf: stamp).map { $0.anyID })
+    }
+
+    /// The typed IDs of `ids` whose instances may go after the commit of `stamp`.
+    @MainActor private func evictable(_ ids: [QSAnyID], afterCommitOf stamp: UInt64?) -> [Object.UniqueID] {
+        let typed = ids.compactMap { Object.UniqueID(anyID: $0) }
+        guard let stamp else { return typed }
         let timing = PatchTiming.afterCommit(of: stamp)
-        cache.remove(ids.compactMap { Object.UniqueID(anyID: $0) }.filter { !timing.skips($0, in: cache) })
+        return typed.filter { !timing.skips($0, in: cache) }
+    }
+
+    @MainActor func keepFetched(ids: [QSAnyID], instances: [Instance]) {
+        cache.insertFetched(ids: ids, instances: instances)
+    }
+
+    @MainActor func takeKnownRowsNotes() -> KnownRowsNotes? {
+        cache.takeNotes()
     }
 }

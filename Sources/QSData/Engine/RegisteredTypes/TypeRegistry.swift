@@ -6,9 +6,9 @@ final class TypeRegistry: Sendable {
     /// What deleting rows of each table of the model involves, by table name.
     let deletePlans: [String: DeletePlan]
     /// Per table, the registered types with a relationship whose children live on it.
+    /// The registered types that keep instances.
+    private let cachingBindings: [any AnyTypeBinding]
     private let parentsByChildTable: [String: [(binding: any AnyTypeBinding, relationship: String)]]
-    /// Whether the snapshots the types' caches keep can be kept for new instances.
-    let snapshotTrust = SnapshotTrust()
 
     /// - Parameter model: every type of the data model, registered or not: a delete cleans the
     ///   lookup tables of all of them.
@@ -30,6 +30,7 @@ final class TypeRegistry: Sendable {
             }
         }
         parentsByChildTable = parents
+        cachingBindings = byName.values.filter(\.cachesInstances).sorted { $0.description.name < $1.description.name }
     }
 
     /// The registered types that read `table`.
@@ -56,6 +57,17 @@ final class TypeRegistry: Sendable {
     /// The other registered types that read the same table as `binding`.
     func siblings(of binding: any AnyTypeBinding) -> [any AnyTypeBinding] {
         siblingsByName[binding.description.name] ?? []
+    }
+
+    /// What the main actor's instance tables noted for the queue's, by type name; nil when
+    /// nothing (see ``ObjectCache``).
+    @MainActor
+    func takeKnownRowsNotes() -> [(String, KnownRowsNotes)]? {
+        var taken: [(String, KnownRowsNotes)] = []
+        for binding in cachingBindings {
+            if let notes = binding.takeKnownRowsNotes() { taken.append((binding.description.name, notes)) }
+        }
+        return taken.isEmpty ? nil : taken
     }
 
     var all: [any AnyTypeBinding] {

@@ -6,55 +6,75 @@
 /// rolls back, ``forgetTouched()`` puts back the snapshots saves replaced and drops the ones bulk
 /// updates patched (the next save of those rows then checks the database, which is always safe).
 final class ChangeTracker {
+    private let state: QueueState
     /// Per group saved, the snapshots it replaced, to put back if the transaction rolls back.
-    private var replaced: [(binding: any AnyTypeBinding, previous: [(id: QSAnyID, snapshot: RowSnapshot?)])] = []
-    private var patched: [(binding: any AnyTypeBinding, ids: [QSAnyID])] = []
+    private var replaced: [(rows: KnownRows, previous: [(id: QSAnyID, snapshot: RowSnapshot?)])] = []
+    private var patched: [(rows: KnownRows, ids: [QSAnyID])] = []
+    /// The instances of rows deleted, to put back if the transaction rolls back (so that a
+    /// rollback's re-read of a parent finds the child instances the app holds).
+    private var deleted: [(rows: KnownRows, instances: [(id: QSAnyID, instance: Instance)])] = []
 
-    /// The snapshots of a group's rows, in order.
-    func snapshots(of group: SaveGroup) -> [RowSnapshot?] {
+    init(state: QueueState) {
+        self.state = state
+    }
+
+    /// Keeps the instances the app saved for a group's rows, and returns the rows' snapshots, in order.
+    func adoptInstancesAndReadSnapshots(of group: SaveGroup) -> [RowSnapshot?] {
         guard group.binding.cachesInstances else { return Array(repeating: nil, count: group.ids.count) }
-        return group.binding.snapshots(for: group.ids, isKnownMissing: group.isNewToCache)
+        return state.knownRows(of: group.binding).adopt(group.instances, ids: group.ids)
     }
 
     /// Records what some rows of `binding` now hold.
     func record(_ recorded: consuming RecordedSnapshots, of binding: any AnyTypeBinding) {
         guard binding.cachesInstances, !recorded.isEmpty else { return }
+        let rows = state.knownRows(of: binding)
         let (updates, previous) = recorded.take()
-        replaced.append((binding, previous))
-        binding.setSnapshots(consume updates)
+        replaced.append((rows, previous))
+        rows.setSnapshots(consume updates)
     }
 
     /// Records that `columns` (by name) now hold these values in the rows `ids`, for every type
     /// on the table that reads them.
     func recordUpdate(of ids: [QSAnyID], columns: [(name: String, value: SQLValue)], bindings: [any AnyTypeBinding]) {
-        for binding in bindings where binding.patchSnapshots(ids, named: columns) {
-            patched.append((binding, ids))
+        for binding in bindings where binding.cachesInstances {
+            let positioned = columns.compactMap { column in binding.layout.index(of: column.name).map { (index: $0, value: column.value) } }
+            guard !positioned.isEmpty else { continue }
+            let rows = state.knownRows(of: binding)
+            rows.patchSnapshots(ids, columns: positioned)
+            patched.append((rows, ids))
         }
     }
 
     /// Records that the rows `ids` are gone, for every type on the table.
     func recordDeletion(of ids: [QSAnyID], bindings: [any AnyTypeBinding]) {
-        forgetSnapshots(of: ids, bindings: bindings)
+        for binding in bindings where binding.cachesInstances {
+            let rows = state.knownRows(of: binding)
+            deleted.append((rows, rows.removeReturningInstances(ids)))
+        }
     }
 
     /// Drops the snapshots of `ids` (for instance parents whose lookup rows a delete removed):
     /// their next save checks the database.
     func forgetSnapshots(of ids: [QSAnyID], bindings: [any AnyTypeBinding]) {
         for binding in bindings where binding.cachesInstances {
-            binding.setSnapshots(ids.map { (id: $0, snapshot: nil) })
+            state.knownRows(of: binding).setSnapshots(ids.map { (id: $0, snapshot: nil) })
         }
     }
 
     /// The transaction rolled back: what it recorded is not what the database holds.
     func forgetTouched() {
-        for (binding, ids) in patched {
-            binding.setSnapshots(ids.map { (id: $0, snapshot: nil) })
+        for (rows, ids) in patched {
+            rows.setSnapshots(ids.map { (id: $0, snapshot: nil) })
         }
         // Latest first, so that a row saved in several groups gets what it held before the first.
-        while let (binding, previous) = replaced.popLast() {
-            binding.setSnapshots(previous)
+        while let (rows, previous) = replaced.popLast() {
+            rows.setSnapshots(previous)
+        }
+        for (rows, instances) in deleted {
+            for (id, instance) in instances { rows.putBack(instance, id: id) }
         }
         patched = []
+        deleted = []
     }
 
     /// The positions of the columns whose value differs from the snapshot's.

@@ -1,9 +1,9 @@
 /// What the database holds for one row of a type, as the store last read or wrote it.
 ///
-/// The store keeps one for every instance it holds (uniqued instances while alive, permanently
-/// cached ones), in the instance's cache entry, so that saving compares against it and writes
-/// only what differs. It is touched only on the database queue, inside the write that makes it
-/// true; a write that rolls back drops the snapshots it touched.
+/// The database queue keeps one for every row whose instance is held (uniqued instances while
+/// alive, permanently cached ones), in its table of known rows (``KnownRows``), so that saving
+/// compares against it and writes only what differs. It changes only on the queue, inside the
+/// write that makes it true; a write that rolls back puts back or drops the snapshots it touched.
 struct RowSnapshot: Sendable {
     /// The columns in the layout's order, as the type encodes them.
     var values: [SQLValue]

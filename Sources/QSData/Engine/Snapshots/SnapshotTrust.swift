@@ -12,8 +12,8 @@
 /// by this connection or another; the store explains away the moves of its own writes, so any
 /// other move ends the epoch.
 ///
-/// Touched only on the database queue.
-final class SnapshotTrust: @unchecked Sendable {
+/// Part of the ``QueueState``: touched only on the database queue.
+final class SnapshotTrust {
     /// The current epoch. It starts at 1, so a snapshot that carries 0 is never kept.
     private(set) var epoch: UInt64 = 1
     /// The data version after the store's last own commit, or as last noticed.

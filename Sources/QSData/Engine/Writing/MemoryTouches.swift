@@ -8,7 +8,7 @@ import Foundation
 final class MemoryTouches: @unchecked Sendable {
     private let lock = NSLock()
     private var idsByBinding: [ObjectIdentifier: (binding: any AnyTypeBinding, ids: [QSAnyID])] = [:]
-    private var undos: [@Sendable () -> Void] = []
+    private var undos: [@MainActor @Sendable () -> Void] = []
 
     /// The cached instances of `binding` with these IDs were changed in memory.
     func changed(_ binding: any AnyTypeBinding, ids: some Sequence<QSAnyID>) {
@@ -19,38 +19,48 @@ final class MemoryTouches: @unchecked Sendable {
     }
 
     /// `undo` puts back what the write took out of a cache.
-    func addUndo(_ undo: @escaping @Sendable () -> Void) {
+    func addUndo(_ undo: @escaping @MainActor @Sendable () -> Void) {
         lock.lock()
         undos.append(undo)
         lock.unlock()
     }
 
-    /// Database queue, after a rollback or for writes that will never run: brings what the
-    /// writes changed in memory back to what the database holds. Returns, per write, the
-    /// main-actor work that patches the instances and returns the change observers hear (the
-    /// restored IDs, as updated).
+    /// Database queue, after a rollback or for writes that will never run: re-reads the rows the
+    /// writes changed in memory, and returns, per write, the main-actor work that puts back the
+    /// instances the write took out of a cache and patches the others to what the database holds.
+    /// The work returns the change observers hear: the restored IDs, as updated.
     ///
-    /// Every write's evicted instances are put back before any row is re-read: a write that
-    /// deleted a child evicts it, and an earlier write's parent re-read first would otherwise
-    /// make a second instance of that child.
+    /// The queue's own table of instances (``KnownRows``) still holds the instances put aside, so
+    /// a parent re-read here lists the very child instance the main actor puts back.
     static func restoreWork(
-        for writes: [(touches: MemoryTouches?, source: QSChangeSource)], in context: ConnectionAndTypes
+        for writes: [(touches: MemoryTouches?, source: QSChangeSource)], in context: QueueContext
     ) -> [@MainActor @Sendable () -> QSChange] {
-        for write in writes { write.touches?.putBackEvicted() }
-        return writes.compactMap { write in write.touches?.rereadWork(source: write.source, in: context) }
+        let touched = writes.compactMap { write in write.touches.map { (touches: $0, source: write.source) } }
+        let patches = touched.map { $0.touches.rereadWork(source: $0.source, in: context) }
+        let undos = touched.flatMap { $0.touches.takeUndos() }
+        // The re-reads made instances for rows no one held: the main actor keeps them too.
+        let keepMade = context.made.handOver()
+        let firstly = OnceOnMainActor {
+            // Every write's instances go back before any is patched: a later write of a batch may
+            // have evicted an instance an earlier one's patch is for.
+            for undo in undos { undo() }
+            keepMade()
+        }
+        return patches.map { patch in
+            {
+                firstly.run()
+                return patch()
+            }
+        }
     }
 
-    /// Puts back the instances the write took out of a cache.
-    private func putBackEvicted() {
+    private func takeUndos() -> [@MainActor @Sendable () -> Void] {
         lock.lock()
-        let undos = self.undos
-        self.undos = []
-        lock.unlock()
-        for undo in undos { undo() }
+        defer { lock.unlock() }
+        return undos
     }
 
-    /// Re-reads the changed rows and returns the main-actor work that patches the instances.
-    private func rereadWork(source: QSChangeSource, in context: ConnectionAndTypes) -> @MainActor @Sendable () -> QSChange {
+    private func rereadWork(source: QSChangeSource, in context: QueueContext) -> @MainActor @Sendable () -> QSChange {
         lock.lock()
         let touched = Array(idsByBinding.values)
         lock.unlock()
@@ -60,7 +70,7 @@ final class MemoryTouches: @unchecked Sendable {
                 patches.append((binding.description.name, try binding.restoreCachedInstances(ids: ids, in: context)))
             } catch {
                 // The rows can't be read back: forget the instances, so the next fetch reads them.
-                patches.append((binding.description.name, { binding.evict(ids); return ids }))
+                patches.append((binding.description.name, { binding.evict(ids, afterCommitOf: nil); return ids }))
             }
         }
         return {
@@ -70,5 +80,21 @@ final class MemoryTouches: @unchecked Sendable {
             }
             return change
         }
+    }
+}
+
+/// Work run once on the main actor by whichever of several closures runs first.
+@MainActor
+private final class OnceOnMainActor: Sendable {
+    private var work: (@MainActor () -> Void)?
+
+    nonisolated init(_ work: @escaping @MainActor @Sendable () -> Void) {
+        self.work = work
+    }
+
+    func run() {
+        let work = self.work
+        self.work = nil
+        work?()
     }
 }

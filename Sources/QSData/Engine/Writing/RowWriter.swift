@@ -2,10 +2,18 @@
 ///
 /// Every method runs inside the caller's transaction and returns what changed, for observers.
 struct RowWriter {
-    let connection: SQLiteConnection
+    let state: QueueState
     let registry: TypeRegistry
     /// What the rows held before this transaction, and what it has written.
-    let tracker = ChangeTracker()
+    let tracker: ChangeTracker
+
+    init(state: QueueState, registry: TypeRegistry) {
+        self.state = state
+        self.registry = registry
+        tracker = ChangeTracker(state: state)
+    }
+
+    var connection: SQLiteConnection { state.connection }
 
     // MARK: Saving
 
@@ -27,9 +35,9 @@ struct RowWriter {
         var updated: [QSAnyID] = []
         // The group's snapshots are read and recorded in one go each. When an ID comes twice,
         // its second save sees what its first one wrote.
-        let storedSnapshots = tracker.snapshots(of: group)
+        let storedSnapshots = tracker.adoptInstancesAndReadSnapshots(of: group)
         var recorded = RecordedSnapshots(expecting: group.ids.count, idsRepeat: group.repeatsIDs)
-        let epoch = registry.snapshotTrust.epoch
+        let epoch = state.snapshotTrust.epoch
         // Looked up once for the group: finding a statement in the connection's cache hashes its
         // SQL, a few hundred characters, which per row cost more than binding it.
         let statements = try RowStatements(binding, connection: connection)

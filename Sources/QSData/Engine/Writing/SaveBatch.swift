@@ -11,13 +11,15 @@ struct SaveBatch {
         /// both itself and as the child of another).
         private var distinctIDs: Set<QSAnyID> = []
         private(set) var repeatsIDs = false
-        /// Per row, whether the save just put the instance in the type's cache, which had none
-        /// for its uniqueID: then the cache holds no snapshot for the row, and the database
-        /// queue need not look. (A snapshot set there since, by a fetch, is only left unused.)
-        private(set) var isNewToCache: [Bool] = []
+        /// Per row, for a type that keeps instances, the instance saved, as the queue's table of
+        /// instances keeps it (see ``KnownRows``); empty for a type that keeps none.
+        private(set) var instances: [Instance?] = []
+
+        private let keepsInstances: Bool
 
         init(binding: any AnyTypeBinding) {
             self.binding = binding
+            keepsInstances = binding.cachesInstances
             encoder = QSRowEncoder(layout: binding.layout)
         }
 
@@ -26,20 +28,18 @@ struct SaveBatch {
             if !distinctIDs.insert(id).inserted { repeatsIDs = true }
             ids.append(id)
             rows.append(row)
-            isNewToCache.append(false)
+            if keepsInstances { instances.append(nil) }
             return ids.count - 1
         }
 
-        /// Marks the rows at `positions` whose flag in `isNew` is set as new to the cache.
-        mutating func markNewToCache(_ positions: [Int], _ isNew: [Bool]) {
-            for (position, isNew) in zip(positions, isNew) where isNew {
-                isNewToCache[position] = true
-            }
+        /// Sets the instances of the rows at `positions`, in order.
+        mutating func setInstances(_ added: [Instance], at positions: [Int]) {
+            for (position, instance) in zip(positions, added) { instances[position] = instance }
         }
 
         /// The rows so far, ready to travel to the database queue.
         var finished: SaveGroup {
-            SaveGroup(binding: binding, ids: ids, rows: rows, repeatsIDs: repeatsIDs, isNewToCache: isNewToCache)
+            SaveGroup(binding: binding, ids: ids, rows: rows, repeatsIDs: repeatsIDs, instances: ObjectsInTransit(value: instances))
         }
 
         /// Forgets the rows handed over.
@@ -48,7 +48,7 @@ struct SaveBatch {
             rows = []
             distinctIDs = []
             repeatsIDs = false
-            isNewToCache = []
+            instances = []
         }
     }
 
@@ -109,6 +109,16 @@ struct SaveGroup: Sendable {
     let rows: [RowSnapshot]
     /// Whether an ID comes more than once in `ids`.
     let repeatsIDs: Bool
-    /// Per row, whether the cache had no snapshot for it to look up (see ``SaveBatch/Group``).
-    let isNewToCache: [Bool]
+    /// Per row, for a type that keeps instances, the instance saved (see ``SaveBatch/Group``).
+    private let transit: ObjectsInTransit<[Instance?]>
+
+    init(binding: any AnyTypeBinding, ids: [QSAnyID], rows: [RowSnapshot], repeatsIDs: Bool, instances: ObjectsInTransit<[Instance?]>) {
+        self.binding = binding
+        self.ids = ids
+        self.rows = rows
+        self.repeatsIDs = repeatsIDs
+        transit = instances
+    }
+
+    var instances: [Instance?] { transit.value }
 }

@@ -1,4 +1,4 @@
-/// Main actor: turns the objects given to a save into the rows its write will hold, and makes the
+/// Turns the objects given to a save into the rows its write will hold, and makes the
 /// cached instances of other types on the same table show the saved values.
 @MainActor
 struct SaveEncoder {

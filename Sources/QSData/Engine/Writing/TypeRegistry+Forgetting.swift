@@ -16,9 +16,9 @@ extension TypeRegistry {
                 if let touches {
                     touches.addUndo(binding.evictKeepingInstances(ids))
                 } else if case .afterCommit(let stamp) = timing {
-                    binding.evict(ids, afterCommitOf: stamp)
+                    binding.evictDeleted(ids, afterCommitOf: stamp)
                 } else {
-                    binding.evict(ids)
+                    binding.evictDeleted(ids, afterCommitOf: nil)
                 }
             }
             let parents = parents(ofChildrenOn: table).filter(\.binding.cachesInstances)

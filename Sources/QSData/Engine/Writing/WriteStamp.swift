@@ -30,13 +30,13 @@ enum PatchTiming {
 
     /// Whether to leave the column values (or, with `relationships`, the relationships) of the
     /// instance for `id` in `cache` alone.
-    func skips<Object>(_ id: Object.UniqueID, in cache: ObjectCache<Object>, relationships: Bool = false) -> Bool {
+    @MainActor func skips<Object>(_ id: Object.UniqueID, in cache: ObjectCache<Object>, relationships: Bool = false) -> Bool {
         guard case .afterCommit(let stamp) = self else { return false }
         return cache.savedByApp(id, after: stamp, relationships: relationships)
     }
 
     /// Marks the instance for `id` as holding the column values of the app's save.
-    func record<Object>(_ id: Object.UniqueID, in cache: ObjectCache<Object>) {
+    @MainActor func record<Object>(_ id: Object.UniqueID, in cache: ObjectCache<Object>) {
         if case .saved = self { cache.markValuesSaved(id) }
     }
 }

@@ -8,15 +8,16 @@ struct WriteTransaction: Sendable {
     let registry: TypeRegistry
     let finishedWrites: FinishedWrites
 
-    /// Database queue: runs the writes in one transaction (`connection` is nil once the store
+    /// Database queue: runs the writes in one transaction (`state` is nil once the store
     /// is closed: the writes then fail) and posts the outcome to `finishedWrites`.
-    func run(on connection: SQLiteConnection?) {
+    func run(on state: QueueState?) {
         var failure: QSWriteError?
         var committed: [(change: QSChange, operation: String, afterCommit: AfterCommitWork?)] = []
-        let writer = connection.map { RowWriter(connection: $0, registry: registry) }
+        let writer = state.map { RowWriter(state: $0, registry: registry) }
         do {
-            guard let connection, let writer else { throw QSDataError.storeClosed }
-            let trust = registry.snapshotTrust
+            guard let state, let writer else { throw QSDataError.storeClosed }
+            let connection = state.connection
+            let trust = state.snapshotTrust
             try connection.transaction {
                 trust.noticeChanges(on: connection)
                 for write in writes {
@@ -36,8 +37,8 @@ struct WriteTransaction: Sendable {
             // The transaction rolled back: what the writes changed in memory goes back to what
             // the database holds.
             var restores: [@MainActor @Sendable () -> QSChange] = []
-            if let connection {
-                let context = ConnectionAndTypes(connection: connection, registry: registry)
+            if let state {
+                let context = QueueContext(state: state, registry: registry)
                 restores = MemoryTouches.restoreWork(for: writes.map { ($0.touches, $0.source) }, in: context)
             }
             finishedWrites.post(.failed(writeError, writes: writes.map(\.ticket) + (ticket.map { [$0] } ?? []), restores: restores))

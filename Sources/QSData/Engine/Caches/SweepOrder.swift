@@ -1,0 +1,31 @@
+/// The keys of a weak cache in the order they arrived, walked a few at a time: each key looked
+/// at is kept (compacted towards the front) or dropped, and a walk that reaches the end starts
+/// over. A struct, so that each step is one access to the table's property rather than one per
+/// field (each a run-time exclusivity check).
+struct SweepOrder {
+    var keys: [QSAnyID] = []
+    private var read = 0
+    private var write = 0
+
+    init(keys: [QSAnyID] = []) {
+        self.keys = keys
+    }
+
+    /// The next key to look at; nil at the end of a walk, which drops the keys not kept.
+    mutating func next() -> QSAnyID? {
+        guard read < keys.count else {
+            keys.removeLast(keys.count - write)
+            read = 0
+            write = 0
+            return nil
+        }
+        read += 1
+        return keys[read - 1]
+    }
+
+    /// Keeps the key just looked at.
+    mutating func keep(_ key: QSAnyID) {
+        keys[write] = key
+        write += 1
+    }
+}

@@ -1,0 +1,60 @@
+/// What the database queue owns: the SQLite connection, whether its snapshots are still true, and
+/// what it knows of the rows of each type that keeps instances.
+///
+/// Not `Sendable`, on purpose: ``DatabaseQueue`` keeps it and hands it to each piece of work as
+/// that work runs on the queue, and the compiler lets no one carry it anywhere else.
+final class QueueState {
+    let connection: SQLiteConnection
+    let snapshotTrust = SnapshotTrust()
+    private var knownRowsByType: [ObjectIdentifier: KnownRows] = [:]
+
+    init(connection: SQLiteConnection) {
+        self.connection = connection
+    }
+
+    /// What the queue knows of the rows of `binding`'s type (a type that keeps instances).
+    func knownRows(of binding: any AnyTypeBinding) -> KnownRows {
+        let key = ObjectIdentifier(binding)
+        if let rows = knownRowsByType[key] { return rows }
+        let rows = KnownRows(policy: binding.cachePolicy)
+        knownRowsByType[key] = rows
+        return rows
+    }
+}
+
+/// What work on the database queue needs to read rows and make instances of any type: the
+/// queue's state and the registered types (a relationship reaches its child type through them).
+struct QueueContext {
+    let state: QueueState
+    let registry: TypeRegistry
+    /// The instances a fetch made, for the main actor to keep as well.
+    let made: MadeInstances
+
+    init(state: QueueState, registry: TypeRegistry, made: MadeInstances = MadeInstances()) {
+        self.state = state
+        self.registry = registry
+        self.made = made
+    }
+
+    var connection: SQLiteConnection { state.connection }
+}
+
+/// The instances one piece of queue work made for rows of types that keep instances: the queue's
+/// table holds them already, and the main actor keeps them in its own once the work is done.
+final class MadeInstances {
+    private var made: [(binding: any AnyTypeBinding, ids: [QSAnyID], instances: [Instance])] = []
+
+    /// Records what a fetch of `binding`'s type made.
+    func record(_ binding: any AnyTypeBinding, ids: [QSAnyID], instances: [Instance]) {
+        guard !ids.isEmpty else { return }
+        made.append((binding, ids, instances))
+    }
+
+    /// The main-actor work that keeps them in the main actor's tables.
+    func handOver() -> @MainActor @Sendable () -> Void {
+        let made = ObjectsInTransit(value: self.made)
+        return {
+            for (binding, ids, instances) in made.value { binding.keepFetched(ids: ids, instances: instances) }
+        }
+    }
+}
