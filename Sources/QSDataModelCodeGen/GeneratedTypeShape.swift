@@ -27,7 +27,7 @@ struct GeneratedTypeShape {
     let members: [Member]
 
     /// The Swift type's name.
-    var name: String { description.swiftTypeName }
+    let name: String
     /// Whether the Swift name differs from the model's, so that the type declares `modelName`.
     var isRenamed: Bool { name != description.name }
 
@@ -35,10 +35,11 @@ struct GeneratedTypeShape {
     ///   - model: the whole model, for the Swift names of relationships' child types.
     ///   - defaults: the schema's column defaults, which become default arguments.
     init(
-        _ description: QSObjectDescription, options: GeneratedTypeOptions, in model: QSDataModel,
+        _ description: QSObjectDescription, options: GeneratedTypeOptions, in model: GeneratedModel,
         defaults: ColumnDefaults, access: AccessLevel, isSendable: Bool
     ) {
         self.description = description
+        name = model.swiftTypeName(of: description.name)
         isClass = options.kind == .class
         isUpdatable = isClass && description.sharesInstances
         var conformances = [isUpdatable ? "QSUpdatableObject" : "QSDataObject"]
@@ -69,7 +70,7 @@ struct GeneratedTypeShape {
                     for: defaultSQL, of: property, swiftType: baseType))
         }
         let relationships = description.relationships.map { relationship in
-            let child = model[relationship.childType]?.swiftTypeName ?? relationship.childType
+            let child = model.swiftTypeName(of: relationship.childType)
             let isLazy = relationship.loading == .lazy
             return Member(
                 modelName: relationship.name, swiftName: options.swiftName(of: relationship.name),
@@ -107,9 +108,10 @@ struct GeneratedTypeShape {
     /// The generated types that can be `Sendable`: structs, and immutable classes that are not
     /// patched in place, whose relationships all lead to such types. Swift types named in
     /// `swiftTypes` are taken to be Sendable values.
-    static func sendableTypeNames(in model: QSDataModel) -> Set<String> {
+    static func sendableTypeNames(in generated: GeneratedModel) -> Set<String> {
+        let model = generated.model
         var sendable = Set(model.objectTypes.values.filter { type in
-            guard let options = type.generation else { return false }
+            guard let options = generated.options[type.name] else { return false }
             return options.kind == .struct || (type.immutable && !type.sharesInstances)
         }.map(\.name))
         var removedOne = true

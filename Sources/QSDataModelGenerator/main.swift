@@ -22,9 +22,9 @@ do {
 }
 
 let modelURL = URL(fileURLWithPath: commandLine.modelPath)
-let model: QSDataModel
+let model: GeneratedModel
 do {
-    model = try QSDataModel(contentsOf: modelURL)
+    model = try GeneratedModel(contentsOf: modelURL)
 } catch {
     fail(String(describing: error), file: modelURL.path)
 }
@@ -36,7 +36,7 @@ if let schemaPath = commandLine.schemaPath {
         let schema = try QSSchema(
             creationFile: URL(fileURLWithPath: schemaPath),
             migrationsFolder: commandLine.migrationsPath.map { URL(fileURLWithPath: $0, isDirectory: true) })
-        let tables = Set(model.objectTypes.values.filter { $0.generation != nil }.map(\.table))
+        let tables = Set(model.model.objectTypes.values.filter(\.isGenerated).map(\.table))
         defaults = try ColumnDefaults(schema: schema, tables: tables)
     } catch {
         fail(String(describing: error), file: schemaPath)

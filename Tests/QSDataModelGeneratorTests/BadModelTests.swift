@@ -1,5 +1,6 @@
 import Foundation
 import QSData
+import QSDataModelCodeGen
 import Testing
 
 /// A mistake in a data model fails the generator — and so the build — with the message the
@@ -158,7 +159,7 @@ struct BadModelTests {
     @Test(arguments: badModels)
     func theGeneratorFailsWithTheLoadersMessage(_ bad: BadModel) throws {
         let url = try GeneratorFixtures.modelFile("<key>Book</key><dict><key>table</key><string>books</string>\(bad.keys)</dict>")
-        let loaderError = #expect(throws: QSDataError.self) { try QSDataModel(contentsOf: url) }
+        let loaderError = #expect(throws: QSDataError.self) { try GeneratedModel(contentsOf: url) }
         #expect(loaderError == .invalidModel(file: "Bad.plist", type: "Book", key: bad.key, problem: bad.problem))
 
         let output = url.deletingLastPathComponent().appendingPathComponent("Bad+Generated.swift")
@@ -176,7 +177,7 @@ struct BadModelTests {
         """)
         #expect(throws: QSDataError.invalidModel(
             file: "Bad.plist", type: "Task", key: "swiftName", problem: "the Swift type name 'Chore' is already the name of 'Chore'")) {
-            try QSDataModel(contentsOf: url)
+            try GeneratedModel(contentsOf: url)
         }
     }
 

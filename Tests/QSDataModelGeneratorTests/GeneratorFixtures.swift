@@ -12,9 +12,9 @@ enum GeneratorFixtures {
     /// The generator's output for the model at `url`, with the defaults of the schema beside it
     /// (`<Model>.sql`) when there is one, as the generator reads them.
     static func generate(_ url: URL, access: AccessLevel = .internal) throws -> String {
-        let model = try QSDataModel(contentsOf: url)
+        let model = try GeneratedModel(contentsOf: url)
         return ModelTypesGenerator(
-            model: model, modelFileName: url.lastPathComponent, access: access, defaults: try defaults(beside: url, for: model)
+            model: model, modelFileName: url.lastPathComponent, access: access, defaults: try defaults(beside: url, for: model.model)
         ).source()
     }
 

@@ -40,4 +40,10 @@ public struct QSDataModel: Sendable, Equatable {
 
     /// The description of the type named `name`.
     public subscript(name: String) -> QSObjectDescription? { objectTypes[name] }
+
+    /// The per-type keys the model code generator reads, and checks itself at build time; the
+    /// store reads only `generate`, to know that a type's declaration is generated.
+    package static let generatorKeys: Set = [
+        "generate", "swiftName", "kind", "swiftNames", "swiftTypes", "conformances", "setterAccess", "propertyOrder",
+    ]
 }

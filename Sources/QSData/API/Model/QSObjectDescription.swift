@@ -19,9 +19,9 @@ public struct QSObjectDescription: Sendable, Equatable {
     public let relationships: [QSRelationshipDescription]
     /// The full-text search index, when the model declares one (see ``QSSearchDescription``).
     public internal(set) var search: QSSearchDescription? = nil
-    /// How the model code generator writes this type's Swift declaration; nil for a type the
-    /// app writes by hand. The store reads it only to check a generated type's columns.
-    package internal(set) var generation: GeneratedTypeOptions?
+    /// Whether the model code generator writes this type's Swift declaration (the model's
+    /// `generate` key). The store reads it only to check a generated type's columns.
+    package internal(set) var isGenerated = false
 
     /// The property named `name`, if the model declares one.
     public func property(named name: String) -> QSPropertyDescription? {
@@ -36,10 +36,6 @@ public struct QSObjectDescription: Sendable, Equatable {
     /// Whether one instance is shared by everyone who fetches it (uniqued or cached), so that a
     /// class must be patched in place when its row changes.
     package var sharesInstances: Bool { uniqued || cachePermanently }
-
-    /// The name of the type's Swift declaration: the generated type's `swiftName`, otherwise the
-    /// model's name (which a hand-written type repeats, or returns from `modelName`).
-    package var swiftTypeName: String { generation?.swiftName ?? name }
 
     /// The type of `uniqueID` (`int64` or `string`).
     public var uniqueIDType: QSPropertyType { properties[0].type }

@@ -6,6 +6,7 @@ struct DataModelReader {
     static let relationshipKeys: Set = ["table", "parentID", "childID", "childClass", "indexKey", "loading", "deleteRule"]
     static let searchKeys: Set = ["table", "columns"]
 
+
     func readModel(_ root: Any) throws -> [String: QSObjectDescription] {
         guard let top = root as? [String: Any] else {
             throw failure(nil, nil, "the top level must be a dictionary")
@@ -26,13 +27,11 @@ struct DataModelReader {
                 throw failure(type.name, "relationships.\(relationship.name).childClass", "'\(relationship.childType)' is not a declared object type")
             }
         }
-        try checkSwiftTypeNames(types)
-        try checkRelationshipSwiftTypes(types)
         return types
     }
 
     private func readObject(name: String, _ object: [String: Any]) throws -> QSObjectDescription {
-        for key in object.keys where !Self.objectKeys.contains(key) && !GeneratedTypeOptions.keys.contains(key) {
+        for key in object.keys where !Self.objectKeys.contains(key) && !QSDataModel.generatorKeys.contains(key) {
             throw failure(name, key, "unknown key")
         }
         let table = try string(object, "table", in: name)
@@ -71,7 +70,7 @@ struct DataModelReader {
             properties: properties,
             relationships: try readRelationships(object["relationships"], in: name, properties: properties),
             search: try readSearch(object["search"], in: name, properties: properties))
-        description.generation = try readGeneration(object, of: description)
+        description.isGenerated = try bool(object, "generate", in: name)
         return description
     }
 

@@ -68,7 +68,7 @@ struct SchemaValidator {
         if property.isOptional, !allowsNull {
             return ["\(place), which may be NULL, but column '\(property.name)' of '\(type.table)' is NOT NULL"]
         }
-        if !property.isOptional, allowsNull, type.generation != nil, property.name != "uniqueID" {
+        if !property.isOptional, allowsNull, type.isGenerated, property.name != "uniqueID" {
             return ["\(place), never NULL, but column '\(property.name)' of '\(type.table)' allows NULL: write '\(property.typeSpelling)?' or declare the column NOT NULL"]
         }
         return []

@@ -1,8 +1,9 @@
 import Foundation
+import QSData
 
 /// Checks a generated type's `swiftTypes`: a property's Swift type must be able to hold the
 /// property's model type, and a relationship's must be the one its `loading` reads.
-extension DataModelReader {
+extension GenerationOptionsReader {
     /// The Swift types QSData stores, by the names a model writes, with the conformance whose
     /// `canStore` says which model types each can hold. A `Swift.` or `Foundation.` prefix is
     /// allowed. Other names are the app's own types, which the compiler and the store's
@@ -39,12 +40,12 @@ extension DataModelReader {
 
     /// A relationship's Swift type, when `swiftTypes` names one, is the one its loading reads:
     /// `[Child]` for an eager relationship, `QSRelated<Child>` for a lazy one.
-    func checkRelationshipSwiftTypes(_ types: [String: QSObjectDescription]) throws {
-        for type in types.values.sorted(by: { $0.name < $1.name }) {
-            guard let swiftTypes = type.generation?.swiftTypes else { continue }
+    func checkRelationshipSwiftTypes(_ model: GeneratedModel) throws {
+        for type in model.model.objectTypes.values.sorted(by: { $0.name < $1.name }) {
+            guard let swiftTypes = model.options[type.name]?.swiftTypes else { continue }
             for relationship in type.relationships {
                 guard let written = swiftTypes[relationship.name] else { continue }
-                let child = types[relationship.childType]?.swiftTypeName ?? relationship.childType
+                let child = model.swiftTypeName(of: relationship.childType)
                 let expected = relationship.loading == .lazy ? "QSRelated<\(child)>" : "[\(child)]"
                 guard written.filter({ $0 != " " }) != expected else { continue }
                 let reason = relationship.loading == .lazy

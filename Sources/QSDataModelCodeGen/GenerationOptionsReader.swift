@@ -1,9 +1,16 @@
+import QSData
+
 /// Reads the per-type keys that tell the model code generator how to write a type's Swift
-/// declaration, so that a mistake in them is reported by the loader like any other.
-extension DataModelReader {
-    func readGeneration(_ object: [String: Any], of type: QSObjectDescription) throws -> GeneratedTypeOptions? {
-        guard try bool(object, "generate", in: type.name) else {
-            if let key = GeneratedTypeOptions.keys.sorted().first(where: { $0 != "generate" && object[$0] != nil }) {
+/// declaration, and reports a mistake in them as the model loader reports any other: naming the
+/// file, the type and the key.
+struct GenerationOptionsReader {
+    let fileName: String
+
+    /// The options of `type`, read from its dictionary in the model file; nil when the type is
+    /// not generated.
+    func read(_ object: [String: Any], of type: QSObjectDescription) throws -> GeneratedTypeOptions? {
+        guard type.isGenerated else {
+            if let key = QSDataModel.generatorKeys.sorted().first(where: { $0 != "generate" && object[$0] != nil }) {
                 throw failure(type.name, key, "applies only to a type whose 'generate' is <true/>")
             }
             return nil
@@ -36,14 +43,15 @@ extension DataModelReader {
     }
 
     /// No two types of the model are declared under one Swift name.
-    func checkSwiftTypeNames(_ types: [String: QSObjectDescription]) throws {
+    func checkSwiftTypeNames(_ model: GeneratedModel) throws {
         var modelNameBySwiftName: [String: String] = [:]
-        for type in types.values.sorted(by: { $0.name < $1.name }) {
-            if let other = modelNameBySwiftName[type.swiftTypeName] {
-                let key = type.generation?.swiftName == nil ? "generate" : "swiftName"
-                throw failure(type.name, key, "the Swift type name '\(type.swiftTypeName)' is already the name of '\(other)'")
+        for type in model.model.objectTypes.values.sorted(by: { $0.name < $1.name }) {
+            let swiftName = model.swiftTypeName(of: type.name)
+            if let other = modelNameBySwiftName[swiftName] {
+                let key = model.options[type.name]?.swiftName == nil ? "generate" : "swiftName"
+                throw failure(type.name, key, "the Swift type name '\(swiftName)' is already the name of '\(other)'")
             }
-            modelNameBySwiftName[type.swiftTypeName] = type.name
+            modelNameBySwiftName[swiftName] = type.name
         }
     }
 
@@ -126,5 +134,9 @@ extension DataModelReader {
         guard let value = object[key] else { return nil }
         guard let string = value as? String, !string.isEmpty else { throw failure(type, key, "must be a non-empty string") }
         return string
+    }
+
+    func failure(_ type: String?, _ key: String?, _ problem: String) -> QSDataError {
+        .invalidModel(file: fileName, type: type, key: key, problem: problem)
     }
 }

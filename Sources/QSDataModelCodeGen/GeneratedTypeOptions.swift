@@ -1,7 +1,7 @@
 /// What the data model says about a type whose Swift declaration the model code generator
 /// writes: the per-type keys `generate`, `swiftName`, `kind`, `swiftNames`, `swiftTypes`,
-/// `conformances`, `setterAccess` and `propertyOrder`. The store itself only uses the fact that a
-/// type is generated.
+/// `conformances`, `setterAccess` and `propertyOrder`, read by ``GenerationOptionsReader``. The
+/// store itself only reads `generate`.
 package struct GeneratedTypeOptions: Sendable, Equatable {
     /// Whether the type is a value or a reference.
     package enum Kind: String, Sendable, CaseIterable {
@@ -18,11 +18,6 @@ package struct GeneratedTypeOptions: Sendable, Equatable {
         /// The type itself only: the store, through `update(from:)`.
         case `private`
     }
-
-    /// The model's per-type keys that belong to generation.
-    package static let keys: Set = [
-        "generate", "swiftName", "kind", "swiftNames", "swiftTypes", "conformances", "setterAccess", "propertyOrder",
-    ]
 
     /// The Swift type's name when it is not the model's name (a model type `Task` written as
     /// `struct TaskItem`, which keeps Swift's `Task` in reach); nil for the model's name.
