@@ -77,11 +77,6 @@ final class InstanceTable {
         return entries.values[index].weakInPlace()
     }
 
-    /// The instances for `ids`, in order.
-    func objects(for ids: [QSAnyID]) -> [Any?] {
-        ids.map { object(for: $0) }
-    }
-
     /// Keeps `instance` in the entry for `id`, replacing the instance there (its stamps stay).
     func insert(_ instance: Instance, id: QSAnyID) {
         switch instance {

@@ -123,12 +123,6 @@ final class KnownRows {
         return snapshots
     }
 
-    /// Makes room for `count` more rows, so a large save does not stop to grow the table.
-    func reserveCapacity(adding count: Int) {
-        entries.reserveCapacity(entries.count + count)
-        if policy == .weak { sweep.keys.reserveCapacity(sweep.keys.count + count) }
-    }
-
     /// The snapshots of `ids`, in order; nil without a look where `isKnownMissing` says there is none.
     func snapshots(for ids: [QSAnyID], isKnownMissing: [Bool]) -> [RowSnapshot?] {
         zip(ids, isKnownMissing).map { id, isKnownMissing in
@@ -180,11 +174,6 @@ final class KnownRows {
     func putBack(_ instance: Instance, id: QSAnyID) {
         guard entries.index(forKey: id) == nil else { return }
         insert(instance, id: id)
-    }
-
-    /// The number of rows with a live instance.
-    var count: Int {
-        entries.values.count { !$0.isDead }
     }
 
     /// Looks at the next two keys in arrival order and drops their entries if the instance is
