@@ -4,15 +4,15 @@ import QSData
 import Testing
 
 /// A bulk update by IDs keeps the store's record of what each row holds (what a later save
-/// compares an instance with) true, whether the database queue is idle when the update is called
-/// or still busy with earlier writes that save the same rows. The instances are patched on the
-/// main actor before the update reaches the queue, so no transaction is open meanwhile.
+/// compares an instance with) true, whether the database queue runs the update's `UPDATE` while
+/// the main actor patches the instances (the usual case) or is still busy with earlier writes
+/// that save the same rows.
 @MainActor
 @Suite struct BulkUpdateSnapshotTests {
     enum QueueState: String, CaseIterable, CustomTestStringConvertible {
-        /// Nothing is enqueued before the update. While the first instance is patched, another
-        /// connection checks that the store holds no write transaction open.
-        case isIdle
+        /// The queue has begun the update's transaction before the instances are all patched:
+        /// the first instance patched waits until another connection sees the store writing.
+        case runsTheUpdateWhileInstancesArePatched
         /// Writes enqueued earlier hold the queue until the update call has returned; one of
         /// them saves the same notes, recording what their rows hold before the update.
         case isBusyUntilTheCallReturns
@@ -105,9 +105,9 @@ import Testing
     private func archive(_ notes: [PatchableNote], in store: QSStore, at url: URL, queue: QueueState) throws {
         let ids = notes.map(\.uniqueID)
         switch queue {
-        case .isIdle:
+        case .runsTheUpdateWhileInstancesArePatched:
             let probe = try WriteLockProbe(path: url.path)
-            notes[0].beforeUpdate = { _ in try probe.expectNoWriteTransactionOpen() }
+            notes[0].beforeUpdate = { _ in try probe.waitUntilAnotherConnectionWrites() }
             defer { notes[0].beforeUpdate = nil }
             try store.update(PatchableNote.self, ids: ids, set: ["archived": true])
         case .isBusyUntilTheCallReturns:
@@ -121,9 +121,11 @@ import Testing
     }
 }
 
-/// A second connection to a store's file that tells whether the store holds a write
-/// transaction open: if it does, this connection can't begin one.
+/// A second connection to a store's file that tells when the store has begun a write
+/// transaction: from then on, it can't begin one itself.
 private struct WriteLockProbe {
+    struct TimedOut: Error {}
+
     let connection: SQLiteConnection
 
     init(path: String) throws {
@@ -131,9 +133,16 @@ private struct WriteLockProbe {
         try connection.execute("PRAGMA busy_timeout = 0")
     }
 
-    /// Begins and ends a write transaction; SQLite refuses it (SQLITE_BUSY) while the store writes.
-    func expectNoWriteTransactionOpen() throws {
-        try connection.execute("BEGIN IMMEDIATE")
-        try connection.execute("ROLLBACK")
+    func waitUntilAnotherConnectionWrites() throws {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            do {
+                try connection.execute("BEGIN IMMEDIATE")
+                try connection.execute("ROLLBACK")
+            } catch let error as SQLiteError where error.code == 5 {  // SQLITE_BUSY
+                return
+            }
+        }
+        throw TimedOut()
     }
 }

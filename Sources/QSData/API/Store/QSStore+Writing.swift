@@ -83,20 +83,50 @@ extension QSStore {
         let touches = MemoryTouches()
         // A restore after a failure brings back every instance the patch may have reached.
         for typeBinding in bindings { touches.changed(typeBinding, ids: ids) }
-        // The instances change first, here; only when every one took the new values does the
-        // UPDATE go to the queue, which records the new values in the row snapshots itself.
-        do {
+        let argument = IDList.json(ids)
+        let write = PendingWrite(
+            operation: "update \(ids.count) \(Object.modelName)", source: source,
+            work: { writer, change in
+                try writer.update(binding, columns: columns, ids: ids, idList: argument, into: &change)
+                return nil
+            },
+            touches: touches, ticket: QSWrite(operation: "update \(ids.count) \(Object.modelName)", center: changeCenter))
+        func patchInstances() throws {
             for typeBinding in bindings {
                 try typeBinding.patchCachedInstances(ids: ids, with: patch, timing: .atOnce)
             }
+        }
+        guard collectedBatch == nil else {
+            // A batch runs its SQL only once it closes: the instances change first.
+            do {
+                try patchInstances()
+            } catch {
+                restoreMemory(touchedBy: [(touches, source)])
+                throw error
+            }
+            collectedBatch?.writes.append(write)
+            return write.ticket
+        }
+        // The UPDATE runs on the queue while the instances are patched here, and commits once
+        // they are: the commit (or, when an instance refused the values, the rollback) is
+        // enqueued right behind it, so the queue never waits for the main actor.
+        let transaction = WriteTransaction(writes: [write], ticket: nil, registry: registry, finishedWrites: changeCenter.finishedWrites)
+        database.enqueue { state in transaction.begin(on: state) }
+        do {
+            try patchInstances()
         } catch {
-            restoreMemory(touchedBy: [(touches, source)])
+            finish(transaction, abandoned: true)
             throw error
         }
-        let argument = IDList.json(ids)
-        return submitWrite("update \(ids.count) \(Object.modelName)", source: source, touches: touches) { writer, change in
-            try writer.update(binding, columns: columns, ids: ids, idList: argument, into: &change)
-            return nil
+        finish(transaction, abandoned: false)
+        return write.ticket
+    }
+
+    /// Enqueues the end of a transaction begun on the queue (see ``WriteTransaction/begin(on:)``).
+    private func finish(_ transaction: WriteTransaction, abandoned: Bool) {
+        database.enqueue { [weak self] state in
+            transaction.finish(on: state, abandoned: abandoned)
+            Task { @MainActor in self?.changeCenter.deliverFinishedWork() }
         }
     }
 

@@ -6,6 +6,9 @@
 final class QueueState {
     let connection: SQLiteConnection
     let snapshotTrust = SnapshotTrust()
+    /// A bulk update's transaction, between its `UPDATE` and its commit (see
+    /// ``WriteTransaction/begin(on:)``).
+    var openTransaction: OpenTransaction?
     private var knownRowsByType: [ObjectIdentifier: KnownRows] = [:]
 
     init(connection: SQLiteConnection) {

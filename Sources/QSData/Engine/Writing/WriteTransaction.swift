@@ -11,42 +11,91 @@ struct WriteTransaction: Sendable {
     /// Database queue: runs the writes in one transaction (`state` is nil once the store
     /// is closed: the writes then fail) and posts the outcome to `finishedWrites`.
     func run(on state: QueueState?) {
-        var failure: QSWriteError?
-        var committed: [(change: QSChange, operation: String, afterCommit: AfterCommitWork?)] = []
-        let writer = state.map { RowWriter(state: $0, registry: registry) }
+        finish(begin(on: state), on: state, abandoned: false)
+    }
+
+    /// Database queue: begins the transaction and runs the writes, leaving it open for
+    /// ``finish(on:abandoned:)``, which the main actor enqueues right behind (so nothing else
+    /// runs in between). Used by a bulk update, whose `UPDATE` runs here while the main actor
+    /// patches the instances.
+    func begin(on state: QueueState?) {
+        state?.openTransaction = begin(on: state)
+    }
+
+    /// Database queue: ends the transaction ``begin(on:)`` left open: commits it, or, when
+    /// `abandoned` (an instance refused the new values, and the call that made the write has
+    /// thrown that already), rolls it back without reporting it again.
+    func finish(on state: QueueState?, abandoned: Bool) {
+        let open = state?.openTransaction ?? OpenTransaction(writer: nil, failure: QSDataError.storeClosed)
+        state?.openTransaction = nil
+        finish(open, on: state, abandoned: abandoned)
+    }
+
+    private func begin(on state: QueueState?) -> OpenTransaction {
+        guard let state else { return OpenTransaction(writer: nil, failure: QSDataError.storeClosed) }
+        let writer = RowWriter(state: state, registry: registry)
+        let open = OpenTransaction(writer: writer)
+        let connection = state.connection
         do {
-            guard let state, let writer else { throw QSDataError.storeClosed }
-            let connection = state.connection
-            let trust = state.snapshotTrust
-            try connection.transaction {
-                trust.noticeChanges(on: connection)
-                for write in writes {
-                    var change = QSChange(source: write.source)
-                    let afterCommit = try write.work(writer, &change)
-                    committed.append((change, write.operation, afterCommit))
-                }
-            }
-            trust.explainCommit(on: connection)
-            for (change, operation, afterCommit) in committed {
-                finishedWrites.post(.committed(change, operation: operation, afterCommit: afterCommit))
+            try connection.execute("BEGIN IMMEDIATE")
+            state.snapshotTrust.noticeChanges(on: connection)
+            for write in writes {
+                var change = QSChange(source: write.source)
+                let afterCommit = try write.work(writer, &change)
+                open.committed.append((change, write.operation, afterCommit))
             }
         } catch {
-            writer?.tracker.forgetTouched()
-            let writeError = QSWriteError(operation: operation, underlying: error)
-            failure = writeError
-            // The transaction rolled back: what the writes changed in memory goes back to what
-            // the database holds.
-            var restores: [@MainActor @Sendable () -> QSChange] = []
-            if let state {
-                let context = QueueContext(state: state, registry: registry)
-                restores = MemoryTouches.restoreWork(for: writes.map { ($0.touches, $0.source) }, in: context)
+            open.failure = error
+            rollBack(connection)
+        }
+        return open
+    }
+
+    private func finish(_ open: OpenTransaction, on state: QueueState?, abandoned: Bool) {
+        if let state, open.failure == nil {
+            do {
+                guard !abandoned else { throw WriteAbandoned() }
+                try state.connection.execute("COMMIT")
+            } catch {
+                open.failure = error
+                rollBack(state.connection)
             }
-            finishedWrites.post(.failed(writeError, writes: writes.map(\.ticket) + (ticket.map { [$0] } ?? []), restores: restores))
         }
+        guard let underlying = open.failure else {
+            if let state { state.snapshotTrust.explainCommit(on: state.connection) }
+            for (change, operation, afterCommit) in open.committed {
+                finishedWrites.post(.committed(change, operation: operation, afterCommit: afterCommit))
+            }
+            finishTickets(failure: nil, committed: open.committed.map(\.change))
+            return
+        }
+        open.writer?.tracker.forgetTouched()
+        let failure = QSWriteError(operation: operation, underlying: underlying)
+        // The transaction rolled back: what the writes changed in memory goes back to what
+        // the database holds.
+        var restores: [@MainActor @Sendable () -> QSChange] = []
+        if let state {
+            let context = QueueContext(state: state, registry: registry)
+            restores = MemoryTouches.restoreWork(for: writes.map { ($0.touches, $0.source) }, in: context)
+        }
+        if abandoned {
+            finishedWrites.post(.restored(restores))
+        } else {
+            finishedWrites.post(.failed(failure, writes: writes.map(\.ticket) + (ticket.map { [$0] } ?? []), restores: restores))
+        }
+        finishTickets(failure: failure, committed: [])
+    }
+
+    private func finishTickets(failure: QSWriteError?, committed: [QSChange]) {
         for (index, write) in writes.enumerated() {
-            write.ticket.finish(failure, changes: failure == nil ? [committed[index].change] : [])
+            write.ticket.finish(failure, changes: failure == nil ? [committed[index]] : [])
         }
-        ticket?.finish(failure, changes: committed.map(\.change))
+        ticket?.finish(failure, changes: committed)
+    }
+
+    private func rollBack(_ connection: SQLiteConnection) {
+        // A failed statement may have ended the transaction already.
+        if connection.isInTransaction { try? connection.execute("ROLLBACK") }
     }
 
     /// How a failure names what was being written.
@@ -54,3 +103,22 @@ struct WriteTransaction: Sendable {
         writes.count == 1 ? writes[0].operation : "batch of \(writes.count) writes (\(writes.map(\.operation).joined(separator: "; ")))"
     }
 }
+
+/// A write transaction begun on the database queue and not yet ended: the writer (with its record
+/// of the snapshots it changed), the changes of the writes run so far, and the error that stopped
+/// them. Kept in ``QueueState`` between ``WriteTransaction/begin(on:)`` and
+/// ``WriteTransaction/finish(on:abandoned:)``.
+final class OpenTransaction {
+    let writer: RowWriter?
+    var committed: [(change: QSChange, operation: String, afterCommit: AfterCommitWork?)] = []
+    var failure: (any Error)?
+
+    init(writer: RowWriter?, failure: (any Error)? = nil) {
+        self.writer = writer
+        self.failure = failure
+    }
+}
+
+/// A write given up before it committed because the main actor could not patch the instances it
+/// changes. Its transaction rolls back; the caller heard the reason from the call that made it.
+struct WriteAbandoned: Error {}
