@@ -31,6 +31,7 @@ extension Workloads {
         for (name, fetch) in fetches where only.map({ name.localizedCaseInsensitiveContains($0) }) ?? true {
             _ = try await fetch()  // warm-up: statements prepared, caches sized, then released
             _ = try store.cachedObjectCount(of: VSTimelineNoteObject.self)  // drops the warm-up's dead entries
+            try await store.flush()  // and the database queue's, with their row snapshots
             let heapBefore = csqlitebench_heap_in_use()
             let residentBefore = ProcessMemory.resident()
             ProcessMemory.resetPeak()

@@ -137,8 +137,12 @@ final class ObjectCache<Object: QSDataObject> {
         table.allObjects.map(Self.typed)
     }
 
-    /// The number of instances still alive; dead weak entries are dropped first.
-    var count: Int { table.count }
+    /// The number of instances still alive; dead weak entries are dropped first, here and (once
+    /// the note reaches it) in the queue's table, with the snapshots they kept.
+    var count: Int {
+        if policy == .weak { notes.pruneDead() }
+        return table.count
+    }
 
     /// How a table of this policy keeps `object`; nil when it keeps nothing.
     nonisolated static func instance(_ object: Object, policy: Policy) -> Instance? {
@@ -175,6 +179,7 @@ struct KnownRowsNotes: @unchecked Sendable {
     private enum Note {
         case adopt(QSAnyID, Instance)
         case forget([QSAnyID])
+        case pruneDead
     }
 
     private var notes: [Note] = []
@@ -189,12 +194,18 @@ struct KnownRowsNotes: @unchecked Sendable {
         notes.append(.forget(ids))
     }
 
+    mutating func pruneDead() {
+        if case .pruneDead? = notes.last { return }
+        notes.append(.pruneDead)
+    }
+
     /// Database queue: makes `rows` follow, in the order the main actor made the changes.
     func apply(to rows: KnownRows) {
         for note in notes {
             switch note {
             case .adopt(let id, let instance): rows.insert(instance, id: id)
             case .forget(let ids): rows.remove(ids)
+            case .pruneDead: rows.pruneDeadEntries()
             }
         }
     }

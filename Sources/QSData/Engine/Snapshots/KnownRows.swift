@@ -176,6 +176,12 @@ final class KnownRows {
         insert(instance, id: id)
     }
 
+    /// Drops every entry whose instance is gone, with its snapshot.
+    func pruneDeadEntries() {
+        entries = entries.filter { !$0.value.isDead }
+        sweep = SweepOrder(keys: Array(entries.keys))
+    }
+
     /// Looks at the next two keys in arrival order and drops their entries if the instance is
     /// gone (and with it the snapshot: a row no one holds is read afresh when fetched again).
     private func sweepSomeDeadEntries() {

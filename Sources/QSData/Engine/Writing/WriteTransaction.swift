@@ -45,19 +45,24 @@ struct WriteTransaction: Sendable {
                 open.committed.append((change, write.operation, afterCommit))
             }
         } catch {
+            // Rolled back by `finish`, which comes next: until then the transaction holds the
+            // file as it would have had the statement succeeded.
             open.failure = error
-            rollBack(connection)
         }
         return open
     }
 
     private func finish(_ open: OpenTransaction, on state: QueueState?, abandoned: Bool) {
-        if let state, open.failure == nil {
-            do {
-                guard !abandoned else { throw WriteAbandoned() }
-                try state.connection.execute("COMMIT")
-            } catch {
-                open.failure = error
+        if let state {
+            if open.failure == nil {
+                do {
+                    guard !abandoned else { throw WriteAbandoned() }
+                    try state.connection.execute("COMMIT")
+                } catch {
+                    open.failure = error
+                    rollBack(state.connection)
+                }
+            } else {
                 rollBack(state.connection)
             }
         }
