@@ -23,17 +23,25 @@ struct VSSyncRun {
         report.tagsDownloaded = try VSSyncTagMerger(dataController: dataController).merge(serverTags)
     }
 
-    /// Deletions: the IDs deleted here up (no token: the full tombstone list comes back,
-    /// which is always correct); the returned IDs deleted here; the uploaded ones forgotten.
+    /// Deletions: the IDs deleted here up, in batches the server takes (no token: each response
+    /// holds the full tombstone list, which is always correct); the returned IDs deleted here;
+    /// each batch's IDs forgotten once the server has them.
     func syncDeletedNotes(into report: inout VSSyncReport) async throws {
         let pending = try await dataController.deletedNoteIDs()
-        let result = await caller.uploadDeletedNotes(pending)
-        let elements = try Self.array(of: result, call: "deletedNotes")
-        let deletedElsewhere = elements.compactMap(\.integer)
-        report.deletionsDownloaded = try await dataController.applySyncDeletedNotes(ids: deletedElsewhere)
-        try await dataController.syncDidUploadDeletedNotes(ids: pending)
-        report.deletionsUploaded = pending
+        // One request per batch (one empty request when nothing was deleted here, to download).
+        for start in stride(from: 0, to: max(pending.count, 1), by: Self.deletedNotesPerRequest) {
+            let batch = Array(pending[start..<min(start + Self.deletedNotesPerRequest, pending.count)])
+            let result = await caller.uploadDeletedNotes(batch)
+            let elements = try Self.array(of: result, call: "deletedNotes")
+            report.deletionsDownloaded += try await dataController.applySyncDeletedNotes(ids: elements.compactMap(\.integer))
+            try await dataController.syncDidUploadDeletedNotes(ids: batch)
+            report.deletionsUploaded += batch
+        }
     }
+
+    /// Deleted-note IDs per deletedNotes request: well under the server's default limit (10,000),
+    /// so that no request holds the server's database for long.
+    static let deletedNotesPerRequest = 5_000
 
     /// Notes: the notes changed here up, in batches, with the stored sync token; each batch's
     /// notes unmarked once the server has them; the last response merged. Returns the token to
