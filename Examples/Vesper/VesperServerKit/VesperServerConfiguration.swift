@@ -38,7 +38,7 @@ public struct VesperServerConfiguration: Sendable {
     /// The largest request body accepted (a first sync uploads every note in one body); larger → 413.
     public var maxBodyBytes: Int
     /// The most notes one notes request may upload; more → 413 with nothing written. The
-    /// client sends at most 200 a request.
+    /// client sends at most 1,000 (and 8 MB) a request.
     public var maxNotesPerRequest: Int = 1_000
     /// The most note IDs one deletedNotes request may upload; more → 413 with nothing written,
     /// so that one request can't hold the database for long. The client sends at most 5,000.
