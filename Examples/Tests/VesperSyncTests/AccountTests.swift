@@ -73,7 +73,7 @@ import VesperCore
         server.state.withLock { $0.passwords["alice@example.com"] = "changed elsewhere" }
         server.expireTokens()
         let report = try await phone.account.syncNow()
-        #expect(report.failures.first == "tags: not logged in (The server refused the username and password.).")
+        #expect(report.failures.first == "tags: not logged in (The server refused the username and password).")
         #expect(phone.account.loginWasRejected)
         try await phone.close()
     }
