@@ -9,6 +9,8 @@ public enum HTTPTransferError: Error, Equatable, Sendable, CustomStringConvertib
     case totalDeadlineExceeded(host: String, after: Duration)
     /// The response body is larger than allowed (once decompressed, when it came compressed).
     case tooLarge(limit: Int)
+    /// A check of the body as it arrived refused it (a part too large, say).
+    case refusedBody(host: String, reason: String)
     /// The host name has no address (offline, or no such host).
     case hostNotFound(host: String)
     /// Nothing listens at the address.
@@ -33,6 +35,7 @@ public enum HTTPTransferError: Error, Equatable, Sendable, CustomStringConvertib
         case .undecodableBody(let host): "\(host) sent a compressed body that could not be decoded"
         case .closedBeforeAnswering(let host): "\(host) closed the connection without answering"
         case .tooLarge(let limit): "the response is larger than \(limit) bytes"
+        case .refusedBody(let host, let reason): "\(host)'s answer was refused: \(reason)"
         case .failed(let host, let reason): "\(host): \(reason)"
         }
     }

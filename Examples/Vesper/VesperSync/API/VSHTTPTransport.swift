@@ -8,12 +8,15 @@ public struct VSHTTPRequest: Sendable, Equatable {
     /// Header names as sent.
     public var headers: [String: String]
     public var body: Data?
+    /// What bounds the response's size.
+    public var responseLimit: VSResponseLimit
 
-    public init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil) {
+    public init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil, responseLimit: VSResponseLimit = .wholeBody) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
+        self.responseLimit = responseLimit
     }
 }
 
@@ -58,11 +61,14 @@ public struct VSNetworkTransport: VSHTTPTransport {
     public let deadlines: HTTPDeadlines
     /// The time every call sent through this transport shares; nil for none.
     public let runLimit: Duration?
+    /// How large responses may be.
+    public let responseLimits: VSResponseLimits
     private let runEnd: ContinuousClock.Instant?
 
-    public init(deadlines: HTTPDeadlines = Self.defaultDeadlines, runLimit: Duration? = nil) {
+    public init(deadlines: HTTPDeadlines = Self.defaultDeadlines, runLimit: Duration? = nil, responseLimits: VSResponseLimits = .standard) {
         self.deadlines = deadlines
         self.runLimit = runLimit
+        self.responseLimits = responseLimits
         runEnd = runLimit.map { ContinuousClock.now + $0 }
     }
 
@@ -73,7 +79,13 @@ public struct VSNetworkTransport: VSHTTPTransport {
             guard remaining > .zero else { throw VSRunOutOfTime(limit: runLimit) }
             deadlines = deadlines.limited(to: remaining)
         }
-        let response = try await DeadlineHTTPClient(deadlines: deadlines).send(DeadlineHTTPRequest(
+        var client = DeadlineHTTPClient(deadlines: deadlines, maximumBytes: responseLimits.wholeBody)
+        if request.responseLimit == .perArrayElement {
+            let elementLimit = responseLimits.arrayElement
+            client.maximumBytes = nil
+            client.bodyCheck = { VSArrayElementCheck(limit: elementLimit) }
+        }
+        let response = try await client.send(DeadlineHTTPRequest(
             method: request.method, url: request.url, headers: request.headers.map { ($0.key, $0.value) }, body: request.body))
         return VSHTTPResponse(
             statusCode: response.statusCode,
