@@ -77,10 +77,16 @@ public struct VesperSyncServer: Sendable {
         -> Application<VesperResponder>
     {
         let limits = configuration.connectionLimits
+        let perAddress = ConnectionsPerAddress(limit: limits.maximumConnectionsPerAddress)
+        let logger = logger
         return Application(
             responder: VesperResponder(api: api),
             server: .http1(configuration: .init(
-                additionalChannelHandlers: [RequestHeadDeadlineHandler(limits: limits)],
+                additionalChannelHandlers: [
+                    ConnectionsPerAddressHandler(connections: perAddress, logger: logger),
+                    RequestHeadDeadlineHandler(limits: limits),
+                    RequestBodyDeadlineHandler(limits: limits),
+                ],
                 idleTimeout: .nanoseconds(limits.idleTimeout.wholeNanoseconds))),
             configuration: .init(
                 address: .hostname(configuration.hostname, port: configuration.port), serverName: "vesper-server",

@@ -15,6 +15,8 @@ enum APIError: Error, Equatable {
     case notFound
     case methodNotAllowed(allowed: [HTTPRequest.Method])
     case payloadTooLarge(limit: Int)
+    /// 408: the body arrived too slowly and was cut off; the connection is closed after it.
+    case requestTimeout(String)
     /// 413: more elements in one request than the server takes (`what` is "notes", …).
     case tooManyElements(what: String, limit: Int)
     case tooManyRequests(retryAfter: Int)
@@ -36,6 +38,10 @@ enum APIError: Error, Equatable {
             return response
         case .payloadTooLarge(let limit):
             return .text("the request body is larger than \(limit) bytes", status: .contentTooLarge)
+        case .requestTimeout(let reason):
+            var response = Response.text(reason, status: .requestTimeout)
+            response.headers[.connection] = "close"
+            return response
         case .tooManyElements(let what, let limit):
             return .text("at most \(limit) \(what) per request", status: .contentTooLarge)
         case .tooManyRequests(let seconds):

@@ -23,6 +23,9 @@ struct VesperResponder: HTTPResponder {
             response = error.response
         } catch StorageError.revokedLogin {
             response = APIError.unauthorized.response
+        } catch let error as RequestBodyTooSlow {
+            context.logger.notice("Request body cut off", metadata: ["reason": "\(error.reason)", "client": "\(context.clientAddress)"])
+            response = APIError.requestTimeout(error.reason).response
         } catch let error as HTTPParserError {
             // The body's framing broke after the head was read (a chunk size that overflows,
             // a transfer coding that isn't chunked): the client's mistake, and the connection
