@@ -47,6 +47,18 @@ final class ServerProcess {
         process.waitUntilExit()
     }
 
+    /// Sends SIGTERM and waits up to `limit` for the process to end; true when it did. A
+    /// process still running then is killed.
+    func terminate(within limit: Duration) -> Bool {
+        process.terminate()
+        let deadline = ContinuousClock.now + limit
+        while process.isRunning && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        let ended = !process.isRunning
+        if !ended { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        return ended
+    }
+
     private static func requireExecutable() throws -> URL {
         guard let executable else { throw ServerProcessError.notBuilt }
         return executable

@@ -77,6 +77,9 @@ public struct VesperServerCommand: ToolCommand {
     @Option(help: "Seconds of waiting any request body is allowed before --minimum-body-rate applies.")
     var bodyRateGrace = 10
 
+    @Option(help: "Seconds a call to PostgreSQL may take before it is cancelled and the request answered 503.")
+    var databaseTimeout = 10
+
     @Option(help: "Hours a login token stays valid.")
     var tokenLifetimeHours = 24
 
@@ -102,6 +105,7 @@ public struct VesperServerCommand: ToolCommand {
         guard requestBodyTimeout > 0, minimumBodyRate > 0, bodyRateGrace > 0 else {
             throw ValidationError("--request-body-timeout, --minimum-body-rate and --body-rate-grace must be positive")
         }
+        guard databaseTimeout > 0 else { throw ValidationError("--database-timeout must be positive") }
         guard tokenLifetimeHours > 0 else { throw ValidationError("--token-lifetime-hours must be positive") }
         guard loginAttemptsPerMinute > 0 else { throw ValidationError("--login-attempts-per-minute must be positive") }
         if let publicURL, URL(string: publicURL) == nil { throw ValidationError("--public-url is not a URL") }
@@ -136,6 +140,7 @@ public struct VesperServerCommand: ToolCommand {
             maximumConnectionsPerAddress: maxConnectionsPerAddress, requestBodyTimeout: .seconds(requestBodyTimeout),
             minimumBodyBytesPerSecond: minimumBodyRate, bodyRateGrace: .seconds(bodyRateGrace))
         configuration.tokenLifetime = .seconds(tokenLifetimeHours * 3600)
+        configuration.databaseTimeout = .seconds(databaseTimeout)
         if let textKeys { configuration.textKeys = textKeys }
         configuration.currentTextKeyID = currentTextKeyID
         configuration.publicBaseURL = publicURL.flatMap { URL(string: $0) }

@@ -47,6 +47,11 @@ public struct VesperServerConfiguration: Sendable {
     /// many per address over all usernames), and account creations per address; more → 429.
     public var loginAttemptsPerMinute: Int
 
+    /// How long a call to PostgreSQL may take: PostgreSQL cancels a longer statement, and a call
+    /// with no answer by then — the database down, restarting, or its connection dead — fails
+    /// with 503 rather than waiting. Unused with SQLite.
+    public var databaseTimeout: Duration = .seconds(10)
+
     /// Note-text encryption keys by ID: 32 raw bytes each. Key 0 is derived from `secret` unless
     /// given here. Rotate by adding a key with a higher ID: new writes use `currentTextKeyID`
     /// (the highest ID by default) and rows sealed with older keys stay readable.

@@ -20,6 +20,8 @@ enum APIError: Error, Equatable {
     /// 413: more elements in one request than the server takes (`what` is "notes", …).
     case tooManyElements(what: String, limit: Int)
     case tooManyRequests(retryAfter: Int)
+    /// 503: the database can't be reached; the client should retry later.
+    case serviceUnavailable(retryAfter: Int)
 
     var response: Response {
         switch self {
@@ -44,6 +46,10 @@ enum APIError: Error, Equatable {
             return response
         case .tooManyElements(let what, let limit):
             return .text("at most \(limit) \(what) per request", status: .contentTooLarge)
+        case .serviceUnavailable(let seconds):
+            var response = Response.text("the database is unavailable; retry later", status: .serviceUnavailable)
+            response.headers[.retryAfter] = String(seconds)
+            return response
         case .tooManyRequests(let seconds):
             var response = Response.text("too many attempts; retry later", status: .tooManyRequests)
             response.headers[.retryAfter] = String(seconds)

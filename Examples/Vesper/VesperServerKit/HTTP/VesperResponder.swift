@@ -23,6 +23,9 @@ struct VesperResponder: HTTPResponder {
             response = error.response
         } catch StorageError.revokedLogin {
             response = APIError.unauthorized.response
+        } catch StorageError.unavailable {
+            // Logged where it was found, with the call and the reason.
+            response = APIError.serviceUnavailable(retryAfter: 5).response
         } catch let error as RequestBodyTooSlow {
             context.logger.notice("Request body cut off", metadata: ["reason": "\(error.reason)", "client": "\(context.clientAddress)"])
             response = APIError.requestTimeout(error.reason).response
