@@ -76,6 +76,24 @@ import VesperServerKit
         }
     }
 
+    /// A database from an older version can hold an attachment ID that is a path; the server
+    /// refuses that note, and the five good ones still go up.
+    @Test func aNoteWhoseStoredAttachmentIDIsAPathIsSetAsideAndTheOthersUpload() async throws {
+        try await withClient { harness, phone, _, clock in
+            let notes = try await phone.vesper.userDidCreateNotes((1...6).map { (text: "Note \($0)", tagNames: []) })
+            let bad = notes[0]
+            bad.attachments = [VSAttachment(uniqueID: "../../victim/important.txt", mimeType: "image/png", width: 1, height: 1)]
+            bad.attachmentsModificationDate = clock.date
+            bad.modificationDate = clock.date
+            try phone.vesper.store.save(bad)
+            let report = try await phone.account.syncNow()
+            #expect(!report.failures.contains { $0.hasPrefix("notes") }, "\(report.failures)")
+            #expect(Set(report.notesUploaded) == Set(notes.dropFirst().map(\.uniqueID)))
+            #expect(report.notesSetAside.map(\.noteID) == [bad.uniqueID])
+            #expect(try await serverNoteSet(harness, username: Self.username, password: Self.password).count == 5)
+        }
+    }
+
     @Test func aSetAsideNoteSurvivesARestartOfTheClient() async throws {
         let state = VSAccountState(server: URL(fileURLWithPath: "/"), username: "a@b.c", password: "p")
         var withSetAside = state
