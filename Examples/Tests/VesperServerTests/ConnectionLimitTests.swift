@@ -15,7 +15,7 @@ struct ConnectionLimitTests {
     /// say nothing about this server.
     @Test(.enabled(if: ServerProcess.executable != nil, "vesper-server was not built"))
     func threeHundredHalfOpenConnectionsDoNotDelayARequestAndAreClosed() async throws {
-        let server = try ServerProcess.start(["--request-head-timeout", "2", "--idle-timeout", "3"])
+        let server = try await ServerProcess.started(["--request-head-timeout", "2", "--idle-timeout", "3"])
         defer { server.stop() }
         let port = server.port
         var halfOpen: [RawConnection] = []

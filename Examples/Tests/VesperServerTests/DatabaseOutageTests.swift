@@ -31,7 +31,7 @@ struct DatabaseOutageTests {
 
     @Test(.enabled(if: enabled, "PostgreSQL is not installed"), .timeLimit(.minutes(5)))
     func everyCallIsAnsweredThroughAFreezeAndACrashAndNoAcknowledgedNoteIsLost() async throws {
-        let postgres = try ThrowawayPostgres()
+        let postgres = try await ThrowawayPostgres.make()
         defer { postgres.remove() }
         let logs = LogRecorder()
         var configuration = VesperServerConfiguration(
@@ -61,14 +61,14 @@ struct DatabaseOutageTests {
         }
         try await Task.sleep(for: .seconds(1))
         // 1. Frozen: connections stay open and nothing answers.
-        try postgres.freeze()
+        try await postgres.freeze()
         try await Task.sleep(for: Self.databaseTimeout * 2)
-        try postgres.thaw()
+        try await postgres.thaw()
         #expect(try await Self.servesAgain(client: client, token: tokens[0]), "no answer after the thaw")
         // 2. Crashed and started again three seconds later.
-        try postgres.crash()
+        try await postgres.crash()
         try await Task.sleep(for: .seconds(3))
-        try postgres.start()
+        try await postgres.start()
         #expect(try await Self.servesAgain(client: client, token: tokens[0]), "no answer after the restart")
         try await Task.sleep(for: .seconds(1))
         ledger.stop.store(true, ordering: .sequentiallyConsistent)
@@ -76,7 +76,8 @@ struct DatabaseOutageTests {
 
         let calls = ledger.calls.withLock { $0 }
         let statuses = Set(calls.map(\.status))
-        #expect(statuses.isSubset(of: [200, 503]), "statuses: \(statuses)")
+        let failures = logs.entries("Request failed").compactMap { $0.metadata["error"] }
+        #expect(statuses.isSubset(of: [200, 503]), "statuses: \(statuses); failures: \(failures)")
         #expect(calls.contains { $0.status == 503 })
         let slowest = calls.map(\.duration).max() ?? .zero
         #expect(slowest < Self.longestCall, "the slowest call took \(slowest)")
@@ -98,16 +99,16 @@ struct DatabaseOutageTests {
     /// waits on it: the call is answered 503 within the database timeout, then the server ends.
     @Test(.enabled(if: enabled && ServerProcess.executable != nil, "PostgreSQL or vesper-server is missing"))
     func sigtermDuringAnOutageStopsTheServerPromptly() async throws {
-        let postgres = try ThrowawayPostgres()
+        let postgres = try await ThrowawayPostgres.make()
         defer { postgres.remove() }
-        let server = try ServerProcess.start(["--database", postgres.url, "--database-timeout", "2"])
+        let server = try await ServerProcess.started(["--database", postgres.url, "--database-timeout", "2"])
         let token = try await SlowBodyAttackTests.signUp(port: server.port)
-        try postgres.freeze()
+        try await postgres.freeze()
         let waiting = try RawConnection(port: server.port)
         try waiting.send("POST /api/tags HTTP/1.1\r\nHost: 127.0.0.1\r\nx-zumo-auth: \(token)\r\nContent-Length: 2\r\n\r\n[]")
         try await Task.sleep(for: .milliseconds(500))
         let started = ContinuousClock.now
-        let ended = await Task.detached { server.terminate(within: .seconds(15)) }.value
+        let ended = await server.terminate(within: .seconds(15))
         let took = ContinuousClock.now - started
         #expect(ended, "vesper-server was still running 15 s after SIGTERM")
         #expect(took < .seconds(10), "vesper-server took \(took) to stop")

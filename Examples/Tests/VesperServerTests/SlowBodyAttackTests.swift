@@ -9,7 +9,7 @@ import Testing
 struct SlowBodyAttackTests {
     @Test(.enabled(if: ServerProcess.executable != nil, "vesper-server was not built"))
     func fourHundredSlowBodiesFromOneAddressNeitherHoldTheServerNorDelayOthers() async throws {
-        let server = try ServerProcess.start([
+        let server = try await ServerProcess.started([
             "--max-connections", "300", "--max-connections-per-address", "50", "--body-rate-grace", "2",
             "--minimum-body-rate", "1000",
         ])

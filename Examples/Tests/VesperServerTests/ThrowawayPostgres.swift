@@ -26,8 +26,13 @@ final class ThrowawayPostgres: @unchecked Sendable {  // used by one test at a t
     /// `postgres://postgres@127.0.0.1:PORT/postgres`, without TLS.
     var url: String { "postgres://postgres@127.0.0.1:\(port)/postgres?sslmode=disable" }
 
-    /// Makes and starts a cluster (a few seconds).
-    init() throws {
+    /// Makes and starts a cluster (a few seconds), off Swift's cooperative threads: a test's
+    /// blocking wait there would starve the in-process servers of every other test.
+    static func make() async throws -> ThrowawayPostgres {
+        try await offCooperativePool { try ThrowawayPostgres() }
+    }
+
+    private init() throws {
         guard let binaries = Self.binaries else { throw ThrowawayPostgresError.notInstalled }
         self.binaries = binaries
         folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("vesper-outage-\(UUID().uuidString)")
@@ -35,28 +40,32 @@ final class ThrowawayPostgres: @unchecked Sendable {  // used by one test at a t
         port = try LoopbackSocket(listening: false).port
         if getuid() == 0 { try Self.shell("chown postgres:postgres '\(folder.path)'") }
         try postgres("initdb -D '\(data.path)' -U postgres -A trust --no-sync >/dev/null")
-        try start()
+        try startNow()
     }
 
-    func start() throws {
+    func start() async throws {
+        try await Self.offCooperativePool { try self.startNow() }
+    }
+
+    private func startNow() throws {
         try postgres(
             "pg_ctl -D '\(data.path)' -l '\(folder.path)/log' -w -t 30 start "
                 + "-o \"-c listen_addresses=127.0.0.1 -p \(port) -k '\(folder.path)' -c fsync=off -c max_connections=100\" >/dev/null")
     }
 
     /// Every process of the cluster stops where it is: connections stay open and nothing answers.
-    func freeze() throws { try signalCluster("STOP") }
+    func freeze() async throws { try await Self.offCooperativePool { try self.signalCluster("STOP") } }
 
-    func thaw() throws { try signalCluster("CONT") }
+    func thaw() async throws { try await Self.offCooperativePool { try self.signalCluster("CONT") } }
 
     /// The server and every backend quit at once, without a checkpoint, as in a crash.
-    func crash() throws {
-        try postgres("pg_ctl -D '\(data.path)' -m immediate -w -t 30 stop >/dev/null")
+    func crash() async throws {
+        try await Self.offCooperativePool { try self.postgres("pg_ctl -D '\(self.data.path)' -m immediate -w -t 30 stop >/dev/null") }
     }
 
     /// Stops the cluster (thawed first, if frozen) and removes its folder.
     func remove() {
-        try? thaw()
+        try? signalCluster("CONT")
         try? postgres("pg_ctl -D '\(data.path)' -m immediate -w -t 30 stop >/dev/null 2>&1")
         try? FileManager.default.removeItem(at: folder)
     }
@@ -73,6 +82,13 @@ final class ThrowawayPostgres: @unchecked Sendable {  // used by one test at a t
     private func postgres(_ command: String) throws {
         let line = binaries.path + "/" + command
         try Self.shell(getuid() == 0 ? "runuser -u postgres -- sh -c \"\(line.replacingOccurrences(of: "\"", with: "\\\""))\"" : line)
+    }
+
+    /// Runs `body` on a thread of its own.
+    static func offCooperativePool<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+        }
     }
 
     /// Runs `command` with /bin/sh and waits for it. posix_spawn and waitpid rather than

@@ -38,6 +38,8 @@ final class RealHarness: SyncServerHarness {
             attachmentsPath: folder.url.appendingPathComponent("blobs").path, secret: "test secret for the sync client tests",
             tokenLifetime: tokenLifetime, loginAttemptsPerMinute: 1_000)
         configuration.bcryptCost = 4
+        // Many servers run at once here: a PostgreSQL call waiting a while is load, not an outage.
+        configuration.databaseTimeout = .seconds(60)
         let serverClock = TestClock(start: Date())
         configuration.now = { serverClock.date }
         configure(&configuration)

@@ -14,7 +14,7 @@ struct RequestBodyTooSlow: Error, Equatable {
 /// Waiting counts only while the server asks for more of the body (an outbound `read` with no
 /// bytes yet): while the request's handler is busy elsewhere and reads nothing, the client is
 /// not to blame. A body that fails either limit gets ``RequestBodyTooSlow`` thrown to whoever
-/// reads it, and the connection closes once the answer is written (or two seconds later).
+/// reads it, and the connection closes once the answer is written (or ten seconds later).
 final class RequestBodyDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -130,8 +130,9 @@ final class RequestBodyDeadlineHandler: ChannelDuplexHandler, RemovableChannelHa
         stopChecking()
         cutOff = true
         context.fireErrorCaught(RequestBodyTooSlow(reason: reason))
-        // A handler that never reads the body never answers: close without an answer then.
+        // A handler that never reads the body never answers: close without an answer then
+        // (after a while, so that a busy server still gets to write its answer).
         let channel = context.channel
-        context.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
+        context.eventLoop.scheduleTask(in: .seconds(10)) { channel.close(promise: nil) }
     }
 }
