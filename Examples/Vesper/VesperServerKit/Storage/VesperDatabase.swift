@@ -56,6 +56,15 @@ public enum VesperDatabase: Sendable, Equatable, CustomStringConvertible {
         var configuration = PostgresClient.Configuration(
             host: host, port: components.port ?? 5432, username: username, password: components.password,
             database: database.isEmpty ? nil : database, tls: tls)
+        // No keep-alive queries. In postgres-nio's pool (1.33) a connection running its
+        // keep-alive counts as "soon available", so a lease request that arrives meanwhile is
+        // queued without a new connection being opened for it; if the keep-alive then ends by
+        // closing the connection, the pool opens a replacement only below its minimum count
+        // (zero here) and the request waits with nothing to serve it — the "no connection, no
+        // timer, one waiter" hang the tests once met. Idle connections are closed after a minute
+        // anyway, and a connection that died while idle fails its next query (a 503 the client
+        // retries) instead of stranding it.
+        configuration.options.keepAliveBehavior = nil
         if let statementTimeout {
             let milliseconds = statementTimeout.components.seconds * 1000 + statementTimeout.components.attoseconds / 1_000_000_000_000_000
             configuration.options.additionalStartupParameters.append(("statement_timeout", String(milliseconds)))
