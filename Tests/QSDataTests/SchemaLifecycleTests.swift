@@ -118,4 +118,32 @@ import Testing
         #expect(try await store.fetchRows("PRAGMA user_version") == [[.integer(1)]])
         try await store.close()
     }
+
+    @Test func anotherAppsDatabaseIsRefusedBeforeAnyMigrationRunsAndLeftAsItWas() async throws {
+        let url = Fixtures.temporaryDatabaseURL()
+        do {
+            let connection = try SQLiteConnection(path: url.path)
+            try connection.executeScript("CREATE TABLE recipes (id INTEGER PRIMARY KEY, title TEXT); INSERT INTO recipes (title) VALUES ('soup');")
+        }
+        let before = try Data(contentsOf: url)
+        let schema = try QSSchema(creationSQL: Self.creation, migrations: [QSMigration(version: 1, sql: "ALTER TABLE things ADD COLUMN a;")])
+        await #expect(throws: QSDataError.foreignDatabase(path: url.path)) {
+            try await open(url, schema)
+        }
+        #expect(try Data(contentsOf: url) == before)
+        #expect(sideFiles(of: url) == [""])
+        #expect(try SQLiteConnection(path: url.path).fetchValue("PRAGMA journal_mode") == .text("delete"))
+    }
+
+    @Test func aFileWithTheSchemasTablesAtItsVersionIsMigrated() async throws {
+        let url = Fixtures.temporaryDatabaseURL()
+        do {
+            // Made by hand as the creation SQL would: version 0, the schema's table.
+            let connection = try SQLiteConnection(path: url.path)
+            try connection.executeScript(Self.creation)
+        }
+        let schema = try QSSchema(creationSQL: Self.creation, migrations: [QSMigration(version: 1, sql: "ALTER TABLE things ADD COLUMN a;")])
+        try await open(url, schema)
+        #expect(try SQLiteConnection(path: url.path).tableColumns() == ["things": ["uniqueID", "a"]])
+    }
 }

@@ -7,6 +7,9 @@ public enum RSSError: Error, Equatable, CustomStringConvertible {
     case noSuchFeed(String)
     case invalidArgument(String)
     case cannotCreateFolder(path: String, reason: String)
+    /// The database path names a file that isn't the reader's (another app's SQLite database,
+    /// or no database at all); it was left as it was.
+    case notAnRSSDatabase(path: String)
 
     public var description: String {
         switch self {
@@ -20,6 +23,8 @@ public enum RSSError: Error, Equatable, CustomStringConvertible {
             return message
         case .cannotCreateFolder(let path, let reason):
             return "can't create the folder \(path): \(reason)"
+        case .notAnRSSDatabase(let path):
+            return "\(path) is not an RSS reader database (it was left as it was)"
         }
     }
 }

@@ -23,15 +23,22 @@ import NIOPosix
 /// ```
 public struct DeadlineHTTPClient: Sendable {
     public var deadlines: HTTPDeadlines
-    /// The largest response body accepted, in bytes.
-    public var maximumBytes: Int
+    /// The largest response body accepted, in bytes; nil for no limit on the whole body (a
+    /// ``bodyCheck`` then bounds it piece by piece).
+    public var maximumBytes: Int?
     /// Whether redirects are followed; when not, a 3xx response is returned like any other.
     public var followsRedirects: Bool
+    /// Makes a check that sees the (decoded) body as it arrives and may refuse it part way.
+    public var bodyCheck: (@Sendable () -> any ResponseBodyCheck)?
 
-    public init(deadlines: HTTPDeadlines = HTTPDeadlines(), maximumBytes: Int = 100_000_000, followsRedirects: Bool = true) {
+    public init(
+        deadlines: HTTPDeadlines = HTTPDeadlines(), maximumBytes: Int? = 100_000_000, followsRedirects: Bool = true,
+        bodyCheck: (@Sendable () -> any ResponseBodyCheck)? = nil
+    ) {
         self.deadlines = deadlines
         self.maximumBytes = maximumBytes
         self.followsRedirects = followsRedirects
+        self.bodyCheck = bodyCheck
     }
 
     /// The response, whatever its status.
@@ -42,7 +49,7 @@ public struct DeadlineHTTPClient: Sendable {
             timeout: .init(connect: .milliseconds(deadlines.connect.wholeMilliseconds), read: .milliseconds(deadlines.firstByte.wholeMilliseconds)))
         configuration.httpVersion = .http1Only
         configuration.connectionPool.retryConnectionEstablishment = false
-        configuration.decompression = .enabled(limit: .size(maximumBytes))
+        configuration.decompression = .enabled(limit: maximumBytes.map { .size($0) } ?? .none)
         if !followsRedirects { configuration.redirectConfiguration = .disallow }
         // An event loop of its own: NIO looks host names up on one serial queue per event loop,
         // so on shared loops one lookup that waits for an unreachable name server holds up every
@@ -73,11 +80,19 @@ public struct DeadlineHTTPClient: Sendable {
         for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
         let response = try await client.execute(outgoing, deadline: .now() + .milliseconds(deadlines.total.wholeMilliseconds))
-        let body = try await response.body.collect(upTo: maximumBytes)
+        var body = Data()
+        var check = bodyCheck?()
+        for try await part in response.body {
+            if let maximumBytes, body.count + part.readableBytes > maximumBytes {
+                throw HTTPTransferError.tooLarge(limit: maximumBytes)
+            }
+            try part.withUnsafeReadableBytes { bytes in try check?.inspect(bytes) }
+            body.append(contentsOf: part.readableBytesView)
+        }
         return DeadlineHTTPResponse(
             statusCode: Int(response.status.code),
             headers: response.headers.map { ($0.name, $0.value) },
-            body: Data(body.readableBytesView))
+            body: body)
     }
 
     /// Runs `operation`, cancelling it when `limit` passes first.
@@ -99,9 +114,10 @@ public struct DeadlineHTTPClient: Sendable {
     private func classify(_ error: any Error, host: String) -> HTTPTransferError {
         if let known = error as? HTTPTransferError { return known }
         if error is TotalDeadlinePassed { return .totalDeadlineExceeded(host: host, after: deadlines.total) }
-        if error is NIOTooManyBytesError { return .tooLarge(limit: maximumBytes) }
+        if error is NIOTooManyBytesError, let maximumBytes { return .tooLarge(limit: maximumBytes) }
+        if let refusal = error as? ResponseBodyRefused { return .refusedBody(host: host, reason: refusal.reason) }
         if let decompression = error as? NIOHTTPDecompression.DecompressionError {
-            if decompression == .limit { return .tooLarge(limit: maximumBytes) }
+            if decompression == .limit, let maximumBytes { return .tooLarge(limit: maximumBytes) }
             return .undecodableBody(host: host)
         }
         if let connection = error as? NIOConnectionError { return classify(connection, host: host) }
@@ -127,6 +143,21 @@ public struct DeadlineHTTPClient: Sendable {
         let refused = error.connectionErrors.allSatisfy { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }
         if refused, !error.connectionErrors.isEmpty { return .connectionRefused(host: host) }
         return .failed(host: host, reason: String(describing: error))
+    }
+}
+
+/// Sees a response body piece by piece as it arrives, and refuses it by throwing
+/// ``ResponseBodyRefused`` — for a body with no overall limit whose parts each have one.
+public protocol ResponseBodyCheck {
+    mutating func inspect(_ bytes: UnsafeRawBufferPointer) throws(ResponseBodyRefused)
+}
+
+/// Why a ``ResponseBodyCheck`` refused a body, in words.
+public struct ResponseBodyRefused: Error, Equatable, Sendable {
+    public var reason: String
+
+    public init(reason: String) {
+        self.reason = reason
     }
 }
 

@@ -28,6 +28,14 @@ public struct HTTPDeadlines: Sendable, Equatable {
     }
 }
 
+extension HTTPDeadlines {
+    /// These deadlines, none longer than `remaining`: a call within a run that has one
+    /// deadline for all its calls gets what is left of it.
+    public func limited(to remaining: Duration) -> HTTPDeadlines {
+        HTTPDeadlines(connect: min(connect, remaining), firstByte: min(firstByte, remaining), total: min(total, remaining))
+    }
+}
+
 extension Duration {
     /// Whole milliseconds, for NIO's time amounts.
     var wholeMilliseconds: Int64 {

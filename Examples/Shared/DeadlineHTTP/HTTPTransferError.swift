@@ -2,12 +2,15 @@
 public enum HTTPTransferError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No connection within the connect deadline.
     case connectTimedOut(host: String, after: Duration)
-    /// The server was silent longer than the first-byte deadline.
+    /// No part of the response (its head, or the next piece of its body) arrived within the
+    /// first-byte deadline: the server is silent, or trickles bytes too slowly to finish one.
     case serverSilent(host: String, after: Duration)
     /// The whole operation outlasted the total deadline (a server trickling its answer).
     case totalDeadlineExceeded(host: String, after: Duration)
     /// The response body is larger than allowed (once decompressed, when it came compressed).
     case tooLarge(limit: Int)
+    /// A check of the body as it arrived refused it (a part too large, say).
+    case refusedBody(host: String, reason: String)
     /// The host name has no address (offline, or no such host).
     case hostNotFound(host: String)
     /// Nothing listens at the address.
@@ -24,7 +27,7 @@ public enum HTTPTransferError: Error, Equatable, Sendable, CustomStringConvertib
         case .connectTimedOut(let host, let after):
             "could not connect to \(host) within \(after.secondsText) (the connect timeout)"
         case .serverSilent(let host, let after):
-            "\(host) sent nothing for \(after.secondsText) (the first-byte timeout)"
+            "\(host) sent no part of its answer for \(after.secondsText), silent or trickling (the first-byte timeout)"
         case .totalDeadlineExceeded(let host, let after):
             "\(host) did not finish answering within \(after.secondsText) (the overall timeout)"
         case .hostNotFound(let host): "no address found for \(host) (offline, or no such host)"
@@ -32,6 +35,7 @@ public enum HTTPTransferError: Error, Equatable, Sendable, CustomStringConvertib
         case .undecodableBody(let host): "\(host) sent a compressed body that could not be decoded"
         case .closedBeforeAnswering(let host): "\(host) closed the connection without answering"
         case .tooLarge(let limit): "the response is larger than \(limit) bytes"
+        case .refusedBody(let host, let reason): "\(host)'s answer was refused: \(reason)"
         case .failed(let host, let reason): "\(host): \(reason)"
         }
     }

@@ -43,7 +43,7 @@ import Testing
         #expect(HTTPTransferError.totalDeadlineExceeded(host: "example.com", after: .seconds(60)).description
             == "example.com did not finish answering within 60 s (the overall timeout)")
         #expect(HTTPTransferError.serverSilent(host: "example.com", after: .milliseconds(1500)).description
-            == "example.com sent nothing for 1.5 s (the first-byte timeout)")
+            == "example.com sent no part of its answer for 1.5 s, silent or trickling (the first-byte timeout)")
         #expect(HTTPDeadlines(totalSeconds: 4, connectSeconds: 10) == HTTPDeadlines(connect: .seconds(4), firstByte: .seconds(2), total: .seconds(4)))
     }
 }

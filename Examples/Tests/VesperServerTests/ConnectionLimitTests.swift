@@ -15,12 +15,13 @@ struct ConnectionLimitTests {
     /// say nothing about this server.
     @Test(.enabled(if: ServerProcess.executable != nil, "vesper-server was not built"))
     func threeHundredHalfOpenConnectionsDoNotDelayARequestAndAreClosed() async throws {
-        let server = try ServerProcess.start(["--request-head-timeout", "2", "--idle-timeout", "3"])
+        let server = try await ServerProcess.started(["--request-head-timeout", "2", "--idle-timeout", "3"])
         defer { server.stop() }
         let port = server.port
         var halfOpen: [RawConnection] = []
-        for _ in 0..<300 {
-            let connection = try RawConnection(port: port)
+        for index in 0..<300 {
+            // From three addresses, so that each holds its share of the connections (100).
+            let connection = try RawConnection(port: port, from: "127.0.0.\(2 + index % 3)")
             try connection.send("POST /api/notes HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
             halfOpen.append(connection)
         }

@@ -37,7 +37,8 @@ struct LoadTests {
         }
     }
 
-    /// Not a timed assertion (performance is measured, not asserted); prints the number.
+    /// Not a timed assertion (performance is measured, not asserted); prints the number. Ten
+    /// requests of 1,000 notes, the most one request takes, as the client sends them.
     @Test(arguments: Engine.available) func firstSyncOfTenThousandNotes(engine: Engine) async throws {
         try await TestEnvironment.with(engine) { env in
             let token = try await env.signUp()
@@ -46,14 +47,19 @@ struct LoadTests {
                     Int64(100_000 + index), text: "Note \(index): " + String(repeating: "lorem ipsum ", count: 20),
                     extra: ["tags": "Work  Home", "tagsModificationDate": "2014-06-12T16:41:10.250-07:00"])
             }
-            let body = try JSONSerialization.data(withJSONObject: notes)
+            var sent = 0
+            var last: TestResponse?
             let start = ContinuousClock.now
-            let response = try await env.client.send(
-                "POST", "notes", headers: TestClient.auth(token), body: body)
+            for batch in stride(from: 0, to: notes.count, by: 1_000) {
+                let body = try JSONSerialization.data(withJSONObject: Array(notes[batch..<batch + 1_000]))
+                sent += body.count
+                last = try await env.client.send("POST", "notes", headers: TestClient.auth(token), body: body)
+                #expect(last?.status == 200)
+            }
             let elapsed = ContinuousClock.now - start
-            #expect(response.status == 200)
+            let response = try #require(last)
             #expect(try response.jsonArray().count == 10_000)
-            print("FIRST SYNC: 10,000 notes, \(body.count / 1024) KB up, \(response.body.count / 1024) KB down: \(elapsed)")
+            print("FIRST SYNC: 10,000 notes in 10 requests, \(sent / 1024) KB up, \(response.body.count / 1024) KB down in the last: \(elapsed)")
         }
     }
 }

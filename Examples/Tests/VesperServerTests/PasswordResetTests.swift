@@ -101,4 +101,38 @@ struct PasswordResetTests {
             #expect(Int(throttled.header("Retry-After") ?? "") ?? 0 > 0)
         }
     }
+
+    @Test(arguments: Engine.available)
+    func resetRequestsFromElsewhereDoNotSpendTheOwnersBudgetButAnAddressHasACap(engine: Engine) async throws {
+        let store = try await TestStore.make(engine)
+        defer { Task { await store.remove() } }
+        try await store.withStorage { storage in
+            let throttle = LoginThrottle(attemptsPerMinute: 3, store: storage, clock: .system)
+            let attacker = ThrottlePolicy.passwordReset(username: "alice@example.com", address: "203.0.113.66", perMinute: 3)
+            let alice = ThrottlePolicy.passwordReset(username: "alice@example.com", address: "192.0.2.1", perMinute: 3)
+            for _ in 0..<3 { try await throttle.recordFailure(keys: attacker) }
+            #expect(try await throttle.retryAfter(keys: attacker) != nil)
+            #expect(try await throttle.retryAfter(keys: alice) == nil)
+            // Over all usernames one address may ask three times the per-account budget.
+            for index in 0..<6 {
+                let keys = ThrottlePolicy.passwordReset(username: "user\(index)@example.com", address: "203.0.113.66", perMinute: 3)
+                #expect(try await throttle.retryAfter(keys: keys) == nil)
+                try await throttle.recordFailure(keys: keys)
+            }
+            let next = ThrottlePolicy.passwordReset(username: "carol@example.com", address: "203.0.113.66", perMinute: 3)
+            #expect(try await throttle.retryAfter(keys: next) != nil)
+            #expect(try await throttle.retryAfter(keys: alice) == nil)
+        }
+    }
+
+    @Test(arguments: Engine.available) func tooManyResetRequestsForOneAccountFromOneAddressAre429(engine: Engine) async throws {
+        try await TestEnvironment.with(engine, { $0.loginAttemptsPerMinute = 2 }) { env in
+            _ = try await env.signUp()
+            let body = Data(#"{"username":"alice@example.com"}"#.utf8)
+            for _ in 0..<2 { #expect(try await env.client.send("POST", "forgotpassword", body: body).status == 204) }
+            let throttled = try await env.client.send("POST", "forgotpassword", body: body)
+            #expect(throttled.status == 429)
+            #expect(env.logs.entries("Password reset requested").count == 2)
+        }
+    }
 }

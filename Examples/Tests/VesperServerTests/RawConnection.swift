@@ -9,10 +9,22 @@ import Foundation
 final class RawConnection: @unchecked Sendable {  // used by one test task at a time
     private let descriptor: Int32
 
-    /// Connects to 127.0.0.1:`port`.
-    init(port: Int) throws {
+    /// Connects to 127.0.0.1:`port` from `source`, another loopback address (127.0.0.2, …) when
+    /// a test needs clients the server tells apart.
+    init(port: Int, from source: String = "127.0.0.1") throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw RawConnectionError.failed("socket", errno) }
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        local.sin_addr.s_addr = inet_addr(source)
+        let bound = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else {
+            let error = errno
+            close(descriptor)
+            throw RawConnectionError.failed("bind", error)
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

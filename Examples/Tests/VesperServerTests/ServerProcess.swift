@@ -2,7 +2,7 @@ import ExampleTestSupport
 import Foundation
 
 /// The built `vesper-server` in a child process on a free loopback port, over a fresh folder.
-final class ServerProcess {
+final class ServerProcess: @unchecked Sendable {  // used by one test at a time; Process is thread-safe
     /// The executable beside the test bundle, when the build made it.
     static let executable: URL? = {
         let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -18,6 +18,12 @@ final class ServerProcess {
         self.port = port
         self.process = process
         self.folder = folder
+    }
+
+    /// ``start(_:)`` on a thread of its own, for async tests: its blocking wait on one of
+    /// Swift's few cooperative threads would starve every in-process server of other tests.
+    static func started(_ arguments: [String]) async throws -> ServerProcess {
+        try await ThrowawayPostgres.offCooperativePool { try ServerProcess.start(arguments) }
     }
 
     /// Starts the server with `arguments` and returns once it accepts connections (10 s at most).
@@ -45,6 +51,24 @@ final class ServerProcess {
     func stop() {
         process.terminate()
         process.waitUntilExit()
+    }
+
+    /// Sends SIGTERM and waits up to `limit` (on a thread of its own) for the process to end;
+    /// true when it did. A process still running then is killed.
+    func terminate(within limit: Duration) async -> Bool {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: self.terminateNow(within: limit)) }
+        }
+    }
+
+    private func terminateNow(within limit: Duration) -> Bool {
+        process.terminate()
+        let deadline = ContinuousClock.now + limit
+        while process.isRunning && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        let ended = !process.isRunning
+        if !ended { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        return ended
     }
 
     private static func requireExecutable() throws -> URL {

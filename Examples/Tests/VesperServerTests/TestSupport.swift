@@ -26,6 +26,9 @@ final class TestEnvironment: Sendable {
             database: store.database, attachmentsPath: store.folder.appendingPathComponent("attachments").path,
             secret: "test secret")
         configuration.bcryptCost = 4
+        // The test machine runs many servers at once: a PostgreSQL call waiting a while for a
+        // connection is load here, not an outage (DatabaseOutageTests sets its own).
+        configuration.databaseTimeout = .seconds(60)
         return configuration
     }
 

@@ -73,7 +73,7 @@ import VesperCore
         server.state.withLock { $0.passwords["alice@example.com"] = "changed elsewhere" }
         server.expireTokens()
         let report = try await phone.account.syncNow()
-        #expect(report.failures.first == "tags: not logged in (The server refused the username and password.).")
+        #expect(report.failures.first == "tags: not logged in (The server refused the username and password).")
         #expect(phone.account.loginWasRejected)
         try await phone.close()
     }
@@ -197,7 +197,7 @@ import VesperCore
         let server = FakeVesperServer()
         let phone = try await client(server)
         try await phone.account.createAccount(server: Self.server, username: "alice@example.com", password: "correct horse")
-        phone.account.notesPerRequest = 2
+        phone.account.uploadLimits = VSUploadLimits(notes: 2, bytes: 1 << 20)
         try await phone.vesper.userDidCreateNotes((1...5).map { (text: "Note \($0)", tagNames: ["Batch"]) })
         let report = try await phone.account.syncNow()
         #expect(report.notesUploaded.count == 5)

@@ -27,7 +27,10 @@ final class RealHarness: SyncServerHarness {
     }
 
     /// A server on a SQLite file of its own, or on `database` (which several servers may share).
-    static func start(tokenLifetime: Duration = .seconds(3_600), database: VesperDatabase? = nil) async throws -> RealHarness {
+    static func start(
+        tokenLifetime: Duration = .seconds(3_600), database: VesperDatabase? = nil,
+        _ configure: (inout VesperServerConfiguration) -> Void = { _ in }
+    ) async throws -> RealHarness {
         let folder = try TestFolder()
         var configuration = VesperServerConfiguration(
             hostname: "127.0.0.1", port: 0,
@@ -35,8 +38,11 @@ final class RealHarness: SyncServerHarness {
             attachmentsPath: folder.url.appendingPathComponent("blobs").path, secret: "test secret for the sync client tests",
             tokenLifetime: tokenLifetime, loginAttemptsPerMinute: 1_000)
         configuration.bcryptCost = 4
+        // Many servers run at once here: a PostgreSQL call waiting a while is load, not an outage.
+        configuration.databaseTimeout = .seconds(60)
         let serverClock = TestClock(start: Date())
         configuration.now = { serverClock.date }
+        configure(&configuration)
         try FileManager.default.createDirectory(atPath: configuration.attachmentsPath, withIntermediateDirectories: true)
         return RealHarness(
             server: try await VesperTestServer.start(configuration), folder: folder, tokenLifetime: tokenLifetime,

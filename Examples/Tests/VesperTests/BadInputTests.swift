@@ -70,6 +70,19 @@ import VesperCommands
         #expect(folder.attachmentFiles().isEmpty)
     }
 
+    @Test func aPictureWhoseHeaderClaimsAnImpossibleSizeIsRefused() async throws {
+        let (folder, id) = try await folderWithOneNote()
+        // 60 bytes whose header claims 2,000,000 × 1 pixels: the sync server would refuse the note.
+        var header = SampleImages.png640x480
+        header.replaceSubrange(16..<24, with: [0x00, 0x1E, 0x84, 0x80, 0x00, 0x00, 0x00, 0x01])
+        header.append(Data(repeating: 0, count: 60 - header.count))
+        let wide = try folder.file("wide.png", header)
+        try await expectRefusal(
+            folder, "attach", String(id), wide.path,
+            message: "\(wide.path) claims to be 2000000×1 pixels; a picture can be at most 1000000 pixels wide and high.")
+        #expect(folder.attachmentFiles().isEmpty)
+    }
+
     @Test func nonImageAttachment() async throws {
         let (folder, id) = try await folderWithOneNote()
         let text = try folder.file("notes.txt", SampleImages.text)

@@ -61,6 +61,25 @@ public struct VesperServerCommand: ToolCommand {
     @Option(help: "The most connections served at once; more wait to be accepted.")
     var maxConnections = 1000
 
+    @Option(help: ArgumentHelp(
+        "The most connections one client address may hold open; more are closed at once.",
+        discussion: "Behind a reverse proxy every client has the proxy's address: set it to --max-connections there."))
+    var maxConnectionsPerAddress = 100
+
+    @Option(help: "Seconds a request body may take to arrive in all before the request is answered 408 and closed.")
+    var requestBodyTimeout = 600
+
+    @Option(help: ArgumentHelp(
+        "The slowest a request body may arrive, in bytes a second, after --body-rate-grace seconds of waiting; slower is answered 408 and closed.",
+        valueName: "bytes"))
+    var minimumBodyRate = 10_000
+
+    @Option(help: "Seconds of waiting any request body is allowed before --minimum-body-rate applies.")
+    var bodyRateGrace = 10
+
+    @Option(help: "Seconds a call to PostgreSQL may take before it is cancelled and the request answered 503.")
+    var databaseTimeout = 10
+
     @Option(help: "Hours a login token stays valid.")
     var tokenLifetimeHours = 24
 
@@ -82,6 +101,11 @@ public struct VesperServerCommand: ToolCommand {
             throw ValidationError("--request-head-timeout and --idle-timeout must be positive")
         }
         guard maxConnections > 0 else { throw ValidationError("--max-connections must be positive") }
+        guard maxConnectionsPerAddress > 0 else { throw ValidationError("--max-connections-per-address must be positive") }
+        guard requestBodyTimeout > 0, minimumBodyRate > 0, bodyRateGrace > 0 else {
+            throw ValidationError("--request-body-timeout, --minimum-body-rate and --body-rate-grace must be positive")
+        }
+        guard databaseTimeout > 0 else { throw ValidationError("--database-timeout must be positive") }
         guard tokenLifetimeHours > 0 else { throw ValidationError("--token-lifetime-hours must be positive") }
         guard loginAttemptsPerMinute > 0 else { throw ValidationError("--login-attempts-per-minute must be positive") }
         if let publicURL, URL(string: publicURL) == nil { throw ValidationError("--public-url is not a URL") }
@@ -112,8 +136,11 @@ public struct VesperServerCommand: ToolCommand {
             hostname: hostname, port: port, database: database, attachmentsPath: attachmentsPath, secret: secret)
         configuration.loginAttemptsPerMinute = loginAttemptsPerMinute
         configuration.connectionLimits = ConnectionLimits(
-            requestHeadTimeout: .seconds(requestHeadTimeout), idleTimeout: .seconds(idleTimeout), maximumConnections: maxConnections)
+            requestHeadTimeout: .seconds(requestHeadTimeout), idleTimeout: .seconds(idleTimeout), maximumConnections: maxConnections,
+            maximumConnectionsPerAddress: maxConnectionsPerAddress, requestBodyTimeout: .seconds(requestBodyTimeout),
+            minimumBodyBytesPerSecond: minimumBodyRate, bodyRateGrace: .seconds(bodyRateGrace))
         configuration.tokenLifetime = .seconds(tokenLifetimeHours * 3600)
+        configuration.databaseTimeout = .seconds(databaseTimeout)
         if let textKeys { configuration.textKeys = textKeys }
         configuration.currentTextKeyID = currentTextKeyID
         configuration.publicBaseURL = publicURL.flatMap { URL(string: $0) }

@@ -37,9 +37,20 @@ public struct VesperServerConfiguration: Sendable {
     public var tokenLifetime: Duration
     /// The largest request body accepted (a first sync uploads every note in one body); larger → 413.
     public var maxBodyBytes: Int
+    /// The most notes one notes request may upload; more → 413 with nothing written. The
+    /// client sends at most 1,000 (and 8 MB) a request.
+    public var maxNotesPerRequest: Int = 1_000
+    /// The most note IDs one deletedNotes request may upload; more → 413 with nothing written,
+    /// so that one request can't hold the database for long. The client sends at most 5,000.
+    public var maxDeletedNotesPerRequest: Int = 10_000
     /// Failed logins allowed per username from one client address in any minute (ten times as
     /// many per address over all usernames), and account creations per address; more → 429.
     public var loginAttemptsPerMinute: Int
+
+    /// How long a call to PostgreSQL may take: PostgreSQL cancels a longer statement, and a call
+    /// with no answer by then — the database down, restarting, or its connection dead — fails
+    /// with 503 rather than waiting. Unused with SQLite.
+    public var databaseTimeout: Duration = .seconds(10)
 
     /// Note-text encryption keys by ID: 32 raw bytes each. Key 0 is derived from `secret` unless
     /// given here. Rotate by adding a key with a higher ID: new writes use `currentTextKeyID`

@@ -38,9 +38,14 @@ public struct VesperSyncServer: Sendable {
             keys = ServerKeys(secret: shared)
             cipher = try Self.textCipher(configuration, keys: keys)
             let client = PostgresClient(
-                configuration: try VesperDatabase.postgresConfiguration(url), backgroundLogger: logger)
-            storage = PostgresVesperStorage(client: client, cipher: cipher, clock: clock, logger: logger)
-            blobBytes = PostgresBlobByteStore(client: client, cipher: cipher, logger: logger)
+                configuration: try VesperDatabase.postgresConfiguration(url, statementTimeout: configuration.databaseTimeout),
+                backgroundLogger: logger)
+            // A call PostgreSQL can't answer fails with 503 within the timeout, never waits for ever.
+            let calls = DatabaseCalls(limit: configuration.databaseTimeout, logger: logger)
+            storage = BoundedStorage(
+                base: PostgresVesperStorage(client: client, cipher: cipher, clock: clock, logger: logger), calls: calls)
+            blobBytes = BoundedBlobByteStore(
+                base: PostgresBlobByteStore(client: client, cipher: cipher, logger: logger), calls: calls)
         }
         self.configuration = configuration
         self.logger = logger
@@ -70,17 +75,23 @@ public struct VesperSyncServer: Sendable {
     }
 
     func makeService(onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) -> some Service {
-        VesperServerService(storage: api.storage, application: makeApplication(onServerRunning: onServerRunning))
+        VesperServerService(storage: api.storage, application: makeApplication(onServerRunning: onServerRunning), logger: logger)
     }
 
     func makeApplication(onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in })
         -> Application<VesperResponder>
     {
         let limits = configuration.connectionLimits
+        let perAddress = ConnectionsPerAddress(limit: limits.maximumConnectionsPerAddress)
+        let logger = logger
         return Application(
             responder: VesperResponder(api: api),
             server: .http1(configuration: .init(
-                additionalChannelHandlers: [RequestHeadDeadlineHandler(limits: limits)],
+                additionalChannelHandlers: [
+                    ConnectionsPerAddressHandler(connections: perAddress, logger: logger),
+                    RequestHeadDeadlineHandler(limits: limits),
+                    RequestBodyDeadlineHandler(limits: limits),
+                ],
                 idleTimeout: .nanoseconds(limits.idleTimeout.wholeNanoseconds))),
             configuration: .init(
                 address: .hostname(configuration.hostname, port: configuration.port), serverName: "vesper-server",
@@ -129,6 +140,7 @@ public enum VesperServerError: Error, CustomStringConvertible {
 private struct VesperServerService: Service {
     let storage: any VesperStorage
     let application: Application<VesperResponder>
+    let logger: Logger
 
     func run() async throws {
         // Detached, so that the pool does not see the graceful-shutdown signal (postgres-nio
@@ -147,6 +159,12 @@ private struct VesperServerService: Service {
             connections.cancel()
         }
         connections.cancel()
-        await connections.value
+        // Closing connections to a database that is gone can wait on sockets nobody answers: the
+        // server stops after a few seconds whatever they do.
+        do {
+            try await CallDeadline.run(.seconds(5)) { await connections.value }
+        } catch {
+            logger.warning("The database connections did not close within 5 s; stopping without them")
+        }
     }
 }

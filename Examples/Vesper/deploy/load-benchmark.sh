@@ -60,9 +60,10 @@ wait_for() {
 start_server() {
     local port
     port=$(free_port)
-    # Every account is made from 127.0.0.1: a throttle budget for the 100 sign-ups in a minute.
+    # Every account is made from 127.0.0.1: a throttle budget for the 100 sign-ups in a minute,
+    # and every connection comes from there too (wrk's, or nginx's): the whole connection cap.
     "$server" --port "$port" --database "$2" --attachments "$work/$1-attachments" --log-level warning \
-        --login-attempts-per-minute 1000 \
+        --login-attempts-per-minute 1000 --max-connections-per-address 1000 \
         >"$work/$1.log" 2>&1 &
     echo $! >>"$work/pids"
     wait_for "$port"

@@ -31,11 +31,16 @@ public final class RSSDataController {
         } catch {
             throw RSSError.cannotCreateFolder(path: folder.path, reason: error.localizedDescription)
         }
-        let store = try await QSStore.open(
-            at: url,
-            model: QSDataModel(contentsOf: RSSResources.modelURL),
-            schema: QSSchema(creationFile: RSSResources.schemaURL, migrationsFolder: RSSResources.migrationsURL),
-            types: RSSResources.types)
+        let store: QSStore
+        do {
+            store = try await QSStore.open(
+                at: url,
+                model: QSDataModel(contentsOf: RSSResources.modelURL),
+                schema: QSSchema(creationFile: RSSResources.schemaURL, migrationsFolder: RSSResources.migrationsURL),
+                types: RSSResources.types)
+        } catch QSDataError.foreignDatabase(let path), QSDataError.notADatabase(let path) {
+            throw RSSError.notAnRSSDatabase(path: path)
+        }
         // A reader's working set is the unread index and the newest articles; SQLite's default
         // 2 MB page cache makes large imports thrash the primary-key index.
         try await store.execute("PRAGMA cache_size = -32768")

@@ -22,13 +22,16 @@ struct SyncCommand: DatabaseCommand {
         func line(_ label: String, _ up: Int, _ down: Int) -> String {
             "\(label): \(up) up, \(down) down"
         }
-        let text = [
+        let lines = [
             "Synced with \(account.state?.server.absoluteString ?? "the server").",
             line("Tags", report.tagsUploaded, report.tagsDownloaded.count),
             line("Deletions", report.deletionsUploaded.count, report.deletionsDownloaded.count),
             "Notes: \(report.notesUploaded.count) up, \(report.notesCreated.count) new and \(report.notesUpdated.count) changed down",
             line("Attachments", report.attachmentsUploaded.count, report.attachmentsDownloaded.count),
-        ].joined(separator: "\n")
+        ] + report.notesSetAside.map {
+            "Not sent: note \($0.noteID), which the server refuses (\($0.reason)); edit it to try again."
+        }
+        let text = lines.joined(separator: "\n")
         return CommandOutput(text: text, json: report)
     }
 }

@@ -2,11 +2,12 @@ import ArgumentParser
 import DeadlineHTTP
 import VesperSync
 
-/// How long each call to the sync server may take: the options of every command that talks
-/// to it. A call that runs out of time fails with a message naming the limit.
+/// How long a command may talk to the sync server: the options of every command that does.
+/// `--timeout` bounds the whole command's network work (every request of a sync, logins
+/// included), and a call that runs out of time fails with a message naming the limit.
 struct NetworkOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "Seconds each request to the server may take in all: connecting, waiting, and the whole transfer.",
+        "Seconds the command may spend talking to the server in all: every request, each one's connecting, waiting and transfer.",
         valueName: "seconds"))
     var timeout: Double = 60
 
@@ -17,8 +18,9 @@ struct NetworkOptions: ParsableArguments {
         guard timeout > 0, connectTimeout > 0 else { throw ValidationError("--timeout and --connect-timeout must be positive.") }
     }
 
-    /// The transport with these deadlines.
+    /// A transport with these deadlines, whose calls share one `--timeout` counted from now.
     var transport: VSNetworkTransport {
-        VSNetworkTransport(deadlines: HTTPDeadlines(totalSeconds: timeout, connectSeconds: connectTimeout))
+        let deadlines = HTTPDeadlines(totalSeconds: timeout, connectSeconds: connectTimeout)
+        return VSNetworkTransport(deadlines: deadlines, runLimit: deadlines.total)
     }
 }

@@ -31,7 +31,8 @@ public struct VSAttachmentStorage: Sendable {
     }
 
     /// Reads the picture at `url` and checks that it is a PNG or JPEG.
-    /// - Throws: ``VesperError/unreadableAttachment(path:reason:)`` or ``VesperError/unsupportedAttachment(path:)``.
+    /// - Throws: ``VesperError/unreadableAttachment(path:reason:)``,
+    ///   ``VesperError/unsupportedAttachment(path:)`` or ``VesperError/impossibleImageSize(path:width:height:)``.
     func readImage(at url: URL) throws -> (data: Data, info: VSImageInfo) {
         let data: Data
         do {
@@ -41,6 +42,11 @@ public struct VSAttachmentStorage: Sendable {
         }
         guard let info = VSImageInfo(data: data) else {
             throw VesperError.unsupportedAttachment(path: url.path)
+        }
+        // A header can claim any size; the sync server refuses a note whose picture claims more
+        // than it accepts, so such a picture is refused here, before it is attached.
+        guard info.width <= VSImageInfo.maximumPixelSize, info.height <= VSImageInfo.maximumPixelSize else {
+            throw VesperError.impossibleImageSize(path: url.path, width: info.width, height: info.height)
         }
         return (data, info)
     }

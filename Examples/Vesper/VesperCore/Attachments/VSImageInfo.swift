@@ -24,6 +24,9 @@ public struct VSImageInfo: Equatable, Sendable {
         self.height = size.height
     }
 
+    /// The largest width or height a picture may have, in pixels: what the sync server accepts.
+    public static let maximumPixelSize: Int64 = 1_000_000
+
     /// JPEG metadata (EXIF thumbnails) can push the frame header far in; 1 MB is plenty.
     static let maximumHeaderScan = 1 << 20
 

@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import QSData
 
 /// The Vesper app core: opens the notes database and is the one place where notes change.
@@ -47,9 +52,23 @@ public final class VSDataController {
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
             throw VesperError.databaseFolderMissing(path: folder.path)
         }
-        let store = try await QSStore.open(
-            at: url, model: VesperResources.model(), schema: VesperResources.schema(), types: types)
-        return VSDataController(store: store)
+        // Notes are private: a new database is created readable by its owner only, whatever
+        // the umask (SQLite gives the -wal and -shm files the database's mode).
+        let created = try createOwnerOnlyFileIfMissing(url.path)
+        do {
+            let store = try await QSStore.open(
+                at: url, model: VesperResources.model(), schema: VesperResources.schema(), types: types)
+            return VSDataController(store: store)
+        } catch {
+            // A file made here for a database that then failed to open is not left behind.
+            if created { removeDatabaseFiles(url.path) }
+            switch error {
+            case QSDataError.foreignDatabase(let path), QSDataError.notADatabase(let path):
+                throw VesperError.notAVesperDatabase(path: path)
+            default:
+                throw error
+            }
+        }
     }
 
     /// Waits for every enqueued write and throws the first that failed.
@@ -75,5 +94,28 @@ public final class VSDataController {
             if taken == .integer(0) { return candidate }
         }
         throw VesperError.noFreeNoteID
+    }
+}
+
+/// Creates an empty file readable and writable by its owner only, unless one exists; with
+/// O_EXCL a file another process has just made (and may be writing) is left alone.
+/// Returns whether it made the file.
+private func createOwnerOnlyFileIfMissing(_ path: String) throws -> Bool {
+    let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+    if descriptor >= 0 {
+        close(descriptor)
+        return true
+    }
+    guard errno == EEXIST else {
+        throw VesperError.cannotCreateDatabase(path: path, reason: String(cString: strerror(errno)))
+    }
+    return false
+}
+
+/// Removes a database file and SQLite's side files.
+private func removeDatabaseFiles(_ path: String) {
+    for suffix in ["", "-wal", "-shm", "-journal"] {
+        // Nothing to report: the open's own error is the one the caller needs.
+        unlink(path + suffix)
     }
 }

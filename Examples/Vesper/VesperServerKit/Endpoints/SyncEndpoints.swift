@@ -13,10 +13,14 @@ extension VesperAPI {
         return try .json(tags.map(WireTagResponse.init))
     }
 
-    /// 200 with the IDs of tombstones newer than the token that existed before this call.
+    /// 200 with the IDs of tombstones newer than the token that existed before this call; 413
+    /// for more IDs than ``VesperServerConfiguration/maxDeletedNotesPerRequest``.
     func deletedNotes(_ request: Request, context: VesperRequestContext) async throws -> Response {
         let account = try verifiedLogin(request)
         let uploaded = try JSONBody.decode([Int64].self, from: try await collectJSON(request), empty: [])
+        guard uploaded.count <= configuration.maxDeletedNotesPerRequest else {
+            throw APIError.tooManyElements(what: "deleted note IDs", limit: configuration.maxDeletedNotesPerRequest)
+        }
         if let bad = uploaded.first(where: { $0 < 0 || $0 > maximumNoteID }) {
             throw APIError.badRequest("note ID \(bad) is out of range")
         }
@@ -28,11 +32,15 @@ extension VesperAPI {
     }
 
     /// Merges the upload, then 200 with the notes changed since the token date minus
-    /// 10 minutes, or 204 when there are none. Every element is validated before anything is
+    /// 10 minutes, or 204 when there are none; 413 for more notes than
+    /// ``VesperServerConfiguration/maxNotesPerRequest``. Every element is validated before anything is
     /// written, so a bad element writes nothing.
     func notes(_ request: Request, context: VesperRequestContext) async throws -> Response {
         let account = try verifiedLogin(request)
         let wireNotes = try JSONBody.decode([WireNote].self, from: try await collectJSON(request), empty: [])
+        guard wireNotes.count <= configuration.maxNotesPerRequest else {
+            throw APIError.tooManyElements(what: "notes", limit: configuration.maxNotesPerRequest)
+        }
         var uploaded: [SyncNote] = []
         uploaded.reserveCapacity(wireNotes.count)
         for wireNote in wireNotes {

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import Logging
+import NIOHTTP1
 
 /// Routes every request and turns every failure into the protocol's status codes.
 ///
@@ -22,6 +23,17 @@ struct VesperResponder: HTTPResponder {
             response = error.response
         } catch StorageError.revokedLogin {
             response = APIError.unauthorized.response
+        } catch StorageError.unavailable {
+            // Logged where it was found, with the call and the reason.
+            response = APIError.serviceUnavailable(retryAfter: 5).response
+        } catch let error as RequestBodyTooSlow {
+            context.logger.notice("Request body cut off", metadata: ["reason": "\(error.reason)", "client": "\(context.clientAddress)"])
+            response = APIError.requestTimeout(error.reason).response
+        } catch let error as HTTPParserError {
+            // The body's framing broke after the head was read (a chunk size that overflows,
+            // a transfer coding that isn't chunked): the client's mistake, and the connection
+            // can't carry another request.
+            response = APIError.malformedFraming("\(error)").response
         } catch {
             context.logger.error("Request failed", metadata: ["error": "\(error)"])
             response = .text("internal server error", status: .internalServerError)

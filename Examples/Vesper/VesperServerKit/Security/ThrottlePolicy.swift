@@ -14,7 +14,10 @@ struct ThrottleKey: Hashable, Sendable {
 ///   behind the same address are not blocked by one person's typos. A correct password clears
 ///   its pair's failures.
 /// - Account creation (a bcrypt hash each) counts every attempt per address.
-/// - Password-reset requests count per username and per address.
+/// - Password-reset requests count per username *and* client address together, like logins,
+///   so that requests from elsewhere can't use up the budget of the account's owner; an
+///   address also has three times that budget over all usernames, which bounds how many reset
+///   links one address can make (each is a stored row and, with mail, a message).
 /// - Wrong reset-link tokens count per address.
 enum ThrottlePolicy {
     static func login(username: String, address: String, perMinute limit: Int) -> [ThrottleKey] {
@@ -27,7 +30,8 @@ enum ThrottlePolicy {
     }
 
     static func passwordReset(username: String, address: String, perMinute limit: Int) -> [ThrottleKey] {
-        [ThrottleKey(name: "reset:\(username)", limit: limit), ThrottleKey(name: "reset-address:\(address)", limit: limit)]
+        [ThrottleKey(name: "reset:\(address):\(username)", limit: limit),
+         ThrottleKey(name: "reset-address:\(address)", limit: limit * 3)]
     }
 
     static func resetToken(address: String, perMinute limit: Int) -> [ThrottleKey] {

@@ -17,6 +17,9 @@ enum PostgresSchema {
 
     static func migrate(_ client: PostgresClient, clock: ServerClock, logger: Logger) async throws {
         try await client.withTransaction(logger: logger) { connection in
+            // A migration may take longer than a call's statement timeout; it runs before the
+            // server takes requests, so it has none.
+            try await connection.query("SET LOCAL statement_timeout = 0", logger: logger)
             try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger)
             try await connection.query(
                 """

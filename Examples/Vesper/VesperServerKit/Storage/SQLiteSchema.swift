@@ -10,6 +10,24 @@ enum SQLiteSchema {
 
     static var latestVersion: Int64 { migrations.last?.version ?? 0 }
 
+    /// Refuses a file this server did not make before anything changes it (its journal mode
+    /// included): one with tables but no version, one newer than this server, or one that
+    /// lacks a table or column the migrations up to its version make. An empty file is new.
+    static func requireOwnFile(_ connection: SQLiteConnection, path: String) throws {
+        let current = try connection.fetchRows("PRAGMA user_version").first?.first?.int64Value ?? 0
+        if current > latestVersion { throw StorageError.schemaTooNew(found: current, known: latestVersion) }
+        let found = try connection.tableColumns()
+        if found.isEmpty && current == 0 { return }
+        let scratch = try SQLiteConnection(path: ":memory:")
+        for migration in migrations where migration.version <= current {
+            try scratch.executeScript(migration.script)
+        }
+        let expected = try scratch.tableColumns()
+        guard current > 0,
+            expected.allSatisfy({ table, columns in found[table].map(columns.isSubset(of:)) ?? false })
+        else { throw StorageError.notAServerDatabase(path: path) }
+    }
+
     static func migrate(_ connection: SQLiteConnection) throws {
         let current = try connection.fetchRows("PRAGMA user_version").first?.first?.int64Value ?? 0
         for migration in migrations where migration.version > current {

@@ -23,7 +23,16 @@ actor SQLiteVesperStorage: VesperStorage {
             // A failure here shows up as SQLite's own, clearer, open error just below.
             _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
         }
-        let connection = try SQLiteConnection(path: path)
+        let connection: SQLiteConnection
+        do {
+            connection = try SQLiteConnection(path: path)
+            try SQLiteSchema.requireOwnFile(connection, path: path)
+        } catch QSDataError.notADatabase {
+            throw StorageError.notAServerDatabase(path: path)
+        } catch let error as SQLiteError where error.code == 26 {
+            // SQLITE_NOTADB, from the first read of a file that isn't SQLite.
+            throw StorageError.notAServerDatabase(path: path)
+        }
         try connection.useWriteAheadLog()
         try SQLiteSchema.migrate(connection)
         let latest = try connection.fetchValue(

@@ -34,8 +34,11 @@ public enum VesperDatabase: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The connection-pool configuration a `postgres://` URL describes.
-    static func postgresConfiguration(_ url: String) throws(VesperServerError) -> PostgresClient.Configuration {
+    /// The connection-pool configuration a `postgres://` URL describes; with a statement
+    /// timeout, PostgreSQL itself cancels any statement that runs longer.
+    static func postgresConfiguration(_ url: String, statementTimeout: Duration? = nil) throws(VesperServerError)
+        -> PostgresClient.Configuration
+    {
         guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else {
             throw .invalidDatabaseURL("it has no host")
         }
@@ -53,6 +56,19 @@ public enum VesperDatabase: Sendable, Equatable, CustomStringConvertible {
         var configuration = PostgresClient.Configuration(
             host: host, port: components.port ?? 5432, username: username, password: components.password,
             database: database.isEmpty ? nil : database, tls: tls)
+        // No keep-alive queries. In postgres-nio's pool (1.33) a connection running its
+        // keep-alive counts as "soon available", so a lease request that arrives meanwhile is
+        // queued without a new connection being opened for it; if the keep-alive then ends by
+        // closing the connection, the pool opens a replacement only below its minimum count
+        // (zero here) and the request waits with nothing to serve it — the "no connection, no
+        // timer, one waiter" hang the tests once met. Idle connections are closed after a minute
+        // anyway, and a connection that died while idle fails its next query (a 503 the client
+        // retries) instead of stranding it.
+        configuration.options.keepAliveBehavior = nil
+        if let statementTimeout {
+            let milliseconds = statementTimeout.components.seconds * 1000 + statementTimeout.components.attoseconds / 1_000_000_000_000_000
+            configuration.options.additionalStartupParameters.append(("statement_timeout", String(milliseconds)))
+        }
         if let schema = items["schema"], !schema.isEmpty {
             configuration.options.additionalStartupParameters.append(("search_path", schema))
         }

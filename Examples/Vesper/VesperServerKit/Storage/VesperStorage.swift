@@ -116,12 +116,21 @@ enum StorageError: Error, Equatable, CustomStringConvertible {
     case revokedLogin
     /// The database's schema is newer than this server knows (a newer server migrated it).
     case schemaTooNew(found: Int64, known: Int64)
+    /// The SQLite file is not one this server made (another app's database, or no database at
+    /// all); it was left as it was.
+    case notAServerDatabase(path: String)
+    /// The database did not answer in time or has no connection: the call changed nothing it
+    /// acknowledged, and may be retried (503).
+    case unavailable(String)
 
     var description: String {
         switch self {
         case .usernameTaken: "the username is taken"
         case .corruptRow(let table, let reason): "a row of \(table) is unreadable: \(reason)"
         case .revokedLogin: "the login token's account is gone or its password changed"
+        case .unavailable(let reason): "the database is unavailable: \(reason)"
+        case .notAServerDatabase(let path):
+            "\(path) is not a vesper-server database (it was left as it was)"
         case .schemaTooNew(let found, let known):
             "the database schema is version \(found), newer than this server's \(known); run a newer server"
         }

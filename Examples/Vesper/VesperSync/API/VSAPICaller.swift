@@ -59,6 +59,9 @@ public final class VSAPICaller {
     /// `POST api/notes` with changed notes and the sync token of the last call, if any.
     public func uploadNotes(_ notes: [VSJSON], syncToken: String?) async -> VSAPIResult {
         var request = post("notes", body: .array(notes))
+        // The answer holds every note changed on the server: it grows with the library, so
+        // only each note in it is bounded.
+        request.responseLimit = .perArrayElement
         if let syncToken { request.headers[Self.syncTokenHeader] = syncToken }
         return await call(request, authenticated: true)
     }

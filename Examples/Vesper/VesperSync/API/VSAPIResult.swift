@@ -44,7 +44,8 @@ public struct VSAPIResult: Sendable {
 
 /// Why an API call failed, for one line in a terminal.
 public enum VSAPIError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// No response: the server could not be reached, or the connection failed.
+    /// No response: the server could not be reached, the connection failed, a deadline passed,
+    /// or the response was refused; the reason says which in words.
     case transport(String)
     /// The server answered with an error status.
     case status(Int, body: String)
@@ -53,9 +54,9 @@ public enum VSAPIError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .transport(let reason): "could not reach the server (\(reason))"
+        case .transport(let reason): reason
         case .status(let status, let body): body.isEmpty ? "the server answered HTTP \(status)" : "the server answered HTTP \(status): \(body)"
-        case .notLoggedIn(let reason): "not logged in (\(reason))"
+        case .notLoggedIn(let reason): "not logged in (\(reason.hasSuffix(".") ? String(reason.dropLast()) : reason))"
         }
     }
 }

@@ -30,11 +30,9 @@ public final class VSAccount {
 
     /// How long ``requestSync()`` waits after the last request before syncing.
     public var syncDelay: Duration
-    /// Notes per notes request on upload (a first sync of a large library is batched). Every
-    /// batch's response carries all the notes changed on the server since the same date, so
-    /// fewer, larger batches move much less: 10,000 notes in batches of 1,000 bring 55,000 notes
-    /// down, in batches of 200, 255,000 (each request stays around half a megabyte).
-    public var notesPerRequest = 1_000
+    /// How many notes, and how many bytes of them, one notes request uploads (see
+    /// ``VSUploadLimits/standard``).
+    public var uploadLimits = VSUploadLimits.standard
     /// The device clock. Tests replace it.
     public var deviceNow: @Sendable () -> Date = Date.init {
         didSet { installClock() }
@@ -180,7 +178,7 @@ public final class VSAccount {
         isSyncing = true
         defer { isSyncing = false }
         let generation = self.generation
-        let sync = VSSyncRun(caller: caller, dataController: dataController, notesPerRequest: notesPerRequest, now: { [deviceNow] in deviceNow() })
+        let sync = VSSyncRun(caller: caller, dataController: dataController, uploadLimits: uploadLimits, now: { [deviceNow] in deviceNow() })
         var report = VSSyncReport()
 
         // 1. Tags first, so that notes find their tags with the server's names.
@@ -189,8 +187,10 @@ public final class VSAccount {
         do { try await sync.syncDeletedNotes(into: &report) } catch { report.failures.append(Self.failure("deletedNotes", error)) }
         // 3. Notes, with their tag names and attachment metadata.
         var notesToken: String?
+        var setAside = state?.setAsideNotes ?? []
         do {
-            notesToken = try await sync.syncNotes(syncToken: state?.notesSyncToken, into: &report)
+            (notesToken, setAside) = try await sync.syncNotes(
+                syncToken: state?.notesSyncToken, setAside: setAside, into: &report)
         } catch {
             report.failures.append(Self.failure("notes", error))
         }
@@ -201,6 +201,7 @@ public final class VSAccount {
             // Signed out (or into another account) meanwhile: keep nothing from this run.
             guard generation == self.generation, var current = state else { return report }
             if let notesToken { current.notesSyncToken = notesToken }
+            current.setAsideNotes = setAside.isEmpty ? nil : setAside
             current.lastSyncDate = deviceNow()
             state = current
             try file.save(current)

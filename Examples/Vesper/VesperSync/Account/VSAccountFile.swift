@@ -19,6 +19,8 @@ public struct VSAccountState: Codable, Equatable, Sendable {
     public var clockSkew: TimeInterval = 0
     /// When the last sync finished (device clock): shown to the user only.
     public var lastSyncDate: Date?
+    /// Notes the server refused, kept out of uploads until they are edited; nil when none.
+    public var setAsideNotes: [VSSetAsideNote]?
 
     public init(server: URL, username: String, password: String) {
         self.server = server

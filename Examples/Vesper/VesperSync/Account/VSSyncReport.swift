@@ -9,6 +9,9 @@ public struct VSSyncReport: Codable, Equatable, Sendable {
     /// Notes deleted here because they were deleted elsewhere.
     public var deletionsDownloaded: [Int64] = []
     public var notesUploaded: [Int64] = []
+    /// Notes the server refuses (or that can't be sent), with why: they wait, unsent, until
+    /// they are edited, while every other note syncs.
+    public var notesSetAside: [VSSetAsideNote] = []
     public var notesCreated: [Int64] = []
     public var notesUpdated: [Int64] = []
     /// Server notes that could not be read (malformed), by reason.

@@ -7,7 +7,7 @@ import VesperCore
 struct VSSyncRun {
     let caller: VSAPICaller
     let dataController: VSDataController
-    let notesPerRequest: Int
+    let uploadLimits: VSUploadLimits
     let now: () -> Date
 
     /// Tags: every local tag up; the server's newer or missing ones merged.
@@ -23,58 +23,57 @@ struct VSSyncRun {
         report.tagsDownloaded = try VSSyncTagMerger(dataController: dataController).merge(serverTags)
     }
 
-    /// Deletions: the IDs deleted here up (no token: the full tombstone list comes back,
-    /// which is always correct); the returned IDs deleted here; the uploaded ones forgotten.
+    /// Deletions: the IDs deleted here up, in batches the server takes (no token: each response
+    /// holds the full tombstone list, which is always correct); the returned IDs deleted here;
+    /// each batch's IDs forgotten once the server has them.
     func syncDeletedNotes(into report: inout VSSyncReport) async throws {
         let pending = try await dataController.deletedNoteIDs()
-        let result = await caller.uploadDeletedNotes(pending)
-        let elements = try Self.array(of: result, call: "deletedNotes")
-        let deletedElsewhere = elements.compactMap(\.integer)
-        report.deletionsDownloaded = try await dataController.applySyncDeletedNotes(ids: deletedElsewhere)
-        try await dataController.syncDidUploadDeletedNotes(ids: pending)
-        report.deletionsUploaded = pending
+        // One request per batch (one empty request when nothing was deleted here, to download).
+        for start in stride(from: 0, to: max(pending.count, 1), by: Self.deletedNotesPerRequest) {
+            let batch = Array(pending[start..<min(start + Self.deletedNotesPerRequest, pending.count)])
+            let result = await caller.uploadDeletedNotes(batch)
+            let elements = try Self.array(of: result, call: "deletedNotes")
+            report.deletionsDownloaded += try await dataController.applySyncDeletedNotes(ids: elements.compactMap(\.integer))
+            try await dataController.syncDidUploadDeletedNotes(ids: batch)
+            report.deletionsUploaded += batch
+        }
     }
 
-    /// Notes: the notes changed here up, in batches, with the stored sync token; each batch's
-    /// notes unmarked once the server has them; the last response merged. Returns the token to
-    /// store, or nil when no response carried one.
+    /// Deleted-note IDs per deletedNotes request: well under the server's default limit (10,000),
+    /// so that no request holds the server's database for long.
+    static let deletedNotesPerRequest = 5_000
+
+    /// Notes: the notes changed here up, in batches (see ``VSNoteUploader``), with the stored
+    /// sync token; each batch's notes unmarked once the server has them; notes the server
+    /// refuses set aside; the last response merged. Returns the token to store, or nil when no
+    /// response carried one, and the notes now set aside.
     ///
     /// Every batch carries the same token, so each response holds every note changed on the
     /// server since the same date, and the last one holds all that an earlier one did, in its
     /// latest state, less notes deleted meanwhile: merging only the last is the same as merging
     /// each in turn, without reading the earlier ones' notes again and again (a first sync of
     /// 10,000 notes would otherwise merge each note once per later batch).
-    func syncNotes(syncToken: String?, into report: inout VSSyncReport) async throws -> String? {
-        // 1. The notes changed here, with their tags and attachments, and their upload marks.
+    func syncNotes(syncToken: String?, setAside: [VSSetAsideNote], into report: inout VSSyncReport) async throws
+        -> (syncToken: String?, setAside: [VSSetAsideNote])
+    {
+        // 1.–3. The notes changed here, up; refused ones set aside.
         let notes = try await dataController.notesToUpload()
-        let wire = try notes.map { try VSSyncNote($0).json() }
-        let batchSize = max(notesPerRequest, 1)
-        var newToken: String?
-        var lastElements: [VSJSON] = []
-        // 2. One request per batch (one empty request when nothing changed here, to download).
-        for start in stride(from: 0, to: max(wire.count, 1), by: batchSize) {
-            let batch = notes[start..<min(start + batchSize, notes.count)]
-            let result = await caller.uploadNotes(Array(wire[batch.indices]), syncToken: syncToken)
-            lastElements = try Self.array(of: result, call: "notes")
-            // 3. The server has this batch: unmark the notes not changed again since.
-            try dataController.syncDidUploadNotes(batch.compactMap { note in
-                note.modificationDate.map { VSDataController.UploadMark(noteID: note.uniqueID, modificationDate: $0) }
-            })
-            report.notesUploaded += batch.map(\.uniqueID)
-            newToken = result.syncToken ?? newToken
-        }
+        let uploader = VSNoteUploader(caller: caller, dataController: dataController, limits: uploadLimits)
+        let outcome = try await uploader.upload(notes, syncToken: syncToken, setAside: setAside)
+        report.notesUploaded += outcome.uploaded
+        report.notesSetAside = outcome.setAside
         // 4. Server notes as sync objects; a malformed one is reported and skipped.
         var serverNotes: [VSSyncNote] = []
-        for element in lastElements {
+        for element in outcome.serverNotes {
             do { serverNotes.append(try VSSyncNote(json: element)) } catch { report.notesRejected.append(String(describing: error)) }
         }
         // 5. Merge, never resurrecting a note deleted here meanwhile.
         let pendingDeletions = Set(try await dataController.deletedNoteIDs())
-        let outcome = try await VSSyncNoteMerger(dataController: dataController).merge(serverNotes, pendingDeletions: pendingDeletions)
-        report.notesCreated += outcome.created
-        report.notesUpdated += outcome.updated
+        let merged = try await VSSyncNoteMerger(dataController: dataController).merge(serverNotes, pendingDeletions: pendingDeletions)
+        report.notesCreated += merged.created
+        report.notesUpdated += merged.updated
         try await dataController.flush()
-        return newToken
+        return (outcome.syncToken, outcome.setAside)
     }
 
     /// Attachment bytes.

@@ -14,6 +14,10 @@ public enum QSDataError: Error, Sendable, Equatable, CustomStringConvertible {
     case cannotOpenDatabase(path: String, reason: String)
     /// The file exists but is not an SQLite database.
     case notADatabase(path: String)
+    /// The file is an SQLite database, but not one this schema made: it lacks a table or column
+    /// the schema has at the file's version. Nothing was changed. Apps say what the file is not
+    /// ("… is not a Vesper notes database").
+    case foreignDatabase(path: String)
     /// The database was written by a newer version of the app: its schema version is higher
     /// than the last migration this app knows. Nothing was written to it.
     case databaseTooNew(path: String, databaseVersion: Int, appVersion: Int)
@@ -61,6 +65,8 @@ public enum QSDataError: Error, Sendable, Equatable, CustomStringConvertible {
             return "Cannot open the database at \(path): \(reason)"
         case .notADatabase(let path):
             return "The file at \(path) is not an SQLite database"
+        case .foreignDatabase(let path):
+            return "The file at \(path) is an SQLite database, but not this app's: it lacks tables the app's schema makes (nothing was changed)"
         case .databaseTooNew(let path, let databaseVersion, let appVersion):
             return "The database at \(path) has schema version \(databaseVersion), newer than this app's latest, \(appVersion): "
                 + "it was written by a newer version of the app (nothing was changed)"

@@ -4,7 +4,8 @@
 /// change, the check, the creation or migrations and the caller's validation all run in one
 /// write transaction: two processes opening a brand-new database at once take turns (the second
 /// finds the tables made and skips creating them), and a file that fails validation — someone
-/// else's SQLite database — is rolled back, left exactly as it was. When nothing must change no
+/// else's SQLite database — is rolled back, left exactly as it was; a file whose tables are not
+/// the ones this schema makes at the file's version is refused before anything runs on it. When nothing must change no
 /// write is attempted, so a read-only database opens.
 struct SchemaInstaller {
     let schema: QSSchema
@@ -18,8 +19,19 @@ struct SchemaInstaller {
         if current > schema.latestVersion {
             throw QSDataError.databaseTooNew(path: path, databaseVersion: current, appVersion: schema.latestVersion)
         }
+        // A file with tables of its own must be this schema's at its version before anything
+        // runs on it: someone else's SQLite database is refused as it is.
+        let hasTables = try userTableCount(connection) > 0
+        if hasTables && current < schema.latestVersion {
+            try refuseUnlessOwn(connection, version: current)
+        }
         guard try needsChanges(connection) else {
-            try validate(connection)
+            do {
+                try validate(connection)
+            } catch QSDataError.schemaMismatch(let problems) {
+                try refuseUnlessOwn(connection, version: current)
+                throw QSDataError.schemaMismatch(problems)
+            }
             return
         }
         try connection.transaction {
@@ -44,6 +56,37 @@ struct SchemaInstaller {
             }
             try validate(connection)
         }
+    }
+
+    /// Throws ``QSDataError/foreignDatabase(path:)`` unless the file has every table, with
+    /// every column, that the creation SQL and the migrations up to `version` make.
+    private func refuseUnlessOwn(_ connection: SQLiteConnection, version: Int) throws {
+        let expected = try expectedTables(atVersion: version)
+        let found = try connection.tableColumns()
+        for (table, columns) in expected {
+            guard let foundColumns = found[table], columns.isSubset(of: foundColumns) else {
+                throw QSDataError.foreignDatabase(path: path)
+            }
+        }
+    }
+
+    /// The tables and columns of a database this schema made and migrated to `version`, built
+    /// in memory.
+    private func expectedTables(atVersion version: Int) throws -> [String: Set<String>] {
+        let scratch = try SQLiteConnection(path: ":memory:")
+        do {
+            try scratch.executeScript(schema.creationSQL)
+        } catch {
+            throw QSDataError.invalidMigration(file: "the creation SQL", problem: "\(error)")
+        }
+        for migration in schema.migrations where migration.version <= version {
+            do {
+                try scratch.executeScript(migration.sql)
+            } catch {
+                throw QSDataError.invalidMigration(file: migration.name, problem: "\(error)")
+            }
+        }
+        return try scratch.tableColumns()
     }
 
     private func needsChanges(_ connection: SQLiteConnection) throws -> Bool {
