@@ -29,11 +29,13 @@ final class KnownRows {
         mutating func snapshotInPlace() -> RowSnapshot? { snapshot }
         mutating func keepsSnapshotInPlace(in epoch: UInt64) -> Bool { snapshot?.isKeptInPlace(in: epoch) ?? false }
 
-        mutating func hold(_ instance: Instance) {
+        /// Holds `instance` from now on, and returns the row's snapshot.
+        mutating func adopt(_ instance: Instance) -> RowSnapshot? {
             switch instance {
             case .weak(let object): hold(strong: nil, weak: object, snapshot: nil)
             case .strong(let value): hold(strong: value, weak: nil, snapshot: nil)
             }
+            return snapshot
         }
 
         mutating func hold(strong: Any?, weak: AnyObject?, snapshot: RowSnapshot?) {
@@ -98,12 +100,15 @@ final class KnownRows {
         case .weak(let object): entries[id, default: newEntry()].hold(strong: nil, weak: object, snapshot: snapshot)
         case .strong(let value): entries[id, default: newEntry()].hold(strong: value, weak: nil, snapshot: snapshot)
         }
-        // Only a new key grows the table, so only a new key pays for sweeping: reading the same
-        // rows again reuses their dead entries and sweeps nothing.
-        if addsKey, policy == .weak {
-            sweep.keys.append(id)
-            sweepSomeDeadEntries()
-        }
+        if addsKey { noteNewKey(id) }
+    }
+
+    /// Only a new key grows the table, so only a new key pays for sweeping: reading the same rows
+    /// again reuses their dead entries and sweeps nothing.
+    private func noteNewKey(_ id: QSAnyID) {
+        guard policy == .weak else { return }
+        sweep.keys.append(id)
+        sweepOneDeadEntry()
     }
 
     /// Keeps the instances a save hands over (the app's, which the main actor now holds for these
@@ -112,13 +117,18 @@ final class KnownRows {
         var snapshots: [RowSnapshot?] = []
         snapshots.reserveCapacity(ids.count)
         for (id, instance) in zip(ids, instances) {
-            if let index = entries.index(forKey: id) {
-                if let instance { entries.values[index].hold(instance) }
-                snapshots.append(entries.values[index].snapshotInPlace())
-            } else {
-                if let instance { insert(instance, id: id) }
-                snapshots.append(nil)
+            guard let instance else {
+                snapshots.append(entries.index(forKey: id).flatMap { entries.values[$0].snapshotInPlace() })
+                continue
             }
+            // One look per row, whether its entry is there or made here.
+            var addsKey = false
+            func newEntry() -> Entry {
+                addsKey = true
+                return Entry()
+            }
+            snapshots.append(entries[id, default: newEntry()].adopt(instance))
+            if addsKey { noteNewKey(id) }
         }
         return snapshots
     }
@@ -182,17 +192,18 @@ final class KnownRows {
         sweep = SweepOrder(keys: Array(entries.keys))
     }
 
-    /// Looks at the next two keys in arrival order and drops their entries if the instance is
-    /// gone (and with it the snapshot: a row no one holds is read afresh when fetched again).
-    private func sweepSomeDeadEntries() {
-        for _ in 0..<2 {
-            guard let key = sweep.next() else { return }
-            guard let index = entries.index(forKey: key) else { continue }
-            if entries.values[index].isDeadInPlace() {
-                entries.remove(at: index)
-            } else {
-                sweep.keep(key)
-            }
+    /// Looks at the next key in arrival order and drops its entry if the instance is gone (and
+    /// with it the snapshot: a row no one holds is read afresh when fetched again). One per new
+    /// key: a walk over the keys ends after as many new keys as it found, so an entry whose
+    /// instance died is gone within two walks (the main actor's table, which the app counts,
+    /// sweeps two per key).
+    private func sweepOneDeadEntry() {
+        guard let key = sweep.next() else { return }
+        guard let index = entries.index(forKey: key) else { return }
+        if entries.values[index].isDeadInPlace() {
+            entries.remove(at: index)
+        } else {
+            sweep.keep(key)
         }
     }
 }
