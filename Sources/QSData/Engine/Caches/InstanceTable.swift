@@ -179,18 +179,17 @@ final class InstanceTable {
         return entries.count
     }
 
-    /// Looks at the next two keys in arrival order and drops their entries if the instance is
-    /// gone, compacting the key list in place as it goes. Two per new key is enough: the cache
-    /// can never hold more than twice the live instances plus the keys added since the last pass.
+    /// Looks at the next key in arrival order and drops its entry if the instance is gone,
+    /// compacting the key list in place as it goes. One per new key is enough: a walk over the
+    /// keys ends after as many new keys as it found, so an entry whose instance died is gone
+    /// within two walks.
     private func sweepSomeDeadEntries() {
-        for _ in 0..<2 {
-            guard let key = sweep.next() else { return }
-            guard let index = entries.index(forKey: key) else { continue }
-            if entries.values[index].isDeadInPlace() {
-                entries.remove(at: index)
-            } else {
-                sweep.keep(key)
-            }
+        guard let key = sweep.next() else { return }
+        guard let index = entries.index(forKey: key) else { return }
+        if entries.values[index].isDeadInPlace() {
+            entries.remove(at: index)
+        } else {
+            sweep.keep(key)
         }
     }
 

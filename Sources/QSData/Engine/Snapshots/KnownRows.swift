@@ -195,8 +195,7 @@ final class KnownRows {
     /// Looks at the next key in arrival order and drops its entry if the instance is gone (and
     /// with it the snapshot: a row no one holds is read afresh when fetched again). One per new
     /// key: a walk over the keys ends after as many new keys as it found, so an entry whose
-    /// instance died is gone within two walks (the main actor's table, which the app counts,
-    /// sweeps two per key).
+    /// instance died is gone within two walks (the main actor's table does the same).
     private func sweepOneDeadEntry() {
         guard let key = sweep.next() else { return }
         guard let index = entries.index(forKey: key) else { return }
