@@ -184,13 +184,7 @@ final class InstanceTable {
     /// keys ends after as many new keys as it found, so an entry whose instance died is gone
     /// within two walks.
     private func sweepSomeDeadEntries() {
-        guard let key = sweep.next() else { return }
-        guard let index = entries.index(forKey: key) else { return }
-        if entries.values[index].isDeadInPlace() {
-            entries.remove(at: index)
-        } else {
-            sweep.keep(key)
-        }
+        sweep.sweepOne(from: &entries) { $0.isDeadInPlace() }
     }
 
     /// Drops every entry whose instance is gone.

@@ -28,4 +28,16 @@ struct SweepOrder {
         keys[write] = key
         write += 1
     }
+
+    /// Looks at the next key and drops its entry from `entries` if `isDead` says its instance is
+    /// gone, keeping the key otherwise. `isDead` reads the entry in place (see the tables' `Entry`).
+    mutating func sweepOne<Entry>(from entries: inout [QSAnyID: Entry], isDead: (inout Entry) -> Bool) {
+        guard let key = next() else { return }
+        guard let index = entries.index(forKey: key) else { return }
+        if isDead(&entries.values[index]) {
+            entries.remove(at: index)
+        } else {
+            keep(key)
+        }
+    }
 }

@@ -197,13 +197,7 @@ final class KnownRows {
     /// key: a walk over the keys ends after as many new keys as it found, so an entry whose
     /// instance died is gone within two walks (the main actor's table does the same).
     private func sweepOneDeadEntry() {
-        guard let key = sweep.next() else { return }
-        guard let index = entries.index(forKey: key) else { return }
-        if entries.values[index].isDeadInPlace() {
-            entries.remove(at: index)
-        } else {
-            sweep.keep(key)
-        }
+        sweep.sweepOne(from: &entries) { $0.isDeadInPlace() }
     }
 }
 
