@@ -65,7 +65,9 @@ let package = Package(
         .target(name: "AppDataFolder", path: "Shared/AppDataFolder"),
         // What every example test target uses: temporary folders that remove themselves, a clock
         // moved by hand.
-        .target(name: "ExampleTestSupport", path: "Tests/ExampleTestSupport"),
+        .target(name: "ExampleTestSupport", dependencies: ["Deadline"], path: "Tests/ExampleTestSupport"),
+        // Giving up on work that may never finish, at a deadline, without waiting for it.
+        .target(name: "Deadline", path: "Shared/Deadline"),
         // HTTP GET/POST with one overall deadline (connect, first byte, whole transfer) for the
         // command-line tools' network operations.
         .target(
@@ -116,6 +118,7 @@ let package = Package(
             dependencies: [
                 qsData,
                 "WireDates",
+                "Deadline",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),

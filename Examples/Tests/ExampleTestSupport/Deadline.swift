@@ -1,4 +1,4 @@
-import Synchronization
+import Deadline
 
 /// What a test throws when an operation has not finished by its deadline.
 public struct DeadlineExceeded: Error, CustomStringConvertible {
@@ -17,39 +17,5 @@ public struct DeadlineExceeded: Error, CustomStringConvertible {
 public func withDeadline<Value: Sendable>(
     _ limit: Duration, _ operation: String, _ body: @escaping @Sendable () async throws -> Value
 ) async throws -> Value {
-    let work = Task { try await body() }
-    return try await withTaskCancellationHandler {
-        try await withCheckedThrowingContinuation { continuation in
-            let outcome = FirstOutcome(continuation)
-            let timer = Task {
-                try await Task.sleep(for: limit)
-                work.cancel()
-                outcome.deliver(.failure(DeadlineExceeded(operation: operation, limit: limit)))
-            }
-            Task {
-                let result = await work.result
-                timer.cancel()
-                outcome.deliver(result)
-            }
-        }
-    } onCancel: {
-        work.cancel()
-    }
-}
-
-/// Resumes a continuation with whichever outcome arrives first and ignores the rest.
-private final class FirstOutcome<Value: Sendable>: Sendable {
-    private let continuation: Mutex<CheckedContinuation<Value, any Error>?>
-
-    init(_ continuation: CheckedContinuation<Value, any Error>) {
-        self.continuation = Mutex(continuation)
-    }
-
-    func deliver(_ result: Result<Value, any Error>) {
-        let waiting = continuation.withLock { pending in
-            defer { pending = nil }
-            return pending
-        }
-        waiting?.resume(with: result)
-    }
+    try await Deadline.run(limit, passed: { DeadlineExceeded(operation: operation, limit: limit) }, body)
 }

@@ -1,7 +1,7 @@
-import Synchronization
+import Deadline
 
-/// Runs work that may never finish — a query on a database connection that died without a
-/// word — and gives up on it at a deadline without waiting for it.
+/// Runs work that may never finish (a query on a database connection that died without a word)
+/// and gives up on it at a deadline without waiting for it.
 enum CallDeadline {
     /// The deadline passed before the work finished.
     struct Passed: Error {}
@@ -11,40 +11,6 @@ enum CallDeadline {
     static func run<Value: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> Value) async throws
         -> Value
     {
-        let work = Task { try await body() }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                let outcome = FirstOutcome(continuation)
-                let timer = Task {
-                    try await Task.sleep(for: limit)
-                    work.cancel()
-                    outcome.deliver(.failure(Passed()))
-                }
-                Task {
-                    let result = await work.result
-                    timer.cancel()
-                    outcome.deliver(result)
-                }
-            }
-        } onCancel: {
-            work.cancel()
-        }
-    }
-}
-
-/// Resumes a continuation with whichever outcome arrives first and ignores the rest.
-private final class FirstOutcome<Value: Sendable>: Sendable {
-    private let continuation: Mutex<CheckedContinuation<Value, any Error>?>
-
-    init(_ continuation: CheckedContinuation<Value, any Error>) {
-        self.continuation = Mutex(continuation)
-    }
-
-    func deliver(_ result: Result<Value, any Error>) {
-        let waiting = continuation.withLock { pending in
-            defer { pending = nil }
-            return pending
-        }
-        waiting?.resume(with: result)
+        try await Deadline.run(limit, passed: { Passed() }, body)
     }
 }
