@@ -46,8 +46,33 @@ public struct QSChange: Sendable, Equatable {
         }
     }
 
+    /// Who wrote a change: this store through its object API, the app's own SQL through this
+    /// store, or another connection to the file (another process, a widget, a `sqlite3` session).
+    public enum Origin: Sendable, Equatable {
+        /// A save, update or delete made through this store.
+        case thisStore
+        /// SQL the app ran through this store (``QSStore/write(_:_:)``, ``QSStore/execute(_:_:)``…).
+        case appSQL
+        /// Another connection to the database file.
+        case otherConnection
+
+        var operationName: String {
+            switch self {
+            case .thisStore: "write"
+            case .appSQL: "the app's SQL"
+            case .otherConnection: "another connection's changes"
+            }
+        }
+    }
+
     /// Whether the app or sync made the change.
     public let source: QSChangeSource
+    /// Who wrote the change.
+    public internal(set) var origin: Origin = .thisStore
+    /// True when rows may have changed that the change does not list: the store was away from
+    /// the change log longer than it keeps entries, so every type it lists (possibly with no
+    /// IDs) must be taken as changed throughout. The store has re-read every instance it holds.
+    public internal(set) var mayOmitRows = false
     /// The changed IDs by model type name.
     public internal(set) var changesByType: [String: IDs]
     /// When the change is one bulk update: the table and the columns it set. Lets a live query
@@ -63,11 +88,12 @@ public struct QSChange: Sendable, Equatable {
     public var typeNames: Set<String> { Set(changesByType.keys) }
 
     /// Whether nothing was inserted, updated or deleted.
-    public var isEmpty: Bool { changesByType.values.allSatisfy(\.isEmpty) }
+    public var isEmpty: Bool { !mayOmitRows && changesByType.values.allSatisfy(\.isEmpty) }
 
-    /// Same source and same IDs; how a bulk update was made is not compared.
+    /// Same source, origin and IDs; how a bulk update was made is not compared.
     public static func == (lhs: QSChange, rhs: QSChange) -> Bool {
-        lhs.source == rhs.source && lhs.changesByType == rhs.changesByType
+        lhs.source == rhs.source && lhs.origin == rhs.origin && lhs.mayOmitRows == rhs.mayOmitRows
+            && lhs.changesByType == rhs.changesByType
     }
 
     /// The uniqueIDs of the `type` objects inserted. Every type on the same table as `type`

@@ -22,6 +22,11 @@ public struct QSObjectDescription: Sendable, Equatable {
     /// Whether the model code generator writes this type's Swift declaration (the model's
     /// `generate` key). The store reads it only to check a generated type's columns.
     package internal(set) var isGenerated = false
+    /// Whether the store's change log records changes to this type's table (the model's
+    /// `logChanges` key; true when absent). A table is logged unless every type stored in it
+    /// says `false`; changes to an unlogged table made outside the store's object API (another
+    /// process, the app's SQL) are not seen until the instances are fetched afresh.
+    public internal(set) var logsChanges = true
 
     /// The property named `name`, if the model declares one.
     public func property(named name: String) -> QSPropertyDescription? {

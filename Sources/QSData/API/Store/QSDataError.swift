@@ -18,6 +18,9 @@ public enum QSDataError: Error, Sendable, Equatable, CustomStringConvertible {
     /// the schema has at the file's version. Nothing was changed. Apps say what the file is not
     /// ("… is not a Vesper notes database").
     case foreignDatabase(path: String)
+    /// The SQLite library is older than the store needs (its change log relies on TEMP triggers
+    /// firing while the file's are switched off, which SQLite does from 3.35.0).
+    case sqliteTooOld(version: String, needed: String)
     /// The database was written by a newer version of the app: its schema version is higher
     /// than the last migration this app knows. Nothing was written to it.
     case databaseTooNew(path: String, databaseVersion: Int, appVersion: Int)
@@ -65,6 +68,8 @@ public enum QSDataError: Error, Sendable, Equatable, CustomStringConvertible {
             return "Cannot open the database at \(path): \(reason)"
         case .notADatabase(let path):
             return "The file at \(path) is not an SQLite database"
+        case .sqliteTooOld(let version, let needed):
+            return "SQLite \(version) is too old: QSData needs \(needed) or later"
         case .foreignDatabase(let path):
             return "The file at \(path) is an SQLite database, but not this app's: it lacks tables the app's schema makes (nothing was changed)"
         case .databaseTooNew(let path, let databaseVersion, let appVersion):

@@ -141,6 +141,9 @@ extension QSStore {
         }
         let (objects, keepMade, commitNumber) = transfer
         keepMade()
+        // What other connections changed, read on the queue before the fetch: the instances
+        // handed out are patched first.
+        changeCenter.deliverFinishedWork()
         guard binding.cache.outsideInsertions != insertionsBefore else { return (objects.value, commitNumber) }
         return (canonical(objects.value, binding: binding), commitNumber)
     }

@@ -1,6 +1,7 @@
 /// The app's own SQL, on the same queue as everything else: for tables outside the model
-/// and for what the object API does not cover. Raw writes bypass the caches: after changing
-/// model tables this way, refetch what you hold.
+/// and for what the object API does not cover. What it changes in model tables reaches the
+/// store through the change log: held and cached instances are patched, and observers and live
+/// queries hear it as a change whose ``QSChange/origin`` is ``QSChange/Origin/appSQL``.
 extension QSStore {
     /// Runs `body` with the connection on the database queue and returns its result.
     /// ```swift
@@ -14,7 +15,7 @@ extension QSStore {
 
     /// Runs `body` in a transaction on the database queue and waits for it to commit.
     public func writeAndWait<Value: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> Value) async throws -> Value {
-        try await perform { connection in try connection.transaction { try body(connection) } }
+        try await performAppSQL { connection in try connection.transaction { try body(connection) } }
     }
 
     /// Enqueues `body` in a transaction, without waiting; a failure is reported like any write.
@@ -23,20 +24,46 @@ extension QSStore {
     public func write(_ operation: String = "raw SQL write", _ body: @escaping @Sendable (SQLiteConnection) throws -> Void) throws -> QSWrite {
         try checkOpen()
         return submitWrite(operation, source: .app) { writer, _ in
-            defer { writer.state.snapshotTrust.distrustAll() }
-            try body(writer.connection)
+            let state = writer.state
+            defer { state.snapshotTrust.distrustAll() }
+            guard let log = state.changeLog else {
+                try body(writer.connection)
+                return nil
+            }
+            log.appSQLRan = true
+            try log.triggers.withFileTriggers(on: state.connection) { try body(state.connection) }
             return nil
         }
     }
 
     /// Runs one statement with bound arguments and waits for it.
     public func execute(_ sql: String, _ arguments: [SQLValue] = []) async throws {
-        try await perform { connection in try connection.execute(sql, arguments) }
+        try await performAppSQL { connection in try connection.execute(sql, arguments) }
     }
 
     /// Runs a query with bound arguments and returns its rows.
     public func fetchRows(_ sql: String, _ arguments: [SQLValue] = []) async throws -> [[SQLValue]] {
         try await perform { connection in try connection.fetchRows(sql, arguments) }
+    }
+
+    /// Runs the app's SQL on the queue with the change log's triggers firing, then takes in what
+    /// it changed in model tables before returning.
+    private func performAppSQL<Value: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws -> Value) async throws -> Value {
+        try checkOpen()
+        // Delivered whether the SQL succeeded or not: a failing script may have changed rows first.
+        defer { changeCenter.deliverFinishedWork() }
+        return try await database.perform { state in
+            guard let log = state.changeLog else { return try work(state.connection) }
+            defer { state.snapshotTrust.distrustAll() }
+            do {
+                let value = try log.triggers.withFileTriggers(on: state.connection) { try work(state.connection) }
+                try state.outsideChanges?.catchUp(state, origin: .appSQL, force: true)
+                return value
+            } catch {
+                try state.outsideChanges?.catchUp(state, origin: .appSQL, force: true)
+                throw error
+            }
+        }
     }
 
     /// The uniqueIDs of objects of `type` that no parent's lookup rows refer to. Under the

@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 /// The store: fetches, saves, caches and observes the app's model objects.
@@ -23,13 +24,14 @@ public final class QSStore {
     let registry: TypeRegistry
     /// Where every piece of work enters the database queue, in order.
     let database: QueueEntrance
-    let changeCenter = ChangeCenter()
+    let changeCenter: ChangeCenter
     /// Whether ``close()`` has been called; a closed store refuses every fetch and write.
     public private(set) var isClosed = false
     /// The writes collected by ``performBatch(_:)`` while its body runs; nil outside a batch.
     var collectedBatch: CollectedBatch?
 
-    private init(url: URL, model: QSDataModel, registry: TypeRegistry, database: DatabaseQueue) {
+    private init(url: URL, model: QSDataModel, registry: TypeRegistry, database: DatabaseQueue, finishedWrites: FinishedWrites) {
+        self.changeCenter = ChangeCenter(finishedWrites: finishedWrites)
         self.url = url
         self.model = model
         self.registry = registry
@@ -56,6 +58,7 @@ public final class QSStore {
         let registry = try makeRegistry(model: model, types: types)
         let database = DatabaseQueue()
         let isNewFile = !FileManager.default.fileExists(atPath: url.path)
+        let finishedWrites = FinishedWrites()
         do {
             try await database.open(path: url.path)
             try await database.perform { state in
@@ -75,8 +78,9 @@ public final class QSStore {
                     }
                 }
                 try connection.useWriteAheadLog()
+                try Self.startChangeLog(model: model, registry: registry, finishedWrites: finishedWrites, state: state)
             }
-            let store = QSStore(url: url, model: model, registry: registry, database: database)
+            let store = QSStore(url: url, model: model, registry: registry, database: database, finishedWrites: finishedWrites)
             for binding in registry.all where binding.description.fetchAllAtStartup {
                 try await store.loadAtStartup(binding)
             }
@@ -86,6 +90,25 @@ public final class QSStore {
             if isNewFile { removeDatabaseFiles(at: url) }
             throw error
         }
+    }
+
+    /// Installs the change log's tables and triggers where missing, and starts reading it at its end.
+    nonisolated private static func startChangeLog(model: QSDataModel, registry: TypeRegistry, finishedWrites: FinishedWrites, state: QueueState) throws {
+        let connection = state.connection
+        guard FileTriggerSwitch.isSupported else {
+            throw QSDataError.sqliteTooOld(version: SQLiteConnection.sqliteVersion, needed: "3.35.0")
+        }
+        let plan = try ChangeLogTables.plan(for: model, on: connection)
+        do {
+            if !connection.isReadOnly { try ChangeLogTables.install(plan.tables, on: connection) }
+        } catch let error as SQLiteError where error.code == SQLITE_READONLY {
+            // A file the store may only read: it reads the log as it is.
+        }
+        guard try ChangeLogTables.hasTables(on: connection) else { return }  // read-only, made before the log
+        let log = ChangeLog(typesByTable: plan.typesByTable)
+        try log.start(on: connection)
+        state.changeLog = log
+        state.outsideChanges = OutsideChanges(registry: registry, finishedWrites: finishedWrites)
     }
 
     /// Removes a database file the store created, with SQLite's side files.
@@ -171,6 +194,11 @@ public final class QSStore {
             failure = error
         }
         isClosed = true
+        do {
+            try await database.perform { state in try state.changeLog?.stop(on: state.connection) }
+        } catch {
+            failure = failure ?? error
+        }
         await database.close()
         changeCenter.finishAll()
         if let failure { throw failure }

@@ -12,7 +12,11 @@ final class ChangeCenter {
     private var unreportedErrors: [(error: QSWriteError, writes: [QSWrite])] = []
     /// Live queries, held weakly: releasing one stops it.
     private var listeners: [ObjectIdentifier: WeakCommitListener] = [:]
-    let finishedWrites = FinishedWrites()
+    let finishedWrites: FinishedWrites
+
+    init(finishedWrites: FinishedWrites) {
+        self.finishedWrites = finishedWrites
+    }
 
     // MARK: Subscribing
 

@@ -35,7 +35,10 @@ final class DatabaseQueue: @unchecked Sendable {
                     continuation.resume(throwing: QSDataError.storeClosed)
                     return
                 }
-                continuation.resume(with: Result { try work(state) })
+                continuation.resume(with: Result {
+                    try state.catchUpWithOtherConnections()
+                    return try work(state)
+                })
             }
         }
     }

@@ -43,7 +43,10 @@ final class QueueEntrance {
                     continuation.resume(throwing: QSDataError.storeClosed)
                     return
                 }
-                continuation.resume(with: Result { try work(state) })
+                continuation.resume(with: Result {
+                    try state.catchUpWithOtherConnections()
+                    return try work(state)
+                })
             }
         }
     }

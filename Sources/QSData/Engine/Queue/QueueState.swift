@@ -9,10 +9,20 @@ final class QueueState {
     /// A bulk update's transaction, between its `UPDATE` and its commit (see
     /// ``WriteTransaction/begin(on:)``).
     var openTransaction: OpenTransaction?
+    /// The store's side of the change log; nil until the store has opened.
+    var changeLog: ChangeLog?
+    /// Reads what other writers changed; nil until the store has opened.
+    var outsideChanges: OutsideChanges?
     private var knownRowsByType: [ObjectIdentifier: KnownRows] = [:]
 
     init(connection: SQLiteConnection) {
         self.connection = connection
+    }
+
+    /// Posts what other connections committed since the store last looked, for the main actor
+    /// to take in before the work about to run hands anything up.
+    func catchUpWithOtherConnections() throws {
+        try outsideChanges?.catchUp(self, origin: .otherConnection)
     }
 
     /// What the queue knows of the rows of `binding`'s type (a type that keeps instances).

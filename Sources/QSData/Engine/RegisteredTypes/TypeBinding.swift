@@ -20,6 +20,10 @@ protocol AnyTypeBinding: AnyObject, Sendable {
     /// makes the cached instances match. The work returns the IDs it patched or evicted.
     func restoreCachedInstances(ids: [QSAnyID], in context: QueueContext) throws -> @MainActor @Sendable () -> [QSAnyID]
 
+    /// Re-reads the rows of `ids` another writer changed, and returns the main-actor work that
+    /// patches the instances kept for them (see ``TypeBinding/outsideChangeWork(ids:in:)``).
+    func outsideChangeWork(ids: [QSAnyID], in context: QueueContext) throws -> @MainActor @Sendable () -> [QSAnyID]
+
     // MARK: Main actor
 
     /// Adds the children of a saved parent to the batch, once each.

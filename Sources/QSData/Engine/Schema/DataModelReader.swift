@@ -2,7 +2,7 @@
 struct DataModelReader {
     let fileName: String
 
-    static let objectKeys: Set = ["table", "uniqued", "immutable", "cachePermanently", "fetchAllAtStartup", "properties", "relationships", "search"]
+    static let objectKeys: Set = ["table", "uniqued", "immutable", "cachePermanently", "fetchAllAtStartup", "logChanges", "properties", "relationships", "search"]
     static let relationshipKeys: Set = ["table", "parentID", "childID", "childClass", "indexKey", "loading", "deleteRule"]
     static let searchKeys: Set = ["table", "columns"]
 
@@ -71,6 +71,7 @@ struct DataModelReader {
             relationships: try readRelationships(object["relationships"], in: name, properties: properties),
             search: try readSearch(object["search"], in: name, properties: properties))
         description.isGenerated = try bool(object, "generate", in: name)
+        if object["logChanges"] != nil { description.logsChanges = try bool(object, "logChanges", in: name) }
         return description
     }
 

@@ -160,6 +160,14 @@ final class KnownRows {
         }
     }
 
+    /// The IDs among `ids` that the table has an entry for, in order.
+    func knownIDs(among ids: [QSAnyID]) -> [QSAnyID] {
+        ids.filter { entries.index(forKey: $0) != nil }
+    }
+
+    /// Every ID the table has an entry for.
+    var allIDs: [QSAnyID] { Array(entries.keys) }
+
     /// Forgets the rows `ids`: their instances and snapshots.
     func remove(_ ids: some Sequence<QSAnyID>) {
         for id in ids { entries.removeValue(forKey: id) }

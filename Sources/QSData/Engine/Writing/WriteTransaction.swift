@@ -38,6 +38,10 @@ struct WriteTransaction: Sendable {
         let connection = state.connection
         do {
             try connection.execute("BEGIN IMMEDIATE")
+            state.changeLog?.appSQLRan = false
+            // Holding the write lock now: what other connections committed is read first, so
+            // the writes below start from it and the store's log entries follow theirs.
+            try state.catchUpWithOtherConnections()
             state.snapshotTrust.noticeChanges(on: connection)
             for write in writes {
                 var change = QSChange(source: write.source)
@@ -57,13 +61,17 @@ struct WriteTransaction: Sendable {
             if open.failure == nil {
                 do {
                     guard !abandoned else { throw WriteAbandoned() }
+                    let appSQLChanges = try readAppSQLChanges(state)
+                    try state.changeLog?.writeEntries(for: open.committed.map(\.change), on: state.connection)
                     try state.connection.execute("COMMIT")
+                    state.changeLog?.didCommit()
+                    open.appSQLChanges = appSQLChanges
                 } catch {
                     open.failure = error
-                    rollBack(state.connection)
+                    rollBack(state)
                 }
             } else {
-                rollBack(state.connection)
+                rollBack(state)
             }
         }
         guard let underlying = open.failure else {
@@ -71,6 +79,7 @@ struct WriteTransaction: Sendable {
             for (change, operation, afterCommit) in open.committed {
                 finishedWrites.post(.committed(change, operation: operation, afterCommit: afterCommit))
             }
+            if let appSQLChanges = open.appSQLChanges { finishedWrites.post(appSQLChanges) }
             finishTickets(failure: nil, committed: open.committed.map(\.change))
             return
         }
@@ -98,6 +107,19 @@ struct WriteTransaction: Sendable {
         ticket?.finish(failure, changes: committed)
     }
 
+    /// What the app's own SQL in this transaction changed, read from the entries the change log's
+    /// triggers wrote for it, before the store writes its own.
+    private func readAppSQLChanges(_ state: QueueState) throws -> FinishedWrites.Item? {
+        guard let log = state.changeLog, log.appSQLRan else { return nil }
+        log.appSQLRan = false
+        return try state.outsideChanges?.read(state, origin: .appSQL)
+    }
+
+    private func rollBack(_ state: QueueState) {
+        state.changeLog?.didRollBack()
+        rollBack(state.connection)
+    }
+
     private func rollBack(_ connection: SQLiteConnection) {
         // A failed statement may have ended the transaction already.
         if connection.isInTransaction { try? connection.execute("ROLLBACK") }
@@ -116,6 +138,8 @@ struct WriteTransaction: Sendable {
 final class OpenTransaction {
     let writer: RowWriter?
     var committed: [(change: QSChange, operation: String, afterCommit: AfterCommitWork?)] = []
+    /// What the app's own SQL in the transaction changed, posted after its commit.
+    var appSQLChanges: FinishedWrites.Item?
     var failure: (any Error)?
 
     init(writer: RowWriter?, failure: (any Error)? = nil) {

@@ -1,0 +1,173 @@
+import CSQLite
+import Foundation
+
+/// The store's side of the change log (see ``ChangeLogTables``): its place in the log, the
+/// entries it writes for its own transactions, and the commits of other connections it has not
+/// read yet.
+///
+/// Other connections' commits are noticed with `PRAGMA data_version`, which moves only when
+/// another connection commits; the entries after the store's position then say what changed.
+///
+/// Part of the ``QueueState``: touched only on the database queue.
+final class ChangeLog {
+    /// Names this store's entries and its row in `qsdata_change_readers`.
+    let readerID = UUID().uuidString
+    /// The logged tables, each with the model types stored in it.
+    let typesByTable: [String: [String]]
+    /// The table of each logged model type.
+    private let tableByType: [String: String]
+    let triggers = FileTriggerSwitch()
+    /// Whether the app's own SQL ran in the write transaction now open: its entries are read
+    /// before the store's own are written.
+    var appSQLRan = false
+    /// The last entry read or written.
+    private(set) var position: Int64 = 0
+    private var dataVersion: SQLValue?
+    /// The position after the store's own entries, taken once their transaction commits.
+    private var positionAfterCommit: Int64?
+    /// The store's own transactions that wrote entries.
+    private var transactionsLogged = 0
+    /// Every so many of its own logged transactions, a store records its position in
+    /// `qsdata_change_readers` and removes the entries every store has read.
+    static let transactionsPerPrune = 64
+    /// How long a store's recorded position holds back pruning: a store not heard of for longer
+    /// (it crashed, or has been suspended) reads the whole database afresh when it comes back.
+    static let retention: TimeInterval = 24 * 60 * 60
+
+    init(typesByTable: [String: [String]]) {
+        self.typesByTable = typesByTable
+        var tableByType: [String: String] = [:]
+        for (table, types) in typesByTable {
+            for type in types { tableByType[type] = table }
+        }
+        self.tableByType = tableByType
+    }
+
+    /// Starts at the end of the log: what the store will read from the file is already current.
+    /// Records the store's position unless the file is read-only.
+    func start(on connection: SQLiteConnection) throws {
+        if case .integer(let last) = try connection.fetchValue("SELECT coalesce(max(seq), 0) FROM qsdata_changes") {
+            position = last
+        }
+        dataVersion = try connection.fetchValue("PRAGMA data_version")
+        try triggers.switchOff(on: connection)
+        guard !connection.isReadOnly else { return }
+        do {
+            try recordPosition(on: connection)
+        } catch let error as SQLiteError where error.code == SQLITE_READONLY {
+            // A file the store may only read (its folder is read-only): no position recorded,
+            // so pruning won't wait for this store, which then reads everything afresh if it
+            // misses entries.
+        }
+    }
+
+    /// Whether another connection committed since the store last looked. Costs one
+    /// `PRAGMA data_version`, which the statement log lists but does not count.
+    func hasOutsideCommits(on connection: SQLiteConnection) throws -> Bool {
+        let version = try connection.fetchValue("PRAGMA data_version")
+        defer { dataVersion = version }
+        return version != dataVersion
+    }
+
+    /// The entries other writers added after the store's position, and the store's own skipped;
+    /// moves the position past all of them. `missed` is true when entries the store had not
+    /// read were removed (it was away longer than ``retention``): the caller must then treat
+    /// everything as changed.
+    func readNewEntries(on connection: SQLiteConnection) throws -> (entries: [ChangeLogEntry], missed: Bool) {
+        let rows = try connection.fetchRows(ChangeLogEntry.selectSQL, [.integer(position)])
+        let entries = ChangeLogEntry.entries(fromRows: rows)
+        let missed = try entries.first.map { $0.seq > position + 1 } ?? wasPrunedPastPosition(on: connection)
+        if let last = entries.last { position = last.seq }
+        return (entries.filter { $0.writer != readerID }, missed)
+    }
+
+    private func wasPrunedPastPosition(on connection: SQLiteConnection) throws -> Bool {
+        let last = try connection.fetchValue("SELECT seq FROM sqlite_sequence WHERE name = 'qsdata_changes'")
+        guard case .integer(let lastSeq) = last else { return false }
+        if lastSeq > position {
+            position = lastSeq
+            return true
+        }
+        return false
+    }
+
+    /// Writes the entries of the store's own committed changes, inside their transaction: one
+    /// per table and kind, naming every row. Call once any outside entries were read, so that
+    /// the store's position stays just before its own entries.
+    func writeEntries(for changes: [QSChange], on connection: SQLiteConnection) throws {
+        var idsByTableAndKind: [String: [ChangeLogEntry.Kind: [QSAnyID]]] = [:]
+        var seen: Set<String> = []
+        for change in changes {
+            for (typeName, ids) in change.changesByType {
+                guard let table = tableByType[typeName] else { continue }
+                for (kind, list) in [(ChangeLogEntry.Kind.insert, ids.insertedList), (.update, ids.updatedList), (.delete, ids.deletedList)] {
+                    for id in list where seen.insert("\(table)\u{0}\(kind.rawValue)\u{0}\(id)").inserted {
+                        idsByTableAndKind[table, default: [:]][kind, default: []].append(id)
+                    }
+                }
+            }
+        }
+        guard !idsByTableAndKind.isEmpty else { return }
+        var values: [String] = []
+        var arguments: [SQLValue] = []
+        for (table, byKind) in idsByTableAndKind.sorted(by: { $0.key < $1.key }) {
+            for kind in [ChangeLogEntry.Kind.delete, .insert, .update] {
+                guard let ids = byKind[kind] else { continue }
+                values.append("(?, ?, ?, NULL, ?)")
+                arguments += [.text(table), .text(kind.rawValue), IDList.json(ids), .text(readerID)]
+            }
+        }
+        try connection.execute(
+            "INSERT INTO qsdata_changes (tableName, kind, ids, columns, writer) VALUES " + values.joined(separator: ", "),
+            arguments)
+        let last = connection.lastInsertRowID
+        positionAfterCommit = last
+        if (transactionsLogged + 1) % Self.transactionsPerPrune == 0 {
+            try recordPosition(last, on: connection)
+            try prune(on: connection)
+        }
+    }
+
+    /// The transaction of ``writeEntries(for:on:)`` committed: the store has read up to its own entries.
+    func didCommit() {
+        guard let last = positionAfterCommit else { return }
+        position = last
+        positionAfterCommit = nil
+        transactionsLogged += 1
+    }
+
+    /// The transaction of ``writeEntries(for:on:)`` rolled back: its entries never were.
+    func didRollBack() {
+        positionAfterCommit = nil
+    }
+
+    /// Records the store's position (or `seq`), so that pruning keeps what it has not read.
+    func recordPosition(_ seq: Int64? = nil, on connection: SQLiteConnection) throws {
+        try connection.execute(
+            "INSERT OR REPLACE INTO qsdata_change_readers (reader, seq, seenAt) VALUES (?, ?, ?)",
+            [.text(readerID), .integer(seq ?? position), .real(Date().timeIntervalSince1970)])
+    }
+
+    /// Removes the entries every store has read; a store not heard of within ``retention`` no
+    /// longer holds any back.
+    func prune(on connection: SQLiteConnection) throws {
+        let cutoff = Date().timeIntervalSince1970 - Self.retention
+        try connection.execute("DELETE FROM qsdata_change_readers WHERE seenAt < ?", [.real(cutoff)])
+        try connection.execute("DELETE FROM qsdata_changes WHERE seq <= (SELECT min(seq) FROM qsdata_change_readers)")
+    }
+
+    /// The store closes: its position no longer holds back pruning.
+    func stop(on connection: SQLiteConnection) throws {
+        guard !connection.isReadOnly else { return }
+        do {
+            try connection.execute("DELETE FROM qsdata_change_readers WHERE reader = ?", [.text(readerID)])
+        } catch let error as SQLiteError where error.code == SQLITE_READONLY {
+            // Nothing was recorded for a store that could not write (see `start`).
+        }
+    }
+}
+
+extension SQLiteConnection {
+    /// The rowid of the last row this connection inserted.
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+}

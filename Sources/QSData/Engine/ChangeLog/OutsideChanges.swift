@@ -1,0 +1,126 @@
+/// Turns the change log's entries from other writers into what the main actor needs: the
+/// change observers hear, and the work that brings held and cached instances in step.
+///
+/// Built on the database queue, from entries read in the same transaction as the rows it
+/// re-reads, so the instances are patched to one consistent state of the file.
+struct OutsideChanges {
+    let registry: TypeRegistry
+    let finishedWrites: FinishedWrites
+
+    /// Database queue: reads the log if another connection committed since the store last
+    /// looked (or, with `force`, in any case: after the app's own SQL), and posts what changed
+    /// for the main actor. Returns whether anything was posted.
+    @discardableResult
+    func catchUp(_ state: QueueState, origin: QSChange.Origin, force: Bool = false) throws -> Bool {
+        guard let log = state.changeLog else { return false }
+        guard try log.hasOutsideCommits(on: state.connection) || force else { return false }
+        guard let item = try read(state, origin: origin) else { return false }
+        finishedWrites.post(item)
+        return true
+    }
+
+    /// Database queue: reads the entries after the store's position and returns what to post
+    /// for the main actor; nil when there are none.
+    func read(_ state: QueueState, origin: QSChange.Origin) throws -> FinishedWrites.Item? {
+        guard let log = state.changeLog else { return nil }
+        let (entries, missed) = try log.readNewEntries(on: state.connection)
+        guard !entries.isEmpty || missed else { return nil }
+        // The store's snapshots of the changed rows are replaced below; a fetch may no longer
+        // keep the snapshot of a dead instance it finds either.
+        state.snapshotTrust.distrustAll()
+        let context = QueueContext(state: state, registry: registry)
+        var change = QSChange(source: .app)
+        change.origin = origin
+        var work: [@MainActor @Sendable () -> Void] = []
+        let touched = missed ? everyKnownRow(in: state, log: log) : Self.rowsByTable(entries)
+        change.mayOmitRows = missed
+        for (table, rows) in touched.sorted(by: { $0.key < $1.key }) {
+            for binding in registry.bindings(onTable: table) {
+                let name = binding.description.name
+                if missed, change.changesByType[name] == nil { change.changesByType[name] = QSChange.IDs() }
+                let inserted = rows.inserted, updated = rows.updated, deleted = rows.deleted
+                change.record(\.insertedList, inserted, of: name)
+                change.record(\.updatedList, updated, of: name)
+                change.record(\.deletedList, deleted, of: name)
+                let patch = try binding.outsideChangeWork(ids: inserted + updated + deleted, in: context)
+                work.append { _ = patch() }
+                if !deleted.isEmpty { work.append(dropDeletedChildren(Set(deleted), of: name)) }
+            }
+        }
+        let keepMade = context.made.handOver()
+        let patchAll: AfterCommitWork = {
+            keepMade()
+            for item in work { item() }
+        }
+        return .committed(change, operation: origin.operationName, afterCommit: patchAll)
+    }
+
+    /// Each table's rows, by what happened to them over all the entries: a row inserted and then
+    /// deleted counts as deleted, one deleted and inserted again as updated.
+    static func rowsByTable(_ entries: [ChangeLogEntry]) -> [String: TouchedRows] {
+        var tables: [String: TouchedRows] = [:]
+        for entry in entries {
+            tables[entry.table, default: TouchedRows()].add(entry)
+        }
+        return tables
+    }
+
+    /// Everything the store keeps, as updated: what it reads when it missed entries.
+    private func everyKnownRow(in state: QueueState, log: ChangeLog) -> [String: TouchedRows] {
+        var tables: [String: TouchedRows] = [:]
+        for table in log.typesByTable.keys {
+            let bindings = registry.bindings(onTable: table).filter(\.cachesInstances)
+            tables[table] = TouchedRows(updated: bindings.flatMap { state.knownRows(of: $0).allIDs })
+        }
+        return tables
+    }
+
+    /// Main-actor work: the kept instances that list deleted children drop them.
+    private func dropDeletedChildren(_ ids: Set<QSAnyID>, of typeName: String) -> @MainActor @Sendable () -> Void {
+        let registry = self.registry
+        return {
+            for parent in registry.all where parent.cachesInstances {
+                for relationship in parent.description.relationships where relationship.childType == typeName {
+                    _ = parent.dropChildren(ids, from: relationship.name, timing: .atOnce)
+                }
+            }
+        }
+    }
+}
+
+/// The rows of one table that entries of the change log name, each under what finally
+/// happened to it.
+struct TouchedRows {
+    private var order: [QSAnyID] = []
+    private var kindByID: [QSAnyID: ChangeLogEntry.Kind] = [:]
+
+    init() {}
+
+    /// Rows that may all have changed.
+    init(updated ids: [QSAnyID]) {
+        for id in ids { note(id, .update) }
+    }
+
+    var inserted: [QSAnyID] { order.filter { kindByID[$0] == .insert } }
+    var updated: [QSAnyID] { order.filter { kindByID[$0] == .update } }
+    var deleted: [QSAnyID] { order.filter { kindByID[$0] == .delete } }
+
+    mutating func add(_ entry: ChangeLogEntry) {
+        for id in entry.ids { note(id, entry.kind) }
+    }
+
+    /// A row inserted then updated is inserted; a row deleted last is deleted; a row deleted
+    /// and inserted again, like one updated, is updated.
+    private mutating func note(_ id: QSAnyID, _ kind: ChangeLogEntry.Kind) {
+        guard let previous = kindByID[id] else {
+            kindByID[id] = kind
+            order.append(id)
+            return
+        }
+        switch (previous, kind) {
+        case (_, .delete): kindByID[id] = .delete
+        case (.insert, _): kindByID[id] = .insert
+        default: kindByID[id] = .update
+        }
+    }
+}

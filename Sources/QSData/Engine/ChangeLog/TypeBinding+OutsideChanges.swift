@@ -1,0 +1,77 @@
+/// Bringing the instances a type keeps in step with rows that another writer changed.
+extension TypeBinding {
+    /// Database queue: re-reads the rows of `ids` whose instances the store keeps, records what
+    /// they hold now as their snapshots, and returns the main-actor work that patches the
+    /// instances (see ``mergeOutsideChanges(fresh:before:gone:)``) and returns the IDs it patched
+    /// or dropped. A type that keeps every instance (`cachePermanently`) also reads the rows it
+    /// did not know yet.
+    func outsideChangeWork(ids: [QSAnyID], in context: QueueContext) throws -> @MainActor @Sendable () -> [QSAnyID] {
+        guard cachePolicy != .none, !ids.isEmpty else { return { [] } }
+        let known = context.state.knownRows(of: self)
+        let held = known.knownIDs(among: ids)
+        if description.cachePermanently {
+            let heldSet = Set(held)
+            let new = ids.filter { !heldSet.contains($0) }
+            if !new.isEmpty { _ = try fetch(.ids(new), in: context) }  // handed up with the made instances
+        }
+        guard !held.isEmpty else { return { [] } }
+        let before = known.snapshots(for: held, isKnownMissing: held.map { _ in false })
+        var request = FetchRequest.ids(held)
+        request.bypassesCache = true
+        let fresh = try fetch(request, in: context)
+
+        // What the rows hold now becomes their snapshots; their lookup rows are read again when
+        // next needed.
+        var encoder = QSRowEncoder(layout: layout)
+        var snapshots: [(id: QSAnyID, snapshot: RowSnapshot?)] = []
+        var found: Set<QSAnyID> = []
+        for object in fresh {
+            object.encode(to: &encoder)
+            let values = try encoder.finish().values
+            let id = object.uniqueID.anyID
+            found.insert(id)
+            snapshots.append((id, RowSnapshot(values: values, lookups: Array(repeating: nil, count: description.relationships.count), epoch: 0)))
+        }
+        known.setSnapshots(snapshots)
+        let gone = held.filter { !found.contains($0) }
+        known.remove(gone)
+
+        var beforeByID: [QSAnyID: RowSnapshot] = [:]
+        for (id, snapshot) in zip(held, before) { beforeByID[id] = snapshot }
+        let transit = ObjectsInTransit(value: (fresh, beforeByID))
+        return { self.mergeOutsideChanges(fresh: transit.value.0, before: transit.value.1, gone: gone) }
+    }
+
+    /// Main actor: patches each held instance to its row as another writer left it. A column the
+    /// app changed in memory and has not saved (it differs from what the store last knew of the
+    /// row) keeps the app's value; every other column, and every relationship, takes the row's.
+    /// Instances of rows that are gone are dropped.
+    @MainActor func mergeOutsideChanges(fresh: [Object], before: [QSAnyID: RowSnapshot], gone: [QSAnyID]) -> [QSAnyID] {
+        var encoder = QSRowEncoder(layout: layout)
+        let row = QSRow(layout: layout, values: [], parentID: .integer(0))
+        var patched: [QSAnyID] = []
+        for object in fresh {
+            guard let current = cache.object(for: object.uniqueID) else { continue }
+            let id = object.uniqueID.anyID
+            do {
+                object.encode(to: &encoder)
+                let (stored, related) = try encoder.finish()
+                current.encode(to: &encoder)
+                let held = try encoder.finish().values
+                var values = stored
+                if let known = before[id]?.values, known.count == held.count {
+                    for index in values.indices where held[index] != known[index] {
+                        values[index] = held[index]  // an unsaved edit in memory wins
+                    }
+                }
+                try replace(current, values: values, related: related, id: id, using: row)
+            } catch {
+                // An instance that can't take the row's values is forgotten: the next fetch reads it.
+                cache.removeKeepingRows([object.uniqueID])
+            }
+            patched.append(id)
+        }
+        patched += cache.removeDeleted(gone).map { $0.uniqueID.anyID }
+        return patched
+    }
+}
