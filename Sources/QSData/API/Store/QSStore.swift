@@ -29,6 +29,8 @@ public final class QSStore {
     public private(set) var isClosed = false
     /// The writes collected by ``performBatch(_:)`` while its body runs; nil outside a batch.
     var collectedBatch: CollectedBatch?
+    /// Wakes the store when the file is written, so that other writers' changes arrive unasked.
+    private var fileWatcher: FileChangeWatcher?
 
     private init(url: URL, model: QSDataModel, registry: TypeRegistry, database: DatabaseQueue, finishedWrites: FinishedWrites) {
         self.changeCenter = ChangeCenter(finishedWrites: finishedWrites)
@@ -81,6 +83,7 @@ public final class QSStore {
                 try Self.startChangeLog(model: model, registry: registry, finishedWrites: finishedWrites, state: state)
             }
             let store = QSStore(url: url, model: model, registry: registry, database: database, finishedWrites: finishedWrites)
+            store.watchForOtherWriters(queue: database)
             for binding in registry.all where binding.description.fetchAllAtStartup {
                 try await store.loadAtStartup(binding)
             }
@@ -90,6 +93,15 @@ public final class QSStore {
             if isNewFile { removeDatabaseFiles(at: url) }
             throw error
         }
+    }
+
+    /// Starts the file watcher whose wake-ups take in other connections' commits.
+    private func watchForOtherWriters(queue: DatabaseQueue) {
+        let center = changeCenter
+        let wakeUps = OutsideChangeWakeUps(queue: queue) { [weak center] in
+            Task { @MainActor in center?.deliverFinishedWork() }
+        }
+        fileWatcher = FileChangeWatcher(path: url.path) { wakeUps.wake() }
     }
 
     /// Installs the change log's tables and triggers where missing, and starts reading it at its end.
@@ -194,6 +206,8 @@ public final class QSStore {
             failure = error
         }
         isClosed = true
+        fileWatcher?.stop()
+        fileWatcher = nil
         do {
             try await database.perform { state in try state.changeLog?.stop(on: state.connection) }
         } catch {
