@@ -213,7 +213,7 @@ final class ModelBasedRun {
                 switch object {
                 case let podcast as Podcast: walk.podcast(podcast)
                 case let episode as Episode: walk.episode(episode)
-                case let host as Host: walk.host(host)
+                case let host as Host: walk.host(host, throughParent: false)
                 default: Issue.record("no simulation for \(Object.self)")
                 }
             }
