@@ -74,12 +74,14 @@ final class ChangeTracker {
 
     /// The transaction rolled back: what it recorded is not what the database holds.
     func forgetTouched() {
-        for (rows, ids) in patched {
-            rows.setSnapshots(ids.map { (id: $0, snapshot: nil) })
-        }
         // Latest first, so that a row saved in several groups gets what it held before the first.
         while let (rows, previous) = replaced.popLast() {
             rows.setSnapshots(previous)
+        }
+        // After the saves' snapshots are put back: a save after a patch in the same transaction
+        // recorded the patched snapshot as the one it replaced.
+        for (rows, ids) in patched {
+            rows.setSnapshots(ids.map { (id: $0, snapshot: nil) })
         }
         for (rows, instances) in deleted {
             for (id, instance) in instances { rows.putBack(instance, id: id) }
