@@ -6,9 +6,9 @@
 /// holds may be older than the row), so an unchanged parent with value children runs no
 /// statement when every child is known here, and one `INSERT … DO NOTHING` per child otherwise.
 ///
-/// Only uniqueIDs are kept, never values: per row, one `QSAnyID` in a set (16 bytes, with the
-/// set's spare capacity about 24; a string ID of more than 15 UTF-8 bytes also keeps its own
-/// storage). What it knows holds for one ``SnapshotTrust`` epoch: SQL the app runs or another
+/// Only uniqueIDs are kept, never values: per row, one `QSAnyID` in a set, 24 bytes (its
+/// stride), 24 to 32 with the set's spare capacity; a string ID of more than 15 UTF-8 bytes
+/// also keeps its own storage. What it knows holds for one ``SnapshotTrust`` epoch: SQL the app runs or another
 /// connection can delete rows behind it, so a new epoch starts it afresh. The store's deletes
 /// forget their rows (see ``ChangeTracker/recordDeletion(of:fromTable:bindings:)``), and a
 /// rolled-back write forgets the rows it added (``ChangeTracker/forgetTouched()``).
