@@ -55,6 +55,30 @@ import Testing
 
     // MARK: Memory follows the database
 
+    /// A save through the light type patches the uniqued instance's snapshot; a save of that
+    /// instance later in the same transaction replaces the patched snapshot. Rolled back, the
+    /// row's snapshot must not be the patched one, or the next save of the value takes it as
+    /// written already.
+    @Test func aRolledBackBatchLeavesNoPatchedSnapshotBehindALaterSave() async throws {
+        let store = try await PodcastFixtures.openStore()
+        let episode = Episode(uniqueID: "pilot", title: "Pilot", played: true)
+        try store.save(episode)
+        let batch = try store.performBatch {
+            try store.save(EpisodeSummary(uniqueID: "pilot", title: "Pilot", played: false))
+            episode.hosts = [Host(uniqueID: "ann")]
+            try store.save(episode)
+            try store.write { _ in throw Refused() }
+        }
+        await #expect(throws: QSWriteError.self) { try await batch.committed() }
+        try await store.flush()
+        #expect(episode.played == true)
+
+        episode.played = false
+        try store.save(episode)
+        try await store.flush()
+        #expect(try await store.fetchRows("SELECT played FROM episodes") == [[.integer(0)]])
+    }
+
     @Test func aRolledBackSaveBringsChangedInstancesBackAndTellsObservers() async throws {
         let store = try await PodcastFixtures.openStore()
         let episode = Episode(uniqueID: "pilot", title: "Pilot")

@@ -93,7 +93,7 @@ final class ModelBasedRun {
                     try step.run(self.store)
                 }
             }
-            if case .batch = operation { try store.performBatch(body) } else { try body() }
+            if operation.runsInOneTransaction { try store.performBatch(body) } else { try body() }
         } catch {
             failure = error
         }
@@ -189,6 +189,19 @@ final class ModelBasedRun {
                 case .episodes: try store.delete(EpisodeSummary.self, where: condition)
                 }
             })]
+        case .saveStaleCopies(let episodeID, let hostID, let title):
+            // The copies the parents will hold, taken before the newer saves.
+            guard let staleSummary = try await store.fetch(EpisodeSummary.self, id: episodeID) else { return [] }
+            let staleHost = try await hosts([hostID])[0]
+            let episode = try await episodes([episodeID])[0]
+            let newerSummary = EpisodeSummary(uniqueID: episodeID, title: title, played: !staleSummary.played)
+            let hostHoldingStaleSummary = Host(uniqueID: hostID, name: staleHost.name, favorites: [staleSummary])
+            return [
+                Step(simulate: { try $0.saveSummary(newerSummary) }, run: { store in try store.save(newerSummary) }),
+                save([hostHoldingStaleSummary]),
+                Step(simulate: { _ in }, run: { _ in episode.hosts = episode.hosts.filter { $0.uniqueID != hostID } + [staleHost] }),
+                save([episode]),
+            ]
         case .failingSave(let id, let title):
             guard let podcast = try store.cachedObject(of: Podcast.self, id: id) else { return [] }
             return [Step(simulate: { _ in throw RolledBack() }, run: { store in
@@ -213,7 +226,7 @@ final class ModelBasedRun {
                 switch object {
                 case let podcast as Podcast: walk.podcast(podcast)
                 case let episode as Episode: walk.episode(episode)
-                case let host as Host: walk.host(host)
+                case let host as Host: walk.host(host, throughParent: false)
                 default: Issue.record("no simulation for \(Object.self)")
                 }
             }

@@ -48,6 +48,9 @@ struct ReferenceStore: Equatable {
     /// order the types are first met, and within a type each object after its children. Each
     /// child is written once per save (the first time it is met); a top-level object met again
     /// deeper in the graph (a stale copy) is written again, and the copy written last wins.
+    /// A child of a value type (hosts, episode summaries) reached through a parent is a copy that
+    /// may be older than its row: it is inserted when its row is missing, and never written over
+    /// a row that exists.
     struct SaveWalk {
         private var claimed: Set<String> = []
         private var typeOrder: [String] = []
@@ -91,7 +94,7 @@ struct ReferenceStore: Equatable {
         mutating func episode(_ episode: Episode) {
             meet("Host")
             for host in episode.hosts where claim("Host", host.uniqueID) {
-                self.host(host)
+                self.host(host, throughParent: true)
             }
             let id = episode.uniqueID, hosts = episode.hosts.map(\.uniqueID)
             let row = EpisodeRow(title: episode.title, played: episode.played, audioURL: episode.audioURL)
@@ -101,14 +104,17 @@ struct ReferenceStore: Equatable {
             }
         }
 
-        /// Hosts are immutable: an existing row keeps its columns; the relationship is still written.
-        mutating func host(_ host: Host) {
+        /// Hosts are immutable: an existing row keeps its columns. A host saved itself still has
+        /// its relationship written; one reached through an episode writes nothing to an
+        /// existing row, relationship included.
+        mutating func host(_ host: Host, throughParent: Bool) {
             meet("EpisodeSummary")
             for summary in host.favorites where claim("EpisodeSummary", summary.uniqueID) {
-                add("EpisodeSummary") { reference throws(Refusal) in try reference.saveSummary(summary) }
+                add("EpisodeSummary") { reference throws(Refusal) in try reference.insertSummaryIfMissing(summary) }
             }
             let id = host.uniqueID, name = host.name, favorites = host.favorites.map(\.uniqueID)
             add("Host") { reference throws(Refusal) in
+                if throughParent, reference.hosts[id] != nil { return }
                 if reference.hosts[id] == nil { reference.hosts[id] = name }
                 reference.setChildren(.hostFavorites, of: id, favorites)
             }
@@ -121,6 +127,12 @@ struct ReferenceStore: Equatable {
         row.title = summary.title
         row.played = summary.played
         episodes[summary.uniqueID] = row
+    }
+
+    /// A summary reached through a host: the light type can't insert a missing row, and an
+    /// existing one keeps what it holds.
+    mutating func insertSummaryIfMissing(_ summary: EpisodeSummary) throws(Refusal) {
+        guard episodes[summary.uniqueID] != nil else { throw .missingRequiredColumn("audioURL") }
     }
 
     fileprivate mutating func setChildren(_ lookup: Lookup, of parent: String, _ children: [String]) {

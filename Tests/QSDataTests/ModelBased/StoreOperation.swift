@@ -17,6 +17,10 @@ enum StoreOperation: CustomStringConvertible {
     case deleteByIDs(ReferenceStore.Table, ids: [String], throughSummary: Bool)
     case deleteObjects(ReferenceStore.Table, ids: [String])
     case deleteWhere(ReferenceStore.Table, condition: String)
+    /// Saves an episode's summary with newer values, then a host holding an older copy of that
+    /// summary, then the episode holding an older copy of the host: the parents' saves must
+    /// leave the newer rows as they are.
+    case saveStaleCopies(episode: String, host: String, title: String)
     /// Saves a renamed podcast with app SQL alongside that fails, so the write rolls back.
     case failingSave(podcast: Int64, title: String)
     case batch([StoreOperation])
@@ -34,6 +38,8 @@ enum StoreOperation: CustomStringConvertible {
         case .deleteByIDs(let table, let ids, let summary): "delete \(table)\(summary ? " as EpisodeSummary" : "") ids \(ids)"
         case .deleteObjects(let table, let ids): "delete \(table) objects \(ids)"
         case .deleteWhere(let table, let condition): "delete \(table) where \(condition)"
+        case .saveStaleCopies(let episode, let host, let title):
+            "save EpisodeSummary \(episode) '\(title)', then Host \(host) and Episode \(episode) holding older copies"
         case .failingSave(let podcast, let title): "save Podcast \(podcast) '\(title)' alongside failing SQL"
         case .batch(let operations): "batch [" + operations.map(\.description).joined(separator: " | ") + "]"
         case .reopen: "close and reopen"
@@ -45,6 +51,15 @@ enum StoreOperation: CustomStringConvertible {
         switch self {
         case .batch, .reopen, .failingSave: false
         default: true
+        }
+    }
+
+    /// Whether the operation's steps commit together: a batch, and the saves of stale copies
+    /// (the model refuses or accepts them as a whole).
+    var runsInOneTransaction: Bool {
+        switch self {
+        case .batch, .saveStaleCopies: true
+        default: false
         }
     }
 
@@ -96,7 +111,10 @@ enum StoreOperation: CustomStringConvertible {
             return .deleteWhere(table, condition: condition)
         case 82..<86:
             return .failingSave(podcast: podcastIDs.randomElement(using: &rng)!, title: title)
-        case 86..<97:
+        case 86..<89:
+            let pool = existingEpisodes.isEmpty ? episodeIDs : existingEpisodes
+            return .saveStaleCopies(episode: pool.randomElement(using: &rng)!, host: hostIDs.randomElement(using: &rng)!, title: title)
+        case 89..<97:
             var operations: [StoreOperation] = []
             while operations.count < Int.random(in: 2...3, using: &rng) {
                 let operation = random(using: &rng, reference: reference)

@@ -15,8 +15,10 @@ extension QSStore {
     /// of each relationship. Unchanged rows and unchanged lookup rows are not rewritten.
     ///
     /// Relationship rule: children are stored in the order given; a child listed twice keeps its
-    /// first position. Related objects are saved too. Cached instances of other types on the same
-    /// table are patched with the saved values.
+    /// first position. Related objects are saved too, except that a child of a value type (one
+    /// the store keeps no instance of) is written only when its row does not exist yet: the copy
+    /// a parent holds may be older than the row. To change a child's row, save the child. Cached
+    /// instances of other types on the same table are patched with the saved values.
     ///
     /// - Parameters:
     ///   - objects: The objects to save, all of one type.

@@ -62,7 +62,7 @@ public final class QSStore {
         let isNewFile = !FileManager.default.fileExists(atPath: url.path)
         let finishedWrites = FinishedWrites()
         do {
-            try await database.open(path: url.path)
+            try await database.open(path: url.path, valueChildTables: registry.valueChildTables)
             try await database.perform { state in
                 let connection = state.connection
                 // A file that fails validation is left exactly as it was: any creation or

@@ -8,11 +8,12 @@ final class DatabaseQueue: @unchecked Sendable {
     private var state: QueueState?
 
     /// Opens the connection, on the queue, without writing to the file (see ``SQLiteConnection/useWriteAheadLog()``).
-    func open(path: String) async throws {
+    /// `valueChildTables` are the tables whose existing rows the queue keeps (see ``KnownValueRows``).
+    func open(path: String, valueChildTables: Set<String>) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             queue.async {
                 do {
-                    self.state = QueueState(connection: try SQLiteConnection(path: path))
+                    self.state = QueueState(connection: try SQLiteConnection(path: path), valueChildTables: valueChildTables)
                     continuation.resume()
                 } catch {
                     continuation.resume(throwing: error)

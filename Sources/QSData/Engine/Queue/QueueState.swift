@@ -1,5 +1,6 @@
-/// What the database queue owns: the SQLite connection, whether its snapshots are still true, and
-/// what it knows of the rows of each type that keeps instances.
+/// What the database queue owns: the SQLite connection, whether its snapshots are still true,
+/// what it knows of the rows of each type that keeps instances, and which rows of value-type
+/// children exist.
 ///
 /// Not `Sendable`, on purpose: ``DatabaseQueue`` keeps it and hands it to each piece of work as
 /// that work runs on the queue, and the compiler lets no one carry it anywhere else.
@@ -14,9 +15,12 @@ final class QueueState {
     /// Reads what other writers changed; nil until the store has opened.
     var outsideChanges: OutsideChanges?
     private var knownRowsByType: [ObjectIdentifier: KnownRows] = [:]
+    /// Which rows of the types that keep no instances and are children of a relationship exist.
+    let knownValueRows: KnownValueRows
 
-    init(connection: SQLiteConnection) {
+    init(connection: SQLiteConnection, valueChildTables: Set<String>) {
         self.connection = connection
+        knownValueRows = KnownValueRows(tables: valueChildTables, trust: snapshotTrust)
     }
 
     /// Posts what other connections committed since the store last looked, for the main actor

@@ -33,7 +33,9 @@ extension TypeBinding {
         defer { statement.reset() }
         let row = QSRow(layout: layout, statement: statement)
         if !caches && related.isEmpty {
-            return try Object._instances(from: QSRowReader(row: row, statement: statement))
+            let objects = try Object._instances(from: QSRowReader(row: row, statement: statement))
+            rememberExisting(objects, in: context)
+            return objects
         }
         row.relatedObjects = related
         var encoder = QSRowEncoder(layout: layout)
@@ -87,7 +89,19 @@ extension TypeBinding {
             objects.append(object)
         }
         context.made.record(self, ids: madeIDs, instances: made)
+        rememberExisting(objects, in: context)
         return objects
+    }
+
+    /// Records that the rows of fetched value-type children exist (see ``KnownValueRows``), as of
+    /// the file's data version the fetch read.
+    private func rememberExisting(_ objects: [Object], in context: QueueContext) {
+        let known = context.state.knownValueRows
+        guard !cachesInstances, !objects.isEmpty, known.tracks(description.table) else { return }
+        // The version the fetch's read saw: another connection's commit since moves it only
+        // when the connection next reads.
+        context.state.snapshotTrust.noticeChanges(on: context.connection)
+        known.insert(objects.lazy.map { $0.uniqueID.anyID }, in: description.table)
     }
 
     /// What a save of the fresh, unchanged instance would write: its encoding and its lookup rows.

@@ -7,7 +7,7 @@ extension TypeBinding {
         var positions: [Int] = []
         positions.reserveCapacity(objects.count)
         for index in 0 ..< objects.count {
-            positions.append(try encode(objects[index], group: group, into: &batch, registry: registry))
+            positions.append(try encode(objects[index], group: group, throughParent: false, into: &batch, registry: registry))
         }
         batch.groups[group].setInstances(cache.insertFromApp(objects, at: Array(0 ..< objects.count)), at: positions)
     }
@@ -26,15 +26,16 @@ extension TypeBinding {
         for index in 0 ..< typedChildren.count {
             let child = typedChildren[index]
             guard batch.claimChild(of: self, id: child.uniqueID.anyID) else { continue }
-            positions.append(try encode(child, group: group, into: &batch, registry: registry))
+            positions.append(try encode(child, group: group, throughParent: true, into: &batch, registry: registry))
             claimed.append(index)
         }
         guard !claimed.isEmpty else { return }
         batch.groups[group].setInstances(cache.insertFromApp(typedChildren, at: claimed), at: positions)
     }
 
-    /// Encodes `object` into the group at `group`; returns the position of its row there.
-    private func encode(_ object: Object, group: Int, into batch: inout SaveBatch, registry: TypeRegistry) throws -> Int {
+    /// Encodes `object` into the group at `group`, as an object saved itself or as a child reached
+    /// through a parent; returns the position of its row there.
+    private func encode(_ object: Object, group: Int, throughParent: Bool, into batch: inout SaveBatch, registry: TypeRegistry) throws -> Int {
         object.encode(to: &batch.groups[group].encoder)
         let encoded = try batch.groups[group].encoder.finish()
 
@@ -50,7 +51,7 @@ extension TypeBinding {
                 lookups[position] = .forNewParent(children.childIDs)
             }
         }
-        return batch.groups[group].append(object.uniqueID.anyID, row: .encoded(values: encoded.values, lookups: lookups))
+        return batch.groups[group].append(object.uniqueID.anyID, row: .encoded(values: encoded.values, lookups: lookups), throughParent: throughParent)
     }
 
     func hasCachedInstance(_ id: QSAnyID) -> Bool {

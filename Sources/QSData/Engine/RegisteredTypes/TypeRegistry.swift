@@ -9,6 +9,9 @@ final class TypeRegistry: Sendable {
     /// The registered types that keep instances.
     private let cachingBindings: [any AnyTypeBinding]
     private let parentsByChildTable: [String: [(binding: any AnyTypeBinding, relationship: String)]]
+    /// The tables of the types that keep no instances and are the child of some relationship:
+    /// the queue knows which of their rows exist (see ``KnownValueRows``).
+    let valueChildTables: Set<String>
 
     /// - Parameter model: every type of the data model, registered or not: a delete cleans the
     ///   lookup tables of all of them.
@@ -30,6 +33,8 @@ final class TypeRegistry: Sendable {
             }
         }
         parentsByChildTable = parents
+        let childTypeNames = Set(byName.values.flatMap { $0.description.relationships.map(\.childType) })
+        valueChildTables = Set(byName.values.filter { !$0.cachesInstances && childTypeNames.contains($0.description.name) }.map(\.description.table))
         cachingBindings = byName.values.filter(\.cachesInstances).sorted { $0.description.name < $1.description.name }
     }
 

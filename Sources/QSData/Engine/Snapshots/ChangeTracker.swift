@@ -13,6 +13,9 @@ final class ChangeTracker {
     /// The instances of rows deleted, to put back if the transaction rolls back (so that a
     /// rollback's re-read of a parent finds the child instances the app holds).
     private var deleted: [(rows: KnownRows, instances: [(id: QSAnyID, instance: Instance)])] = []
+    /// The value-type rows this transaction made known (see ``KnownValueRows``), by table, to
+    /// forget if it rolls back.
+    private var madeKnown: [String: [QSAnyID]] = [:]
 
     init(state: QueueState) {
         self.state = state
@@ -45,8 +48,16 @@ final class ChangeTracker {
         }
     }
 
-    /// Records that the rows `ids` are gone, for every type on the table.
-    func recordDeletion(of ids: [QSAnyID], bindings: [any AnyTypeBinding]) {
+    /// Records that the row `id` of `table`, of a value type that is a child, exists.
+    func recordExisting(_ id: QSAnyID, in table: String) {
+        if state.knownValueRows.insert(id, in: table) { madeKnown[table, default: []].append(id) }
+    }
+
+    /// Records that the rows `ids` of `table` are gone, for every type on the table.
+    func recordDeletion(of ids: [QSAnyID], fromTable table: String, bindings: [any AnyTypeBinding]) {
+        // Not put back on a rollback: a row not known to exist only costs its next parent's save
+        // an `INSERT … DO NOTHING`.
+        state.knownValueRows.remove(ids, from: table)
         for binding in bindings where binding.cachesInstances {
             let rows = state.knownRows(of: binding)
             deleted.append((rows, rows.removeReturningInstances(ids)))
@@ -63,18 +74,24 @@ final class ChangeTracker {
 
     /// The transaction rolled back: what it recorded is not what the database holds.
     func forgetTouched() {
-        for (rows, ids) in patched {
-            rows.setSnapshots(ids.map { (id: $0, snapshot: nil) })
-        }
         // Latest first, so that a row saved in several groups gets what it held before the first.
         while let (rows, previous) = replaced.popLast() {
             rows.setSnapshots(previous)
         }
+        // After the saves' snapshots are put back: a save after a patch in the same transaction
+        // recorded the patched snapshot as the one it replaced.
+        for (rows, ids) in patched {
+            rows.setSnapshots(ids.map { (id: $0, snapshot: nil) })
+        }
         for (rows, instances) in deleted {
             for (id, instance) in instances { rows.putBack(instance, id: id) }
         }
+        for (table, ids) in madeKnown {
+            state.knownValueRows.remove(ids, from: table)
+        }
         patched = []
         deleted = []
+        madeKnown = [:]
     }
 
     /// The positions of the columns whose value differs from the snapshot's.

@@ -60,7 +60,7 @@ struct RowDeleter {
     ) throws {
         guard !ids.isEmpty, let plan = registry.deletePlans[table] else { return }
         deleted[table, default: []].append(contentsOf: ids)
-        tracker?.recordDeletion(of: ids, bindings: registry.bindings(onTable: table))
+        tracker?.recordDeletion(of: ids, fromTable: table, bindings: registry.bindings(onTable: table))
         for typeName in plan.typeNames {
             change.record(\.deletedList, ids, of: typeName)
         }

@@ -19,7 +19,9 @@ struct RowWriter {
 
     /// Writes what differs from what the database holds: new rows, changed columns, and the
     /// lookup rows of children added, moved or removed. Unchanged rows cost no statement when
-    /// their instance is held (see ``RowSnapshot``), two otherwise, and write nothing.
+    /// their instance is held (see ``RowSnapshot``), two otherwise, and write nothing. A value-type
+    /// child reached through a parent is only inserted when its row doesn't exist: no statement
+    /// when the queue knows it does (see ``KnownValueRows``), one otherwise.
     func save(_ groups: [SaveGroup], into change: inout QSChange) throws {
         for group in groups {
             try save(group, into: &change)
@@ -41,10 +43,19 @@ struct RowWriter {
         // Looked up once for the group: finding a statement in the connection's cache hashes its
         // SQL, a few hundred characters, which per row cost more than binding it.
         let statements = try RowStatements(binding, connection: connection)
+        let knowsExistingRows = !binding.cachesInstances && state.knownValueRows.tracks(binding.description.table)
         for (offset, row) in group.rows.enumerated() {
             let id = group.ids[offset]
+            if group.isReachedThroughParent(offset) {
+                if try insertIfMissing(row, id: id, of: binding, statements: statements, lookupWriters: lookupWriters) {
+                    inserted.append(id)
+                }
+                continue
+            }
             let snapshot = recorded.snapshot(of: id) ?? storedSnapshots[offset]
             let (isNew, rowChanged) = try writeRow(row.values, of: binding, snapshot: snapshot, statements: statements)
+            // Written or found, the row exists now.
+            if knowsExistingRows { tracker.recordExisting(id, in: binding.description.table) }
             if isNew {
                 // The usual case of a large save: the encoded row is the new row's snapshot.
                 try lookupWriters.insertRows(of: row, parentID: id)
@@ -89,6 +100,29 @@ struct RowWriter {
             recorded.record(RowSnapshot(values: row.values, lookups: lookupRows, epoch: snapshot?.epoch ?? epoch), for: id, replacing: snapshot)
         }
         return changed
+    }
+
+    /// Writes a value-type child reached through a parent (a copy, maybe older than its row):
+    /// inserts the row, with its lookup rows, when it doesn't exist, and never writes over one
+    /// that does. No statement when the queue knows the row exists; otherwise an insert that does
+    /// nothing when it does (or, for a type that can't insert, a read that refuses a missing row).
+    /// Returns whether it inserted.
+    private func insertIfMissing(
+        _ row: RowSnapshot, id: QSAnyID, of binding: any AnyTypeBinding, statements: RowStatements, lookupWriters: LookupWriters
+    ) throws -> Bool {
+        let table = binding.description.table
+        if state.knownValueRows.contains(id, in: table) { return false }
+        let isNew: Bool
+        if statements.columnsMissingForInsert.isEmpty {
+            isNew = try run(statements.insert, row.values)
+        } else if try rowExists(row.values[0], sql: statements.sql) {
+            isNew = false
+        } else {
+            throw QSDataError.missingRequiredColumn(type: binding.description.name, column: statements.columnsMissingForInsert[0])
+        }
+        if isNew { try lookupWriters.insertRows(of: row, parentID: id) }
+        tracker.recordExisting(id, in: table)
+        return isNew
     }
 
     /// Writes one row: only its changed columns when the snapshot says what the row holds;

@@ -14,6 +14,9 @@ struct SaveBatch {
         /// Per row, for a type that keeps instances, the instance saved, as the queue's table of
         /// instances keeps it (see ``KnownRows``); empty for a type that keeps none.
         private(set) var instances: [Instance?] = []
+        /// Per row, for a type that keeps no instances, whether it was reached only through a
+        /// parent's relationship (not saved itself); empty for a type that keeps instances.
+        private(set) var reachedThroughParent: [Bool] = []
 
         private let keepsInstances: Bool
 
@@ -23,12 +26,17 @@ struct SaveBatch {
             encoder = QSRowEncoder(layout: binding.layout)
         }
 
-        /// Adds a row; returns its position.
-        mutating func append(_ id: QSAnyID, row: RowSnapshot) -> Int {
+        /// Adds a row, of an object saved itself or of a child reached through a parent; returns
+        /// its position.
+        mutating func append(_ id: QSAnyID, row: RowSnapshot, throughParent: Bool) -> Int {
             if !distinctIDs.insert(id).inserted { repeatsIDs = true }
             ids.append(id)
             rows.append(row)
-            if keepsInstances { instances.append(nil) }
+            if keepsInstances {
+                instances.append(nil)
+            } else {
+                reachedThroughParent.append(throughParent)
+            }
             return ids.count - 1
         }
 
@@ -39,7 +47,9 @@ struct SaveBatch {
 
         /// The rows so far, ready to travel to the database queue.
         var finished: SaveGroup {
-            SaveGroup(binding: binding, ids: ids, rows: rows, repeatsIDs: repeatsIDs, instances: ObjectsInTransit(value: instances))
+            SaveGroup(
+                binding: binding, ids: ids, rows: rows, repeatsIDs: repeatsIDs, reachedThroughParent: reachedThroughParent,
+                instances: ObjectsInTransit(value: instances))
         }
 
         /// Forgets the rows handed over.
@@ -49,6 +59,7 @@ struct SaveBatch {
             distinctIDs = []
             repeatsIDs = false
             instances = []
+            reachedThroughParent = []
         }
     }
 
@@ -109,15 +120,29 @@ struct SaveGroup: Sendable {
     let rows: [RowSnapshot]
     /// Whether an ID comes more than once in `ids`.
     let repeatsIDs: Bool
+    /// Per row, for a type that keeps no instances, whether the row is a child reached through a
+    /// parent's relationship, not an object saved itself: such a row is only inserted when it
+    /// doesn't exist, never updated, since the parent may hold an older copy of the child.
+    /// Empty for a type that keeps instances (the app holds the store's own instance).
+    let reachedThroughParent: [Bool]
     /// Per row, for a type that keeps instances, the instance saved (see ``SaveBatch/Group``).
     private let transit: ObjectsInTransit<[Instance?]>
 
-    init(binding: any AnyTypeBinding, ids: [QSAnyID], rows: [RowSnapshot], repeatsIDs: Bool, instances: ObjectsInTransit<[Instance?]>) {
+    init(
+        binding: any AnyTypeBinding, ids: [QSAnyID], rows: [RowSnapshot], repeatsIDs: Bool, reachedThroughParent: [Bool],
+        instances: ObjectsInTransit<[Instance?]>
+    ) {
         self.binding = binding
         self.ids = ids
         self.rows = rows
         self.repeatsIDs = repeatsIDs
+        self.reachedThroughParent = reachedThroughParent
         transit = instances
+    }
+
+    /// Whether the row at `offset` is a value-type child reached through a parent.
+    func isReachedThroughParent(_ offset: Int) -> Bool {
+        offset < reachedThroughParent.count && reachedThroughParent[offset]
     }
 
     var instances: [Instance?] { transit.value }

@@ -63,14 +63,15 @@ struct SaveEncoder {
     }
 
     /// Other types on the same table see what was just saved. `touches` learns every cached
-    /// instance the save changed.
+    /// instance the save changed. A value-type child reached through a parent changes no row
+    /// that exists (see ``SaveGroup/reachedThroughParent``), so it patches nothing.
     private func patchSiblings(of groups: [SaveGroup], touches: MemoryTouches) throws {
         for group in groups {
             touches.changed(group.binding, ids: group.ids)
             let siblings = registry.siblings(of: group.binding).filter(\.cachesInstances)
             guard !siblings.isEmpty else { continue }
             let names = group.binding.layout.names
-            for (id, row) in zip(group.ids, group.rows) {
+            for (offset, (id, row)) in zip(group.ids, group.rows).enumerated() where !group.isReachedThroughParent(offset) {
                 for sibling in siblings where sibling.hasCachedInstance(id) {
                     let columns = Dictionary(uniqueKeysWithValues: zip(names, row.values))
                     touches.changed(sibling, ids: try sibling.patchCachedInstances(ids: [id], with: columns, timing: .saved))

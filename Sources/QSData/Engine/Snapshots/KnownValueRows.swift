@@ -1,0 +1,71 @@
+/// Which rows of value-type children the database queue knows exist: the uniqueIDs it read or
+/// wrote, per table, for the tables of types that keep no instances and are the child of some
+/// relationship.
+///
+/// A parent's save writes such a child only when its row does not exist yet (the copy a parent
+/// holds may be older than the row), so an unchanged parent with value children runs no
+/// statement when every child is known here, and one `INSERT … DO NOTHING` per child otherwise.
+///
+/// Only uniqueIDs are kept, never values: per row, one `QSAnyID` in a set, 24 bytes (its
+/// stride), 24 to 32 with the set's spare capacity; a string ID of more than 15 UTF-8 bytes
+/// also keeps its own storage. What it knows holds for one ``SnapshotTrust`` epoch: SQL the app runs or another
+/// connection can delete rows behind it, so a new epoch starts it afresh. The store's deletes
+/// forget their rows (see ``ChangeTracker/recordDeletion(of:fromTable:bindings:)``), and a
+/// rolled-back write forgets the rows it added (``ChangeTracker/forgetTouched()``).
+///
+/// Owned by the database queue, through ``QueueState``.
+final class KnownValueRows {
+    private let trust: SnapshotTrust
+    /// The tables whose rows are worth knowing; a table outside it is never kept.
+    private let tables: Set<String>
+    private var idsByTable: [String: Set<QSAnyID>] = [:]
+    /// The epoch in which `idsByTable` was learnt.
+    private var epoch: UInt64
+
+    init(tables: Set<String>, trust: SnapshotTrust) {
+        self.tables = tables
+        self.trust = trust
+        epoch = trust.epoch
+    }
+
+    /// Whether `table`'s rows are kept here at all.
+    func tracks(_ table: String) -> Bool {
+        tables.contains(table)
+    }
+
+    /// Whether the row `id` of `table` is known to exist.
+    func contains(_ id: QSAnyID, in table: String) -> Bool {
+        forgetIfDistrusted()
+        return idsByTable[table]?.contains(id) ?? false
+    }
+
+    /// Records that the row `id` of `table` exists; returns whether it was not known before.
+    func insert(_ id: QSAnyID, in table: String) -> Bool {
+        guard tables.contains(table) else { return false }
+        forgetIfDistrusted()
+        return idsByTable[table, default: []].insert(id).inserted
+    }
+
+    /// Records that the rows `ids` of `table` exist.
+    func insert(_ ids: some Sequence<QSAnyID>, in table: String) {
+        guard tables.contains(table) else { return }
+        forgetIfDistrusted()
+        // Taken out and put back, so that inserting into it copies nothing.
+        var known = idsByTable.removeValue(forKey: table) ?? []
+        for id in ids { known.insert(id) }
+        idsByTable[table] = known
+    }
+
+    /// Forgets the rows `ids` of `table` (deleted, or not known after all).
+    func remove(_ ids: some Sequence<QSAnyID>, from table: String) {
+        guard var known = idsByTable.removeValue(forKey: table) else { return }
+        for id in ids { known.remove(id) }
+        idsByTable[table] = known
+    }
+
+    private func forgetIfDistrusted() {
+        guard epoch != trust.epoch else { return }
+        idsByTable = [:]
+        epoch = trust.epoch
+    }
+}
