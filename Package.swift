@@ -63,9 +63,13 @@ let package = Package(
         .testTarget(
             name: "GuideSamples", dependencies: ["QSData"], path: "Tests/GuideSamples",
             resources: [.copy("Notes.plist"), .copy("Notes.sql")], plugins: [.plugin(name: "QSDataModelPlugin")]),
-        .testTarget(name: "QSDataTests", dependencies: ["QSData", "QSDataCrashWriter"], path: "Tests/QSDataTests"),
+        .testTarget(name: "QSDataTests", dependencies: ["QSData", "QSDataCrashWriter", "QSDataSecondWriter", "QSDataTodoModel"], path: "Tests/QSDataTests"),
         // A process that writes until it is killed, for QSDataTests' crash-safety test.
         .executableTarget(name: "QSDataCrashWriter", dependencies: ["QSData"], path: "Tests/QSDataCrashWriter"),
+        // A second process that writes a store QSDataTests holds open, for the tests of other writers.
+        .executableTarget(name: "QSDataSecondWriter", dependencies: ["QSData", "QSDataTodoModel"], path: "Tests/QSDataSecondWriter"),
+        // The to-do model that QSDataTests and QSDataSecondWriter share.
+        .target(name: "QSDataTodoModel", dependencies: ["QSData"], path: "Tests/QSDataTodoModel"),
         // The generator's output compared with golden files, and its errors for bad models. The
         // tests run the QSDataModelGenerator executable, which the build makes for the plugin that
         // QSDataGeneratedTypesTests applies (a dependency on it would link its code twice).
