@@ -156,8 +156,11 @@ extension QSStore {
     }
 
     /// Runs `work` on the queue after everything enqueued before it.
+    /// What other connections changed, read on the queue before `work`, is delivered before
+    /// the result is returned.
     func perform<Value: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws -> Value) async throws -> Value {
         try checkOpen()
+        defer { changeCenter.deliverFinishedWork() }
         return try await database.perform { state in try work(state.connection) }
     }
 }

@@ -25,6 +25,8 @@ final class ChangeLog {
     private var dataVersion: SQLValue?
     /// The position after the store's own entries, taken once their transaction commits.
     private var positionAfterCommit: Int64?
+    /// Whether the store read other writers' entries since it last recorded its position.
+    private var hasReadSinceRecorded = false
     /// The store's own transactions that wrote entries.
     private var transactionsLogged = 0
     /// Every so many of its own logged transactions, a store records its position in
@@ -77,7 +79,10 @@ final class ChangeLog {
         let rows = try connection.fetchRows(ChangeLogEntry.selectSQL, [.integer(position)])
         let entries = ChangeLogEntry.entries(fromRows: rows)
         let missed = try entries.first.map { $0.seq > position + 1 } ?? wasPrunedPastPosition(on: connection)
-        if let last = entries.last { position = last.seq }
+        if let last = entries.last {
+            position = last.seq
+            hasReadSinceRecorded = true
+        }
         return (entries.filter { $0.writer != readerID }, missed)
     }
 
@@ -122,10 +127,13 @@ final class ChangeLog {
             arguments)
         let last = connection.lastInsertRowID
         positionAfterCommit = last
-        if (transactionsLogged + 1) % Self.transactionsPerPrune == 0 {
+        // The store's position, recorded when it has read other writers' entries since it last
+        // did, lets pruning go on; the pruning itself runs every so many transactions.
+        let prunes = (transactionsLogged + 1) % Self.transactionsPerPrune == 0
+        if hasReadSinceRecorded || prunes {
             try recordPosition(last, on: connection)
-            try prune(on: connection)
         }
+        if prunes { try prune(on: connection) }
     }
 
     /// The transaction of ``writeEntries(for:on:)`` committed: the store has read up to its own entries.
@@ -134,6 +142,7 @@ final class ChangeLog {
         position = last
         positionAfterCommit = nil
         transactionsLogged += 1
+        hasReadSinceRecorded = false
     }
 
     /// The transaction of ``writeEntries(for:on:)`` rolled back: its entries never were.
