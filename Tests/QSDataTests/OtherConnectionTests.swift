@@ -28,6 +28,7 @@ struct OtherConnectionTests {
 
         // Whether the file watcher's wake-up or the count looks first, the log is read once.
         let log = try await store.recordStatements {
+            try await store.flush()  // any wake-up from the store's own writes has had its look
             try other.execute("UPDATE tasks SET title = 'Changed' WHERE uniqueID = 2")
             _ = try await store.count(Todo.self)
         }
@@ -174,5 +175,45 @@ struct OtherConnectionTests {
         let projectTriggers = try await store.fetchRows("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'qsdata_log_projects%'")
         #expect(projectTriggers.count == 3)
         try await store.close()
+    }
+}
+
+/// A migration may drop or rename a column the change log's triggers name.
+@MainActor
+struct ChangeLogMigrationTests {
+    @Test func aMigrationThatDropsALoggedColumnRunsAndTheLogFollowsTheNewColumns() async throws {
+        let (store, url) = try await OtherWriters.openStore()
+        try await store.close()
+        let migrated = try await QSStore.open(
+            at: url, model: QSDataModel(propertyList: Data(TodoModel.model.replacingOccurrences(
+                of: "<key>done</key><string>boolean</string>", with: "").utf8), fileName: "Todos.plist"),
+            schema: QSSchema(creationSQL: TodoModel.schema, migrations: [QSMigration(version: 1, name: "1-no-done.sql", sql: "ALTER TABLE tasks DROP COLUMN done")]),
+            types: [Project.self, TodoWithoutDone.self])
+        let trigger = try await migrated.fetchRows("SELECT sql FROM sqlite_master WHERE name = 'qsdata_log_tasks_update'")
+        #expect(trigger.count == 1)
+        #expect(trigger.first?.first?.plain.contains("\"done\"") == false)
+        try await migrated.execute("UPDATE tasks SET title = 'after the migration' WHERE uniqueID = 1")
+        try await migrated.close()
+    }
+}
+
+/// A task as it is once the `done` column is gone.
+final class TodoWithoutDone: QSUpdatableObject {
+    static var modelName: String { "Todo" }
+    let uniqueID: Int64
+    var title: String
+
+    init(row: QSRow) throws {
+        uniqueID = try row["uniqueID"]
+        title = try row["title"]
+    }
+
+    func update(from row: QSRow) throws {
+        title = try row["title"]
+    }
+
+    func encode(to row: inout QSRowEncoder) {
+        row["uniqueID"] = uniqueID
+        row["title"] = title
     }
 }

@@ -52,6 +52,13 @@ enum ChangeLogTables {
         }
     }
 
+    /// Drops every trigger of the log (before a migration changes the tables they name).
+    static func dropTriggers(on connection: SQLiteConnection) throws {
+        for name in try existingTriggers(on: connection).keys {
+            try connection.execute("DROP TRIGGER \(quoted(name))")
+        }
+    }
+
     /// Whether the log's tables are there and its triggers are exactly `wanted`.
     static func isInstalled(_ wanted: [String: String], on connection: SQLiteConnection) throws -> Bool {
         try hasTables(on: connection) && (try existingTriggers(on: connection)) == wanted

@@ -44,6 +44,12 @@ struct SchemaInstaller {
             }
             // Read again inside the transaction: another process may have migrated meanwhile.
             let current = try currentVersion(of: connection)
+            // The change log's triggers name the columns they log: a migration that drops or
+            // renames one would fail on them. They are made again, for the new columns, once the
+            // store has opened.
+            if schema.migrations.contains(where: { $0.version > current }) {
+                try ChangeLogTables.dropTriggers(on: connection)
+            }
             for migration in schema.migrations where migration.version > current {
                 do {
                     try connection.savepoint {
