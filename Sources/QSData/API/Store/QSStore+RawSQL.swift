@@ -36,9 +36,23 @@ extension QSStore {
         }
     }
 
-    /// Runs one statement with bound arguments and waits for it.
+    /// Runs one statement with bound arguments and waits for it. A statement that changes the
+    /// schema (`ALTER TABLE`, `DROP …`) runs without the change log's triggers, which are made
+    /// again afterwards for the tables as they are then; run such changes here or in a
+    /// migration, not inside ``write(_:_:)`` or ``writeAndWait(_:)``.
     public func execute(_ sql: String, _ arguments: [SQLValue] = []) async throws {
-        try await performAppSQL { connection in try connection.execute(sql, arguments) }
+        guard ChangeLog.changesSchema(sql) else {
+            return try await performAppSQL { connection in try connection.execute(sql, arguments) }
+        }
+        try checkOpen()
+        defer { changeCenter.deliverFinishedWork() }
+        try await database.perform { state in
+            defer { state.snapshotTrust.distrustAll() }
+            guard let log = state.changeLog else { return try state.connection.execute(sql, arguments) }
+            try log.withoutTriggers(on: state.connection) {
+                try log.triggers.withFileTriggers(on: state.connection) { try state.connection.execute(sql, arguments) }
+            }
+        }
     }
 
     /// Runs a query with bound arguments and returns its rows.

@@ -117,7 +117,7 @@ public final class QSStore {
             // A file the store may only read: it reads the log as it is.
         }
         guard try ChangeLogTables.hasTables(on: connection) else { return }  // read-only, made before the log
-        let log = ChangeLog(typesByTable: plan.typesByTable)
+        let log = ChangeLog(model: model, typesByTable: plan.typesByTable)
         try log.start(on: connection)
         state.changeLog = log
         state.outsideChanges = OutsideChanges(registry: registry, finishedWrites: finishedWrites)

@@ -36,7 +36,11 @@ final class ChangeLog {
     /// (it crashed, or has been suspended) reads the whole database afresh when it comes back.
     static let retention: TimeInterval = 24 * 60 * 60
 
-    init(typesByTable: [String: [String]]) {
+    /// The model, whose tables the log's triggers follow.
+    private let model: QSDataModel
+
+    init(model: QSDataModel, typesByTable: [String: [String]]) {
+        self.model = model
         self.typesByTable = typesByTable
         var tableByType: [String: String] = [:]
         for (table, types) in typesByTable {
@@ -61,6 +65,28 @@ final class ChangeLog {
             // so pruning won't wait for this store, which then reads everything afresh if it
             // misses entries.
         }
+    }
+
+    /// Runs `body`, a change of the schema by the app's own SQL (`ALTER TABLE`, `DROP …`), without
+    /// the log's triggers, which name the columns it may drop or rename; then makes them again
+    /// for the tables as they are now.
+    func withoutTriggers<Result>(on connection: SQLiteConnection, _ body: () throws -> Result) throws -> Result {
+        try ChangeLogTables.dropTriggers(on: connection)
+        let result: Result
+        do {
+            result = try body()
+        } catch {
+            try ChangeLogTables.install(try ChangeLogTables.plan(for: model, on: connection).tables, on: connection)
+            throw error
+        }
+        try ChangeLogTables.install(try ChangeLogTables.plan(for: model, on: connection).tables, on: connection)
+        return result
+    }
+
+    /// Whether SQL the app runs changes the schema, so must run without the log's triggers.
+    static func changesSchema(_ sql: String) -> Bool {
+        let head = sql.drop { $0.isWhitespace }.prefix(6).uppercased()
+        return head.hasPrefix("ALTER") || head.hasPrefix("DROP")
     }
 
     /// Whether another connection committed since the store last looked. Costs one

@@ -171,11 +171,15 @@ extension ChangeLogTables {
             if description.logsChanges { logged.insert(description.table) }
         }
         typesByTable = typesByTable.filter { logged.contains($0.key) }
+        // A table the file lacks (an app's SQL dropped it) gets no triggers.
+        func columns(of table: String) throws -> [String] {
+            try connection.fetchRows("SELECT name FROM pragma_table_info(?)", [.text(table)])
+                .compactMap { row -> String? in if case .text(let name) = row.first { name } else { nil } }
+        }
         var tables: [LoggedTable] = []
         for table in logged.sorted() {
-            let columns = try connection.fetchRows("SELECT name FROM pragma_table_info(?)", [.text(table)])
-                .compactMap { row -> String? in if case .text(let name) = row.first { name } else { nil } }
-            tables.append(.modelTable(table, columns: columns))
+            let tableColumns = try columns(of: table)
+            if !tableColumns.isEmpty { tables.append(.modelTable(table, columns: tableColumns)) }
         }
         var ownersByLookup: [String: [(parentTable: String, parentIDColumn: String, relationship: String)]] = [:]
         for description in model.objectTypes.values.sorted(by: { $0.name < $1.name }) where logged.contains(description.table) {
@@ -186,7 +190,7 @@ extension ChangeLogTables {
                 }
             }
         }
-        for (lookup, owners) in ownersByLookup.sorted(by: { $0.key < $1.key }) {
+        for (lookup, owners) in ownersByLookup.sorted(by: { $0.key < $1.key }) where try !columns(of: lookup).isEmpty {
             tables.append(.lookupTable(lookup, owners: owners))
         }
         return (tables, typesByTable)
