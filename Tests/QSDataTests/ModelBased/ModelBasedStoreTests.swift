@@ -73,11 +73,18 @@ final class ModelBasedRun {
     /// Runs the operation, simulates it on a copy of the reference, and checks that the store
     /// failed exactly when the simulation refused.
     private func perform(_ operation: StoreOperation) async throws -> [String] {
-        if case .reopen = operation {
+        switch operation {
+        case .reopen:
             try await store.close()
             held = []
             store = try await PodcastFixtures.openStore(url: url, rules: Self.rules)
             return []
+        case .rawSQL(let write, let throughStore):
+            return try await performRawSQL(write, throughStore: throughStore)
+        case .failThenClose(let podcast, let title):
+            return try await failThenClose(podcast: podcast, title: title)
+        default:
+            break
         }
         made = [:]
         let steps = try await prepare(operation)
@@ -109,6 +116,41 @@ final class ModelBasedRun {
         case (.some(let refusal), nil):
             return ["the store succeeded but the model expected \(refusal)"]
         }
+    }
+
+    /// Runs SQL the store did not write, and simulates it: the store must take it in.
+    private func performRawSQL(_ write: RawWrite, throughStore: Bool) async throws -> [String] {
+        try write.simulate(&reference)
+        if throughStore {
+            for statement in write.statements { try await store.execute(statement.sql, statement.arguments) }
+        } else {
+            let other = try SQLiteConnection(path: url.path)
+            try other.execute("PRAGMA busy_timeout = 10000")
+            try other.transaction {
+                for statement in write.statements { try other.execute(statement.sql, statement.arguments) }
+            }
+        }
+        return []
+    }
+
+    /// A save that fails, not awaited, then `close()`: close reports the failure, and is closed
+    /// all the same.
+    private func failThenClose(podcast id: Int64, title: String) async throws -> [String] {
+        var problems: [String] = []
+        if let podcast = try store.cachedObject(of: Podcast.self, id: id) {
+            podcast.title = title
+            try store.save([podcast], alongside: { _ in throw RolledBack() })
+            do {
+                try await store.close()
+                problems.append("close() after a failed save did not report the failure")
+            } catch {}
+        } else {
+            try await store.close()
+        }
+        if !store.isClosed { problems.append("the store is not closed after close()") }
+        held = []
+        store = try await PodcastFixtures.openStore(url: url, rules: Self.rules)
+        return problems
     }
 
     private struct Step {
@@ -213,7 +255,7 @@ final class ModelBasedRun {
             var steps: [Step] = []
             for operation in operations { steps += try await prepare(operation) }
             return steps
-        case .reopen:
+        case .reopen, .rawSQL, .failThenClose:
             return []
         }
     }

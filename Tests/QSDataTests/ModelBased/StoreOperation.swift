@@ -25,6 +25,12 @@ enum StoreOperation: CustomStringConvertible {
     case failingSave(podcast: Int64, title: String)
     case batch([StoreOperation])
     case reopen
+    /// SQL written on a connection of the test's own, as another process would, or through the
+    /// store's `execute`.
+    case rawSQL(RawWrite, throughStore: Bool)
+    /// A save that fails, not awaited, then `close()`: it reports the failure and still closes;
+    /// the store is opened again.
+    case failThenClose(podcast: Int64, title: String)
 
     var description: String {
         switch self {
@@ -43,13 +49,15 @@ enum StoreOperation: CustomStringConvertible {
         case .failingSave(let podcast, let title): "save Podcast \(podcast) '\(title)' alongside failing SQL"
         case .batch(let operations): "batch [" + operations.map(\.description).joined(separator: " | ") + "]"
         case .reopen: "close and reopen"
+        case .rawSQL(let write, let throughStore): "\(throughStore ? "the store's execute" : "another connection"): \(write)"
+        case .failThenClose(let podcast, let title): "save Podcast \(podcast) '\(title)' alongside failing SQL, then close and reopen"
         }
     }
 
     /// Whether the operation may run inside a batch.
     var batchable: Bool {
         switch self {
-        case .batch, .reopen, .failingSave: false
+        case .batch, .reopen, .failingSave, .rawSQL, .failThenClose: false
         default: true
         }
     }
@@ -75,6 +83,15 @@ enum StoreOperation: CustomStringConvertible {
         }
         let title = "t\(Int.random(in: 0..<1_000, using: &rng))"
         let existingEpisodes = reference.episodes.keys.sorted()
+        // One operation in eight writes without the store's object API, or fails and closes.
+        switch Int.random(in: 0..<16, using: &rng) {
+        case 0: return .rawSQL(RawWrite.random(using: &rng, title: title), throughStore: false)
+        case 1: return .rawSQL(RawWrite.random(using: &rng, title: title), throughStore: true)
+        default: break
+        }
+        if Int.random(in: 0..<50, using: &rng) == 0 {
+            return .failThenClose(podcast: podcastIDs.randomElement(using: &rng)!, title: title)
+        }
         switch Int.random(in: 0..<100, using: &rng) {
         case 0..<14:
             return .savePodcast(id: podcastIDs.randomElement(using: &rng)!, title: title, episodes: some(episodeIDs, upTo: 5))
