@@ -217,3 +217,48 @@ final class TodoWithoutDone: QSUpdatableObject {
         row["title"] = title
     }
 }
+
+/// `refresh` re-reads what the store holds, for a table the model leaves out of the change log;
+/// and a writer whose table has a column the store's model doesn't know is still seen.
+@MainActor
+struct RefreshAndCompatibleWriterTests {
+    @Test func refreshReReadsTheInstancesOfATableLeftOutOfTheLog() async throws {
+        let plist = TodoModel.model.replacingOccurrences(
+            of: "<key>table</key><string>tasks</string>", with: "<key>table</key><string>tasks</string><key>logChanges</key><false/>")
+        let url = Fixtures.temporaryDatabaseURL()
+        let store = try await QSStore.open(
+            at: url, model: QSDataModel(propertyList: Data(plist.utf8), fileName: "Todos.plist"),
+            schema: QSSchema(creationSQL: TodoModel.schema), types: [Project.self, Todo.self])
+        let first = Todo(uniqueID: 1, title: "one"), second = Todo(uniqueID: 2, title: "two")
+        try await store.save([first, second]).committed()
+        let other = try SQLiteConnection(path: url.path)
+        try other.execute("UPDATE tasks SET title = 'changed ' || uniqueID")
+        _ = try await store.count(Todo.self)
+        #expect(first.title == "one", "the table is not logged: nothing told the store")
+
+        let log = try await store.recordStatements {
+            let refreshed = try await store.refresh([first])
+            #expect(refreshed == [1])
+        }
+        #expect(first.title == "changed 1")
+        #expect(second.title == "two", "only what was asked for")
+        #expect(log.count == 1, "\(log)")
+        #expect(try await store.refresh(Todo.self).sorted() == [1, 2])
+        #expect(second.title == "changed 2")
+        try await store.close()
+    }
+
+    @Test func aWriterWhoseTableHasAColumnTheModelLacksIsSeen() async throws {
+        let (store, url) = try await OtherWriters.openStore()
+        let task = try #require(try await store.fetch(Todo.self, id: 1))
+        let other = try SQLiteConnection(path: url.path)
+        try other.execute("ALTER TABLE tasks ADD COLUMN note TEXT")
+        try other.execute("UPDATE tasks SET title = 'with a note', note = 'kept elsewhere' WHERE uniqueID = 1")
+        _ = try await store.fetch(Todo.self, where: "uniqueID = 1")
+        #expect(task.title == "with a note")
+        try store.save(Todo(uniqueID: 9, title: "saved after"))
+        try await store.flush()
+        #expect(try await store.fetchRows("SELECT note FROM tasks WHERE uniqueID = 1") == [[.text("kept elsewhere")]])
+        try await store.close()
+    }
+}
