@@ -262,3 +262,26 @@ struct RefreshAndCompatibleWriterTests {
         try await store.close()
     }
 }
+
+/// After a save of a new object rolls back, neither side of the store keeps an instance for
+/// the row it never made: a row another connection inserts later is cached as it is.
+@MainActor
+struct RolledBackInsertTests {
+    struct Refused: Error {}
+
+    @Test func aRowInsertedElsewhereAfterARolledBackSaveOfItIsCachedAsItIs() async throws {
+        let url = Fixtures.temporaryDatabaseURL()
+        let store = try await PodcastFixtures.openStore(url: url)
+        try store.save([Podcast(uniqueID: 9, title: "never saved")], alongside: { _ in throw Refused() })
+        await #expect(throws: QSWriteError.self) { try await store.flush() }
+        #expect(try store.cachedObject(of: Podcast.self, id: 9) == nil)
+
+        let other = try SQLiteConnection(path: url.path)
+        try other.execute("INSERT INTO podcasts (uniqueID, title) VALUES (9, 'from elsewhere')")
+        _ = try await store.count(Podcast.self)
+        #expect(try store.cachedObject(of: Podcast.self, id: 9)?.title == "from elsewhere")
+        let fetched = try await store.fetch(Podcast.self, where: "uniqueID = 9")
+        #expect(fetched.first === (try store.cachedObject(of: Podcast.self, id: 9)))
+        try await store.close()
+    }
+}

@@ -52,6 +52,10 @@ extension TypeBinding {
         var request = FetchRequest.ids(ids)
         request.bypassesCache = true
         let stored = ObjectsInTransit(value: try fetch(request, in: context))
+        // A row the rolled-back write would have inserted has no row: the queue's table lets go
+        // of the instance it adopted for it, as the main actor's does below.
+        let found = Set(stored.value.map(\.uniqueID.anyID))
+        context.state.knownRows(of: self).remove(ids.filter { !found.contains($0) })
         return { self.restore(ids: ids, from: stored.value) }
     }
 
