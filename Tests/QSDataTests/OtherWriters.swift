@@ -30,6 +30,16 @@ enum OtherWriters {
         return (store, url)
     }
 
+    /// A new, empty to-do store whose model says `logChanges: false` for tasks.
+    @MainActor
+    static func openStoreLeavingTasksOutOfTheLog(url: URL) async throws -> QSStore {
+        let plist = TodoModel.model.replacingOccurrences(
+            of: "<key>table</key><string>tasks</string>", with: "<key>table</key><string>tasks</string><key>logChanges</key><false/>")
+        return try await QSStore.open(
+            at: url, model: QSDataModel(propertyList: Data(plist.utf8), fileName: "Todos.plist"),
+            schema: QSSchema(creationSQL: TodoModel.schema), types: [Project.self, Todo.self])
+    }
+
     /// Runs `executable` with `arguments` to its end (killed after 60 s) and returns what it printed.
     @MainActor
     static func run(_ executable: URL?, _ arguments: [String]) async throws -> String {
