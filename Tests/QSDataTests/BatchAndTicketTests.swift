@@ -104,9 +104,13 @@ import Testing
 @Suite struct WriteChangesTests {
     @Test func aCommittedWriteTellsWhatItChanged() async throws {
         let store = try await Fixtures.openStore()
+        // The queue is held until the update has been looked at: it can't have committed yet.
+        let release = DispatchSemaphore(value: 0)
+        try store.write("hold the queue") { _ in _ = release.wait(timeout: .now() + 30) }
         try store.save((0..<10).map { Note(uniqueID: Int64(95_000 + $0), text: "n", archived: $0 < 4) })
         let update = try store.update(Note.self, where: "archived = ?", arguments: [true], set: ["text": "old"])
         #expect(update.changes.isEmpty)  // not committed yet
+        release.signal()
         try await update.committed()
         #expect(update.changes.count == 1)
         #expect(update.changes.first?.updatedIDs(of: Note.self) == [95_000, 95_001, 95_002, 95_003])
