@@ -37,8 +37,12 @@ final class ObjectCache<Object: QSDataObject> {
     func object(forAnyID id: QSAnyID) -> Object? {
         switch policy {
         case .none: return nil
-        case .weak: return table.weakObject(for: id).map { Instance.typedReference($0, as: Object.self) }
-        case .strong: return table.object(for: id).map { Instance.typed($0, as: Object.self) }
+        case .weak:
+            guard let reference = table.weakObject(for: id) else { return nil }
+            return Instance.typedReference(reference, as: Object.self)
+        case .strong:
+            guard let instance = table.object(for: id) else { return nil }
+            return Instance.typed(instance, as: Object.self)
         }
     }
 
