@@ -13,43 +13,51 @@ final class InstanceTable {
         case strong
     }
 
-    /// One cached instance, held strongly or weakly (stored inline, so keeping a uniqued instance
-    /// costs no allocation of its own).
+    /// One cached instance, held strongly (boxed: see ``Instance``) or weakly (stored inline, so
+    /// keeping a uniqued instance costs no allocation of its own).
     ///
     /// Read and changed only where it lies in the dictionary (`entries.values[index]`, and the
     /// `InPlace` methods below, `mutating` for that reason alone): a dictionary lends its values
     /// in place for mutation, where a plain read copies the entry, and copying the weak
     /// reference costs atomic operations on the instance's side table.
     private struct Entry {
-        var strong: Any?
         weak var weak: AnyObject?
+        var strong: StrongInstance?
         /// The ``WriteStamp`` of the last save that gave the instance its column values, and of
         /// the last that gave it its relationships (saving another type on the table sets
         /// only the first).
         var valuesStamp: UInt64 = 0
         var relationshipsStamp: UInt64 = 0
 
-        var instance: Any? { strong ?? weak }
+        var instance: Any? { strong?.value ?? weak }
         var isDead: Bool { strong == nil && weak == nil }
 
         mutating func instanceInPlace() -> Any? { instance }
         mutating func weakInPlace() -> AnyObject? { weak }
         mutating func isDeadInPlace() -> Bool { isDead }
 
-        mutating func holdIfDead(strong: Any?, weak: AnyObject?) {
+        mutating func holdIfDead(_ instance: Instance) {
             guard isDead else { return }
-            self.strong = strong
-            self.weak = weak
+            hold(instance)
         }
 
-        /// Holds `strong` or `weak` from now on, with the stamp of the app's save that gave the
-        /// instance, when it did.
-        mutating func hold(strong: Any?, weak: AnyObject?, savedAt stamp: UInt64?) {
-            self.strong = strong
-            self.weak = weak
+        /// Holds `instance` from now on, with the stamp of the app's save that gave it, when it did.
+        mutating func hold(_ instance: Instance, savedAt stamp: UInt64?) {
+            hold(instance)
             if let stamp {
                 valuesStamp = stamp
                 relationshipsStamp = stamp
+            }
+        }
+
+        mutating func hold(_ instance: Instance) {
+            switch instance {
+            case .weak(let object):
+                weak = object
+                strong = nil
+            case .strong(let box):
+                strong = box
+                weak = nil
             }
         }
     }
@@ -79,72 +87,66 @@ final class InstanceTable {
 
     /// Keeps `instance` in the entry for `id`, replacing the instance there (its stamps stay).
     func insert(_ instance: Instance, id: QSAnyID) {
-        switch instance {
-        case .weak(let object): insert(strong: nil, weak: object, id: id, fromApp: false)
-        case .strong(let value): insert(strong: value, weak: nil, id: id, fromApp: false)
+        let count = entries.count
+        entries[id, default: Entry()].hold(instance, savedAt: nil)
+        if entries.count != count, policy == .weak {
+            sweep.keys.append(id)
+            sweepSomeDeadEntries()
         }
         outsideInsertions += 1
     }
 
-    /// Keeps `instance`, which a fetch made, unless an instance for `id` is alive: one the app
+    /// Keeps the instances a fetch made, unless an instance for the row is alive: one the app
     /// saved while the fetch ran stands for the row (its save hands it to the queue next).
-    func insertFetched(_ instance: Instance, id: QSAnyID) {
-        var addsKey = false
-        func newEntry() -> Entry {
-            addsKey = true
-            return Entry()
-        }
-        switch instance {
-        case .weak(let object): entries[id, default: newEntry()].holdIfDead(strong: nil, weak: object)
-        case .strong(let value): entries[id, default: newEntry()].holdIfDead(strong: value, weak: nil)
-        }
-        if addsKey, policy == .weak {
-            sweep.keys.append(id)
-            sweepSomeDeadEntries()
+    func insertFetched(_ instances: [Instance], ids: [QSAnyID]) {
+        let newKeys = Self.insertFetched(instances, ids: ids, into: &entries)
+        // The fetch's objects hold its instances, so no sweep step needs to look at the new keys.
+        if !newKeys.isEmpty, policy == .weak {
+            sweep.appendAlive(newKeys, sweeping: &entries) { $0.isDeadInPlace() }
         }
     }
 
-    /// An instance the app saved, as `insertFromApp` takes it: `strong` for a permanent cache,
-    /// `weak` for a uniqued class.
-    struct AppInstance {
-        let id: QSAnyID
-        let strong: Any?
-        let weak: AnyObject?
+    /// The loop of ``insertFetched(_:ids:)``, with the table passed in so that it is one access
+    /// to it. Returns the keys it added.
+    private static func insertFetched(_ instances: [Instance], ids: [QSAnyID], into entries: inout [QSAnyID: Entry]) -> [QSAnyID] {
+        var newKeys: [QSAnyID] = []
+        for (id, instance) in zip(ids, instances) {
+            let count = entries.count
+            entries[id, default: Entry()].holdIfDead(instance)
+            if entries.count != count { newKeys.append(id) }
+        }
+        return newKeys
     }
 
-    /// Keeps `count` instances the app saved, `instance(k)` giving the k-th. Returns them as the
-    /// queue's table will keep them, for the save's write to hand over.
-    func insertFromApp(count: Int, _ instance: (Int) -> AppInstance) -> [Instance] {
+    /// Keeps `count` instances the app saved, `instance(k)` giving the k-th with its uniqueID.
+    /// Returns them, for the save's write to hand to the queue's table.
+    func insertFromApp(count: Int, _ instance: (Int) -> (id: QSAnyID, instance: Instance)) -> [Instance] {
         var instances: [Instance] = []
         instances.reserveCapacity(count)
-        for k in 0 ..< count {
-            let saved = instance(k)
-            insert(strong: saved.strong, weak: saved.weak, id: saved.id, fromApp: true)
-            if let weak = saved.weak {
-                instances.append(.weak(weak))
-            } else if let strong = saved.strong {
-                instances.append(.strong(strong))
-            }
+        let newKeys = Self.insertFromApp(count: count, instance, into: &entries, instances: &instances)
+        // The save holds the instances, so no sweep step needs to look at the new keys.
+        if !newKeys.isEmpty, policy == .weak {
+            sweep.appendAlive(newKeys, sweeping: &entries) { $0.isDeadInPlace() }
         }
         outsideInsertions += count
         return instances
     }
 
-    /// Keeps the instance in the entry for `id`, made when missing. An entry replaced keeps its
-    /// stamps unless the app saved the instance (then the stamps are now).
-    private func insert(strong: Any?, weak: AnyObject?, id: QSAnyID, fromApp: Bool) {
-        var addsKey = false
-        func newEntry() -> Entry {
-            addsKey = true
-            return Entry()
+    /// The loop of ``insertFromApp(count:_:)``, with the table passed in so that it is one access
+    /// to it. An entry replaced gets the stamps of now. Returns the keys it added.
+    private static func insertFromApp(
+        count: Int, _ instance: (Int) -> (id: QSAnyID, instance: Instance), into entries: inout [QSAnyID: Entry], instances: inout [Instance]
+    ) -> [QSAnyID] {
+        let stamp = WriteStamp.current
+        var newKeys: [QSAnyID] = []
+        for k in 0 ..< count {
+            let saved = instance(k)
+            let count = entries.count
+            entries[saved.id, default: Entry()].hold(saved.instance, savedAt: stamp)
+            if entries.count != count { newKeys.append(saved.id) }
+            instances.append(saved.instance)
         }
-        entries[id, default: newEntry()].hold(strong: strong, weak: weak, savedAt: fromApp ? WriteStamp.current : nil)
-        // Only a new key grows the table, so only a new key pays for sweeping: fetching the
-        // same rows again reuses their dead entries and sweeps nothing.
-        if addsKey, policy == .weak {
-            sweep.keys.append(id)
-            sweepSomeDeadEntries()
-        }
+        return newKeys
     }
 
     func reserveCapacity(adding count: Int) {

@@ -37,21 +37,25 @@ final class ObjectCache<Object: QSDataObject> {
     func object(forAnyID id: QSAnyID) -> Object? {
         switch policy {
         case .none: return nil
-        case .weak: return table.weakObject(for: id).map(Self.typedReference)
-        case .strong: return table.object(for: id).map(Self.typed)
+        case .weak:
+            guard let reference = table.weakObject(for: id) else { return nil }
+            return Instance.typedReference(reference, as: Object.self)
+        case .strong:
+            guard let instance = table.object(for: id) else { return nil }
+            return Instance.typed(instance, as: Object.self)
         }
     }
 
     /// Keeps instances a fetch made (the queue's table has them already).
     func insertFetched(ids: [QSAnyID], instances: [Instance]) {
         guard policy != .none else { return }
-        for (id, instance) in zip(ids, instances) { table.insertFetched(instance, id: id) }
+        table.insertFetched(instances, ids: ids)
     }
 
     /// Keeps `object` in place of the instance held for its uniqueID (a value patched by
     /// replacing it, or an instance put back), and tells the queue.
     func insertReplacing(_ object: Object) {
-        guard let instance = Self.instance(object, policy: policy) else { return }
+        guard let instance = Instance.of(object, policy: policy) else { return }
         let id = object.uniqueID.anyID
         table.insert(instance, id: id)
         notes.adopt(instance, id: id)
@@ -60,7 +64,7 @@ final class ObjectCache<Object: QSDataObject> {
     /// Keeps an instance the main actor put aside and puts back (a rolled-back delete): the
     /// queue's table never let it go.
     func insertPutBack(_ object: Object) {
-        guard let instance = Self.instance(object, policy: policy) else { return }
+        guard let instance = Instance.of(object, policy: policy) else { return }
         table.insert(instance, id: object.uniqueID.anyID)
     }
 
@@ -78,12 +82,12 @@ final class ObjectCache<Object: QSDataObject> {
         case .weak:
             return table.insertFromApp(count: indexes.count) { k in
                 let object = objects[indexes[k]]
-                return .init(id: object.uniqueID.anyID, strong: nil, weak: Self.reference(object))
+                return (object.uniqueID.anyID, .weak(Instance.reference(object)))
             }
         case .strong:
             return table.insertFromApp(count: indexes.count) { k in
                 let object = objects[indexes[k]]
-                return .init(id: object.uniqueID.anyID, strong: object, weak: nil)
+                return (object.uniqueID.anyID, .strong(StrongInstance(object)))
             }
         }
     }
@@ -112,7 +116,7 @@ final class ObjectCache<Object: QSDataObject> {
     @discardableResult
     func removeDeleted(_ ids: [QSAnyID]) -> [Object] {
         guard policy != .none else { return [] }
-        return table.remove(ids).map(Self.typed)
+        return table.remove(ids).map { Instance.typed($0, as: Object.self) }
     }
 
     /// Forgets the instances for `ids` while their rows stay (an instance that could not take
@@ -122,7 +126,7 @@ final class ObjectCache<Object: QSDataObject> {
         guard policy != .none else { return [] }
         let anyIDs = ids.map { $0.anyID }
         notes.forget(anyIDs)
-        return table.remove(anyIDs).map(Self.typed)
+        return table.remove(anyIDs).map { Instance.typed($0, as: Object.self) }
     }
 
     /// Hands over what the queue's table must hear of, once: nil when nothing.
@@ -134,7 +138,7 @@ final class ObjectCache<Object: QSDataObject> {
 
     /// Every instance still alive.
     var allObjects: [Object] {
-        table.allObjects.map(Self.typed)
+        table.allObjects.map { Instance.typed($0, as: Object.self) }
     }
 
     /// The number of instances still alive; dead weak entries are dropped first, here and (once
@@ -142,31 +146,6 @@ final class ObjectCache<Object: QSDataObject> {
     var count: Int {
         if policy == .weak { notes.pruneDead() }
         return table.count
-    }
-
-    /// How a table of this policy keeps `object`; nil when it keeps nothing.
-    nonisolated static func instance(_ object: Object, policy: Policy) -> Instance? {
-        switch policy {
-        case .none: return nil
-        case .weak: return .weak(reference(object))
-        case .strong: return .strong(object)
-        }
-    }
-
-    /// The table holds only instances of `Object`, put in by this front.
-    nonisolated static func typed(_ instance: Any) -> Object {
-        instance as! Object
-    }
-
-    // Weak entries exist only for classes (see `TypeBinding`), whose instances are references:
-    // reinterpreting one costs nothing, where `as AnyObject` and `as!` would go through the
-    // runtime's dynamic casts on every lookup.
-    nonisolated static func reference(_ object: Object) -> AnyObject {
-        unsafeBitCast(object, to: AnyObject.self)
-    }
-
-    nonisolated static func typedReference(_ reference: AnyObject) -> Object {
-        unsafeBitCast(reference, to: Object.self)
     }
 }
 

@@ -33,6 +33,29 @@ struct SweepOrder {
     /// gone, keeping the key otherwise. `isDead` reads the entry in place (see the tables' `Entry`).
     mutating func sweepOne<Entry>(from entries: inout [QSAnyID: Entry], isDead: (inout Entry) -> Bool) {
         guard let key = next() else { return }
+        sweep(key, from: &entries, isDead: isDead)
+    }
+
+    /// Appends `newKeys`, whose entries hold instances alive now, and takes one step per key. A
+    /// step that reaches one of them keeps it without a look: a large save's steps would
+    /// otherwise look mostly at the rows it has just added.
+    mutating func appendAlive<Entry>(_ newKeys: [QSAnyID], sweeping entries: inout [QSAnyID: Entry], isDead: (inout Entry) -> Bool) {
+        // A walk that ends meanwhile keeps the order of the keys it kept, so the keys from here
+        // on are still new ones.
+        let firstNew = keys.count
+        keys.append(contentsOf: newKeys)
+        for _ in newKeys.indices {
+            let position = read
+            guard let key = next() else { continue }
+            if position >= firstNew {
+                keep(key)
+            } else {
+                sweep(key, from: &entries, isDead: isDead)
+            }
+        }
+    }
+
+    private mutating func sweep<Entry>(_ key: QSAnyID, from entries: inout [QSAnyID: Entry], isDead: (inout Entry) -> Bool) {
         guard let index = entries.index(forKey: key) else { return }
         if isDead(&entries.values[index]) {
             entries.remove(at: index)

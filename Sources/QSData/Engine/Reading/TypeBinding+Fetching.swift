@@ -61,19 +61,19 @@ extension TypeBinding {
                 if isWeak {
                     let found = known.weakInstanceOrKeptSnapshot(for: id.anyID, epoch: epoch)
                     if let instance = found.instance {
-                        objects.append(ObjectCache<Object>.typedReference(instance))
+                        objects.append(Instance.typedReference(instance, as: Object.self))
                         continue
                     }
                     keepsSnapshot = found.keepsSnapshot
                 } else if let instance = known.instance(for: id.anyID) {
-                    objects.append(ObjectCache<Object>.typed(instance))
+                    objects.append(Instance.typed(instance, as: Object.self))
                     continue
                 }
             }
             row.parentID = id.anyID
             var object = try Object(row: row)
             object.awakeFromFetch()
-            if let known, let instance = ObjectCache<Object>.instance(object, policy: cachePolicy) {
+            if let known, let instance = Instance.of(object, policy: cachePolicy) {
                 if keepsSnapshot {
                     // The row's earlier instance died, and its snapshot still says what the row
                     // holds: kept, rather than encoding the same again.
@@ -154,12 +154,12 @@ extension TypeBinding {
         found.reserveCapacity(ids.count)
         if cachePolicy == .weak {
             for (id, instance) in zip(ids, known.weakInstances(for: ids)) {
-                found.append(instance.map(ObjectCache<Object>.typedReference))
+                found.append(instance.map { Instance.typedReference($0, as: Object.self) })
                 if instance == nil { missing.append(id) }
             }
         } else {
             for (id, instance) in zip(ids, known.instances(for: ids)) {
-                found.append(instance.map(ObjectCache<Object>.typed))
+                found.append(instance.map { Instance.typed($0, as: Object.self) })
                 if instance == nil { missing.append(id) }
             }
         }

@@ -9,18 +9,19 @@ final class KnownRows {
     typealias Policy = InstanceTable.Policy
 
     /// One row's instance, held weakly for a uniqued class (stored inline, so keeping one costs no
-    /// allocation of its own) and strongly for a permanent cache, with the row's snapshot.
+    /// allocation of its own) and strongly for a permanent cache (boxed: see ``Instance``), with the
+    /// row's snapshot.
     ///
     /// Read and changed only where it lies in the dictionary (`entries.values[index]` and the
     /// `InPlace` methods, `mutating` for that reason alone): a plain read copies the entry, and
     /// copying the weak reference costs atomic operations on the instance's side table, and the
     /// snapshot a retain of each of its arrays.
     private struct Entry {
-        var strong: Any?
         weak var weak: AnyObject?
+        var strong: StrongInstance?
         var snapshot: RowSnapshot?
 
-        var instance: Any? { strong ?? weak }
+        var instance: Any? { strong?.value ?? weak }
         var isDead: Bool { strong == nil && weak == nil }
 
         mutating func instanceInPlace() -> Any? { instance }
@@ -31,17 +32,25 @@ final class KnownRows {
 
         /// Holds `instance` from now on, and returns the row's snapshot.
         mutating func adopt(_ instance: Instance) -> RowSnapshot? {
-            switch instance {
-            case .weak(let object): hold(strong: nil, weak: object, snapshot: nil)
-            case .strong(let value): hold(strong: value, weak: nil, snapshot: nil)
-            }
+            hold(instance)
             return snapshot
         }
 
-        mutating func hold(strong: Any?, weak: AnyObject?, snapshot: RowSnapshot?) {
-            self.strong = strong
-            self.weak = weak
+        /// Holds `instance` from now on, with `snapshot` when given.
+        mutating func hold(_ instance: Instance, snapshot: RowSnapshot?) {
+            hold(instance)
             if let snapshot { self.snapshot = snapshot }
+        }
+
+        mutating func hold(_ instance: Instance) {
+            switch instance {
+            case .weak(let object):
+                weak = object
+                strong = nil
+            case .strong(let box):
+                strong = box
+                weak = nil
+            }
         }
     }
 
@@ -91,24 +100,18 @@ final class KnownRows {
     /// entry has (a fetch does that only when ``instanceOrKeptSnapshot(for:epoch:)`` said it can;
     /// a save records the row's new snapshot right after).
     func insert(_ instance: Instance, id: QSAnyID, snapshot: RowSnapshot? = nil) {
-        var addsKey = false
-        func newEntry() -> Entry {
-            addsKey = true
-            return Entry()
+        if Self.insert(instance, id: id, snapshot: snapshot, into: &entries), policy == .weak {
+            sweep.keys.append(id)
+            sweepOneDeadEntry()
         }
-        switch instance {
-        case .weak(let object): entries[id, default: newEntry()].hold(strong: nil, weak: object, snapshot: snapshot)
-        case .strong(let value): entries[id, default: newEntry()].hold(strong: value, weak: nil, snapshot: snapshot)
-        }
-        if addsKey { noteNewKey(id) }
     }
 
-    /// Only a new key grows the table, so only a new key pays for sweeping: reading the same rows
-    /// again reuses their dead entries and sweeps nothing.
-    private func noteNewKey(_ id: QSAnyID) {
-        guard policy == .weak else { return }
-        sweep.keys.append(id)
-        sweepOneDeadEntry()
+    /// One look for the entry, whether it is there or made here; returns whether it was made.
+    /// Static, with the table passed in, so that the whole change is one access to it.
+    private static func insert(_ instance: Instance, id: QSAnyID, snapshot: RowSnapshot?, into entries: inout [QSAnyID: Entry]) -> Bool {
+        let count = entries.count
+        entries[id, default: Entry()].hold(instance, snapshot: snapshot)
+        return entries.count != count
     }
 
     /// Keeps the instances a save hands over (the app's, which the main actor now holds for these
@@ -116,21 +119,31 @@ final class KnownRows {
     func adopt(_ instances: [Instance?], ids: [QSAnyID]) -> [RowSnapshot?] {
         var snapshots: [RowSnapshot?] = []
         snapshots.reserveCapacity(ids.count)
+        let newKeys = Self.adopt(instances, ids: ids, into: &entries, snapshots: &snapshots)
+        // Only a new key grows the table, so only a new key pays for sweeping. The group holds
+        // the instances of its new keys, so no sweep step needs to look at those.
+        if !newKeys.isEmpty, policy == .weak {
+            sweep.appendAlive(newKeys, sweeping: &entries) { $0.isDeadInPlace() }
+        }
+        return snapshots
+    }
+
+    /// The loop of ``adopt(_:ids:)``, with the table passed in so that it is one access to it.
+    /// Returns the keys it added.
+    private static func adopt(
+        _ instances: [Instance?], ids: [QSAnyID], into entries: inout [QSAnyID: Entry], snapshots: inout [RowSnapshot?]
+    ) -> [QSAnyID] {
+        var newKeys: [QSAnyID] = []
         for (id, instance) in zip(ids, instances) {
             guard let instance else {
                 snapshots.append(entries.index(forKey: id).flatMap { entries.values[$0].snapshotInPlace() })
                 continue
             }
-            // One look per row, whether its entry is there or made here.
-            var addsKey = false
-            func newEntry() -> Entry {
-                addsKey = true
-                return Entry()
-            }
-            snapshots.append(entries[id, default: newEntry()].adopt(instance))
-            if addsKey { noteNewKey(id) }
+            let count = entries.count
+            snapshots.append(entries[id, default: Entry()].adopt(instance))
+            if entries.count != count { newKeys.append(id) }
         }
-        return snapshots
+        return newKeys
     }
 
     /// The snapshots of `ids`, in order; nil without a look where `isKnownMissing` says there is none.
@@ -207,11 +220,4 @@ final class KnownRows {
     private func sweepOneDeadEntry() {
         sweep.sweepOne(from: &entries) { $0.isDeadInPlace() }
     }
-}
-
-/// An instance as a table of instances keeps it: a uniqued class weakly, a permanently cached
-/// one (class or value) strongly.
-enum Instance {
-    case weak(AnyObject)
-    case strong(Any)
 }
