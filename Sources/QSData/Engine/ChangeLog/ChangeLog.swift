@@ -126,15 +126,17 @@ final class ChangeLog {
     /// per table and kind, naming every row. Call once any outside entries were read, so that
     /// the store's position stays just before its own entries.
     func writeEntries(for changes: [QSChange], on connection: SQLiteConnection) throws {
+        // An ID listed twice (saved twice in one transaction) is written twice: readers take
+        // each row once however often it is named, and checking here would cost more than
+        // the entry's bytes.
         var idsByTableAndKind: [String: [ChangeLogEntry.Kind: [QSAnyID]]] = [:]
-        var seen: Set<String> = []
         for change in changes {
+            // Types stored in one table report the same rows: each table is taken once a change.
+            var tablesTaken: Set<String> = []
             for (typeName, ids) in change.changesByType {
-                guard let table = tableByType[typeName] else { continue }
-                for (kind, list) in [(ChangeLogEntry.Kind.insert, ids.insertedList), (.update, ids.updatedList), (.delete, ids.deletedList)] {
-                    for id in list where seen.insert("\(table)\u{0}\(kind.rawValue)\u{0}\(id)").inserted {
-                        idsByTableAndKind[table, default: [:]][kind, default: []].append(id)
-                    }
+                guard let table = tableByType[typeName], tablesTaken.insert(table).inserted else { continue }
+                for (kind, list) in [(ChangeLogEntry.Kind.insert, ids.insertedList), (.update, ids.updatedList), (.delete, ids.deletedList)] where !list.isEmpty {
+                    idsByTableAndKind[table, default: [:]][kind, default: []].append(contentsOf: list)
                 }
             }
         }

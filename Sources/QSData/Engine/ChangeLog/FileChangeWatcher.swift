@@ -15,6 +15,11 @@ import Glibc
 final class FileChangeWatcher: @unchecked Sendable {
     private let stopWatching: @Sendable () -> Void
 
+    /// After a wake-up, events wait this long before the next is read: a store's own large write
+    /// appends to its write-ahead log thousands of times, and meanwhile the system folds the
+    /// events of one file into one. Other writers' changes arrive this much later at most.
+    static let quietInterval: DispatchTimeInterval = .milliseconds(50)
+
     /// Starts watching the database at `path`. Returns nil where no watching is possible.
     init?(path: String, onChange: @escaping @Sendable () -> Void) {
         #if canImport(Glibc)
@@ -39,7 +44,12 @@ final class FileChangeWatcher: @unchecked Sendable {
         let descriptor = open(path, O_EVTONLY)
         guard descriptor >= 0 else { return nil }
         let source = DispatchSource.makeFileSystemObjectSource(fileDescriptor: descriptor, eventMask: [.write, .extend], queue: queue)
-        source.setEventHandler(handler: onChange)
+        // The handler holds the source until the source is cancelled, which releases the handler.
+        source.setEventHandler {
+            onChange()
+            source.suspend()
+            queue.asyncAfter(deadline: .now() + quietInterval) { source.resume() }
+        }
         source.setCancelHandler { close(descriptor) }
         source.resume()
         return source
@@ -60,13 +70,14 @@ private final class InotifyHub: @unchecked Sendable {
     }
 
     private let descriptor: Int32
+    private let queue = DispatchQueue(label: "QSData.fileChanges", qos: .utility)
     private let source: any DispatchSourceRead
     private let watchers = LockedState<[UUID: Watcher]>([:])
 
     private init?() {
         descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { return nil }
-        source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: DispatchQueue(label: "QSData.fileChanges", qos: .utility))
+        source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
         source.setEventHandler { [unowned self] in handleEvents() }
         source.resume()
     }
@@ -105,6 +116,9 @@ private final class InotifyHub: @unchecked Sendable {
             }.map(\.onChange)
         }
         handlers.forEach { $0() }
+        // Events that come meanwhile are folded together by the system and read at once later.
+        source.suspend()
+        queue.asyncAfter(deadline: .now() + FileChangeWatcher.quietInterval) { [unowned self] in source.resume() }
     }
 
     /// Reads every waiting event: the folder's watch and the name of the file written.
