@@ -155,7 +155,10 @@ extension Workloads {
         let rawEpisodes = try rawFetchEpisodes(raw, condition)
         let dbQueue = try GRDBBench.open(template)
         let grdbEpisodes = try GRDBBench.read(dbQueue) { db in try GRDBEpisode.fetchAll(db, sql: "SELECT * FROM episodes WHERE \(condition)") }
-        let store = try await SavesModel.openStore(template)
+        // A copy of its own: the store adds its change log's triggers to the file it opens, and
+        // raw sqlite3's and GRDB's UPDATEs must not run them.
+        let storePath = try harness.copyDatabase(template, name: "s2-qsdata")
+        let store = try await SavesModel.openStore(storePath)
         let episodes = try await store.fetch(ShowEpisode.self, where: condition)
         try check([rawEpisodes.count, grdbEpisodes.count, episodes.count] == [count, count, count], "fetched episodes")
         let samples = try await harness.interleave([
@@ -189,6 +192,7 @@ extension Workloads {
             try await store.flush()
         }
         try await store.close()
+        harness.deleteDatabase(storePath)
         return [
             harness.result(workload, Impl.raw, samples[Impl.raw] ?? [], statements: count, note: "a guarded UPDATE per object, writing nothing"),
             harness.result(workload, Impl.grdb, samples[Impl.grdb] ?? [], statements: 0, note: "updateChanges(_:from:) against a kept copy"),
