@@ -52,11 +52,15 @@ struct JSONText {
     /// Appends a string as a JSON string, escaping quotes, backslashes and control characters.
     mutating func appendQuoted(_ string: String) {
         append("\"")
-        // Most IDs need no escaping: append them whole rather than byte by byte.
-        if !string.utf8.contains(where: Self.needsEscaping) {
-            bytes.append(contentsOf: string.utf8)
-        } else {
-            for byte in string.utf8 { appendEscaped(byte) }
+        // Most IDs need no escaping: append them whole rather than byte by byte, scanning the
+        // string's own bytes (walking `utf8` by index cost several times as much per byte).
+        var string = string
+        string.withUTF8 { utf8 in
+            if !utf8.contains(where: Self.needsEscaping) {
+                bytes.append(contentsOf: utf8)
+            } else {
+                for byte in utf8 { appendEscaped(byte) }
+            }
         }
         append("\"")
     }

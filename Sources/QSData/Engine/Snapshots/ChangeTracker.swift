@@ -48,9 +48,11 @@ final class ChangeTracker {
         }
     }
 
-    /// Records that the row `id` of `table`, of a value type that is a child, exists.
-    func recordExisting(_ id: QSAnyID, in table: String) {
-        if state.knownValueRows.insert(id, in: table) { madeKnown[table, default: []].append(id) }
+    /// Records that the rows `ids` of `table`, of a value type that is a child, exist: one call
+    /// for a save's group, so the table is looked up once, not once a row.
+    func recordExisting(_ ids: [QSAnyID], in table: String) {
+        let new = state.knownValueRows.insertReturningNew(ids, in: table)
+        if !new.isEmpty { madeKnown[table, default: []].append(contentsOf: new) }
     }
 
     /// Records that the rows `ids` of `table` are gone, for every type on the table.

@@ -56,6 +56,17 @@ final class KnownValueRows {
         idsByTable[table] = known
     }
 
+    /// Records that the rows `ids` of `table` exist; returns those not known before.
+    func insertReturningNew(_ ids: [QSAnyID], in table: String) -> [QSAnyID] {
+        guard tables.contains(table), !ids.isEmpty else { return [] }
+        forgetIfDistrusted()
+        var known = idsByTable.removeValue(forKey: table) ?? []
+        var new: [QSAnyID] = []
+        for id in ids where known.insert(id).inserted { new.append(id) }
+        idsByTable[table] = known
+        return new
+    }
+
     /// Forgets the rows `ids` of `table` (deleted, or not known after all).
     func remove(_ ids: some Sequence<QSAnyID>, from table: String) {
         guard var known = idsByTable.removeValue(forKey: table) else { return }

@@ -44,18 +44,23 @@ struct RowWriter {
         // SQL, a few hundred characters, which per row cost more than binding it.
         let statements = try RowStatements(binding, connection: connection)
         let knowsExistingRows = !binding.cachesInstances && state.knownValueRows.tracks(binding.description.table)
+        // The value-child rows this group writes or finds, recorded as existing in one go.
+        var existing: [QSAnyID] = []
+        defer { tracker.recordExisting(existing, in: binding.description.table) }
         for (offset, row) in group.rows.enumerated() {
             let id = group.ids[offset]
             if group.isReachedThroughParent(offset) {
+                if state.knownValueRows.contains(id, in: binding.description.table) { continue }
                 if try insertIfMissing(row, id: id, of: binding, statements: statements, lookupWriters: lookupWriters) {
                     inserted.append(id)
                 }
+                existing.append(id)
                 continue
             }
             let snapshot = recorded.snapshot(of: id) ?? storedSnapshots[offset]
             let (isNew, rowChanged) = try writeRow(row.values, of: binding, snapshot: snapshot, statements: statements)
             // Written or found, the row exists now.
-            if knowsExistingRows { tracker.recordExisting(id, in: binding.description.table) }
+            if knowsExistingRows { existing.append(id) }
             if isNew {
                 // The usual case of a large save: the encoded row is the new row's snapshot.
                 try lookupWriters.insertRows(of: row, parentID: id)
@@ -104,14 +109,12 @@ struct RowWriter {
 
     /// Writes a value-type child reached through a parent (a copy, maybe older than its row):
     /// inserts the row, with its lookup rows, when it doesn't exist, and never writes over one
-    /// that does. No statement when the queue knows the row exists; otherwise an insert that does
-    /// nothing when it does (or, for a type that can't insert, a read that refuses a missing row).
-    /// Returns whether it inserted.
+    /// that does: an insert that does nothing when it does (or, for a type that can't insert, a
+    /// read that refuses a missing row). The caller skips rows the queue knows exist. Returns
+    /// whether it inserted.
     private func insertIfMissing(
         _ row: RowSnapshot, id: QSAnyID, of binding: any AnyTypeBinding, statements: RowStatements, lookupWriters: LookupWriters
     ) throws -> Bool {
-        let table = binding.description.table
-        if state.knownValueRows.contains(id, in: table) { return false }
         let isNew: Bool
         if statements.columnsMissingForInsert.isEmpty {
             isNew = try run(statements.insert, row.values)
@@ -121,7 +124,6 @@ struct RowWriter {
             throw QSDataError.missingRequiredColumn(type: binding.description.name, column: statements.columnsMissingForInsert[0])
         }
         if isNew { try lookupWriters.insertRows(of: row, parentID: id) }
-        tracker.recordExisting(id, in: table)
         return isNew
     }
 
