@@ -52,6 +52,9 @@ public enum QSDataError: Error, Sendable, Equatable, CustomStringConvertible {
     case missingRequiredColumn(type: String, column: String)
     /// The store was closed.
     case storeClosed
+    /// A read that would have run on a reader connection found every one busy for `waited`
+    /// (``QSStoreOptions/readerWaitLimit``): the reads ahead of it took that long. Nothing was read.
+    case readersBusy(waited: Duration)
 
     public var description: String {
         switch self {
@@ -101,6 +104,8 @@ public enum QSDataError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(type): can't insert a new row: column '\(column)' is NOT NULL without a default and \(type) has no property for it"
         case .storeClosed:
             return "The store is closed"
+        case .readersBusy(let waited):
+            return "Every reader connection stayed busy for \(waited): the read was given up (raise QSStoreOptions.readerCount or readerWaitLimit)"
         }
     }
 }

@@ -91,7 +91,7 @@ extension QSStore {
         let binding = try registry.binding(for: type)
         let request = FetchRequest(condition: condition, arguments: arguments, orderBy: orderBy)
         let sql = "SELECT \(quoted("uniqueID")) FROM \(binding.sql.table)\(request.tail)"
-        let rows = try await perform { connection in try connection.fetchRows(sql, request.arguments) }
+        let rows = try await performRead { connection in try connection.fetchRows(sql, request.arguments) }
         return rows.compactMap { row in row.first.flatMap(QSAnyID.init(sqlValue:)).flatMap(Object.UniqueID.init(anyID:)) }
     }
 
@@ -100,7 +100,7 @@ extension QSStore {
         let binding = try registry.binding(for: type)
         let request = FetchRequest(condition: condition, arguments: arguments)
         let sql = "SELECT count(*) FROM \(binding.sql.table)\(request.tail)"
-        let value = try await perform { connection in try connection.fetchValue(sql, request.arguments) }
+        let value = try await performRead { connection in try connection.fetchValue(sql, request.arguments) }
         if case .integer(let count) = value { return Int(count) }
         return 0
     }
@@ -131,6 +131,9 @@ extension QSStore {
     /// the last write committed before it ran: the objects reflect that write and every earlier one.
     func fetchRowsNumbered<Object>(_ binding: TypeBinding<Object>, _ request: FetchRequest) async throws -> (objects: [Object], commitNumber: UInt64) {
         try checkOpen()
+        if let gate = database.readGate, let read = try await fetchOnReader(binding, request, after: gate) {
+            return read
+        }
         let registry = self.registry
         let finishedWrites = changeCenter.finishedWrites
         let insertionsBefore = binding.cache.outsideInsertions
@@ -155,12 +158,12 @@ extension QSStore {
         return objects.map { object in binding.cache.object(for: object.uniqueID) ?? object }
     }
 
-    /// Runs `work` on the queue after everything enqueued before it.
+    /// Runs `work`, which only reads, on the queue after everything enqueued before it.
     /// What other connections changed, read on the queue before `work`, is delivered before
     /// the result is returned.
     func perform<Value: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws -> Value) async throws -> Value {
         try checkOpen()
         defer { changeCenter.deliverFinishedWork() }
-        return try await database.perform { state in try work(state.connection) }
+        return try await database.performLetting { state in try work(state.connection) }
     }
 }

@@ -4,13 +4,16 @@
 /// queries hear it as a change whose ``QSChange/origin`` is ``QSChange/Origin/appSQL``.
 extension QSStore {
     /// Runs `body` with the connection on the database queue and returns its result.
+    ///
+    /// While a background write runs (see ``performInBackground(_:)``), `body` may get a reader
+    /// connection instead, which sees the last committed state and refuses any write.
     /// ```swift
     /// let deleted = try await store.read { db in
     ///     try db.fetchRows("SELECT uniqueID FROM deletedNotes").count
     /// }
     /// ```
     public func read<Value: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> Value) async throws -> Value {
-        try await perform(body)
+        try await performRead(body)
     }
 
     /// Runs `body` in a transaction on the database queue and waits for it to commit.
@@ -57,7 +60,7 @@ extension QSStore {
 
     /// Runs a query with bound arguments and returns its rows.
     public func fetchRows(_ sql: String, _ arguments: [SQLValue] = []) async throws -> [[SQLValue]] {
-        try await perform { connection in try connection.fetchRows(sql, arguments) }
+        try await performRead { connection in try connection.fetchRows(sql, arguments) }
     }
 
     /// Runs the app's SQL on the queue with the change log's triggers firing, then takes in what

@@ -35,7 +35,7 @@ extension QSStore {
         let query = try SearchSQL(
             search: search, table: binding.description.table, match: match,
             condition: condition, arguments: arguments, limit: limit, snippet: snippet)
-        let ranked = try await perform { connection in
+        let ranked = try await performRead { connection in
             try connection.fetchRows(query.sql, query.arguments)
         }
         var ids: [Object.UniqueID] = []

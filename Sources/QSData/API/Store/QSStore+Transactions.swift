@@ -65,11 +65,21 @@ extension QSStore {
         return write.ticket
     }
 
-    private func enqueue(_ writes: [PendingWrite], ticket: QSWrite?) {
+    /// Enqueues `writes` as one transaction; a background one lets reads pass it (see
+    /// ``performInBackground(_:)``), and ends the background write once it has run.
+    func enqueue(_ writes: [PendingWrite], ticket: QSWrite?, inBackground: Bool = false) {
         let transaction = WriteTransaction(writes: writes, ticket: ticket, registry: registry, finishedWrites: changeCenter.finishedWrites)
-        database.enqueue { [weak self] state in
+        let work: @Sendable (QueueState?) -> Void = { [weak self] state in
             transaction.run(on: state)
-            Task { @MainActor in self?.changeCenter.deliverFinishedWork() }
+            Task { @MainActor in
+                if inBackground { self?.database.endBackgroundWrite() }
+                self?.changeCenter.deliverFinishedWork()
+            }
+        }
+        if inBackground {
+            database.enqueueBackgroundWrite(work)
+        } else {
+            database.enqueue(work)
         }
     }
 }

@@ -24,6 +24,8 @@ public final class QSStore {
     let registry: TypeRegistry
     /// Where every piece of work enters the database queue, in order.
     let database: QueueEntrance
+    /// The reader connections, for reads issued while a background write runs.
+    let readers: ReaderPool
     let changeCenter: ChangeCenter
     /// Whether ``close()`` has been called; a closed store refuses every fetch and write.
     public private(set) var isClosed = false
@@ -32,8 +34,11 @@ public final class QSStore {
     /// Wakes the store when the file is written, so that other writers' changes arrive unasked.
     private var fileWatcher: FileChangeWatcher?
 
-    private init(url: URL, model: QSDataModel, registry: TypeRegistry, database: DatabaseQueue, finishedWrites: FinishedWrites) {
+    private init(
+        url: URL, model: QSDataModel, registry: TypeRegistry, database: DatabaseQueue, readers: ReaderPool, finishedWrites: FinishedWrites
+    ) {
         self.changeCenter = ChangeCenter(finishedWrites: finishedWrites)
+        self.readers = readers
         self.url = url
         self.model = model
         self.registry = registry
@@ -54,9 +59,12 @@ public final class QSStore {
     ///   - schema: the SQL that creates and migrates the database.
     ///   - types: every Swift type the app stores; each must be declared in the model
     ///     under its ``QSDataObject/modelName``.
+    ///   - options: how many reader connections to use, and how large the write-ahead log may stay.
     /// - Throws: ``QSDataError`` naming what is wrong: the file, a database too new, a migration,
     ///   a schema mismatch, a type that does not match the model; or ``SQLiteError``.
-    public static func open(at url: URL, model: QSDataModel, schema: QSSchema, types: [any QSDataObject.Type]) async throws -> QSStore {
+    public static func open(
+        at url: URL, model: QSDataModel, schema: QSSchema, types: [any QSDataObject.Type], options: QSStoreOptions = QSStoreOptions()
+    ) async throws -> QSStore {
         let registry = try makeRegistry(model: model, types: types)
         let database = DatabaseQueue()
         let isNewFile = !FileManager.default.fileExists(atPath: url.path)
@@ -80,9 +88,11 @@ public final class QSStore {
                     }
                 }
                 try connection.useWriteAheadLog()
+                try connection.execute("PRAGMA journal_size_limit = \(options.walSizeLimit)")
                 try Self.startChangeLog(model: model, registry: registry, finishedWrites: finishedWrites, state: state)
             }
-            let store = QSStore(url: url, model: model, registry: registry, database: database, finishedWrites: finishedWrites)
+            let readers = ReaderPool(path: url.path, options: options)
+            let store = QSStore(url: url, model: model, registry: registry, database: database, readers: readers, finishedWrites: finishedWrites)
             store.watchForOtherWriters(queue: database)
             for binding in registry.all where binding.description.fetchAllAtStartup {
                 try await store.loadAtStartup(binding)
@@ -186,7 +196,7 @@ public final class QSStore {
     /// Waits until every operation enqueued so far has finished, delivers their change
     /// notifications, and throws the first write failure since the previous flush.
     public func flush() async throws {
-        try await database.perform { _ in () }
+        try await database.performLetting { _ in () }
         changeCenter.deliverFinishedWork()
         if let failure = changeCenter.takeUnreportedErrors().first { throw failure }
     }
@@ -214,6 +224,7 @@ public final class QSStore {
             failure = failure ?? error
         }
         await database.close()
+        await readers.close()
         changeCenter.finishAll()
         if let failure { throw failure }
     }

@@ -8,6 +8,17 @@ enum Instance {
     case weak(AnyObject)
     case strong(StrongInstance)
 
+    /// The instance as a reference: the object itself for a class, the box of a permanently
+    /// cached value.
+    var object: AnyObject {
+        switch self {
+        case .weak(let object): return object
+        case .strong(let box):
+            if type(of: box.value) is AnyObject.Type { return box.value as AnyObject }
+            return box
+        }
+    }
+
     /// How a table of `policy` keeps `object`; nil when it keeps nothing.
     ///
     /// Static on this non-generic type rather than on `ObjectCache<Object>`: calling the latter

@@ -80,6 +80,13 @@ final class InstanceTable {
         return entries.values[index].instanceInPlace()
     }
 
+    /// The instance held for `id`, as the table keeps it; nil when none is alive.
+    func instance(for id: QSAnyID) -> Instance? {
+        guard let index = entries.index(forKey: id) else { return nil }
+        if let weak = entries.values[index].weakInPlace() { return .weak(weak) }
+        return entries.values[index].strong.map { .strong($0) }
+    }
+
     func weakObject(for id: QSAnyID) -> AnyObject? {
         guard let index = entries.index(forKey: id) else { return nil }
         return entries.values[index].weakInPlace()

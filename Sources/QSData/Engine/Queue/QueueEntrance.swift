@@ -7,12 +7,22 @@
 /// and everything handed over after it wait here, in order, and go to the queue together once
 /// the last hold is released. A fetch issued meanwhile still runs after the save, as every fetch
 /// runs after the writes enqueued before it; the queue itself never waits for the main actor.
+///
+/// A *background* write (see ``QSStore/performInBackground(_:)``) is the exception reads may pass.
+/// When one begins, a ``ReadGate`` is enqueued ahead of it; from then on, reads go to a reader
+/// connection once that gate opens, instead of waiting behind the background write, until a
+/// foreground write is handed over (a read must see that, so it waits on the queue again) or no
+/// background write is left in flight.
 @MainActor
 final class QueueEntrance {
     private let queue: DatabaseQueue
     private let registry: TypeRegistry
     private var holds = 0
     private var waiting: [@Sendable (QueueState?) -> Void] = []
+    /// Where a read issued now goes: after this gate, to a reader connection; nil: to the queue.
+    private(set) var readGate: ReadGate?
+    /// Background writes begun and not yet ended.
+    private var backgroundWrites = 0
 
     init(queue: DatabaseQueue, registry: TypeRegistry) {
         self.queue = queue
@@ -23,8 +33,15 @@ final class QueueEntrance {
     var isHeld: Bool { holds > 0 }
 
     /// Hands `work` to the queue, after everything handed over before it, without waiting for
-    /// it. `work` receives nil when the store is closed.
+    /// it. `work` receives nil when the store is closed. Reads issued from now on wait for it.
     func enqueue(_ work: @escaping @Sendable (QueueState?) -> Void) {
+        readGate = nil
+        enqueueLetting(work)
+    }
+
+    /// Hands `work` to the queue without making later reads wait for it: a background write, or
+    /// the gate in front of one.
+    private func enqueueLetting(_ work: @escaping @Sendable (QueueState?) -> Void) {
         handOverNotes()
         if holds > 0 {
             waiting.append(work)
@@ -34,7 +51,15 @@ final class QueueEntrance {
     }
 
     /// Runs `work` on the queue after everything handed over before it, and returns its result.
+    /// Reads issued from now on wait for it, as for any work that may write.
     func perform<Value: Sendable>(_ work: @escaping @Sendable (QueueState) throws -> Value) async throws -> Value {
+        readGate = nil
+        return try await performLetting(work)
+    }
+
+    /// Runs `work`, which writes nothing, on the queue after everything handed over before it,
+    /// without making later reads wait for it.
+    func performLetting<Value: Sendable>(_ work: @escaping @Sendable (QueueState) throws -> Value) async throws -> Value {
         handOverNotes()
         guard holds > 0 else { return try await queue.perform(work) }
         return try await withCheckedThrowingContinuation { continuation in
@@ -60,7 +85,7 @@ final class QueueEntrance {
             guard let state else { return }
             for (name, typeNotes) in notes {
                 guard let binding = registry.binding(named: name) else { continue }
-                typeNotes.apply(to: state.knownRows(of: binding))
+                typeNotes.apply(to: state.knownRows(of: binding), epoch: state.snapshotTrust.epoch)
             }
         }
         if holds > 0 { waiting.append(work) } else { queue.enqueue(work) }
@@ -72,6 +97,33 @@ final class QueueEntrance {
             enqueue { _ in continuation.resume() }
         }
         await queue.close()
+    }
+
+    /// Begins a background write: reads issued from now on (until a foreground write) wait only
+    /// for what was handed over before it. Call ``enqueueBackgroundWrite(_:)`` or
+    /// ``endBackgroundWrite()`` after.
+    func beginBackgroundWrite() {
+        backgroundWrites += 1
+        // A gate with no foreground write since stands already; reads keep going through it.
+        guard readGate == nil else { return }
+        let gate = ReadGate()
+        // Opened even when the store has closed meanwhile: a read waiting on it then finds the
+        // readers closed, rather than waiting for ever.
+        enqueueLetting { _ in gate.open() }
+        readGate = gate
+    }
+
+    /// Hands the background write's transaction to the queue, without making later reads wait for it.
+    func enqueueBackgroundWrite(_ work: @escaping @Sendable (QueueState?) -> Void) {
+        enqueueLetting(work)
+    }
+
+    /// A background write ended (committed, rolled back, or never enqueued). When none is left,
+    /// reads go to the queue again.
+    func endBackgroundWrite() {
+        precondition(backgroundWrites > 0, "QueueEntrance.endBackgroundWrite() without a background write")
+        backgroundWrites -= 1
+        if backgroundWrites == 0 { readGate = nil }
     }
 
     /// Holds back work handed over from now on, until every hold is released.

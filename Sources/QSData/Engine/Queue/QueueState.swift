@@ -46,12 +46,28 @@ struct QueueContext {
     let registry: TypeRegistry
     /// The instances a fetch made, for the main actor to keep as well.
     let made: MadeInstances
+    /// Set when the work runs on a reader connection rather than on the database queue: where
+    /// the instances the main actor holds are found (the queue's own tables are the queue's alone).
+    /// The ``state`` is then the read's own, thrown away after it.
+    let heldOnMainActor: HeldOnMainActor?
 
     init(state: QueueState, registry: TypeRegistry, made: MadeInstances = MadeInstances()) {
         self.state = state
         self.registry = registry
         self.made = made
+        heldOnMainActor = nil
     }
+
+    /// The context of one read on a reader connection.
+    init(readerConnection: SQLiteConnection, registry: TypeRegistry) {
+        state = QueueState(connection: readerConnection, valueChildTables: [])
+        self.registry = registry
+        made = MadeInstances()
+        heldOnMainActor = HeldOnMainActor()
+    }
+
+    /// Whether the work runs on a reader connection.
+    var readsOnReader: Bool { heldOnMainActor != nil }
 
     var connection: SQLiteConnection { state.connection }
 }
@@ -59,7 +75,9 @@ struct QueueContext {
 /// The instances one piece of queue work made for rows of types that keep instances: the queue's
 /// table holds them already, and the main actor keeps them in its own once the work is done.
 final class MadeInstances {
-    private var made: [(binding: any AnyTypeBinding, ids: [QSAnyID], instances: [Instance])] = []
+    typealias Record = (binding: any AnyTypeBinding, ids: [QSAnyID], instances: [Instance])
+    /// What each fetch made, in the order the fetches ended (a fetch's children before it).
+    private(set) var made: [Record] = []
 
     /// Records what a fetch of `binding`'s type made.
     func record(_ binding: any AnyTypeBinding, ids: [QSAnyID], instances: [Instance]) {

@@ -74,7 +74,11 @@ extension TypeBinding {
             var object = try Object(row: row)
             object.awakeFromFetch()
             if let known, let instance = Instance.of(object, policy: cachePolicy) {
-                if keepsSnapshot {
+                if context.readsOnReader {
+                    // Kept for the rest of this read only, so that the row is made once; the
+                    // main actor decides whether it keeps the instance (see `ReaderFetch`).
+                    known.insert(instance, id: id.anyID)
+                } else if keepsSnapshot {
                     // The row's earlier instance died, and its snapshot still says what the row
                     // holds: kept, rather than encoding the same again.
                     known.insert(instance, id: id.anyID)
@@ -149,6 +153,15 @@ extension TypeBinding {
     private func knownInstances(for ids: [QSAnyID], in context: QueueContext) -> (found: [Object?], missing: [QSAnyID]) {
         guard cachePolicy != .none else { return (Array(repeating: nil, count: ids.count), ids) }
         let known = context.state.knownRows(of: self)
+        if let mainActor = context.heldOnMainActor {
+            // A reader's table has only what this read made: the main actor is asked for the rest.
+            let unknown = ids.filter { known.instance(for: $0) == nil }
+            if !unknown.isEmpty {
+                for (id, instance) in zip(unknown, mainActor.instances(of: self, for: unknown)) {
+                    if let instance { known.insert(instance, id: id) }
+                }
+            }
+        }
         var found: [Object?] = []
         var missing: [QSAnyID] = []
         found.reserveCapacity(ids.count)

@@ -60,6 +60,18 @@ protocol AnyTypeBinding: AnyObject, Sendable {
     /// What the main actor's table of instances noted for the queue's (see ``ObjectCache``).
     @MainActor func takeKnownRowsNotes() -> KnownRowsNotes?
 
+    /// The instances held for `ids`, in order (nil where none is): asked by a read on a reader
+    /// connection (see ``HeldOnMainActor``).
+    @MainActor func heldInstances(for ids: [QSAnyID]) -> [Instance?]
+
+    /// Whether a live instance other than `instance` is held for `id` (always false for a value
+    /// type, whose copies are not told apart).
+    @MainActor func holdsAnother(than instance: Instance, for id: QSAnyID) -> Bool
+
+    /// Keeps instances a read on a reader connection made, where none is held for their rows,
+    /// and tells the queue's table (see ``ObjectCache/insertRead(ids:instances:)``).
+    @MainActor func keepRead(ids: [QSAnyID], instances: [Instance])
+
     /// The number of instances the cache holds alive.
     @MainActor var cachedInstanceCount: Int { get }
 }
@@ -129,5 +141,18 @@ final class TypeBinding<Object: QSDataObject>: AnyTypeBinding, @unchecked Sendab
 
     @MainActor func takeKnownRowsNotes() -> KnownRowsNotes? {
         cache.takeNotes()
+    }
+
+    @MainActor func heldInstances(for ids: [QSAnyID]) -> [Instance?] {
+        cache.heldInstances(for: ids)
+    }
+
+    @MainActor func holdsAnother(than instance: Instance, for id: QSAnyID) -> Bool {
+        guard Object.self is AnyObject.Type, let held = cache.object(forAnyID: id) else { return false }
+        return Instance.reference(held) !== instance.object
+    }
+
+    @MainActor func keepRead(ids: [QSAnyID], instances: [Instance]) {
+        cache.insertRead(ids: ids, instances: instances)
     }
 }

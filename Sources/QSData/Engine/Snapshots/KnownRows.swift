@@ -114,6 +114,15 @@ final class KnownRows {
         return entries.count != count
     }
 
+    /// Keeps `instance`, which a read on a reader connection made, for `id`. The row's snapshot
+    /// stays only if it is true in `epoch` and knows every relationship (as a fetch would keep
+    /// it); otherwise it goes, and the next save of the instance writes the row whole.
+    func adoptRead(_ instance: Instance, id: QSAnyID, epoch: UInt64) {
+        insert(instance, id: id)
+        guard let index = entries.index(forKey: id) else { return }
+        if !entries.values[index].keepsSnapshotInPlace(in: epoch) { entries.values[index].snapshot = nil }
+    }
+
     /// Keeps the instances a save hands over (the app's, which the main actor now holds for these
     /// rows), and returns the snapshots the rows have, in order: one look per row for both.
     func adopt(_ instances: [Instance?], ids: [QSAnyID]) -> [RowSnapshot?] {

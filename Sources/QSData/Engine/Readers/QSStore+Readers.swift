@@ -1,0 +1,76 @@
+/// Reads on reader connections, while a background write runs (see ``QueueEntrance``).
+extension QSStore {
+    /// How many times a fetch on a reader is tried before it goes to the queue instead (see
+    /// ``keep(_:binding:)`` for why one is tried again).
+    static let readerAttempts = 3
+
+    /// Runs `work`, which only reads, on a reader connection when a background write is in flight
+    /// and no foreground write was handed over since it began; on the queue otherwise.
+    func performRead<Value: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws -> Value) async throws -> Value {
+        try checkOpen()
+        guard let gate = database.readGate else { return try await perform(work) }
+        defer { changeCenter.deliverFinishedWork() }
+        return try await readOnReader(after: gate, work)
+    }
+
+    /// Waits for `gate` (the writes enqueued before the background write), then runs `work` on a
+    /// reader connection.
+    private func readOnReader<Value: Sendable>(after gate: ReadGate, _ work: @escaping @Sendable (SQLiteConnection) throws -> Value) async throws -> Value {
+        await gate.waitUntilOpen()
+        try checkOpen()
+        return try await readers.read(work)
+    }
+
+    /// Runs a fetch on a reader connection and hands its instances to the main actor, with the
+    /// number of the last write its read reflects; nil when it could not be used (see
+    /// ``keep(_:binding:)``) after ``readerAttempts`` tries.
+    func fetchOnReader<Object>(
+        _ binding: TypeBinding<Object>, _ request: FetchRequest, after gate: ReadGate
+    ) async throws -> (objects: [Object], commitNumber: UInt64)? {
+        let registry = self.registry
+        let finishedWrites = changeCenter.finishedWrites
+        for _ in 0 ..< Self.readerAttempts {
+            let read = try await readOnReader(after: gate) { connection in
+                // Counted before the read's first statement takes its snapshot: the snapshot holds
+                // every write counted here, and perhaps one that commits meanwhile.
+                let commitNumber = finishedWrites.lastCommitNumber
+                let context = QueueContext(readerConnection: connection, registry: registry)
+                let objects = try binding.fetch(request, in: context)
+                return ObjectsInTransit(value: (objects: objects, made: context.made, commitNumber: commitNumber))
+            }
+            if let objects = keep(read.value, binding: binding) {
+                changeCenter.deliverFinishedWork()
+                return (objects, read.value.commitNumber)
+            }
+        }
+        return nil
+    }
+
+    /// The objects a reader's fetch returned, with the instances the main actor holds for their
+    /// rows swapped in, and the instances the read made kept; nil when the read can't be used and
+    /// must run again:
+    /// - a write committed after the read's snapshot: a row it read may have changed since, and a
+    ///   new instance made from the older row would keep the older values for good (the change
+    ///   has reached, or is reaching, the main actor without it);
+    /// - a child instance the read made for a row that now has another instance held: a parent
+    ///   would hold a second instance of one row.
+    ///
+    /// The held instances are looked at before the commit number, so that a write's instances,
+    /// which it holds until it has posted its commit, can't die unnoticed in between.
+    private func keep<Object>(_ read: (objects: [Object], made: MadeInstances, commitNumber: UInt64), binding: TypeBinding<Object>) -> [Object]? {
+        let isClass = Object.self is AnyObject.Type
+        let returned = isClass ? Set(read.objects.map { ObjectIdentifier(Instance.reference($0)) }) : []
+        for record in read.made.made {
+            for (id, instance) in zip(record.ids, record.instances) where record.binding.holdsAnother(than: instance, for: id) {
+                let isReturnedObject = record.binding === binding && returned.contains(ObjectIdentifier(instance.object))
+                if !isReturnedObject { return nil }
+            }
+        }
+        let objects = read.objects.map { binding.cache.object(for: $0.uniqueID) ?? $0 }
+        guard changeCenter.finishedWrites.lastCommitNumber <= read.commitNumber else { return nil }
+        for record in read.made.made {
+            record.binding.keepRead(ids: record.ids, instances: record.instances)
+        }
+        return objects
+    }
+}
