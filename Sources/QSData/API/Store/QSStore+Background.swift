@@ -46,4 +46,8 @@ extension QSStore {
         enqueue(collectedBatch?.writes ?? [], ticket: ticket, inBackground: true)
         return ticket
     }
+
+    /// The number of reader connections the store has opened: none until a read runs during a
+    /// background write, and at most ``QSStoreOptions/readerCount``.
+    public var openReaderCount: Int { readers.openedCount }
 }

@@ -19,9 +19,14 @@ extension QSStore {
     }
 
     /// Waits for the queue, then hands every change committed so far to observers (including
-    /// live queries), without reporting write failures as ``flush()`` does.
+    /// live queries), without reporting write failures as ``flush()`` does. While a background
+    /// write runs, it waits only for the writes enqueued before it, as a read would.
     func deliverCommittedChanges() async throws {
-        try await perform { _ in () }
+        if let gate = database.readGate {
+            await gate.waitUntilOpen()
+        } else {
+            try await perform { _ in () }
+        }
         changeCenter.deliverFinishedWork()
     }
 }
