@@ -70,6 +70,16 @@ final class ModelBasedRun {
 
     // MARK: Running an operation
 
+    /// Reads every type while a background write may still be running: on reader connections,
+    /// from the last committed state. The instances they make must agree with the database once
+    /// the write has committed, as the check after the operation asserts.
+    private func readWhileTheBackgroundWriteRuns() async throws {
+        _ = try await store.fetchAll(Podcast.self)
+        _ = try await store.fetchAll(Episode.self)
+        _ = try await store.fetchAll(Host.self)
+        _ = try await store.count(EpisodeSummary.self)
+    }
+
     /// Runs the operation, simulates it on a copy of the reference, and checks that the store
     /// failed exactly when the simulation refused.
     private func perform(_ operation: StoreOperation) async throws -> [String] {
@@ -88,6 +98,7 @@ final class ModelBasedRun {
         }
         made = [:]
         let steps = try await prepare(operation)
+        let inBackground = Bool.random(using: &rng)
         var next = reference
         var refused: (any Error)?
         var failure: (any Error)?
@@ -100,10 +111,17 @@ final class ModelBasedRun {
                     try step.run(self.store)
                 }
             }
-            if operation.runsInOneTransaction { try store.performBatch(body) } else { try body() }
+            if operation.runsInOneTransaction, inBackground {
+                try store.performInBackground(body)
+            } else if operation.runsInOneTransaction {
+                try store.performBatch(body)
+            } else {
+                try body()
+            }
         } catch {
             failure = error
         }
+        if inBackground { try await readWhileTheBackgroundWriteRuns() }
         do { try await store.flush() } catch { failure = failure ?? error }
         switch (refused, failure) {
         case (nil, nil):

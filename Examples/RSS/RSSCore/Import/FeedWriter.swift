@@ -43,7 +43,8 @@ struct FeedWriter {
 
     /// Saves the feed (`prepare` sets what the caller knows about it, such as its title and
     /// folder), the `addresses` it was read from that it is not yet known by, and its articles.
-    /// Returns at once; the write says when it committed.
+    /// Returns at once; the write says when it committed. It is a background write: reads issued
+    /// meanwhile don't wait for it.
     func save(_ parsed: ParsedFeed, feedID: String, addresses: [URL] = [], prepare: (Feed) -> Void) throws -> QSWrite {
         let store = data.store
         // Feeds are cached permanently and loaded at startup, so the cache has every stored feed.
@@ -58,7 +59,9 @@ struct FeedWriter {
             .filter { ids.insert($0.uniqueID).inserted }
             .map { ArticleContent(item: $0, feedID: feedID) }
         let known = newAddresses(addresses, feedID: feedID)
-        return try store.performBatch {
+        // In the background: the user's reads (the article list, unread counts, search) go on
+        // against what is committed while a large feed is written.
+        return try store.performInBackground {
             try store.save(feed)
             try store.save(known)
             try store.save(articles)

@@ -11,7 +11,8 @@ import VesperCore
 /// ordered tag list and the attachment list are the five properties; the creation date never
 /// changes. A note unknown here is created with the server's values and dates and no local
 /// modification date, so it is not uploaded back. Notes deleted here but not yet
-/// acknowledged are skipped, so a download can't resurrect them.
+/// acknowledged are skipped, so a download can't resurrect them. The merge is one background
+/// write: reads meanwhile see the notes as they were until it commits.
 @MainActor
 public struct VSSyncNoteMerger {
     public let dataController: VSDataController
@@ -33,19 +34,23 @@ public struct VSSyncNoteMerger {
         let local = try await dataController.store.fetch(VSNote.self, ids: candidates.map(\.noteID))
         let localByID = Dictionary(local.map { ($0.uniqueID, $0) }, uniquingKeysWith: { first, _ in first })
         var seen: Set<Int64> = []
-        for serverNote in candidates where seen.insert(serverNote.noteID).inserted {
-            if pendingDeletions.contains(serverNote.noteID) {
-                outcome.skippedAsDeleted.append(serverNote.noteID)
-            } else if let note = localByID[serverNote.noteID] {
-                let values = Self.winningValues(of: serverNote, over: note)
-                guard values.hasAny else { continue }
-                try dataController.applySyncValues(values, to: note)
-                outcome.updated.append(note.uniqueID)
-            } else {
-                let creationDate = serverNote.creationDate ?? serverNote.sortDate ?? VSSyncNote.oldDate
-                try dataController.applySyncNewNote(
-                    uniqueID: serverNote.noteID, creationDate: creationDate, values: Self.allValues(of: serverNote))
-                outcome.created.append(serverNote.noteID)
+        // One background write: the user's reads don't wait for a large download to be written,
+        // and see all of it or none.
+        try dataController.store.performInBackground {
+            for serverNote in candidates where seen.insert(serverNote.noteID).inserted {
+                if pendingDeletions.contains(serverNote.noteID) {
+                    outcome.skippedAsDeleted.append(serverNote.noteID)
+                } else if let note = localByID[serverNote.noteID] {
+                    let values = Self.winningValues(of: serverNote, over: note)
+                    guard values.hasAny else { continue }
+                    try dataController.applySyncValues(values, to: note)
+                    outcome.updated.append(note.uniqueID)
+                } else {
+                    let creationDate = serverNote.creationDate ?? serverNote.sortDate ?? VSSyncNote.oldDate
+                    try dataController.applySyncNewNote(
+                        uniqueID: serverNote.noteID, creationDate: creationDate, values: Self.allValues(of: serverNote))
+                    outcome.created.append(serverNote.noteID)
+                }
             }
         }
         return outcome

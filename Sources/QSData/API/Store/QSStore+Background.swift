@@ -40,7 +40,7 @@ extension QSStore {
             try body()
         } catch {
             restoreMemory(touchedBy: (collectedBatch?.writes ?? []).map { ($0.touches, $0.source) })
-            database.endBackgroundWrite()
+            database.abandonBackgroundWrite()
             throw error
         }
         enqueue(collectedBatch?.writes ?? [], ticket: ticket, inBackground: true)

@@ -77,7 +77,7 @@ extension QSStore {
             }
         }
         if inBackground {
-            database.enqueueBackgroundWrite(work)
+            database.enqueueBackgroundWrite(work, touches: writes.compactMap(\.touches))
         } else {
             database.enqueue(work)
         }

@@ -23,6 +23,10 @@ final class QueueEntrance {
     private(set) var readGate: ReadGate?
     /// Background writes begun and not yet ended.
     private var backgroundWrites = 0
+    /// What each background write enqueued and not yet ended changed in memory, oldest first.
+    private var backgroundTouches: [[MemoryTouches]] = []
+    /// The rows those writes changed in memory, by table; worked out when first asked.
+    private var rowsTouchedInBackground: [String: Set<QSAnyID>]?
 
     init(queue: DatabaseQueue, registry: TypeRegistry) {
         self.queue = queue
@@ -113,17 +117,41 @@ final class QueueEntrance {
         readGate = gate
     }
 
-    /// Hands the background write's transaction to the queue, without making later reads wait for it.
-    func enqueueBackgroundWrite(_ work: @escaping @Sendable (QueueState?) -> Void) {
+    /// Hands the background write's transaction to the queue, without making later reads wait for
+    /// it. `touches` say what its writes changed in memory before it runs.
+    func enqueueBackgroundWrite(_ work: @escaping @Sendable (QueueState?) -> Void, touches: [MemoryTouches]) {
+        backgroundTouches.append(touches)
+        rowsTouchedInBackground = nil
         enqueueLetting(work)
     }
 
-    /// A background write ended (committed, rolled back, or never enqueued). When none is left,
-    /// reads go to the queue again.
+    /// The background write enqueued first has run (committed or rolled back).
     func endBackgroundWrite() {
-        precondition(backgroundWrites > 0, "QueueEntrance.endBackgroundWrite() without a background write")
+        if !backgroundTouches.isEmpty { backgroundTouches.removeFirst() }
+        rowsTouchedInBackground = nil
+        abandonBackgroundWrite()
+    }
+
+    /// A background write begun and never enqueued (its body threw). When no background write is
+    /// left, reads go to the queue again.
+    func abandonBackgroundWrite() {
+        precondition(backgroundWrites > 0, "QueueEntrance: a background write ended that never began")
         backgroundWrites -= 1
         if backgroundWrites == 0 { readGate = nil }
+    }
+
+    /// Whether a background write still in flight changed the instance of row `id` of `table` in
+    /// memory (changed it, or took it out of a cache): a reader, which sees the row as committed
+    /// before, can't make an instance for it that agrees with the app's.
+    func backgroundWriteTouched(_ id: QSAnyID, in table: String) -> Bool {
+        if rowsTouchedInBackground == nil {
+            var rows: [String: Set<QSAnyID>] = [:]
+            for touches in backgroundTouches.joined() {
+                for (table, ids) in touches.touchedRows() { rows[table, default: []].formUnion(ids) }
+            }
+            rowsTouchedInBackground = rows
+        }
+        return rowsTouchedInBackground?[table]?.contains(id) ?? false
     }
 
     /// Holds back work handed over from now on, until every hold is released.

@@ -22,8 +22,8 @@ extension QSStore {
     }
 
     /// Runs a fetch on a reader connection and hands its instances to the main actor, with the
-    /// number of the last write its read reflects; nil when it could not be used (see
-    /// ``keep(_:binding:)``) after ``readerAttempts`` tries.
+    /// number of the last write its read reflects; nil when the fetch must run on the queue
+    /// instead (see ``keep(_:binding:)``).
     func fetchOnReader<Object>(
         _ binding: TypeBinding<Object>, _ request: FetchRequest, after gate: ReadGate
     ) async throws -> (objects: [Object], commitNumber: UInt64)? {
@@ -38,17 +38,34 @@ extension QSStore {
                 let objects = try binding.fetch(request, in: context)
                 return ObjectsInTransit(value: (objects: objects, made: context.made, commitNumber: commitNumber))
             }
-            if let objects = keep(read.value, binding: binding) {
+            switch keep(read.value, binding: binding) {
+            case .kept(let objects):
                 changeCenter.deliverFinishedWork()
                 return (objects, read.value.commitNumber)
+            case .readAgain:
+                continue
+            case .readOnQueue:
+                return nil
             }
         }
         return nil
     }
 
+    private enum ReaderOutcome<Object> {
+        case kept([Object])
+        /// A write committed after the read's snapshot, or the main actor got another instance
+        /// for a row meanwhile: read again.
+        case readAgain
+        /// The read made an instance for a row the background write changed in memory: only a
+        /// read after the write can make one that agrees with the app's.
+        case readOnQueue
+    }
+
     /// The objects a reader's fetch returned, with the instances the main actor holds for their
-    /// rows swapped in, and the instances the read made kept; nil when the read can't be used and
-    /// must run again:
+    /// rows swapped in, and the instances the read made kept; or why the read can't be used:
+    /// - it made an instance for a row that a background write in flight changed in memory (or
+    ///   deleted) and that no live instance stands for: the row as committed is not what the app
+    ///   made it, and the write's commit would not correct an instance it never touched;
     /// - a write committed after the read's snapshot: a row it read may have changed since, and a
     ///   new instance made from the older row would keep the older values for good (the change
     ///   has reached, or is reaching, the main actor without it);
@@ -57,20 +74,27 @@ extension QSStore {
     ///
     /// The held instances are looked at before the commit number, so that a write's instances,
     /// which it holds until it has posted its commit, can't die unnoticed in between.
-    private func keep<Object>(_ read: (objects: [Object], made: MadeInstances, commitNumber: UInt64), binding: TypeBinding<Object>) -> [Object]? {
+    private func keep<Object>(_ read: (objects: [Object], made: MadeInstances, commitNumber: UInt64), binding: TypeBinding<Object>) -> ReaderOutcome<Object> {
         let isClass = Object.self is AnyObject.Type
         let returned = isClass ? Set(read.objects.map { ObjectIdentifier(Instance.reference($0)) }) : []
+        var outcome = ReaderOutcome<Object>.kept([])
         for record in read.made.made {
-            for (id, instance) in zip(record.ids, record.instances) where record.binding.holdsAnother(than: instance, for: id) {
-                let isReturnedObject = record.binding === binding && returned.contains(ObjectIdentifier(instance.object))
-                if !isReturnedObject { return nil }
+            let table = record.binding.description.table
+            for (id, instance) in zip(record.ids, record.instances) {
+                if record.binding.holdsAnother(than: instance, for: id) {
+                    let isReturnedObject = record.binding === binding && returned.contains(ObjectIdentifier(instance.object))
+                    if !isReturnedObject { outcome = .readAgain }
+                } else if database.backgroundWriteTouched(id, in: table) {
+                    return .readOnQueue
+                }
             }
         }
+        if case .readAgain = outcome { return outcome }
         let objects = read.objects.map { binding.cache.object(for: $0.uniqueID) ?? $0 }
-        guard changeCenter.finishedWrites.lastCommitNumber <= read.commitNumber else { return nil }
+        guard changeCenter.finishedWrites.lastCommitNumber <= read.commitNumber else { return .readAgain }
         for record in read.made.made {
             record.binding.keepRead(ids: record.ids, instances: record.instances)
         }
-        return objects
+        return .kept(objects)
     }
 }

@@ -9,6 +9,8 @@ final class MemoryTouches: @unchecked Sendable {
     private let lock = NSLock()
     private var idsByBinding: [ObjectIdentifier: (binding: any AnyTypeBinding, ids: [QSAnyID])] = [:]
     private var undos: [@MainActor @Sendable () -> Void] = []
+    /// The rows whose instances the write took out of a cache (their rows deleted), by table.
+    private var removedByTable: [String: [QSAnyID]] = [:]
 
     /// The cached instances of `binding` with these IDs were changed in memory.
     func changed(_ binding: any AnyTypeBinding, ids: some Sequence<QSAnyID>) {
@@ -16,6 +18,22 @@ final class MemoryTouches: @unchecked Sendable {
         lock.lock()
         idsByBinding[ObjectIdentifier(binding), default: (binding, [])].ids.append(contentsOf: ids)
         lock.unlock()
+    }
+
+    /// The instances of `binding` with these IDs were taken out of its cache: their rows are
+    /// being deleted.
+    func removed(_ binding: any AnyTypeBinding, ids: [QSAnyID]) {
+        guard binding.cachesInstances else { return }
+        lock.lock()
+        removedByTable[binding.description.table, default: []].append(contentsOf: ids)
+        lock.unlock()
+    }
+
+    /// The rows whose instances the write changed in memory or took out of a cache, by table.
+    func touchedRows() -> [(table: String, ids: [QSAnyID])] {
+        lock.lock()
+        defer { lock.unlock() }
+        return idsByBinding.values.map { ($0.binding.description.table, $0.ids) } + removedByTable.map { ($0.key, $0.value) }
     }
 
     /// `undo` puts back what the write took out of a cache.

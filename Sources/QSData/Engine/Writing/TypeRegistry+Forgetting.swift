@@ -15,6 +15,7 @@ extension TypeRegistry {
             for binding in bindings(onTable: table) {
                 if let touches {
                     touches.addUndo(binding.evictKeepingInstances(ids))
+                    touches.removed(binding, ids: ids)
                 } else if case .afterCommit(let stamp) = timing {
                     binding.evictDeleted(ids, afterCommitOf: stamp)
                 } else {
