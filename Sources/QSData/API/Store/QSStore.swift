@@ -26,6 +26,8 @@ public final class QSStore {
     let database: QueueEntrance
     /// The reader connections, for reads issued while a background write runs.
     let readers: ReaderPool
+    /// The instances reads on readers made, on their way to the queue's tables.
+    let readAdoptions: ReadAdoptions
     let changeCenter: ChangeCenter
     /// Whether ``close()`` has been called; a closed store refuses every fetch and write.
     public private(set) var isClosed = false
@@ -35,10 +37,12 @@ public final class QSStore {
     private var fileWatcher: FileChangeWatcher?
 
     private init(
-        url: URL, model: QSDataModel, registry: TypeRegistry, database: DatabaseQueue, readers: ReaderPool, finishedWrites: FinishedWrites
+        url: URL, model: QSDataModel, registry: TypeRegistry, database: DatabaseQueue, readers: ReaderPool,
+        readAdoptions: ReadAdoptions, finishedWrites: FinishedWrites
     ) {
         self.changeCenter = ChangeCenter(finishedWrites: finishedWrites)
         self.readers = readers
+        self.readAdoptions = readAdoptions
         self.url = url
         self.model = model
         self.registry = registry
@@ -69,6 +73,7 @@ public final class QSStore {
         let database = DatabaseQueue()
         let isNewFile = !FileManager.default.fileExists(atPath: url.path)
         let finishedWrites = FinishedWrites()
+        let readAdoptions = ReadAdoptions()
         do {
             try await database.open(path: url.path, valueChildTables: registry.valueChildTables)
             try await database.perform { state in
@@ -89,10 +94,11 @@ public final class QSStore {
                 }
                 try connection.useWriteAheadLog()
                 try connection.execute("PRAGMA journal_size_limit = \(options.walSizeLimit)")
+                state.readAdoptions = readAdoptions
                 try Self.startChangeLog(model: model, registry: registry, finishedWrites: finishedWrites, state: state)
             }
             let readers = ReaderPool(path: url.path, options: options)
-            let store = QSStore(url: url, model: model, registry: registry, database: database, readers: readers, finishedWrites: finishedWrites)
+            let store = QSStore(url: url, model: model, registry: registry, database: database, readers: readers, readAdoptions: readAdoptions, finishedWrites: finishedWrites)
             store.watchForOtherWriters(queue: database)
             for binding in registry.all where binding.description.fetchAllAtStartup {
                 try await store.loadAtStartup(binding)

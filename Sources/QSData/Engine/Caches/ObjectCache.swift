@@ -58,15 +58,11 @@ final class ObjectCache<Object: QSDataObject> {
         return ids.map { table.instance(for: $0) }
     }
 
-    /// Keeps the instances a read on a reader connection made, where none is alive for their
-    /// rows, and notes those kept for the queue's table: it has not seen them, and keeps no
-    /// snapshot for them that it can't trust (see ``KnownRowsNotes/adoptRead(_:id:)``).
+    /// Keeps the instances a read on a reader connection made (none is alive for their rows; the
+    /// queue's table hears of them through ``ReadAdoptions``).
     func insertRead(ids: [QSAnyID], instances: [Instance]) {
         guard policy != .none else { return }
         table.insertFetched(instances, ids: ids)
-        for (id, instance) in zip(ids, instances) where table.instance(for: id)?.object === instance.object {
-            notes.adoptRead(instance, id: id)
-        }
     }
 
     /// Keeps `object` in place of the instance held for its uniqueID (a value patched by
@@ -174,7 +170,6 @@ struct KnownRowsNotes: @unchecked Sendable {
     // references to hand out again, and never reads or changes them.
     private enum Note {
         case adopt(QSAnyID, Instance)
-        case adoptRead(QSAnyID, Instance)
         case forget([QSAnyID])
         case pruneDead
     }
@@ -187,13 +182,6 @@ struct KnownRowsNotes: @unchecked Sendable {
         notes.append(.adopt(id, instance))
     }
 
-    /// `instance`, made by a read on a reader connection, now stands for its row. The queue keeps
-    /// the row's snapshot only when it is still known true; otherwise the next save writes the
-    /// row whole.
-    mutating func adoptRead(_ instance: Instance, id: QSAnyID) {
-        notes.append(.adoptRead(id, instance))
-    }
-
     mutating func forget(_ ids: [QSAnyID]) {
         notes.append(.forget(ids))
     }
@@ -204,12 +192,10 @@ struct KnownRowsNotes: @unchecked Sendable {
     }
 
     /// Database queue: makes `rows` follow, in the order the main actor made the changes.
-    /// `epoch` is the queue's snapshot epoch (see ``SnapshotTrust``).
-    func apply(to rows: KnownRows, epoch: UInt64) {
+    func apply(to rows: KnownRows) {
         for note in notes {
             switch note {
             case .adopt(let id, let instance): rows.insert(instance, id: id)
-            case .adoptRead(let id, let instance): rows.adoptRead(instance, id: id, epoch: epoch)
             case .forget(let ids): rows.remove(ids)
             case .pruneDead: rows.pruneDeadEntries()
             }

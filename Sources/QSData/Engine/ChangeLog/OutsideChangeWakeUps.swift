@@ -21,7 +21,7 @@ final class OutsideChangeWakeUps: Sendable {
             isPending.withLock { $0 = false }
             guard let state else { return }
             do {
-                guard try state.outsideChanges?.catchUp(state, origin: .otherConnection) == true else { return }
+                guard try state.withReadAdoptionsTaken({ try state.outsideChanges?.catchUp(state, origin: .otherConnection) }) == true else { return }
             } catch {
                 // The next fetch or write looks again, and its caller hears the failure.
                 return

@@ -89,7 +89,7 @@ final class QueueEntrance {
             guard let state else { return }
             for (name, typeNotes) in notes {
                 guard let binding = registry.binding(named: name) else { continue }
-                typeNotes.apply(to: state.knownRows(of: binding), epoch: state.snapshotTrust.epoch)
+                typeNotes.apply(to: state.knownRows(of: binding))
             }
         }
         if holds > 0 { waiting.append(work) } else { queue.enqueue(work) }

@@ -14,6 +14,9 @@ final class QueueState {
     var changeLog: ChangeLog?
     /// Reads what other writers changed; nil until the store has opened.
     var outsideChanges: OutsideChanges?
+    /// The instances reads on reader connections made, for the queue's tables; nil until the
+    /// store has opened, and on a reader.
+    var readAdoptions: ReadAdoptions?
     private var knownRowsByType: [ObjectIdentifier: KnownRows] = [:]
     /// Which rows of the types that keep no instances and are children of a relationship exist.
     let knownValueRows: KnownValueRows
@@ -26,7 +29,16 @@ final class QueueState {
     /// Posts what other connections committed since the store last looked, for the main actor
     /// to take in before the work about to run hands anything up.
     func catchUpWithOtherConnections() throws {
-        try outsideChanges?.catchUp(self, origin: .otherConnection)
+        _ = try withReadAdoptionsTaken { try outsideChanges?.catchUp(self, origin: .otherConnection) }
+    }
+
+    /// Keeps the instances reads on readers made in the queue's tables, then runs `body`, which
+    /// may post a commit, while no more are taken (see ``ReadAdoptions``).
+    func withReadAdoptionsTaken<Value>(_ body: () throws -> Value) rethrows -> Value {
+        guard let readAdoptions else { return try body() }
+        readAdoptions.sealAndApply(to: self)
+        defer { readAdoptions.unseal() }
+        return try body()
     }
 
     /// What the queue knows of the rows of `binding`'s type (a type that keeps instances).

@@ -91,10 +91,16 @@ extension QSStore {
         }
         if case .readAgain = outcome { return outcome }
         let objects = read.objects.map { binding.cache.object(for: $0.uniqueID) ?? $0 }
-        guard changeCenter.finishedWrites.lastCommitNumber <= read.commitNumber else { return .readAgain }
-        for record in read.made.made {
-            record.binding.keepRead(ids: record.ids, instances: record.instances)
+        // The instances kept: those made for rows no live instance stands for.
+        let kept = read.made.made.map { record in
+            let unheld = zip(record.ids, record.binding.heldInstances(for: record.ids)).map { $0.1 == nil }
+            let positions = unheld.indices.filter { unheld[$0] }
+            return (binding: record.binding, ids: positions.map { record.ids[$0] }, instances: positions.map { record.instances[$0] })
         }
+        guard readAdoptions.deposit(kept, reflecting: read.commitNumber, finishedWrites: changeCenter.finishedWrites) else {
+            return .readAgain
+        }
+        for record in kept { record.binding.keepRead(ids: record.ids, instances: record.instances) }
         return .kept(objects)
     }
 }

@@ -68,8 +68,7 @@ protocol AnyTypeBinding: AnyObject, Sendable {
     /// type, whose copies are not told apart).
     @MainActor func holdsAnother(than instance: Instance, for id: QSAnyID) -> Bool
 
-    /// Keeps instances a read on a reader connection made, where none is held for their rows,
-    /// and tells the queue's table (see ``ObjectCache/insertRead(ids:instances:)``).
+    /// Keeps instances a read on a reader connection made, for rows none is held for.
     @MainActor func keepRead(ids: [QSAnyID], instances: [Instance])
 
     /// The number of instances the cache holds alive.

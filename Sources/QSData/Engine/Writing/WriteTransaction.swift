@@ -57,6 +57,13 @@ struct WriteTransaction: Sendable {
     }
 
     private func finish(_ open: OpenTransaction, on state: QueueState?, abandoned: Bool) {
+        guard let state else { return finishPosting(open, on: nil, abandoned: abandoned) }
+        // The app's SQL in the transaction is read back for the instances held, including those
+        // reads on readers made while it ran.
+        state.withReadAdoptionsTaken { finishPosting(open, on: state, abandoned: abandoned) }
+    }
+
+    private func finishPosting(_ open: OpenTransaction, on state: QueueState?, abandoned: Bool) {
         if let state {
             if open.failure == nil {
                 do {
