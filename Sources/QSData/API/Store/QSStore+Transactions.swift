@@ -40,9 +40,11 @@ extension QSStore {
         let finishedWrites = changeCenter.finishedWrites
         database.enqueue { state in
             guard let state else { return }
-            let context = QueueContext(state: state, registry: registry)
-            let restores = MemoryTouches.restoreWork(for: writes, in: context)
-            finishedWrites.post(.restored(restores))
+            state.withReadAdoptionsTaken {
+                let context = QueueContext(state: state, registry: registry)
+                let restores = MemoryTouches.restoreWork(for: writes, in: context)
+                finishedWrites.post(.restored(restores))
+            }
         }
     }
 

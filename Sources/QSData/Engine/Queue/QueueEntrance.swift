@@ -72,10 +72,7 @@ final class QueueEntrance {
                     continuation.resume(throwing: QSDataError.storeClosed)
                     return
                 }
-                continuation.resume(with: Result {
-                    try state.catchUpWithOtherConnections()
-                    return try work(state)
-                })
+                continuation.resume(with: Result { try state.runSealed(work) })
             }
         }
     }
