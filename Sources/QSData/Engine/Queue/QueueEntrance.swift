@@ -52,9 +52,9 @@ final class QueueEntrance {
         enqueueLetting(work)
     }
 
-    /// Hands `work` to the queue without making later reads wait for it: a background write, or
-    /// the gate in front of one.
-    private func enqueueLetting(_ work: @escaping @Sendable (QueueState?) -> Void) {
+    /// Hands `work`, which writes nothing the app sees (a background write, the gate in front of
+    /// one, bookkeeping), to the queue without making later reads wait for it.
+    func enqueueLetting(_ work: @escaping @Sendable (QueueState?) -> Void) {
         handOverNotes()
         if holds > 0 {
             waiting.append(work)
