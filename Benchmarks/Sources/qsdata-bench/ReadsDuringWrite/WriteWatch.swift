@@ -1,0 +1,174 @@
+import Foundation
+
+/// A write running while the main actor reads: when it started, when it finished, and how.
+@MainActor
+final class WriteWatch {
+    let startedAt: ContinuousClock.Instant
+    private(set) var finishedAt: ContinuousClock.Instant?
+    private(set) var failure: (any Error)?
+    private var task: Task<Void, Never>?
+
+    /// Starts watching now; `waitForWrite` returns when the write has committed (or throws when
+    /// it failed), such as `{ try await write.committed() }`.
+    init(_ waitForWrite: @escaping @MainActor @Sendable () async throws -> Void) {
+        startedAt = ContinuousClock.now
+        task = Task { @MainActor [weak self] in
+            do {
+                try await waitForWrite()
+            } catch {
+                self?.failure = error
+            }
+            self?.finishedAt = ContinuousClock.now
+        }
+    }
+
+    var isFinished: Bool { finishedAt != nil }
+
+    /// Waits for the write; throws its failure.
+    func finish() async throws {
+        await task?.value
+        if let failure { throw failure }
+    }
+
+    /// From the start of the watch to the write's commit, in milliseconds (0 before it).
+    var milliseconds: Double {
+        finishedAt.map { startedAt.duration(to: $0).milliseconds } ?? 0
+    }
+}
+
+/// What the reads issued during one write saw: each one's latency, from the call on the main
+/// actor to its result back on the main actor, and what went wrong.
+struct ReadLatencies {
+    var fetches: [Double] = []
+    var searches: [Double] = []
+    var writes: [Double] = []
+    /// Reads that threw or returned the wrong number of rows, described.
+    var failures: [String] = []
+    /// The most reader connections the store had open after a write (QSData only).
+    var readersOpened: Int?
+    /// The reads slower than ``SlowRead/threshold``, with when they were issued.
+    var slowReads: [SlowRead] = []
+
+    /// Records the duration of the write the reads ran beside.
+    mutating func noteWrite(milliseconds: Double) {
+        writes = [milliseconds]
+        for index in slowReads.indices { slowReads[index].writeMilliseconds = milliseconds }
+    }
+
+    var readCount: Int { fetches.count + searches.count }
+
+    mutating func add(_ other: ReadLatencies) {
+        fetches += other.fetches
+        searches += other.searches
+        writes += other.writes
+        failures += other.failures
+        if let opened = other.readersOpened { readersOpened = max(readersOpened ?? 0, opened) }
+        slowReads += other.slowReads
+    }
+}
+
+/// A read slower than the issue's goal for the 99th percentile, and when it was issued.
+struct SlowRead: CustomStringConvertible {
+    static let threshold = 50.0
+
+    let kind: String
+    let milliseconds: Double
+    /// From the start of the write to the read's call.
+    let issuedAfter: Double
+    var writeMilliseconds = 0.0
+
+    var description: String {
+        "\(kind) \(ReportPrinter.format(milliseconds, "ms")) issued \(ReportPrinter.format(issuedAfter, "ms")) "
+            + "into a \(ReportPrinter.format(writeMilliseconds, "ms")) write"
+    }
+}
+
+/// What the reads ask for, going round the feeds and the words: a feed's newest articles (a
+/// timeline screen) and the best articles for a word (a search field).
+struct ReadPlan {
+    /// The articles the database holds before the write (``SampleData/article(_:)`` 0 up to this).
+    let articles: Int
+    /// The articles the write adds (the ones after those).
+    var written = 0
+    let fetchLimit = 200
+    let searchLimit = 20
+    /// Each is in about one title in ten.
+    static let words = ["tempor", "magna", "lorem", "labore", "aliqua"]
+
+    func feed(_ read: Int) -> String { SampleData.feedID(read) }
+
+    func word(_ read: Int) -> String { Self.words[read % Self.words.count] }
+
+    /// The rows the fetch of `feed(read)` returns when the database holds `articles` articles.
+    func fetchRows(_ read: Int, articles: Int) -> Int {
+        let feed = read % SampleData.feedCount
+        let inFeed = articles / SampleData.feedCount + (feed < articles % SampleData.feedCount ? 1 : 0)
+        return min(fetchLimit, inFeed)
+    }
+
+    /// Whether the fetch of `feed(read)` returned the rows of a committed state: before the
+    /// write or after it (a read issued before the commit may run after it).
+    func isCommittedFetch(_ read: Int, rows: Int) -> Bool {
+        rows == fetchRows(read, articles: articles) || rows == fetchRows(read, articles: articles + written)
+    }
+
+    /// The FTS5 query QSData's `search(_:for:)` makes of one plain word (`SearchQueryText`,
+    /// which the last word may begin: search as you type), for GRDB.
+    static func ftsQuery(_ word: String) -> String { "\"\(word)\"*" }
+}
+
+/// Issues reads from the main actor, a fetch and a search, one after the other, for as long as a
+/// write runs.
+@MainActor
+enum ReadLoop {
+    /// The longest a write may take before the loop gives up on it as hung.
+    static let hangLimit: Duration = .seconds(300)
+
+    /// Reads until `watch`'s write has finished, each read issued only while it has not:
+    /// `fetch(feed, limit)` and `search(word, limit)` return how many rows they got, checked
+    /// against `plan`. With `searchFirst` each pair starts with the search (so that the first
+    /// read issued, the one an ordinary save makes wait longest, is a search in some rounds).
+    static func read(
+        during watch: WriteWatch, plan: ReadPlan, searchFirst: Bool,
+        fetch: (String, Int) async throws -> Int, search: (String, Int) async throws -> Int
+    ) async throws -> ReadLatencies {
+        let clock = ContinuousClock()
+        var latencies = ReadLatencies()
+        var round = 0
+        func timed(_ kind: String, _ read: () async throws -> Int, isExpected: (Int) -> Bool) async -> Double {
+            let start = clock.now
+            do {
+                let rows = try await read()
+                if !isExpected(rows) { latencies.failures.append("\(kind) \(round) returned \(rows) rows") }
+            } catch {
+                latencies.failures.append("\(kind) \(round) threw \(error)")
+            }
+            let milliseconds = start.duration(to: clock.now).milliseconds
+            if milliseconds > SlowRead.threshold {
+                latencies.slowReads.append(SlowRead(
+                    kind: kind, milliseconds: milliseconds, issuedAfter: watch.startedAt.duration(to: start).milliseconds))
+            }
+            return milliseconds
+        }
+        reading: while true {
+            for isSearch in searchFirst ? [true, false] : [false, true] {
+                guard !watch.isFinished else { break reading }
+                guard watch.startedAt.duration(to: clock.now) < hangLimit else {
+                    throw RawSQLiteError(description: "the write has not finished after \(hangLimit): hung?")
+                }
+                // Timed first, then recorded: `timed` records failures in `latencies` too.
+                if isSearch {
+                    let latency = await timed("search", { try await search(plan.word(round), plan.searchLimit) },
+                                              isExpected: { $0 == plan.searchLimit })
+                    latencies.searches.append(latency)
+                } else {
+                    let latency = await timed("fetch", { try await fetch(plan.feed(round), plan.fetchLimit) },
+                                              isExpected: { plan.isCommittedFetch(round, rows: $0) })
+                    latencies.fetches.append(latency)
+                }
+            }
+            round += 1
+        }
+        return latencies
+    }
+}
