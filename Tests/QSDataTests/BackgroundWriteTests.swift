@@ -208,4 +208,30 @@ struct BackgroundWriteTests {
         #expect(live.objects.map(\.uniqueID) == [1, 2, 3, 50])
         try await store.close()
     }
+
+    @Test func aFetchOnAReaderRunsTheStatementsItRunsOnTheQueue() async throws {
+        let (store, _) = try await OtherWriters.openStore(tasks: 4)
+        // On the queue, with nothing held: the project's lookup rows, its four tasks, the project.
+        let onQueue = try await store.recordStatements { _ = try await store.fetch(Project.self, id: 1) }
+        #expect(onQueue.count == 3, "\(onQueue)")
+
+        let pause = ThreadPause()
+        let write = try holdBackgroundWrite(store, saving: [Todo(uniqueID: 9, title: "nine")], pause: pause)
+        try await pause.waitUntilReached()
+        var fetched: Project?
+        // The log is handed back once the queue has finished what came before, the held write too.
+        let recording = Task {
+            try await store.recordStatements { fetched = try await store.fetch(Project.self, where: "uniqueID = 1").first }
+        }
+        try await Waiting.within(10, onTimeout: pause.release) {
+            while fetched == nil { try await Task.sleep(for: .milliseconds(1)) }
+        }
+        pause.release()
+        let onReader = try await recording.value
+        try await write.committed()
+        #expect(fetched?.tasks.count == 4)
+        #expect(onReader.count == 3, "\(onReader)")
+        #expect(onReader.statements.allSatisfy { $0.hasPrefix("SELECT") }, "\(onReader)")
+        try await store.close()
+    }
 }

@@ -13,9 +13,11 @@ import Testing
             databaseURL: folder.appendingPathComponent("notes.sqlite"),
             modelURL: resources.appendingPathComponent("Notes.plist"),
             schemaURL: resources.appendingPathComponent("Notes.sql"))
-        let notes = try await store.fetchAll(Note.self)
-        #expect(notes.map(\.uniqueID) == [1_000])
+        let notes = try await store.fetchAll(Note.self, orderBy: "uniqueID")
+        // The note saved and archived, then the 10,000 imported in the background.
+        #expect(notes.map(\.uniqueID) == [1_000] + Array(2_000..<12_000))
         #expect(notes.first?.archived == true)
+        #expect(notes.dropFirst().allSatisfy { !$0.archived })
         try await store.close()
     }
 

@@ -30,8 +30,14 @@ enum Readme {
         try store.update(Note.self, ids: visible.map(\.uniqueID), set: ["archived": true])  // 1 statement
         let observation = store.observeChanges { change in print(change.updatedIDs(of: Note.self)) }
         try await store.flush()                                                 // waits; throws a failed write
+
+        let imported = (2_000..<12_000).map { Note(uniqueID: $0, archived: false, text: "Imported \($0)") }
+        let importing = try store.performInBackground { try store.save(imported) }   // a long write
+        let shown = try await store.fetch(Note.self, where: "archived = 0", limit: 200) // doesn't wait for it
+        try await importing.committed()
         // sample-end
         withExtendedLifetime(observation) {}
+        precondition(shown.count <= 200)
         return store
     }
 }

@@ -98,7 +98,7 @@ final class ModelBasedRun {
         }
         made = [:]
         let steps = try await prepare(operation)
-        let inBackground = Bool.random(using: &rng)
+        let inBackground = Bool.random(using: &rng) && ProcessInfo.processInfo.environment["QSDATA_NO_BACKGROUND"] == nil
         var next = reference
         var refused: (any Error)?
         var failure: (any Error)?

@@ -34,16 +34,14 @@ extension QSStore {
         }
         let ticket = QSWrite(operation: "background batch", center: changeCenter)
         database.beginBackgroundWrite()
-        collectedBatch = CollectedBatch(ticket: ticket)
-        defer { collectedBatch = nil }
+        let writes: [PendingWrite]
         do {
-            try body()
+            writes = try collectWrites(of: body, ticket: ticket)
         } catch {
-            restoreMemory(touchedBy: (collectedBatch?.writes ?? []).map { ($0.touches, $0.source) })
             database.abandonBackgroundWrite()
             throw error
         }
-        enqueue(collectedBatch?.writes ?? [], ticket: ticket, inBackground: true)
+        enqueue(writes, ticket: ticket, inBackground: true)
         return ticket
     }
 

@@ -21,6 +21,13 @@ extension QSStore {
             return outer.ticket
         }
         let ticket = QSWrite(operation: "batch", center: changeCenter)
+        enqueue(try collectWrites(of: body, ticket: ticket), ticket: ticket)
+        return ticket
+    }
+
+    /// The writes `body` makes, collected instead of enqueued. When `body` throws, what the
+    /// writes made so far changed in memory is brought back, and the error thrown on.
+    func collectWrites(of body: () throws -> Void, ticket: QSWrite) throws -> [PendingWrite] {
         collectedBatch = CollectedBatch(ticket: ticket)
         defer { collectedBatch = nil }
         do {
@@ -29,8 +36,7 @@ extension QSStore {
             restoreMemory(touchedBy: (collectedBatch?.writes ?? []).map { ($0.touches, $0.source) })
             throw error
         }
-        enqueue(collectedBatch?.writes ?? [], ticket: ticket)
-        return ticket
+        return collectedBatch?.writes ?? []
     }
 
     /// Brings what writes changed in memory back to what the database holds, for writes that
@@ -40,9 +46,11 @@ extension QSStore {
         let finishedWrites = changeCenter.finishedWrites
         database.enqueue { state in
             guard let state else { return }
-            let context = QueueContext(state: state, registry: registry)
-            let restores = MemoryTouches.restoreWork(for: writes, in: context)
-            finishedWrites.post(.restored(restores))
+            state.withReadAdoptionsTaken {
+                let context = QueueContext(state: state, registry: registry)
+                let restores = MemoryTouches.restoreWork(for: writes, in: context)
+                finishedWrites.post(.restored(restores))
+            }
         }
     }
 
@@ -68,18 +76,20 @@ extension QSStore {
     /// Enqueues `writes` as one transaction; a background one lets reads pass it (see
     /// ``performInBackground(_:)``), and ends the background write once it has run.
     func enqueue(_ writes: [PendingWrite], ticket: QSWrite?, inBackground: Bool = false) {
-        let transaction = WriteTransaction(writes: writes, ticket: ticket, registry: registry, finishedWrites: changeCenter.finishedWrites)
-        let work: @Sendable (QueueState?) -> Void = { [weak self] state in
-            transaction.run(on: state)
-            Task { @MainActor in
-                if inBackground { self?.database.endBackgroundWrite() }
-                self?.changeCenter.deliverFinishedWork()
+        var transaction = WriteTransaction(writes: writes, ticket: ticket, registry: registry, finishedWrites: changeCenter.finishedWrites)
+        func work(_ transaction: WriteTransaction) -> @Sendable (QueueState?) -> Void {
+            { [weak self] state in
+                transaction.run(on: state)
+                Task { @MainActor in
+                    if inBackground { self?.database.endBackgroundWrite() }
+                    self?.changeCenter.deliverFinishedWork()
+                }
             }
         }
-        if inBackground {
-            database.enqueueBackgroundWrite(work, touches: writes.compactMap(\.touches))
-        } else {
-            database.enqueue(work)
+        guard inBackground else { return database.enqueue(work(transaction)) }
+        database.enqueueBackgroundWrite(touches: writes.compactMap(\.touches)) { ending in
+            transaction.whenEnding = ending
+            return work(transaction)
         }
     }
 }

@@ -236,17 +236,20 @@ public final class QSStore {
     }
 
     /// Records every SQL statement the store runs while `body` runs, including the writes it
-    /// enqueues. Transaction control is listed but not counted.
+    /// enqueues and the reads that run on reader connections. Transaction control is listed but
+    /// not counted.
     /// ```swift
     /// let log = try await store.recordStatements { try store.delete(notes) }
     /// #expect(log.count == 3)
     /// ```
     public func recordStatements(_ body: () async throws -> Void) async throws -> QSStatementLog {
         let recorder = StatementRecorder()
-        database.enqueue { state in state?.connection.startRecording(recorder) }
+        database.enqueueLetting { state in state?.connection.startRecording(recorder) }
+        readers.recorder.withLock { $0 = recorder }
         var bodyError: (any Error)?
         do { try await body() } catch { bodyError = error }
-        let statements = try await database.perform { state in
+        readers.recorder.withLock { $0 = nil }
+        let statements = try await database.performLetting { state in
             state.connection.stopRecording()
             return recorder.statements
         }

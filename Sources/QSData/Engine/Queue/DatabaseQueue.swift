@@ -36,10 +36,7 @@ final class DatabaseQueue: @unchecked Sendable {
                     continuation.resume(throwing: QSDataError.storeClosed)
                     return
                 }
-                continuation.resume(with: Result {
-                    try state.catchUpWithOtherConnections()
-                    return try work(state)
-                })
+                continuation.resume(with: Result { try state.runSealed(work) })
             }
         }
     }

@@ -19,8 +19,17 @@ final class QueueEntrance {
     private let registry: TypeRegistry
     private var holds = 0
     private var waiting: [@Sendable (QueueState?) -> Void] = []
+    /// The gate reads pass while a background write runs (see ``readGate``).
+    private var backgroundGate: ReadGate?
+    /// Background writes enqueued whose transactions have not ended yet; counted down on the queue,
+    /// so that reads go back to the queue as soon as the last has run.
+    private let backgroundWritesRunning = LockedState(0)
+
     /// Where a read issued now goes: after this gate, to a reader connection; nil: to the queue.
-    private(set) var readGate: ReadGate?
+    var readGate: ReadGate? {
+        guard let gate = backgroundGate, backgroundWritesRunning.withLock({ $0 > 0 }) else { return nil }
+        return gate
+    }
     /// Background writes begun and not yet ended.
     private var backgroundWrites = 0
     /// What each background write enqueued and not yet ended changed in memory, oldest first.
@@ -39,13 +48,13 @@ final class QueueEntrance {
     /// Hands `work` to the queue, after everything handed over before it, without waiting for
     /// it. `work` receives nil when the store is closed. Reads issued from now on wait for it.
     func enqueue(_ work: @escaping @Sendable (QueueState?) -> Void) {
-        readGate = nil
+        backgroundGate = nil
         enqueueLetting(work)
     }
 
-    /// Hands `work` to the queue without making later reads wait for it: a background write, or
-    /// the gate in front of one.
-    private func enqueueLetting(_ work: @escaping @Sendable (QueueState?) -> Void) {
+    /// Hands `work`, which writes nothing the app sees (a background write, the gate in front of
+    /// one, bookkeeping), to the queue without making later reads wait for it.
+    func enqueueLetting(_ work: @escaping @Sendable (QueueState?) -> Void) {
         handOverNotes()
         if holds > 0 {
             waiting.append(work)
@@ -57,7 +66,7 @@ final class QueueEntrance {
     /// Runs `work` on the queue after everything handed over before it, and returns its result.
     /// Reads issued from now on wait for it, as for any work that may write.
     func perform<Value: Sendable>(_ work: @escaping @Sendable (QueueState) throws -> Value) async throws -> Value {
-        readGate = nil
+        backgroundGate = nil
         return try await performLetting(work)
     }
 
@@ -72,10 +81,7 @@ final class QueueEntrance {
                     continuation.resume(throwing: QSDataError.storeClosed)
                     return
                 }
-                continuation.resume(with: Result {
-                    try state.catchUpWithOtherConnections()
-                    return try work(state)
-                })
+                continuation.resume(with: Result { try state.runSealed(work) })
             }
         }
     }
@@ -109,20 +115,25 @@ final class QueueEntrance {
     func beginBackgroundWrite() {
         backgroundWrites += 1
         // A gate with no foreground write since stands already; reads keep going through it.
-        guard readGate == nil else { return }
+        guard backgroundGate == nil else { return }
         let gate = ReadGate()
         // Opened even when the store has closed meanwhile: a read waiting on it then finds the
         // readers closed, rather than waiting for ever.
         enqueueLetting { _ in gate.open() }
-        readGate = gate
+        backgroundGate = gate
     }
 
     /// Hands the background write's transaction to the queue, without making later reads wait for
-    /// it. `touches` say what its writes changed in memory before it runs.
-    func enqueueBackgroundWrite(_ work: @escaping @Sendable (QueueState?) -> Void, touches: [MemoryTouches]) {
+    /// it. `touches` say what its writes changed in memory before it runs. `work` calls the
+    /// closure it is given as its transaction ends: from then on, reads use the queue again.
+    func enqueueBackgroundWrite(
+        touches: [MemoryTouches], _ work: (_ ending: @escaping @Sendable () -> Void) -> @Sendable (QueueState?) -> Void
+    ) {
         backgroundTouches.append(touches)
         rowsTouchedInBackground = nil
-        enqueueLetting(work)
+        let running = backgroundWritesRunning
+        running.withLock { $0 += 1 }
+        enqueueLetting(work { running.withLock { $0 -= 1 } })
     }
 
     /// The background write enqueued first has run (committed or rolled back).
@@ -137,7 +148,7 @@ final class QueueEntrance {
     func abandonBackgroundWrite() {
         precondition(backgroundWrites > 0, "QueueEntrance: a background write ended that never began")
         backgroundWrites -= 1
-        if backgroundWrites == 0 { readGate = nil }
+        if backgroundWrites == 0 { backgroundGate = nil }
     }
 
     /// Whether a background write still in flight changed the instance of row `id` of `table` in

@@ -32,6 +32,15 @@ final class QueueState {
         _ = try withReadAdoptionsTaken { try outsideChanges?.catchUp(self, origin: .otherConnection) }
     }
 
+    /// Runs awaited work (a fetch, a refresh, the app's SQL): what other connections committed
+    /// is taken in first, and no read on a reader is kept while it runs (see ``ReadAdoptions``).
+    func runSealed<Value>(_ work: (QueueState) throws -> Value) throws -> Value {
+        try withReadAdoptionsTaken {
+            try outsideChanges?.catchUp(self, origin: .otherConnection)
+            return try work(self)
+        }
+    }
+
     /// Keeps the instances reads on readers made in the queue's tables, then runs `body`, which
     /// may post a commit, while no more are taken (see ``ReadAdoptions``).
     func withReadAdoptionsTaken<Value>(_ body: () throws -> Value) rethrows -> Value {
@@ -63,10 +72,10 @@ struct QueueContext {
     /// The ``state`` is then the read's own, thrown away after it.
     let heldOnMainActor: HeldOnMainActor?
 
-    init(state: QueueState, registry: TypeRegistry, made: MadeInstances = MadeInstances()) {
+    init(state: QueueState, registry: TypeRegistry, made: MadeInstances? = nil) {
         self.state = state
         self.registry = registry
-        self.made = made
+        self.made = made ?? MadeInstances(adoptions: state.readAdoptions)
         heldOnMainActor = nil
     }
 
@@ -74,7 +83,7 @@ struct QueueContext {
     init(readerConnection: SQLiteConnection, registry: TypeRegistry) {
         state = QueueState(connection: readerConnection, valueChildTables: [])
         self.registry = registry
-        made = MadeInstances()
+        made = MadeInstances(adoptions: nil)
         heldOnMainActor = HeldOnMainActor()
     }
 
@@ -90,6 +99,13 @@ final class MadeInstances {
     typealias Record = (binding: any AnyTypeBinding, ids: [QSAnyID], instances: [Instance])
     /// What each fetch made, in the order the fetches ended (a fetch's children before it).
     private(set) var made: [Record] = []
+    /// Told of the handover, so that no read on a reader keeps other instances for these rows
+    /// meanwhile; nil on a reader.
+    private let adoptions: ReadAdoptions?
+
+    init(adoptions: ReadAdoptions?) {
+        self.adoptions = adoptions
+    }
 
     /// Records what a fetch of `binding`'s type made.
     func record(_ binding: any AnyTypeBinding, ids: [QSAnyID], instances: [Instance]) {
@@ -100,8 +116,11 @@ final class MadeInstances {
     /// The main-actor work that keeps them in the main actor's tables.
     func handOver() -> @MainActor @Sendable () -> Void {
         let made = ObjectsInTransit(value: self.made)
+        let adoptions = self.adoptions
+        let handover = made.value.isEmpty ? nil : adoptions?.handoverStarted()
         return {
             for (binding, ids, instances) in made.value { binding.keepFetched(ids: ids, instances: instances) }
+            if let handover { adoptions?.handedOver(handover) }
         }
     }
 }

@@ -4,27 +4,48 @@
 /// Not queued like the main actor's other notes (``KnownRowsNotes``): those wait behind the
 /// background write, and the queue must know these instances before it next re-reads held rows
 /// for a commit (the app's own SQL in the background write, or another connection's), or they
-/// would keep the values from before it. So the queue takes them whenever it is about to read
-/// such changes and post them, and *seals* the box until it has posted: a read that arrives at
-/// the main actor meanwhile is not kept, and runs again, after the commit.
+/// would keep the values from before it. So the queue takes them whenever it starts work that
+/// may make instances or post a commit, and *seals* the box until that work is done: a read that
+/// arrives at the main actor meanwhile is not kept, and runs again. The same holds while
+/// instances the queue made are on their way to the main actor.
 final class ReadAdoptions: Sendable {
     typealias Adoption = (binding: any AnyTypeBinding, ids: [QSAnyID], instances: [Instance])
 
     private struct State {
         var waiting: [Adoption] = []
         var isSealed = false
+        /// Handovers of instances the queue made, not yet taken in by the main actor.
+        var handoversInTransit: Set<UInt64> = []
+        var lastHandover: UInt64 = 0
     }
 
     private let state = LockedState(State())
 
-    /// Main actor: hands over what a read made, unless the queue is posting a commit now, or
-    /// has posted one after `commitNumber` (the last the read reflects). Returns whether it did.
+    /// Main actor: hands over what a read made, unless the queue is at work that may make
+    /// instances or post a commit, has posted a commit after `commitNumber` (the last the read
+    /// reflects), or has made instances the main actor has not taken in yet (the main actor would
+    /// not know of them, and keep the read's for the same rows). Returns whether it did.
     func deposit(_ adoptions: [Adoption], reflecting commitNumber: UInt64, finishedWrites: FinishedWrites) -> Bool {
         state.withLock { box in
-            guard !box.isSealed, finishedWrites.lastCommitNumber <= commitNumber else { return false }
+            guard !box.isSealed, box.handoversInTransit.isEmpty, finishedWrites.lastCommitNumber <= commitNumber else { return false }
             box.waiting += adoptions
             return true
         }
+    }
+
+    /// Database queue, while sealed: instances the queue made are on their way to the main
+    /// actor; returns the number ``handedOver(_:)`` takes once they are there.
+    func handoverStarted() -> UInt64 {
+        state.withLock { box in
+            box.lastHandover += 1
+            box.handoversInTransit.insert(box.lastHandover)
+            return box.lastHandover
+        }
+    }
+
+    /// Main actor: the instances of handover `number` are in the main actor's tables.
+    func handedOver(_ number: UInt64) {
+        _ = state.withLock { $0.handoversInTransit.remove(number) }
     }
 
     /// Database queue: takes what is waiting and seals the box until ``unseal()``.

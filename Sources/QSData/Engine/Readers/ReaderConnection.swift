@@ -16,17 +16,22 @@ final class ReaderConnection: @unchecked Sendable {
         self.path = path
     }
 
-    /// Runs `work` in a read transaction on this connection, opening it first when needed.
-    func read<Value: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws -> Value) async throws -> Value {
+    /// Runs `work` in a read transaction on this connection, opening it first when needed, with
+    /// its statements recorded by `recorder` when given.
+    func read<Value: Sendable>(
+        recordingTo recorder: StatementRecorder?, _ work: @escaping @Sendable (SQLiteConnection) throws -> Value
+    ) async throws -> Value {
         try await withCheckedThrowingContinuation { continuation in
             queue.async {
-                continuation.resume(with: Result { try self.readInTransaction(work) })
+                continuation.resume(with: Result { try self.readInTransaction(recordingTo: recorder, work) })
             }
         }
     }
 
-    private func readInTransaction<Value>(_ work: (SQLiteConnection) throws -> Value) throws -> Value {
+    private func readInTransaction<Value>(recordingTo recorder: StatementRecorder?, _ work: (SQLiteConnection) throws -> Value) throws -> Value {
         let connection = try opened()
+        if let recorder { connection.startRecording(recorder) }
+        defer { if recorder != nil { connection.stopRecording() } }
         try connection.execute("BEGIN DEFERRED")
         do {
             let value = try work(connection)

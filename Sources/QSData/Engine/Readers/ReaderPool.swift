@@ -26,6 +26,8 @@ final class ReaderPool: Sendable {
     private let limit: Int
     private let waitLimit: Duration
     private let state = LockedState(State())
+    /// Records the statements reads run, while ``QSStore/recordStatements(_:)`` asks.
+    let recorder = LockedState<StatementRecorder?>(nil)
 
     init(path: String, options: QSStoreOptions) {
         self.path = path
@@ -39,7 +41,7 @@ final class ReaderPool: Sendable {
     func read<Value: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws -> Value) async throws -> Value {
         let reader = try await take()
         defer { give(back: reader) }
-        return try await reader.read(work)
+        return try await reader.read(recordingTo: recorder.withLock { $0 }, work)
     }
 
     private enum Taking {

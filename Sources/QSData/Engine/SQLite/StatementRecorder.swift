@@ -1,11 +1,23 @@
-/// Collects the statements a connection runs while recording is on.
+import Foundation
+
+/// Collects the statements connections run while recording is on: the database queue's (by
+/// SQLite's trace callback), and the reader connections' while reads pass a background write.
 ///
-/// Created on the main actor, then touched only on the database queue (by SQLite's trace
-/// callback) until the queue hands back what it collected.
+/// Created on the main actor; filled from those connections' threads, under a lock, until the
+/// main actor takes what it collected.
 final class StatementRecorder: @unchecked Sendable {
-    private(set) var statements: [String] = []
+    private let lock = NSLock()
+    private var recorded: [String] = []
 
     func record(_ sql: String) {
-        statements.append(sql)
+        lock.lock()
+        recorded.append(sql)
+        lock.unlock()
+    }
+
+    var statements: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return recorded
     }
 }

@@ -7,6 +7,9 @@ struct WriteTransaction: Sendable {
     let ticket: QSWrite?
     let registry: TypeRegistry
     let finishedWrites: FinishedWrites
+    /// Runs on the queue as the transaction ends, before its outcome is posted or its tickets hear
+    /// of it (a background write tells reads to use the queue again from then on).
+    var whenEnding: @Sendable () -> Void = {}
 
     /// Database queue: runs the writes in one transaction (`state` is nil once the store
     /// is closed: the writes then fail) and posts the outcome to `finishedWrites`.
@@ -57,6 +60,7 @@ struct WriteTransaction: Sendable {
     }
 
     private func finish(_ open: OpenTransaction, on state: QueueState?, abandoned: Bool) {
+        whenEnding()
         guard let state else { return finishPosting(open, on: nil, abandoned: abandoned) }
         // The app's SQL in the transaction is read back for the instances held, including those
         // reads on readers made while it ran.
