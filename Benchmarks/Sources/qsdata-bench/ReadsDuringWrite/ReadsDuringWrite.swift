@@ -72,13 +72,14 @@ extension Workloads {
             return (path: path, store: store, articles: newArticles.map(Article.init))
         }, { context in
             let store = context.store
+            let writeStart = ContinuousClock.now
             let write: QSWrite
             if inBackground {
                 write = try store.performInBackground { _ = try store.save(context.articles) }
             } else {
                 write = try store.save(context.articles)
             }
-            let watch = WriteWatch { try await write.committed() }
+            let watch = WriteWatch(startedAt: writeStart) { try await write.committed() }
             var latencies = try await ReadLoop.read(
                 during: watch, plan: plan, searchFirst: recorder.trials(of: name) % 2 == 1,
                 fetch: { feed, limit in try await fetch(store, feed, limit) },

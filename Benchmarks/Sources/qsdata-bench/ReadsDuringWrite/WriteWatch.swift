@@ -8,10 +8,10 @@ final class WriteWatch {
     private(set) var failure: (any Error)?
     private var task: Task<Void, Never>?
 
-    /// Starts watching now; `waitForWrite` returns when the write has committed (or throws when
-    /// it failed), such as `{ try await write.committed() }`.
-    init(_ waitForWrite: @escaping @MainActor @Sendable () async throws -> Void) {
-        startedAt = ContinuousClock.now
+    /// Watches a write started at `startedAt` (now by default): `waitForWrite` returns when it has
+    /// committed (or throws when it failed), such as `{ try await write.committed() }`.
+    init(startedAt: ContinuousClock.Instant = .now, _ waitForWrite: @escaping @MainActor @Sendable () async throws -> Void) {
+        self.startedAt = startedAt
         task = Task { @MainActor [weak self] in
             do {
                 try await waitForWrite()
