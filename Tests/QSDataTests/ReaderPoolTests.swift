@@ -118,4 +118,27 @@ struct ReaderPoolTests {
         try await write.committed()
         try await store.close()
     }
+
+    @Test func aBackgroundWriteThatGrowsTheLogPastTheLimitLeavesItCutBack() async throws {
+        let url = Fixtures.temporaryDatabaseURL()
+        let store = try await QSStore.open(
+            at: url, model: QSDataModel(propertyList: Data(TodoModel.model.utf8), fileName: "Todos.plist"),
+            schema: QSSchema(creationSQL: TodoModel.schema), types: [Project.self, Todo.self],
+            options: QSStoreOptions(walSizeLimit: 64 << 10))
+        func walSize() throws -> Int {
+            let attributes = try FileManager.default.attributesOfItem(atPath: url.path + "-wal")
+            return (attributes[.size] as? NSNumber)?.intValue ?? -1
+        }
+        let tasks = (1...5_000).map { Todo(uniqueID: Int64($0), title: String(repeating: "a long title ", count: 8)) }
+        // A foreground write of the same size leaves the log as SQLite's checkpoints leave it.
+        try await store.save(tasks).committed()
+        try await store.flush()
+        #expect(try walSize() > 64 << 10)
+        for task in tasks { task.title = "renamed " + task.title }
+        try await store.performInBackground { try store.save(tasks) }.committed()
+        try await store.flush()
+        #expect(try walSize() == 0)
+        #expect(try await store.count(Todo.self, where: "title LIKE 'renamed%'") == 5_000)
+        try await store.close()
+    }
 }

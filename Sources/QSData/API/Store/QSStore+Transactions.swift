@@ -80,6 +80,9 @@ extension QSStore {
         func work(_ transaction: WriteTransaction) -> @Sendable (QueueState?) -> Void {
             { [weak self] state in
                 transaction.run(on: state)
+                // A long write grows the log far past its usual size: cut back at once, rather
+                // than at the next write, which may be a long time coming.
+                if inBackground, let state { state.connection.truncateWriteAheadLog(ifLargerThan: state.walSizeLimit) }
                 Task { @MainActor in
                     if inBackground { self?.database.endBackgroundWrite() }
                     self?.changeCenter.deliverFinishedWork()

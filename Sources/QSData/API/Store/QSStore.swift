@@ -95,6 +95,7 @@ public final class QSStore {
                 try connection.useWriteAheadLog()
                 try connection.execute("PRAGMA journal_size_limit = \(options.walSizeLimit)")
                 state.readAdoptions = readAdoptions
+                state.walSizeLimit = options.walSizeLimit
                 try Self.startChangeLog(model: model, registry: registry, finishedWrites: finishedWrites, state: state)
             }
             let readers = ReaderPool(path: url.path, options: options)

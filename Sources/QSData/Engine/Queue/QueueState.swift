@@ -17,6 +17,9 @@ final class QueueState {
     /// The instances reads on reader connections made, for the queue's tables; nil until the
     /// store has opened, and on a reader.
     var readAdoptions: ReadAdoptions?
+    /// The size the write-ahead log is cut back to after a background write grew it past it
+    /// (``QSStoreOptions/walSizeLimit``).
+    var walSizeLimit = QSStoreOptions().walSizeLimit
     private var knownRowsByType: [ObjectIdentifier: KnownRows] = [:]
     /// Which rows of the types that keep no instances and are children of a relationship exist.
     let knownValueRows: KnownValueRows
