@@ -43,7 +43,7 @@ struct ReadLatencySummary {
     static func table(_ summaries: [ReadLatencySummary], plan: ReadPlan, written: Int) -> String {
         let header = [
             "Implementation", "rounds", "reads", "fetch p50", "fetch p99", "fetch max",
-            "search p50", "search p99", "search max", "write (median)", "failed reads", "readers",
+            "search p50", "search p99", "search max", "write (median)", "main actor busy (max)", "failed reads", "readers",
         ]
         let rows = summaries.map { summary -> [String] in
             let latencies = summary.latencies
@@ -52,7 +52,7 @@ struct ReadLatencySummary {
             }
             return [summary.implementation, String(summary.rounds), String(latencies.readCount)]
                 + figures(latencies.fetches) + figures(latencies.searches)
-                + [ms(Statistics.median(latencies.writes.sorted())), String(latencies.failures.count),
+                + [ms(Statistics.median(latencies.writes.sorted())), ms(latencies.longestMainActorGap), String(latencies.failures.count),
                    latencies.readersOpened.map(String.init) ?? ""]
         }
         return "\nReads on the main actor while \(written) articles are saved into \(plan.articles) "

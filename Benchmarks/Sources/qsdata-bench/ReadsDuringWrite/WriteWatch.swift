@@ -48,6 +48,9 @@ struct ReadLatencies {
     var readersOpened: Int?
     /// The reads slower than ``SlowRead/threshold``, with when they were issued.
     var slowReads: [SlowRead] = []
+    /// The longest the main actor was busy while the reads ran (the longest interval between
+    /// the ticks of a 1 ms ``MainActorTicker``): what part of a slow read was the main actor's.
+    var longestMainActorGap = 0.0
 
     /// Records the duration of the write the reads ran beside.
     mutating func noteWrite(milliseconds: Double) {
@@ -64,6 +67,7 @@ struct ReadLatencies {
         failures += other.failures
         if let opened = other.readersOpened { readersOpened = max(readersOpened ?? 0, opened) }
         slowReads += other.slowReads
+        longestMainActorGap = max(longestMainActorGap, other.longestMainActorGap)
     }
 }
 
@@ -135,6 +139,8 @@ enum ReadLoop {
         let clock = ContinuousClock()
         var latencies = ReadLatencies()
         var round = 0
+        let ticker = MainActorTicker()
+        ticker.start()
         func timed(_ kind: String, _ read: () async throws -> Int, isExpected: (Int) -> Bool) async -> Double {
             let start = clock.now
             do {
@@ -169,6 +175,8 @@ enum ReadLoop {
             }
             round += 1
         }
+        await ticker.stop()
+        latencies.longestMainActorGap = ticker.intervals.max() ?? 0
         return latencies
     }
 }
