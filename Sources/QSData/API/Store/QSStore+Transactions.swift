@@ -80,9 +80,6 @@ extension QSStore {
         func work(_ transaction: WriteTransaction) -> @Sendable (QueueState?) -> Void {
             { [weak self] state in
                 transaction.run(on: state)
-                // A long write grows the log far past its usual size: cut back at once, rather
-                // than at the next write, which may be a long time coming.
-                if inBackground, let state { state.connection.truncateWriteAheadLog(ifLargerThan: state.walSizeLimit) }
                 Task { @MainActor in
                     if inBackground { self?.database.endBackgroundWrite() }
                     self?.changeCenter.deliverFinishedWork()
@@ -90,8 +87,14 @@ extension QSStore {
             }
         }
         guard inBackground else { return database.enqueue(work(transaction)) }
-        database.enqueueBackgroundWrite(touches: writes.compactMap(\.touches)) { ending in
-            transaction.whenEnding = ending
+        database.enqueueBackgroundWrite(touches: writes.compactMap(\.touches)) { ended in
+            transaction.whenEnding = { state in
+                // A long write grows the log far past its usual size: cut back at once, rather
+                // than at the next write, which may be a long time coming. Reads meanwhile still
+                // go to readers.
+                state?.connection.truncateWriteAheadLog(ifLargerThan: state?.walSizeLimit ?? 0)
+                ended()
+            }
             return work(transaction)
         }
     }

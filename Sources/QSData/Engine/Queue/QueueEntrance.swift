@@ -125,9 +125,9 @@ final class QueueEntrance {
 
     /// Hands the background write's transaction to the queue, without making later reads wait for
     /// it. `touches` say what its writes changed in memory before it runs. `work` calls the
-    /// closure it is given as its transaction ends: from then on, reads use the queue again.
+    /// closure it is given once its transaction has ended: from then on, reads use the queue again.
     func enqueueBackgroundWrite(
-        touches: [MemoryTouches], _ work: (_ ending: @escaping @Sendable () -> Void) -> @Sendable (QueueState?) -> Void
+        touches: [MemoryTouches], _ work: (_ ended: @escaping @Sendable () -> Void) -> @Sendable (QueueState?) -> Void
     ) {
         backgroundTouches.append(touches)
         rowsTouchedInBackground = nil

@@ -44,6 +44,8 @@ extension QSStore {
                 return (objects, read.value.commitNumber)
             case .readAgain:
                 continue
+            case .readWhenUnsealed:
+                await readAdoptions.waitUntilUnsealed()
             case .readOnQueue:
                 return nil
             }
@@ -56,6 +58,8 @@ extension QSStore {
         /// A write committed after the read's snapshot, or the main actor got another instance
         /// for a row meanwhile: read again.
         case readAgain
+        /// The queue is posting a commit or making instances: read again once it is done.
+        case readWhenUnsealed
         /// The read made an instance for a row the background write changed in memory: only a
         /// read after the write can make one that agrees with the app's.
         case readOnQueue
@@ -97,8 +101,10 @@ extension QSStore {
             let positions = unheld.indices.filter { unheld[$0] }
             return (binding: record.binding, ids: positions.map { record.ids[$0] }, instances: positions.map { record.instances[$0] })
         }
-        guard readAdoptions.deposit(kept, reflecting: read.commitNumber, finishedWrites: changeCenter.finishedWrites) else {
-            return .readAgain
+        switch readAdoptions.deposit(kept, reflecting: read.commitNumber, finishedWrites: changeCenter.finishedWrites) {
+        case .taken: break
+        case .sealed: return .readWhenUnsealed
+        case .refused: return .readAgain
         }
         for record in kept { record.binding.keepRead(ids: record.ids, instances: record.instances) }
         return .kept(objects)

@@ -13,7 +13,9 @@ final class ReadAdoptions: Sendable {
 
     private struct State {
         var waiting: [Adoption] = []
-        var isSealed = false
+        /// How many pieces of queue work have sealed the box and not yet unsealed it.
+        var seals = 0
+        var waitingForUnseal: [CheckedContinuation<Void, Never>] = []
         /// Handovers of instances the queue made, not yet taken in by the main actor.
         var handoversInTransit: Set<UInt64> = []
         var lastHandover: UInt64 = 0
@@ -21,15 +23,35 @@ final class ReadAdoptions: Sendable {
 
     private let state = LockedState(State())
 
+    enum Deposit {
+        case taken
+        /// The queue is at work that may make instances or post a commit: try again once it is done.
+        case sealed
+        /// A commit was posted after the read, or instances the queue made are on their way.
+        case refused
+    }
+
     /// Main actor: hands over what a read made, unless the queue is at work that may make
     /// instances or post a commit, has posted a commit after `commitNumber` (the last the read
     /// reflects), or has made instances the main actor has not taken in yet (the main actor would
-    /// not know of them, and keep the read's for the same rows). Returns whether it did.
-    func deposit(_ adoptions: [Adoption], reflecting commitNumber: UInt64, finishedWrites: FinishedWrites) -> Bool {
+    /// not know of them, and keep the read's for the same rows).
+    func deposit(_ adoptions: [Adoption], reflecting commitNumber: UInt64, finishedWrites: FinishedWrites) -> Deposit {
         state.withLock { box in
-            guard !box.isSealed, box.handoversInTransit.isEmpty, finishedWrites.lastCommitNumber <= commitNumber else { return false }
+            if box.seals > 0 { return .sealed }
+            guard box.handoversInTransit.isEmpty, finishedWrites.lastCommitNumber <= commitNumber else { return .refused }
             box.waiting += adoptions
-            return true
+            return .taken
+        }
+    }
+
+    /// Returns once no queue work holds the box sealed.
+    func waitUntilUnsealed() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let isOpen = state.withLock { box -> Bool in
+                if box.seals > 0 { box.waitingForUnseal.append(continuation) }
+                return box.seals == 0
+            }
+            if isOpen { continuation.resume() }
         }
     }
 
@@ -51,7 +73,7 @@ final class ReadAdoptions: Sendable {
     /// Database queue: takes what is waiting and seals the box until ``unseal()``.
     func sealAndTake() -> [Adoption] {
         state.withLock { box in
-            box.isSealed = true
+            box.seals += 1
             defer { box.waiting = [] }
             return box.waiting
         }
@@ -59,7 +81,13 @@ final class ReadAdoptions: Sendable {
 
     /// Database queue: the commit has been posted.
     func unseal() {
-        state.withLock { $0.isSealed = false }
+        let waiting = state.withLock { box -> [CheckedContinuation<Void, Never>] in
+            box.seals -= 1
+            guard box.seals == 0 else { return [] }
+            defer { box.waitingForUnseal = [] }
+            return box.waitingForUnseal
+        }
+        for continuation in waiting { continuation.resume() }
     }
 
     /// Database queue: keeps what was waiting in the queue's tables, sealing the box until

@@ -7,9 +7,10 @@ struct WriteTransaction: Sendable {
     let ticket: QSWrite?
     let registry: TypeRegistry
     let finishedWrites: FinishedWrites
-    /// Runs on the queue as the transaction ends, before its outcome is posted or its tickets hear
-    /// of it (a background write tells reads to use the queue again from then on).
-    var whenEnding: @Sendable () -> Void = {}
+    /// Runs on the queue once the transaction has ended and its outcome is posted, before its
+    /// tickets hear of it (a background write cuts the log back, then tells reads to use the queue
+    /// again).
+    var whenEnding: @Sendable (QueueState?) -> Void = { _ in }
 
     /// Database queue: runs the writes in one transaction (`state` is nil once the store
     /// is closed: the writes then fail) and posts the outcome to `finishedWrites`.
@@ -60,8 +61,7 @@ struct WriteTransaction: Sendable {
     }
 
     private func finish(_ open: OpenTransaction, on state: QueueState?, abandoned: Bool) {
-        whenEnding()
-        guard let state else { return finishPosting(open, on: nil, abandoned: abandoned) }
+        guard let state, state.changeLog?.appSQLRan == true else { return finishPosting(open, on: state, abandoned: abandoned) }
         // The app's SQL in the transaction is read back for the instances held, including those
         // reads on readers made while it ran.
         state.withReadAdoptionsTaken { finishPosting(open, on: state, abandoned: abandoned) }
@@ -91,6 +91,7 @@ struct WriteTransaction: Sendable {
                 finishedWrites.post(.committed(change, operation: operation, afterCommit: afterCommit))
             }
             if let appSQLChanges = open.appSQLChanges { finishedWrites.post(appSQLChanges) }
+            whenEnding(state)
             finishTickets(failure: nil, committed: open.committed.map(\.change))
             return
         }
@@ -98,16 +99,23 @@ struct WriteTransaction: Sendable {
         let failure = QSWriteError(operation: operation, underlying: underlying)
         // The transaction rolled back: what the writes changed in memory goes back to what
         // the database holds.
-        var restores: [@MainActor @Sendable () -> QSChange] = []
+        let post = { (restores: [@MainActor @Sendable () -> QSChange]) in
+            if abandoned {
+                finishedWrites.post(.restored(restores))
+            } else {
+                finishedWrites.post(.failed(failure, writes: writes.map(\.ticket) + (ticket.map { [$0] } ?? []), restores: restores))
+            }
+        }
         if let state {
-            let context = QueueContext(state: state, registry: registry)
-            restores = MemoryTouches.restoreWork(for: writes.map { ($0.touches, $0.source) }, in: context)
-        }
-        if abandoned {
-            finishedWrites.post(.restored(restores))
+            // The rows are read back into instances, which no read on a reader may race.
+            state.withReadAdoptionsTaken {
+                let context = QueueContext(state: state, registry: registry)
+                post(MemoryTouches.restoreWork(for: writes.map { ($0.touches, $0.source) }, in: context))
+            }
         } else {
-            finishedWrites.post(.failed(failure, writes: writes.map(\.ticket) + (ticket.map { [$0] } ?? []), restores: restores))
+            post([])
         }
+        whenEnding(state)
         finishTickets(failure: failure, committed: [])
     }
 
