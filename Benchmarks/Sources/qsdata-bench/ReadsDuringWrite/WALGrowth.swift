@@ -20,8 +20,11 @@ extension Workloads {
             print("  \(phase.rawValue): done, \(HostLoad.description)")
         }
         print(WALPhaseReport.table(reports, duration: walGrowthDuration))
-        for report in reports where !report.failures.isEmpty {
-            print("  \(report.phase.rawValue): \(report.failures.count) failures, first: \(report.failures.prefix(3))")
+        for report in reports {
+            if !report.failures.isEmpty {
+                print("  \(report.phase.rawValue): \(report.failures.count) failures, first: \(report.failures.prefix(3))")
+            }
+            if let slow = report.slowReadsDescription { print("  \(report.phase.rawValue): \(slow)") }
         }
         return reports.flatMap { $0.results(workload: workload, harness: harness) }
     }
@@ -58,7 +61,9 @@ extension Workloads {
             } catch {
                 report.failures.append("fetch \(read) threw \(error)")
             }
-            report.readLatencies.append(readStart.duration(to: clock.now).milliseconds)
+            let latency = readStart.duration(to: clock.now).milliseconds
+            report.readLatencies.append(latency)
+            if latency > SlowRead.threshold { report.slowReads.append((issued: readStart, milliseconds: latency)) }
         }
         await smallWrites.stop()
         report.writes = smallWrites.count

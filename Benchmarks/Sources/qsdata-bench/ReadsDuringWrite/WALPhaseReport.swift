@@ -15,6 +15,23 @@ struct WALPhaseReport {
     var longWrite: (start: ContinuousClock.Instant, commit: ContinuousClock.Instant)?
     var readersOpened = 0
     var failures: [String] = []
+    /// The reads slower than ``SlowRead/threshold``: when each was issued, and how long it took.
+    var slowReads: [(issued: ContinuousClock.Instant, milliseconds: Double)] = []
+
+    /// The slowest reads, each placed against the long write (started at, committed at) when
+    /// the phase has one; nil when no read was slow.
+    var slowReadsDescription: String? {
+        guard !slowReads.isEmpty else { return nil }
+        let slowest = slowReads.sorted { $0.milliseconds > $1.milliseconds }.prefix(5).map { read in
+            var text = ms(read.milliseconds)
+            if let longWrite {
+                text += " issued \(ms(longWrite.start.duration(to: read.issued).milliseconds)) after the long write started"
+                    + " (committed after \(ms(longWrite.start.duration(to: longWrite.commit).milliseconds)))"
+            }
+            return text
+        }
+        return "\(slowReads.count) reads over \(Int(SlowRead.threshold)) ms; slowest: " + slowest.joined(separator: "; ")
+    }
 
     var largestSize: Int { samples.map(\.bytes).max() ?? 0 }
 
