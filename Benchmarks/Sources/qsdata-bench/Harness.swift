@@ -17,6 +17,8 @@ struct BenchResult: Codable {
     /// SQL statements per run (transaction control not counted), where the workload reports them.
     var statements: Int?
     var note: String?
+    /// The 99th percentile of the samples, where the workload reports it (read latencies).
+    var p99: Double?
 }
 
 /// Runs workloads: a warm-up, then timed repetitions on a monotonic clock.
@@ -216,18 +218,24 @@ enum ReportPrinter {
                 result.statements.map(String.init) ?? "",
             ])
         }
+        return render(header: header, rows: rows, textColumns: 2)
+    }
+
+    /// A Markdown table, its columns padded to line up: the first `textColumns` aligned left, the
+    /// others (figures) right.
+    static func render(header: [String], rows: [[String]], textColumns: Int) -> String {
         let widths = header.indices.map { column in
             ([header[column]] + rows.map { $0[column] }).map(\.count).max() ?? 0
         }
         func line(_ cells: [String]) -> String {
             "| " + cells.enumerated().map { column, cell in
                 let padding = String(repeating: " ", count: widths[column] - cell.count)
-                return column >= 2 ? padding + cell : cell + padding
+                return column >= textColumns ? padding + cell : cell + padding
             }.joined(separator: " | ") + " |"
         }
         var text = line(header) + "\n"
         text += "|" + widths.enumerated().map { column, width in
-            column >= 2 ? String(repeating: "-", count: width + 1) + ":" : ":" + String(repeating: "-", count: width + 1)
+            column >= textColumns ? String(repeating: "-", count: width + 1) + ":" : ":" + String(repeating: "-", count: width + 1)
         }.joined(separator: "|") + "|\n"
         for row in rows { text += line(row) + "\n" }
         return text

@@ -31,7 +31,7 @@ struct QSDataBench: AsyncParsableCommand {
             in the same round.
             """)
 
-    @Option(help: "Run only this workload (timeline, relationships, save, mark-read, delete, main-actor, byid, saves, memory …), or those whose name contains this text; repeatable.")
+    @Option(help: "Run only this workload (timeline, relationships, save, mark-read, delete, main-actor, byid, saves, memory, reads-during-write, wal-growth …), or those whose name contains this text; repeatable.")
     var filter: [String] = []
 
     @Option(help: "Multiply every workload size by this factor (0.1 for a quick run).")
@@ -46,6 +46,9 @@ struct QSDataBench: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Run each round of a fetch workload on one core, the next round on the next core, so that every implementation in a round runs on the same core (write workloads never are: QSData's main actor and database queue work side by side there).")
     var oneCorePerRound = true
 
+    @Option(help: "How long each phase of wal-growth reads and writes, in seconds.")
+    var walSeconds: Double = 60
+
     @Option(help: ArgumentHelp("Also write the results, with every timed run in order, as JSON to this file.", valueName: "path"))
     var report: String?
 
@@ -53,11 +56,13 @@ struct QSDataBench: AsyncParsableCommand {
         guard scale > 0 else { throw ValidationError("--scale must be positive") }
         guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
         guard minimumSeconds >= 0 else { throw ValidationError("--minimum-seconds must not be negative") }
+        guard walSeconds > 0 else { throw ValidationError("--wal-seconds must be positive") }
     }
 
     func run() async throws {
         try await BenchmarkRun(filter: filter, scale: scale, repetitions: repetitions, minimumSeconds: minimumSeconds,
-                           oneCorePerRound: oneCorePerRound, reportPath: report).run()
+                           oneCorePerRound: oneCorePerRound, walGrowthDuration: .milliseconds(Int64(walSeconds * 1_000)),
+                           reportPath: report).run()
     }
 }
 
@@ -69,6 +74,8 @@ struct BenchmarkRun {
     let repetitions: Int
     let minimumSeconds: Double
     let oneCorePerRound: Bool
+    /// How long each phase of `wal-growth` lasts (`--wal-seconds`).
+    let walGrowthDuration: Duration
     /// Where `--report` writes the results as JSON.
     let reportPath: String?
 
@@ -91,7 +98,7 @@ struct BenchmarkRun {
         let harness = try Harness(repetitions: repetitions, minimumSeconds: minimumSeconds,
                                   pinning: oneCorePerRound ? CorePinning() : nil)
         defer { harness.removeFiles() }
-        let workloads = Workloads(harness: harness, sizes: Sizes(scale: scale))
+        let workloads = Workloads(harness: harness, sizes: Sizes(scale: scale), walGrowthDuration: walGrowthDuration)
         if harness.counter.isActive && csqlitebench_has_callgrind() == 0 {
             print("qsdata-bench: running under valgrind, but built without valgrind's headers: no instruction counts (install valgrind and rebuild)")
         }

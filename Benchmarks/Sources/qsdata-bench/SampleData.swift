@@ -101,12 +101,20 @@ enum SampleData {
         (start..<(start + count)).map(note)
     }
 
+    /// Article `index` belongs to feed `index % feedCount`.
+    static let feedCount = 200
+
+    /// The feed ID of feed `number` (of ``feedCount``).
+    static func feedID(_ number: Int) -> String {
+        "https://feed\(number % feedCount).example.com/rss"
+    }
+
     static func article(_ index: Int) -> ArticleValues {
         ArticleValues(
             uniqueID: firstArticleID + Int64(index),
-            feedID: "https://feed\(index % 200).example.com/rss",
+            feedID: feedID(index),
             title: "Article \(index) about \(words[index % words.count]) and \(words[(index / 3) % words.count])",
-            url: "https://feed\(index % 200).example.com/\(index).html",
+            url: "https://feed\(index % feedCount).example.com/\(index).html",
             datePublished: date(index),
             read: false,
             starred: index % 50 == 0)

@@ -17,6 +17,8 @@ struct Sizes {
     var deletedNotes: Int { scaled(10_000) }
     var stallObjects: Int { scaled(100_000) }
     var lookups: Int { scaled(10_000) }
+    /// The rows of the long write that `reads-during-write` and `wal-growth` read beside.
+    var backgroundWriteRows: Int { scaled(100_000) }
     /// A word few article titles hold: an article's number in its title ("Article 4217 about …"),
     /// a smaller number when the scale leaves fewer than 4,218 articles.
     var rareSearchWord: String { String(min(4217, articles / 2)) }
@@ -36,18 +38,21 @@ enum Impl {
 final class Workloads {
     let harness: Harness
     let sizes: Sizes
+    /// How long each phase of `wal-growth` reads and writes.
+    let walGrowthDuration: Duration
     private var noteTemplates: [Int: String] = [:]
     private var articleTemplates: [Int: String] = [:]
     private var noteValuesCache: [Int: [NoteValues]] = [:]
 
-    init(harness: Harness, sizes: Sizes) {
+    init(harness: Harness, sizes: Sizes, walGrowthDuration: Duration = .seconds(60)) {
         self.harness = harness
         self.sizes = sizes
+        self.walGrowthDuration = walGrowthDuration
     }
 
     nonisolated static let names = [
         "timeline", "relationships", "save", "mark-read", "delete", "main-actor", "byid", "saves",
-        "search-common", "search-rare", "save-search-index", "memory",
+        "search-common", "search-rare", "save-search-index", "memory", "reads-during-write", "wal-growth",
     ]
 
     func run(_ name: String) async throws -> [BenchResult] {
@@ -64,6 +69,8 @@ final class Workloads {
         case "search-rare": return try await searchArticles(for: sizes.rareSearchWord, label: "search a rare word")
         case "save-search-index": return try await saveNotesWithSearchIndex()
         case "memory": return try await memory()
+        case "reads-during-write": return try await readsDuringWrite()
+        case "wal-growth": return try await walGrowth()
         default: return []
         }
     }

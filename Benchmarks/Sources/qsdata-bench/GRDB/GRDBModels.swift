@@ -228,15 +228,27 @@ struct GRDBAttachmentLookup: FetchableRecord, PersistableRecord {
     }
 }
 
-final class GRDBArticle: FetchableRecord, PersistableRecord {
+/// `Sendable` (its properties are constants) so that GRDB's async `read` and `write` can hand
+/// articles between its connections' queues and the main actor (`reads-during-write`).
+final class GRDBArticle: FetchableRecord, PersistableRecord, Sendable {
     static let databaseTableName = "articles"
     let uniqueID: Int64
-    var feedID: String
-    var title: String
-    var url: String
-    var datePublished: Date
-    var read: Bool
-    var starred: Bool
+    let feedID: String
+    let title: String
+    let url: String
+    let datePublished: Date
+    let read: Bool
+    let starred: Bool
+
+    init(_ values: ArticleValues) {
+        uniqueID = values.uniqueID
+        feedID = values.feedID
+        title = values.title
+        url = values.url
+        datePublished = values.datePublished
+        read = values.read
+        starred = values.starred
+    }
 
     init(row: Row) throws {
         uniqueID = try row.decode(forColumn: "uniqueID")

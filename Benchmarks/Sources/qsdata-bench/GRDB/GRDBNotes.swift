@@ -3,14 +3,20 @@ import GRDB
 
 /// The GRDB implementations, with its record API; one `DatabaseQueue` with QSData's pragmas.
 enum GRDBBench {
-    static func open(_ path: String) throws -> DatabaseQueue {
+    /// QSData's pragmas on every connection GRDB opens; `DatabasePool` switches the file to WAL
+    /// itself, so for a pool `settingWAL` is false.
+    static func configuration(settingWAL: Bool) -> Configuration {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            if settingWAL { try db.execute(sql: "PRAGMA journal_mode = WAL") }
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
-        let dbQueue = try DatabaseQueue(path: path, configuration: configuration)
+        return configuration
+    }
+
+    static func open(_ path: String) throws -> DatabaseQueue {
+        let dbQueue = try DatabaseQueue(path: path, configuration: configuration(settingWAL: true))
         // Read the schema now, as QSData does when it opens.
         _ = try dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
         return dbQueue

@@ -216,6 +216,17 @@ final class Article: QSUpdatableObject {
     var read: Bool
     var starred: Bool
 
+    /// A new article, for the workloads that save articles while reads run.
+    init(_ values: ArticleValues) {
+        uniqueID = values.uniqueID
+        feedID = values.feedID
+        title = values.title
+        url = values.url
+        datePublished = values.datePublished
+        read = values.read
+        starred = values.starred
+    }
+
     init(row: QSRow) throws {
         uniqueID = try row["uniqueID"]
         feedID = try row["feedID"]
