@@ -210,9 +210,11 @@ struct BackgroundWriteTests {
     }
 
     @Test func aFetchOnAReaderRunsTheStatementsItRunsOnTheQueue() async throws {
-        let (store, _) = try await OtherWriters.openStore(tasks: 4)
+        let (first, url) = try await OtherWriters.openStore(tasks: 4)
+        try await first.close()
+        let store = try await TodoModel.openStore(at: url)  // opened again: nothing held
         // On the queue, with nothing held: the project's lookup rows, its four tasks, the project.
-        let onQueue = try await store.recordStatements { _ = try await store.fetch(Project.self, id: 1) }
+        let onQueue = try await store.recordStatements { _ = try await store.fetch(Project.self, where: "uniqueID = 1") }
         #expect(onQueue.count == 3, "\(onQueue)")
 
         let pause = ThreadPause()

@@ -33,9 +33,7 @@ final class QueueEntrance {
     /// Background writes begun and not yet ended.
     private var backgroundWrites = 0
     /// What each background write enqueued and not yet ended changed in memory, oldest first.
-    private var backgroundTouches: [[MemoryTouches]] = []
-    /// The rows those writes changed in memory, by table; worked out when first asked.
-    private var rowsTouchedInBackground: [String: Set<QSAnyID>]?
+    private var backgroundTouches: [RowsChangedInBackground] = []
 
     init(queue: DatabaseQueue, registry: TypeRegistry) {
         self.queue = queue
@@ -129,8 +127,7 @@ final class QueueEntrance {
     func enqueueBackgroundWrite(
         touches: [MemoryTouches], _ work: (_ ended: @escaping @Sendable () -> Void) -> @Sendable (QueueState?) -> Void
     ) {
-        backgroundTouches.append(touches)
-        rowsTouchedInBackground = nil
+        backgroundTouches.append(RowsChangedInBackground(touches))
         let running = backgroundWritesRunning
         running.withLock { $0 += 1 }
         enqueueLetting(work { running.withLock { $0 -= 1 } })
@@ -139,7 +136,6 @@ final class QueueEntrance {
     /// The background write enqueued first has run (committed or rolled back).
     func endBackgroundWrite() {
         if !backgroundTouches.isEmpty { backgroundTouches.removeFirst() }
-        rowsTouchedInBackground = nil
         abandonBackgroundWrite()
     }
 
@@ -155,14 +151,7 @@ final class QueueEntrance {
     /// memory (changed it, or took it out of a cache): a reader, which sees the row as committed
     /// before, can't make an instance for it that agrees with the app's.
     func backgroundWriteTouched(_ id: QSAnyID, in table: String) -> Bool {
-        if rowsTouchedInBackground == nil {
-            var rows: [String: Set<QSAnyID>] = [:]
-            for touches in backgroundTouches.joined() {
-                for (table, ids) in touches.touchedRows() { rows[table, default: []].formUnion(ids) }
-            }
-            rowsTouchedInBackground = rows
-        }
-        return rowsTouchedInBackground?[table]?.contains(id) ?? false
+        backgroundTouches.contains { $0.contains(id, in: table) }
     }
 
     /// Holds back work handed over from now on, until every hold is released.

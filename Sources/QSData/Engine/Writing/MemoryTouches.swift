@@ -29,6 +29,14 @@ final class MemoryTouches: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Counts what was recorded so far, so that a copy of ``touchedRows()`` can tell it is behind
+    /// (a large save records each chunk as it encodes it).
+    var recordedCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return idsByBinding.values.reduce(0) { $0 + $1.ids.count } + removedByTable.values.reduce(0) { $0 + $1.count }
+    }
+
     /// The rows whose instances the write changed in memory or took out of a cache, by table.
     func touchedRows() -> [(table: String, ids: [QSAnyID])] {
         lock.lock()
