@@ -71,7 +71,7 @@ final class ReadAdoptions: Sendable {
     }
 
     /// Database queue: takes what is waiting and seals the box until ``unseal()``.
-    func sealAndTake() -> [Adoption] {
+    private func sealAndTake() -> [Adoption] {
         state.withLock { box in
             box.seals += 1
             defer { box.waiting = [] }

@@ -22,8 +22,6 @@ final class ReadGate: Sendable {
         for continuation in waiting { continuation.resume() }
     }
 
-    var isOpen: Bool { state.withLock { $0.isOpen } }
-
     /// Returns once the gate is open.
     func waitUntilOpen() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
