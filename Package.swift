@@ -10,6 +10,10 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
     products: [
         .library(name: "QSData", targets: ["QSData"]),
+        // Sync of the types a data model marks `synced`, through a server that speaks the
+        // protocol in Docs/SyncProtocol.md (the server is its own package, SyncServer/). An app
+        // that does not sync does not build it.
+        .library(name: "QSDataSync", targets: ["QSDataSync"]),
         // Generates the model types a target's data model marks with `generate`, at build time.
         .plugin(name: "QSDataModelPlugin", targets: ["QSDataModelPlugin"]),
         // The same, as `swift package generate-model-types`, for apps that commit the Swift.
@@ -22,6 +26,7 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         .target(name: "QSData", dependencies: ["CSQLite"], path: "Sources/QSData"),
+        .target(name: "QSDataSync", dependencies: ["QSData"], path: "Sources/QSDataSync"),
 
         // MARK: Model code generation
 
@@ -63,6 +68,9 @@ let package = Package(
         .testTarget(
             name: "GuideSamples", dependencies: ["QSData"], path: "Tests/GuideSamples",
             resources: [.copy("Notes.plist"), .copy("Notes.sql")], plugins: [.plugin(name: "QSDataModelPlugin")]),
+        .testTarget(name: "QSDataSyncTests", dependencies: ["QSDataSync", "QSDataSyncCrashWriter"], path: "Tests/QSDataSyncTests"),
+        // A process that saves synced objects until it is killed, for the sync's crash test.
+        .executableTarget(name: "QSDataSyncCrashWriter", dependencies: ["QSDataSync"], path: "Tests/QSDataSyncCrashWriter"),
         .testTarget(name: "QSDataTests", dependencies: ["QSData", "QSDataCrashWriter", "QSDataSecondWriter", "QSDataTodoModel"], path: "Tests/QSDataTests"),
         // A process that writes until it is killed, for QSDataTests' crash-safety test.
         .executableTarget(name: "QSDataCrashWriter", dependencies: ["QSData"], path: "Tests/QSDataCrashWriter"),

@@ -1,0 +1,62 @@
+/// What changed in objects of one table, sent as one group: every object named in `ids` had the
+/// same things change, to the same values, at the same stamps. Marking 10,000 articles read is
+/// one change with 10,000 IDs.
+///
+/// - `created`: the objects were created at this stamp, and `values` holds all their properties.
+/// - `deleted`: the objects were deleted at this stamp.
+/// - `values` and `stamps`: properties set, each with the stamp it was set at (the same keys in
+///   both). A to-many relationship is a property whose value is the ordered list of its
+///   children's uniqueIDs.
+public struct SyncChange: Codable, Sendable, Equatable {
+    /// The table the objects are stored in, as the data model names it.
+    public var table: String
+    public var ids: [SyncID]
+    public var created: SyncStamp?
+    public var deleted: SyncStamp?
+    public var values: [String: SyncValue]
+    public var stamps: [String: SyncStamp]
+
+    public init(
+        table: String, ids: [SyncID], created: SyncStamp? = nil, deleted: SyncStamp? = nil,
+        values: [String: SyncValue] = [:], stamps: [String: SyncStamp] = [:]
+    ) {
+        self.table = table
+        self.ids = ids
+        self.created = created
+        self.deleted = deleted
+        self.values = values
+        self.stamps = stamps
+    }
+
+    /// The change of one object, as a record to merge.
+    public var record: SyncRecord {
+        SyncRecord(created: created, deleted: deleted, stamps: stamps, values: values)
+    }
+
+    /// Why a change can't be taken; nil when it can.
+    public var problem: String? {
+        if table.isEmpty { return "a change names no table" }
+        if ids.isEmpty { return "a change of \(table) names no object" }
+        if Set(values.keys) != Set(stamps.keys) { return "a change of \(table) has values and stamps for different properties" }
+        if created == nil, deleted == nil, values.isEmpty { return "a change of \(table) changes nothing" }
+        return nil
+    }
+
+    /// Groups the records of one table by what they hold, so that objects that changed alike
+    /// travel as one change. The groups come in the order of their first object in `records`.
+    public static func grouping(_ records: [(id: SyncID, record: SyncRecord)], table: String) -> [SyncChange] {
+        var changes: [SyncChange] = []
+        var indexByRecord: [SyncRecord: Int] = [:]
+        for (id, record) in records {
+            if let index = indexByRecord[record] {
+                changes[index].ids.append(id)
+            } else {
+                indexByRecord[record] = changes.count
+                changes.append(SyncChange(
+                    table: table, ids: [id], created: record.created, deleted: record.deleted,
+                    values: record.values, stamps: record.stamps))
+            }
+        }
+        return changes
+    }
+}
