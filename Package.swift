@@ -26,7 +26,7 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         .target(name: "QSData", dependencies: ["CSQLite"], path: "Sources/QSData"),
-        .target(name: "QSDataSync", dependencies: ["QSData"], path: "Sources/QSDataSync"),
+        .target(name: "QSDataSync", dependencies: ["QSData", "CSQLite"], path: "Sources/QSDataSync"),
 
         // MARK: Model code generation
 
@@ -68,9 +68,14 @@ let package = Package(
         .testTarget(
             name: "GuideSamples", dependencies: ["QSData"], path: "Tests/GuideSamples",
             resources: [.copy("Notes.plist"), .copy("Notes.sql")], plugins: [.plugin(name: "QSDataModelPlugin")]),
-        .testTarget(name: "QSDataSyncTests", dependencies: ["QSDataSync", "QSDataSyncCrashWriter"], path: "Tests/QSDataSyncTests"),
+        .testTarget(
+            name: "QSDataSyncTests", dependencies: ["QSDataSync", "QSDataSyncTestSupport", "QSDataSyncCrashWriter"],
+            path: "Tests/QSDataSyncTests"),
         // A process that saves synced objects until it is killed, for the sync's crash test.
-        .executableTarget(name: "QSDataSyncCrashWriter", dependencies: ["QSDataSync"], path: "Tests/QSDataSyncCrashWriter"),
+        .executableTarget(
+            name: "QSDataSyncCrashWriter", dependencies: ["QSDataSync", "QSDataSyncTestSupport"], path: "Tests/QSDataSyncCrashWriter"),
+        // The synced board model the sync tests and the crash writer share, and a server in memory.
+        .target(name: "QSDataSyncTestSupport", dependencies: ["QSData", "QSDataSync"], path: "Tests/QSDataSyncTestSupport"),
         .testTarget(name: "QSDataTests", dependencies: ["QSData", "QSDataCrashWriter", "QSDataSecondWriter", "QSDataTodoModel"], path: "Tests/QSDataTests"),
         // A process that writes until it is killed, for QSDataTests' crash-safety test.
         .executableTarget(name: "QSDataCrashWriter", dependencies: ["QSData"], path: "Tests/QSDataCrashWriter"),

@@ -14,9 +14,9 @@
 /// created again, by an app whose IDs come from content, say) brings the uniqueID back, with the
 /// values that creation wrote.
 ///
-/// A replica keeps stamps without values (its values are its rows); a property missing from
-/// `stamps` counts as stamped at `created`, so a record needs no stamp for the properties its
-/// creation set and nobody changed since.
+/// Every property a record knows has its own stamp: a creation stamps all of them. (A replica
+/// keeps stamps without values, its values being its rows, and stores a stamp equal to the
+/// creation's as absent; it fills them in again before merging.)
 public struct SyncRecord: Codable, Sendable, Hashable {
     public var created: SyncStamp?
     public var deleted: SyncStamp?
@@ -39,7 +39,7 @@ public struct SyncRecord: Codable, Sendable, Hashable {
 
     /// The stamp `property` was last set at.
     public func stamp(of property: String) -> SyncStamp? {
-        stamps[property] ?? created
+        stamps[property]
     }
 
     /// Takes from `incoming` whatever was stamped later than what this record holds, and says

@@ -27,6 +27,13 @@ public struct QSObjectDescription: Sendable, Equatable {
     /// says `false`; changes to an unlogged table made outside the store's object API (another
     /// process, the app's SQL) are not seen until the instances are fetched afresh.
     public internal(set) var logsChanges = true
+    /// Whether the type's objects sync to the app's other devices (the model's `synced` key;
+    /// false when absent). QSDataSync sends and receives the properties and relationships of
+    /// every synced type, except ``localProperties``.
+    public internal(set) var synced = false
+    /// The properties and relationships of a synced type that stay on this device (the model's
+    /// `localProperties` key): a feed's HTTP cache headers, say.
+    public internal(set) var localProperties: Set<String> = []
 
     /// The property named `name`, if the model declares one.
     public func property(named name: String) -> QSPropertyDescription? {

@@ -11,12 +11,15 @@ import Foundation
 /// Part of the ``QueueState``: touched only on the database queue.
 final class ChangeLog {
     /// Names this store's entries and its row in `qsdata_change_readers`.
-    let readerID = UUID().uuidString
+    let readerID: String
     /// The logged tables, each with the model types stored in it.
     let typesByTable: [String: [String]]
     /// The table of each logged model type.
     private let tableByType: [String: String]
-    let triggers = FileTriggerSwitch()
+    let triggers: FileTriggerSwitch
+    /// The tables of synced types: TEMP triggers log their rows for the store (see
+    /// ``LogWriter/store(_:)``), so the store writes no entries of its own for them.
+    private let syncedTables: Set<String>
     /// Whether the app's own SQL ran in the write transaction now open: its entries are read
     /// before the store's own are written.
     var appSQLRan = false
@@ -47,6 +50,12 @@ final class ChangeLog {
             for type in types { tableByType[type] = table }
         }
         self.tableByType = tableByType
+        syncedTables = ChangeLogTables.syncedTables(of: model)
+        let readerID = UUID().uuidString
+        self.readerID = readerID
+        triggers = FileTriggerSwitch { connection in
+            try ChangeLogTables.storeTriggers(for: model, writer: readerID, on: connection)
+        }
     }
 
     /// Starts at the end of the log: what the store will read from the file is already current.
@@ -134,7 +143,7 @@ final class ChangeLog {
             // Types stored in one table report the same rows: each table is taken once a change.
             var tablesTaken: Set<String> = []
             for (typeName, ids) in change.changesByType {
-                guard let table = tableByType[typeName], tablesTaken.insert(table).inserted else { continue }
+                guard let table = tableByType[typeName], !syncedTables.contains(table), tablesTaken.insert(table).inserted else { continue }
                 for (kind, list) in [(ChangeLogEntry.Kind.insert, ids.insertedList), (.update, ids.updatedList), (.delete, ids.deletedList)] where !list.isEmpty {
                     idsByTableAndKind[table, default: [:]][kind, default: []].append(contentsOf: list)
                 }

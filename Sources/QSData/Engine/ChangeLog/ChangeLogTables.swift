@@ -93,31 +93,32 @@ struct LoggedTable {
     /// A model table: each row inserted, updated (with the columns that changed) or deleted.
     /// An update that changes a row's uniqueID is logged as the old row deleted and the new one
     /// inserted.
-    static func modelTable(_ table: String, columns: [String]) -> LoggedTable {
+    static func modelTable(_ table: String, columns: [String], for writer: LogWriter = .anyConnection) -> LoggedTable {
         let name = literal(table)
         let id = quoted("uniqueID")
         let changedColumns = columns.filter { $0 != "uniqueID" }.map { column in
             "CASE WHEN OLD.\(quoted(column)) IS NOT NEW.\(quoted(column)) THEN \(literal(column + ",")) ELSE '' END"
         }
         let columnList = changedColumns.isEmpty ? "''" : changedColumns.joined(separator: " || ")
-        let insert = "INSERT INTO qsdata_changes (tableName, kind, ids, columns)"
+        let insert = writer.insertHead
+        let by = writer.valueTail
         return LoggedTable(triggers: [
-            Trigger(name: trigger(table, "insert"), sql: """
-                CREATE TRIGGER \(quoted(trigger(table, "insert"))) AFTER INSERT ON \(quoted(table)) BEGIN
-                    \(insert) VALUES (\(name), 'insert', json_array(NEW.\(id)), NULL);
+            Trigger(name: writer.triggerName(table, "insert"), sql: """
+                \(writer.createHead) \(quoted(writer.triggerName(table, "insert"))) AFTER INSERT ON \(writer.table(table)) BEGIN
+                    \(insert) VALUES (\(name), 'insert', json_array(NEW.\(id)), NULL\(by));
                 END
                 """),
-            Trigger(name: trigger(table, "update"), sql: """
-                CREATE TRIGGER \(quoted(trigger(table, "update"))) AFTER UPDATE ON \(quoted(table)) BEGIN
-                    \(insert) SELECT \(name), 'update', json_array(NEW.\(id)), rtrim(changed, ',')
+            Trigger(name: writer.triggerName(table, "update"), sql: """
+                \(writer.createHead) \(quoted(writer.triggerName(table, "update"))) AFTER UPDATE ON \(writer.table(table)) BEGIN
+                    \(insert) SELECT \(name), 'update', json_array(NEW.\(id)), rtrim(changed, ',')\(by)
                         FROM (SELECT \(columnList) AS changed) WHERE changed != '' AND OLD.\(id) IS NEW.\(id);
-                    \(insert) SELECT \(name), 'delete', json_array(OLD.\(id)), NULL WHERE OLD.\(id) IS NOT NEW.\(id);
-                    \(insert) SELECT \(name), 'insert', json_array(NEW.\(id)), NULL WHERE OLD.\(id) IS NOT NEW.\(id);
+                    \(insert) SELECT \(name), 'delete', json_array(OLD.\(id)), NULL\(by) WHERE OLD.\(id) IS NOT NEW.\(id);
+                    \(insert) SELECT \(name), 'insert', json_array(NEW.\(id)), NULL\(by) WHERE OLD.\(id) IS NOT NEW.\(id);
                 END
                 """),
-            Trigger(name: trigger(table, "delete"), sql: """
-                CREATE TRIGGER \(quoted(trigger(table, "delete"))) AFTER DELETE ON \(quoted(table)) BEGIN
-                    \(insert) VALUES (\(name), 'delete', json_array(OLD.\(id)), NULL);
+            Trigger(name: writer.triggerName(table, "delete"), sql: """
+                \(writer.createHead) \(quoted(writer.triggerName(table, "delete"))) AFTER DELETE ON \(writer.table(table)) BEGIN
+                    \(insert) VALUES (\(name), 'delete', json_array(OLD.\(id)), NULL\(by));
                 END
                 """),
         ])
@@ -125,38 +126,86 @@ struct LoggedTable {
 
     /// A relationship's lookup table: a row added, moved or removed is logged as an update of
     /// its parent, naming the relationship as the column that changed.
-    static func lookupTable(_ table: String, owners: [(parentTable: String, parentIDColumn: String, relationship: String)]) -> LoggedTable {
+    static func lookupTable(
+        _ table: String, owners: [(parentTable: String, parentIDColumn: String, relationship: String)], for writer: LogWriter = .anyConnection
+    ) -> LoggedTable {
         func entries(_ row: String) -> String {
             owners.map { owner in
-                "INSERT INTO qsdata_changes (tableName, kind, ids, columns) VALUES (\(literal(owner.parentTable)), 'update', json_array(\(row).\(quoted(owner.parentIDColumn))), \(literal(owner.relationship)));"
+                "\(writer.insertHead) VALUES (\(literal(owner.parentTable)), 'update', json_array(\(row).\(quoted(owner.parentIDColumn))), \(literal(owner.relationship))\(writer.valueTail));"
             }.joined(separator: "\n    ")
         }
         return LoggedTable(triggers: [
-            Trigger(name: trigger(table, "insert"), sql: """
-                CREATE TRIGGER \(quoted(trigger(table, "insert"))) AFTER INSERT ON \(quoted(table)) BEGIN
+            Trigger(name: writer.triggerName(table, "insert"), sql: """
+                \(writer.createHead) \(quoted(writer.triggerName(table, "insert"))) AFTER INSERT ON \(writer.table(table)) BEGIN
                     \(entries("NEW"))
                 END
                 """),
-            Trigger(name: trigger(table, "update"), sql: """
-                CREATE TRIGGER \(quoted(trigger(table, "update"))) AFTER UPDATE ON \(quoted(table)) BEGIN
+            Trigger(name: writer.triggerName(table, "update"), sql: """
+                \(writer.createHead) \(quoted(writer.triggerName(table, "update"))) AFTER UPDATE ON \(writer.table(table)) BEGIN
                     \(entries("NEW"))
                     \(entries("OLD"))
                 END
                 """),
-            Trigger(name: trigger(table, "delete"), sql: """
-                CREATE TRIGGER \(quoted(trigger(table, "delete"))) AFTER DELETE ON \(quoted(table)) BEGIN
+            Trigger(name: writer.triggerName(table, "delete"), sql: """
+                \(writer.createHead) \(quoted(writer.triggerName(table, "delete"))) AFTER DELETE ON \(writer.table(table)) BEGIN
                     \(entries("OLD"))
                 END
                 """),
         ])
     }
 
-    private static func trigger(_ table: String, _ kind: String) -> String {
-        ChangeLogTables.triggerPrefix + table + "_" + kind
+    static func literal(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+}
+
+/// Who a log trigger writes entries for.
+enum LogWriter {
+    /// Any connection to the file: a trigger kept in the file, writing entries without a writer.
+    case anyConnection
+    /// The store's own connection, for a synced table: a TEMP trigger, which fires for the
+    /// store's writes while the file's triggers are off, writing entries that name the store
+    /// (so the store skips them, having written the rows itself) and, unlike the store's own
+    /// entries, say which columns each update changed.
+    case store(String)
+
+    /// The prefix of the TEMP triggers that log a synced table's changes for the store.
+    static let storeTriggerPrefix = "qsdata_own_"
+
+    func triggerName(_ table: String, _ kind: String) -> String {
+        switch self {
+        case .anyConnection: ChangeLogTables.triggerPrefix + table + "_" + kind
+        case .store: Self.storeTriggerPrefix + table + "_" + kind
+        }
     }
 
-    private static func literal(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    var createHead: String {
+        switch self {
+        case .anyConnection: "CREATE TRIGGER"
+        case .store: "CREATE TEMP TRIGGER"
+        }
+    }
+
+    /// The table a trigger is on: a TEMP trigger names the file's table by its schema.
+    func table(_ name: String) -> String {
+        switch self {
+        case .anyConnection: quoted(name)
+        case .store: "main." + quoted(name)
+        }
+    }
+
+    var insertHead: String {
+        switch self {
+        case .anyConnection: "INSERT INTO qsdata_changes (tableName, kind, ids, columns)"
+        case .store: "INSERT INTO qsdata_changes (tableName, kind, ids, columns, writer)"
+        }
+    }
+
+    var valueTail: String {
+        switch self {
+        case .anyConnection: ""
+        case .store(let writer): ", " + LoggedTable.literal(writer)
+        }
     }
 }
 
@@ -171,15 +220,27 @@ extension ChangeLogTables {
             if description.logsChanges { logged.insert(description.table) }
         }
         typesByTable = typesByTable.filter { logged.contains($0.key) }
-        // A table the file lacks (an app's SQL dropped it) gets no triggers.
-        func columns(of table: String) throws -> [String] {
-            try connection.fetchRows("SELECT name FROM pragma_table_info(?)", [.text(table)])
-                .compactMap { row -> String? in if case .text(let name) = row.first { name } else { nil } }
-        }
+        return (try loggedTables(logged, of: model, for: .anyConnection, on: connection), typesByTable)
+    }
+
+    /// The TEMP triggers that log the changes of the synced tables (those of types the model
+    /// marks `synced`) for the store's own connection, whose writes the file's triggers skip.
+    static func storeTriggers(for model: QSDataModel, writer: String, on connection: SQLiteConnection) throws -> [LoggedTable.Trigger] {
+        try loggedTables(syncedTables(of: model), of: model, for: .store(writer), on: connection).flatMap(\.triggers)
+    }
+
+    /// The tables a type marked `synced` is stored in.
+    static func syncedTables(of model: QSDataModel) -> Set<String> {
+        Set(model.objectTypes.values.filter(\.synced).map(\.table))
+    }
+
+    /// The triggers for `logged` model tables and the lookup tables of their types' relationships.
+    private static func loggedTables(_ logged: Set<String>, of model: QSDataModel, for writer: LogWriter, on connection: SQLiteConnection) throws -> [LoggedTable] {
         var tables: [LoggedTable] = []
         for table in logged.sorted() {
-            let tableColumns = try columns(of: table)
-            if !tableColumns.isEmpty { tables.append(.modelTable(table, columns: tableColumns)) }
+            // A table the file lacks (an app's SQL dropped it) gets no triggers.
+            let tableColumns = try columns(of: table, on: connection)
+            if !tableColumns.isEmpty { tables.append(.modelTable(table, columns: tableColumns, for: writer)) }
         }
         var ownersByLookup: [String: [(parentTable: String, parentIDColumn: String, relationship: String)]] = [:]
         for description in model.objectTypes.values.sorted(by: { $0.name < $1.name }) where logged.contains(description.table) {
@@ -190,9 +251,14 @@ extension ChangeLogTables {
                 }
             }
         }
-        for (lookup, owners) in ownersByLookup.sorted(by: { $0.key < $1.key }) where try !columns(of: lookup).isEmpty {
-            tables.append(.lookupTable(lookup, owners: owners))
+        for (lookup, owners) in ownersByLookup.sorted(by: { $0.key < $1.key }) where try !columns(of: lookup, on: connection).isEmpty {
+            tables.append(.lookupTable(lookup, owners: owners, for: writer))
         }
-        return (tables, typesByTable)
+        return tables
+    }
+
+    private static func columns(of table: String, on connection: SQLiteConnection) throws -> [String] {
+        try connection.fetchRows("SELECT name FROM pragma_table_info(?)", [.text(table)])
+            .compactMap { row -> String? in if case .text(let name) = row.first { name } else { nil } }
     }
 }

@@ -12,9 +12,16 @@ import CSQLite
 ///
 /// Part of the ``QueueState``: touched only on the database queue.
 final class FileTriggerSwitch {
-    /// The TEMP copies of the app's triggers in place now.
+    /// The TEMP copies of the app's triggers, and the store's own log triggers, in place now.
     private var copies: [String] = []
     private(set) var fileTriggersOn = true
+    /// The TEMP triggers that log the synced tables' changes for the store (see ``LogWriter``),
+    /// made afresh each time the file's triggers go off: the tables' columns may have changed.
+    private let storeLogTriggers: (SQLiteConnection) throws -> [LoggedTable.Trigger]
+
+    init(storeLogTriggers: @escaping (SQLiteConnection) throws -> [LoggedTable.Trigger] = { _ in [] }) {
+        self.storeLogTriggers = storeLogTriggers
+    }
 
     /// SQLite fires TEMP triggers with the file's switched off from this version.
     static let minimumSQLiteVersion: Int32 = 3_035_000
@@ -32,6 +39,10 @@ final class FileTriggerSwitch {
                 guard case .text(let name) = row[0], case .text(let sql) = row[1] else { continue }
                 try connection.execute(Self.temporaryCopy(of: sql))
                 made.append(name)
+            }
+            for trigger in try storeLogTriggers(connection) {
+                try connection.execute(trigger.sql)
+                made.append(trigger.name)
             }
             try connection.enableFileTriggers(false)
         } catch {

@@ -21,7 +21,7 @@ struct OutsideChanges {
 
     /// Database queue: reads the entries after the store's position and returns what to post
     /// for the main actor; nil when there are none.
-    func read(_ state: QueueState, origin: QSChange.Origin) throws -> FinishedWrites.Item? {
+    func read(_ state: QueueState, origin: QSChange.Origin, source: QSChangeSource = .app) throws -> FinishedWrites.Item? {
         guard let log = state.changeLog else { return nil }
         let (entries, missed) = try log.readNewEntries(on: state.connection)
         guard !entries.isEmpty || missed else { return nil }
@@ -29,7 +29,7 @@ struct OutsideChanges {
         // keep the snapshot of a dead instance it finds either.
         state.snapshotTrust.distrustAll()
         let context = QueueContext(state: state, registry: registry)
-        var change = QSChange(source: .app)
+        var change = QSChange(source: source)
         change.origin = origin
         var work: [@MainActor @Sendable () -> Void] = []
         let touched = missed ? everyKnownRow(in: state, log: log) : Self.rowsByTable(entries)

@@ -12,6 +12,8 @@ final class QueueState {
     var openTransaction: OpenTransaction?
     /// The store's side of the change log; nil until the store has opened.
     var changeLog: ChangeLog?
+    /// Work another module of the package (sync) runs in every write transaction before it commits.
+    var commitHook: QSCommitHook?
     /// Reads what other writers changed; nil until the store has opened.
     var outsideChanges: OutsideChanges?
     /// The instances reads on reader connections made, for the queue's tables; nil until the

@@ -2,7 +2,7 @@
 struct DataModelReader {
     let fileName: String
 
-    static let objectKeys: Set = ["table", "uniqued", "immutable", "cachePermanently", "fetchAllAtStartup", "logChanges", "properties", "relationships", "search"]
+    static let objectKeys: Set = ["table", "uniqued", "immutable", "cachePermanently", "fetchAllAtStartup", "logChanges", "synced", "localProperties", "properties", "relationships", "search"]
     static let relationshipKeys: Set = ["table", "parentID", "childID", "childClass", "indexKey", "loading", "deleteRule"]
     static let searchKeys: Set = ["table", "columns"]
 
@@ -72,7 +72,30 @@ struct DataModelReader {
             search: try readSearch(object["search"], in: name, properties: properties))
         description.isGenerated = try bool(object, "generate", in: name)
         if object["logChanges"] != nil { description.logsChanges = try bool(object, "logChanges", in: name) }
+        description.synced = try bool(object, "synced", in: name)
+        description.localProperties = try readLocalProperties(object["localProperties"], of: description)
+        if description.synced, !description.logsChanges {
+            throw failure(name, "synced", "a synced type's changes must be logged: it can't also say logChanges false")
+        }
         return description
+    }
+
+    /// The properties and relationships a synced type keeps on this device only.
+    private func readLocalProperties(_ value: Any?, of description: QSObjectDescription) throws -> Set<String> {
+        guard let value else { return [] }
+        guard let names = value as? [String] else {
+            throw failure(description.name, "localProperties", "must be an array of property or relationship names")
+        }
+        for name in names {
+            if name == "uniqueID" { throw failure(description.name, "localProperties", "uniqueID always syncs: it names the object") }
+            guard description.property(named: name) != nil || description.relationship(named: name) != nil else {
+                throw failure(description.name, "localProperties", "'\(name)' is not a property or relationship of \(description.name)")
+            }
+        }
+        guard description.synced else {
+            throw failure(description.name, "localProperties", "only a synced type has local properties: add <key>synced</key><true/>")
+        }
+        return Set(names)
     }
 
     private func readSearch(_ value: Any?, in type: String, properties: [QSPropertyDescription]) throws -> QSSearchDescription? {

@@ -74,6 +74,7 @@ struct WriteTransaction: Sendable {
                     guard !abandoned else { throw WriteAbandoned() }
                     let appSQLChanges = try readAppSQLChanges(state)
                     try state.changeLog?.writeEntries(for: open.committed.map(\.change), on: state.connection)
+                    try state.commitHook?(state.connection, source)
                     try state.connection.execute("COMMIT")
                     state.changeLog?.didCommit()
                     open.appSQLChanges = appSQLChanges
@@ -131,7 +132,12 @@ struct WriteTransaction: Sendable {
     private func readAppSQLChanges(_ state: QueueState) throws -> FinishedWrites.Item? {
         guard let log = state.changeLog, log.appSQLRan else { return nil }
         log.appSQLRan = false
-        return try state.outsideChanges?.read(state, origin: .appSQL)
+        return try state.outsideChanges?.read(state, origin: .appSQL, source: source)
+    }
+
+    /// Where the transaction's writes came from: sync when any write merged values from sync.
+    private var source: QSChangeSource {
+        writes.contains { $0.source == .sync } ? .sync : .app
     }
 
     private func rollBack(_ state: QueueState) {

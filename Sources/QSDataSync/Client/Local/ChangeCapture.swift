@@ -1,0 +1,162 @@
+import QSData
+
+/// Queues every committed change to a synced table for upload: reads the store's change log
+/// after the sync's place in it, stamps what changed, and records it in the outbox, in the same
+/// transaction (see ``SyncStateTables``).
+///
+/// Runs in every write transaction of the store just before it commits (its commit hook), so a
+/// change is stamped when it is made and queued atomically with it; and before each push and
+/// pull, for what other processes and SQL outside a transaction committed meanwhile.
+struct ChangeCapture: Sendable {
+    let schema: SyncedSchema
+    let clock: HybridLogicalClock
+
+    /// How far the sync's place may fall behind over entries of tables that don't sync before it
+    /// is moved (moving it costs two statements).
+    static let positionSlack: Int64 = 256
+
+    /// What one object had happen to it over the entries read.
+    private enum Pending {
+        case created
+        case deleted
+        case changed(Set<String>)
+    }
+
+    func capture(on connection: SQLiteConnection) throws {
+        let position = try currentPosition(on: connection)
+        let rows = try connection.fetchRows("""
+            SELECT c.tableName, c.kind, c.columns, j.value FROM qsdata_changes AS c, json_each(c.ids) AS j
+            WHERE c.seq > ? AND c.tableName IN (SELECT value FROM json_each(?)) ORDER BY c.seq
+            """, [.integer(position), tableList])
+        let last = try lastEntry(on: connection)
+        guard !rows.isEmpty else {
+            if last - position > Self.positionSlack { try SyncStateTables.setPosition(last, on: connection) }
+            return
+        }
+        // (Rows came, so `last` is past `position`.)
+        var pendingByTable: [String: PendingObjects] = [:]
+        for row in rows where row.count == 4 {
+            guard case .text(let tableName) = row[0], case .text(let kind) = row[1], let table = schema.tables[tableName] else { continue }
+            let id = row[3]
+            let happened: Pending
+            switch kind {
+            case "insert": happened = .created
+            case "delete": happened = .deleted
+            default:
+                var parts = Set(table.partNames)
+                if case .text(let list) = row[2] { parts.formIntersection(list.split(separator: ",").map(String.init)) }
+                guard !parts.isEmpty else { continue }
+                happened = .changed(parts)
+            }
+            pendingByTable[tableName, default: PendingObjects()].note(happened, to: id)
+        }
+        if !pendingByTable.isEmpty {
+            let stamp = clock.next()
+            for (table, pending) in pendingByTable.sorted(by: { $0.key < $1.key }) {
+                try record(pending.list, table: schema.tables[table], stamp: stamp, on: connection)
+            }
+            try SyncStateTables.set(.clock, to: .text(clock.reading.text), on: connection)
+        }
+        try SyncStateTables.setPosition(last, on: connection)
+    }
+
+    /// Moves the sync's place to the end of the log without queueing anything: after the sync's
+    /// own writes, which merge what came from the server.
+    func skipToEnd(on connection: SQLiteConnection) throws {
+        try SyncStateTables.setPosition(try lastEntry(on: connection), on: connection)
+    }
+
+    /// Queues every row of the synced tables as created: the first time a store syncs.
+    func captureEverything(on connection: SQLiteConnection) throws {
+        let stamp = clock.next()
+        for table in schema.tableNames {
+            try connection.execute(
+                "INSERT OR REPLACE INTO qsdata_sync_records (tableName, id, created) SELECT ?, \(quoted("uniqueID")), ? FROM \(quoted(table))",
+                [.text(table), .text(stamp.text)])
+            try connection.execute(
+                "INSERT OR REPLACE INTO qsdata_sync_outbox (tableName, id, part, stamp) SELECT ?, \(quoted("uniqueID")), '+', ? FROM \(quoted(table))",
+                [.text(table), .text(stamp.text)])
+        }
+        try SyncStateTables.set(.clock, to: .text(clock.reading.text), on: connection)
+        try skipToEnd(on: connection)
+    }
+
+    private func record(_ pending: [(id: SQLValue, pending: Pending)], table synced: SyncedTable?, stamp: SyncStamp, on connection: SQLiteConnection) throws {
+        guard let synced else { return }
+        let table = synced.name
+        var records = try LocalRecord.load(pending.map(\.id), table: synced, on: connection)
+        let clearOutbox = try connection.statement("DELETE FROM qsdata_sync_outbox WHERE tableName = ? AND id = ?")
+        let queue = try connection.statement("INSERT OR REPLACE INTO qsdata_sync_outbox (tableName, id, part, stamp) VALUES (?, ?, ?, ?)")
+        let stampText = SQLValue.text(stamp.text)
+        for (id, happened) in pending {
+            var record = records[id] ?? SyncRecord()
+            switch happened {
+            case .created:
+                record.created = stamp
+                record.stamps = Dictionary(uniqueKeysWithValues: synced.partNames.map { ($0, stamp) })
+                try clearOutbox.run([.text(table), id])
+                try queue.run([.text(table), id, .text(OutboxPart.creation), stampText])
+            case .deleted:
+                record.deleted = stamp
+                record.stamps = [:]
+                try clearOutbox.run([.text(table), id])
+                try queue.run([.text(table), id, .text(OutboxPart.deletion), stampText])
+            case .changed(let parts):
+                for part in parts.sorted() {
+                    record.stamps[part] = stamp
+                    try queue.run([.text(table), id, .text(part), stampText])
+                }
+            }
+            records[id] = record
+            try LocalRecord.save(record, id: id, table: table, on: connection)
+        }
+    }
+
+    /// The objects of one table the entries named, in the order first named, each with what
+    /// happened to it over all of them.
+    private struct PendingObjects {
+        private var order: [SQLValue] = []
+        private var byID: [SQLValue: Pending] = [:]
+
+        var list: [(id: SQLValue, pending: Pending)] {
+            order.compactMap { id in byID[id].map { (id, $0) } }
+        }
+
+        /// A creation or deletion stands for everything before it; changes after a creation are
+        /// part of it, and changes after a deletion (its lookup rows removed after its row) are
+        /// nothing.
+        mutating func note(_ later: Pending, to id: SQLValue) {
+            guard let earlier = byID[id] else {
+                order.append(id)
+                byID[id] = later
+                return
+            }
+            switch (earlier, later) {
+            case (.created, .changed), (.deleted, .changed): break
+            case (.changed(let first), .changed(let second)): byID[id] = .changed(first.union(second))
+            default: byID[id] = later
+            }
+        }
+    }
+
+    private var tableList: SQLValue {
+        .text("[" + schema.tableNames.map { SyncID.string($0).json }.joined(separator: ",") + "]")
+    }
+
+    private func currentPosition(on connection: SQLiteConnection) throws -> Int64 {
+        if case .integer(let seq) = try SyncStateTables.value(.position, on: connection) { return seq }
+        return 0
+    }
+
+    private func lastEntry(on connection: SQLiteConnection) throws -> Int64 {
+        // The last number the log gave out, even if pruning removed its entry since.
+        if case .integer(let seq) = try connection.fetchValue("SELECT seq FROM sqlite_sequence WHERE name = 'qsdata_changes'") { return seq }
+        return 0
+    }
+}
+
+/// The outbox's names for a creation and a deletion (a property or relationship goes by its name).
+enum OutboxPart {
+    static let creation = "+"
+    static let deletion = "-"
+}

@@ -1,0 +1,82 @@
+import QSData
+
+/// A synced object's stamps as a replica keeps them in `qsdata_sync_records`: when it was created
+/// and deleted, and the stamp of each part changed since its creation; a part stored without one
+/// was set by the creation, and is given the creation's stamp when read. The values themselves
+/// are the object's row.
+///
+/// `stamps` is stored as `name=stamp` pairs joined by `;` (names are SQL identifiers, stamps
+/// hex and dashes): cheaper to read and write for 100,000 objects than JSON.
+enum LocalRecord {
+    static func decode(created: SQLValue, deleted: SQLValue, stamps: SQLValue, parts: [String]) -> SyncRecord {
+        var record = SyncRecord()
+        if case .text(let text) = created, let stamp = SyncStamp(text: text) {
+            record.created = stamp
+            for part in parts { record.stamps[part] = stamp }
+        }
+        if case .text(let text) = deleted { record.deleted = SyncStamp(text: text) }
+        if case .text(let text) = stamps {
+            for pair in text.split(separator: ";") {
+                guard let equals = pair.firstIndex(of: "="), let stamp = SyncStamp(text: String(pair[pair.index(after: equals)...])) else { continue }
+                record.stamps[String(pair[..<equals])] = stamp
+            }
+        }
+        return record
+    }
+
+    /// The columns `created`, `deleted`, `stamps` of a record; stamps equal to the creation's are
+    /// left out.
+    static func encode(_ record: SyncRecord) -> [SQLValue] {
+        let stamps = record.stamps
+            .filter { $0.value != record.created }
+            .sorted { $0.key < $1.key }
+            .map { "\($0.key)=\($0.value.text)" }
+            .joined(separator: ";")
+        return [
+            record.created.map { .text($0.text) } ?? .null,
+            record.deleted.map { .text($0.text) } ?? .null,
+            stamps.isEmpty ? .null : .text(stamps),
+        ]
+    }
+
+    /// The records of `ids` in `table`, by ID; an object without one is missing.
+    static func load(_ ids: [SQLValue], table: SyncedTable, on connection: SQLiteConnection) throws -> [SQLValue: SyncRecord] {
+        let parts = table.partNames
+        var records: [SQLValue: SyncRecord] = [:]
+        for chunk in ids.chunked(by: 10_000) {
+            let rows = try connection.fetchRows(
+                "SELECT id, created, deleted, stamps FROM qsdata_sync_records WHERE tableName = ? AND id IN (SELECT value FROM json_each(?))",
+                [.text(table.name), IDList.json(chunk)])
+            for row in rows where row.count == 4 {
+                records[row[0]] = decode(created: row[1], deleted: row[2], stamps: row[3], parts: parts)
+            }
+        }
+        return records
+    }
+
+    static func save(_ record: SyncRecord, id: SQLValue, table: String, on connection: SQLiteConnection) throws {
+        try connection.statement("INSERT OR REPLACE INTO qsdata_sync_records (tableName, id, created, deleted, stamps) VALUES (?, ?, ?, ?, ?)")
+            .run([.text(table), id] + encode(record))
+    }
+}
+
+/// A JSON array of IDs for `json_each`, made by hand (the IDs are integers and text).
+enum IDList {
+    static func json(_ ids: some Sequence<SQLValue>) -> SQLValue {
+        var parts: [String] = []
+        for id in ids {
+            switch id {
+            case .integer(let value): parts.append(String(value))
+            case .text(let text): parts.append(SyncID.string(text).json)
+            default: continue
+            }
+        }
+        return .text("[" + parts.joined(separator: ",") + "]")
+    }
+}
+
+extension Array {
+    func chunked(by size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}

@@ -1,0 +1,115 @@
+import QSData
+
+/// Reads what waits in the outbox into a push, and takes out what the server acknowledged.
+struct Outbox: Sendable {
+    let schema: SyncedSchema
+
+    /// One part of one object sent in a push, at the stamp it was queued with.
+    struct SentPart: Sendable {
+        let table: String
+        let id: SQLValue
+        let part: String
+        let stamp: String
+    }
+
+    /// The next push: at most `limit` waiting parts, with their objects' current values. Empty
+    /// when nothing waits.
+    func nextPush(limit: Int, on connection: SQLiteConnection) throws -> (changes: [SyncChange], sent: [SentPart]) {
+        let rows = try connection.fetchRows(
+            "SELECT tableName, id, part, stamp FROM qsdata_sync_outbox ORDER BY tableName, id LIMIT ?", [.integer(Int64(limit))])
+        var sent: [SentPart] = []
+        var partsByTable: [String: [(id: SQLValue, parts: [String])]] = [:]
+        for row in rows where row.count == 4 {
+            guard case .text(let table) = row[0], case .text(let part) = row[2], case .text(let stamp) = row[3] else { continue }
+            sent.append(SentPart(table: table, id: row[1], part: part, stamp: stamp))
+            // The rows come ordered by table and ID: an object's parts are together.
+            Self.add(part, of: row[1], to: &partsByTable[table, default: []])
+        }
+        var changes: [SyncChange] = []
+        for (tableName, objects) in partsByTable.sorted(by: { $0.key < $1.key }) {
+            // A table that no longer syncs (the model changed): its waiting parts are dropped below.
+            guard let table = schema.tables[tableName] else { continue }
+            let ids = objects.map(\.id)
+            let records = try LocalRecord.load(ids, table: table, on: connection)
+            let rows = try TableRows.read(ids, of: table, on: connection)
+            var outgoing: [(id: SyncID, record: SyncRecord)] = []
+            for (id, parts) in objects {
+                guard let syncID = SyncID(sqlValue: id), let held = records[id],
+                      let record = Self.outgoing(parts, of: held, row: rows[id], table: table)
+                else { continue }
+                outgoing.append((syncID, record))
+            }
+            changes += SyncChange.grouping(outgoing, table: tableName)
+        }
+        return (changes, sent)
+    }
+
+    private static func add(_ part: String, of id: SQLValue, to objects: inout [(id: SQLValue, parts: [String])]) {
+        if let last = objects.indices.last, objects[last].id == id {
+            objects[last].parts.append(part)
+        } else {
+            objects.append((id, [part]))
+        }
+    }
+
+    /// What to send of one object: its deletion, its whole self when created, or the parts that changed.
+    private static func outgoing(_ parts: [String], of held: SyncRecord, row: [String: SyncValue]?, table: SyncedTable) -> SyncRecord? {
+        if parts.contains(OutboxPart.deletion) {
+            return held.deleted.map { SyncRecord(deleted: $0) }
+        }
+        // A row gone without a deletion queued was deleted by a writer whose entry is still to be read.
+        guard let row else { return nil }
+        let names = parts.contains(OutboxPart.creation) ? table.partNames : parts.filter { table.column(named: $0) != nil || table.list(named: $0) != nil }
+        var record = SyncRecord(created: parts.contains(OutboxPart.creation) ? held.created : nil)
+        for name in names {
+            guard let stamp = held.stamp(of: name), let value = row[name] else { continue }
+            record.stamps[name] = stamp
+            record.values[name] = value
+        }
+        return record.created == nil && record.stamps.isEmpty ? nil : record
+    }
+
+    /// Takes out the parts the server took, unless they were queued again since with a newer stamp.
+    func acknowledge(_ sent: [SentPart], on connection: SQLiteConnection) throws {
+        let remove = try connection.statement("DELETE FROM qsdata_sync_outbox WHERE tableName = ? AND id = ? AND part = ? AND stamp = ?")
+        for part in sent {
+            try remove.run([.text(part.table), part.id, .text(part.part), .text(part.stamp)])
+        }
+    }
+
+    /// How many parts wait to be pushed.
+    static func count(on connection: SQLiteConnection) throws -> Int {
+        if case .integer(let count) = try connection.fetchValue("SELECT count(*) FROM qsdata_sync_outbox") { return Int(count) }
+        return 0
+    }
+}
+
+/// Reads synced objects' current values from their rows and lookup tables.
+enum TableRows {
+    /// Each row's synced columns and relationships by name, by uniqueID; a missing row is left out.
+    static func read(_ ids: [SQLValue], of table: SyncedTable, on connection: SQLiteConnection) throws -> [SQLValue: [String: SyncValue]] {
+        var rows: [SQLValue: [String: SyncValue]] = [:]
+        let columns = table.columns.map(\.name)
+        let select = "SELECT " + ([quoted("uniqueID")] + columns.map(quoted)).joined(separator: ", ")
+            + " FROM \(quoted(table.name)) WHERE \(quoted("uniqueID")) IN (SELECT value FROM json_each(?))"
+        for chunk in ids.chunked(by: 10_000) {
+            let list = IDList.json(chunk)
+            for row in try connection.fetchRows(select, [list]) where row.count == columns.count + 1 {
+                var values: [String: SyncValue] = [:]
+                for (offset, name) in columns.enumerated() { values[name] = SyncValue(column: row[offset + 1]) }
+                rows[row[0]] = values
+            }
+            for relationship in table.lists {
+                var children: [SQLValue: [SyncID]] = [:]
+                let sql = "SELECT \(quoted(relationship.parentIDColumn)), \(quoted(relationship.childIDColumn)) FROM \(quoted(relationship.table)) "
+                    + "WHERE \(quoted(relationship.parentIDColumn)) IN (SELECT value FROM json_each(?)) "
+                    + "ORDER BY \(quoted(relationship.parentIDColumn)), \(quoted(relationship.indexColumn))"
+                for row in try connection.fetchRows(sql, [list]) where row.count == 2 {
+                    if let child = SyncID(sqlValue: row[1]) { children[row[0], default: []].append(child) }
+                }
+                for id in chunk where rows[id] != nil { rows[id]?[relationship.name] = .ids(children[id] ?? []) }
+            }
+        }
+        return rows
+    }
+}

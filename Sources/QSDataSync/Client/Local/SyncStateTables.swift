@@ -1,0 +1,63 @@
+import QSData
+
+/// The sync's own tables in the store's file, beside the app's:
+///
+/// - `qsdata_sync_state`: this replica's ID, its clock's last reading, its place in the store's
+///   change log, and the server's token for the next pull.
+/// - `qsdata_sync_records`: each synced object's stamps (see ``LocalRecord``).
+/// - `qsdata_sync_outbox`: what waits to be pushed, one row per object and part (a property, a
+///   relationship, `+` for a creation, `-` for a deletion), with the stamp it was queued at.
+///   Editing one title a thousand times leaves one row.
+///
+/// They are written in the same transactions as the changes they record, so nothing is lost or
+/// sent twice if the app stops at any moment.
+enum SyncStateTables {
+    static let creationSQL = """
+        CREATE TABLE IF NOT EXISTS qsdata_sync_state (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS qsdata_sync_records (
+            tableName TEXT NOT NULL, id NOT NULL, created TEXT, deleted TEXT, stamps TEXT,
+            PRIMARY KEY (tableName, id)
+        ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS qsdata_sync_outbox (
+            tableName TEXT NOT NULL, id NOT NULL, part TEXT NOT NULL, stamp TEXT NOT NULL,
+            PRIMARY KEY (tableName, id, part)
+        ) WITHOUT ROWID;
+        """
+
+    /// The name the sync's place in the change log goes by in `qsdata_change_readers`, where it
+    /// keeps the log's entries from being removed before it has read them.
+    static let logReaderName = "qsdata-sync"
+
+    enum Key: String {
+        case replica, clock, position, token
+    }
+
+    static func value(_ key: Key, on connection: SQLiteConnection) throws -> SQLValue? {
+        try connection.fetchValue("SELECT value FROM qsdata_sync_state WHERE key = ?", [.text(key.rawValue)])
+    }
+
+    static func text(_ key: Key, on connection: SQLiteConnection) throws -> String? {
+        if case .text(let text) = try value(key, on: connection) { return text }
+        return nil
+    }
+
+    static func set(_ key: Key, to value: SQLValue, on connection: SQLiteConnection) throws {
+        try connection.execute("INSERT OR REPLACE INTO qsdata_sync_state (key, value) VALUES (?, ?)", [.text(key.rawValue), value])
+    }
+
+    /// Records the sync's place in the change log, for itself and for pruning. Its `seenAt` is
+    /// far in the future: a store that prunes never treats the sync as gone, however long the
+    /// app was away, so no change waits for upload in an entry that was removed.
+    static func setPosition(_ seq: Int64, on connection: SQLiteConnection) throws {
+        try set(.position, to: .integer(seq), on: connection)
+        try connection.execute(
+            "INSERT OR REPLACE INTO qsdata_change_readers (reader, seq, seenAt) VALUES (?, ?, 1e300)",
+            [.text(logReaderName), .integer(seq)])
+    }
+
+    /// Stops holding back the change log's pruning (the sync is detached for good).
+    static func forgetPosition(on connection: SQLiteConnection) throws {
+        try connection.execute("DELETE FROM qsdata_change_readers WHERE reader = ?", [.text(logReaderName)])
+        try connection.execute("DELETE FROM qsdata_sync_state WHERE key = ?", [.text(Key.position.rawValue)])
+    }
+}

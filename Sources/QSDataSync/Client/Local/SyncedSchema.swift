@@ -1,0 +1,80 @@
+import QSData
+
+/// What of the store's model syncs: every table a type marked `synced` is stored in, with the
+/// columns and relationships that travel (all but the types' local properties).
+struct SyncedSchema: Sendable {
+    let tables: [String: SyncedTable]
+
+    init(model: QSDataModel) {
+        var tables: [String: SyncedTable] = [:]
+        let descriptions = model.objectTypes.values.filter(\.synced).sorted { $0.name < $1.name }
+        for description in descriptions {
+            var table = tables[description.table] ?? SyncedTable(name: description.table, uniqueIDType: description.uniqueIDType)
+            for property in description.properties.dropFirst() where !description.localProperties.contains(property.name) {
+                if !table.columns.contains(where: { $0.name == property.name }) { table.columns.append(property) }
+            }
+            for relationship in description.relationships where !description.localProperties.contains(relationship.name) {
+                if !table.lists.contains(where: { $0.name == relationship.name }) { table.lists.append(relationship) }
+            }
+            tables[description.table] = table
+        }
+        // A deleted row's lookup rows go with it, both where it is the parent and where it is a
+        // child (of any type, synced or not).
+        for description in model.objectTypes.values {
+            for relationship in description.relationships {
+                guard let childTable = model[relationship.childType]?.table, tables[childTable] != nil else { continue }
+                let reference = SyncedTable.ChildReference(lookupTable: relationship.table, childIDColumn: relationship.childIDColumn)
+                tables[childTable]?.childReferences.appendOnce(reference)
+            }
+            guard tables[description.table] != nil else { continue }
+            for relationship in description.relationships {
+                let reference = SyncedTable.ParentReference(lookupTable: relationship.table, parentIDColumn: relationship.parentIDColumn)
+                tables[description.table]?.parentReferences.appendOnce(reference)
+            }
+        }
+        self.tables = tables
+    }
+
+    var isEmpty: Bool { tables.isEmpty }
+    var tableNames: [String] { tables.keys.sorted() }
+}
+
+/// One synced table.
+struct SyncedTable: Sendable {
+    struct ChildReference: Sendable, Equatable {
+        let lookupTable: String
+        let childIDColumn: String
+    }
+
+    struct ParentReference: Sendable, Equatable {
+        let lookupTable: String
+        let parentIDColumn: String
+    }
+
+    let name: String
+    let uniqueIDType: QSPropertyType
+    /// The synced columns, uniqueID left out.
+    var columns: [QSPropertyDescription] = []
+    /// The synced to-many relationships: each travels as one value, its children's IDs in order.
+    var lists: [QSRelationshipDescription] = []
+    /// Lookup tables naming this table's rows as children, and as parents.
+    var childReferences: [ChildReference] = []
+    var parentReferences: [ParentReference] = []
+
+    init(name: String, uniqueIDType: QSPropertyType) {
+        self.name = name
+        self.uniqueIDType = uniqueIDType
+    }
+
+    /// Every synced part's name: the columns, then the relationships.
+    var partNames: [String] { columns.map(\.name) + lists.map(\.name) }
+
+    func column(named name: String) -> QSPropertyDescription? { columns.first { $0.name == name } }
+    func list(named name: String) -> QSRelationshipDescription? { lists.first { $0.name == name } }
+}
+
+extension Array where Element: Equatable {
+    mutating func appendOnce(_ element: Element) {
+        if !contains(element) { append(element) }
+    }
+}

@@ -1,0 +1,165 @@
+import QSData
+
+/// Syncs a store's synced types (those its data model marks `<key>synced</key><true/>`) with a
+/// server that speaks QSData's sync protocol. The app saves, updates and deletes as it always
+/// does; every change to a synced type, from any writer, is stamped and queued in the same
+/// transaction, and ``sync()`` pushes the queue and pulls what other devices sent.
+///
+/// ```swift
+/// let sync = try await QSSync.attach(to: store, transport: QSSyncHTTPTransport(server: server, token: token))
+/// try await sync.sync()
+/// ```
+///
+/// What comes from the server is merged per property (the later stamp wins; a delete wins over
+/// every edit) and written through the store like any other write: held instances, observers and
+/// live queries follow, and the change's ``QSChange/source`` is ``QSChangeSource/sync``.
+@MainActor
+public final class QSSync {
+    public let store: QSStore
+    public let transport: any QSSyncTransport
+    /// This database's name in the stamps it makes, kept in the file.
+    public let replicaID: SyncReplicaID
+    /// The most objects one pull asks for.
+    public var pullLimit = SyncProtocol.defaultPullLimit
+    /// The most waiting parts one push sends.
+    public var pushLimit = 10_000
+
+    private let capture: ChangeCapture
+    private let outbox: Outbox
+    private let applier: RemoteApplier
+    private var running: Task<QSSyncReport, any Error>?
+
+    private init(store: QSStore, transport: any QSSyncTransport, schema: SyncedSchema, clock: HybridLogicalClock) {
+        self.store = store
+        self.transport = transport
+        replicaID = clock.replica
+        capture = ChangeCapture(schema: schema, clock: clock)
+        outbox = Outbox(schema: schema)
+        applier = RemoteApplier(schema: schema, clock: clock)
+    }
+
+    /// Starts syncing `store`: from now on every committed change to a synced type is queued for
+    /// upload. The first time a database is attached, every object it already holds is queued.
+    ///
+    /// - Parameter clock: the wall clock stamps start from (a test's, to simulate a device whose
+    ///   clock is wrong).
+    /// - Throws: ``QSSyncError/nothingSynced`` when the model marks no type `synced`.
+    public static func attach(to store: QSStore, transport: any QSSyncTransport, clock: QSSyncClock = .system) async throws -> QSSync {
+        let schema = SyncedSchema(model: store.model)
+        guard !schema.isEmpty else { throw QSSyncError.nothingSynced }
+        let newReplica = SyncReplicaID.random()
+        let hybridClock = try await store.writeInOwnTransaction("attach sync", source: .sync) { connection in
+            try connection.executeScript(SyncStateTables.creationSQL)
+            if let text = try SyncStateTables.text(.replica, on: connection), let replica = SyncReplicaID(text: text) {
+                let last = try SyncStateTables.text(.clock, on: connection).flatMap(SyncStamp.init(text:))
+                let hybridClock = HybridLogicalClock(replica: replica, wallClock: clock, last: last)
+                // Whatever was committed while no sync was attached is queued now.
+                try ChangeCapture(schema: schema, clock: hybridClock).capture(on: connection)
+                return hybridClock
+            }
+            try SyncStateTables.set(.replica, to: .text(newReplica.text), on: connection)
+            let hybridClock = HybridLogicalClock(replica: newReplica, wallClock: clock, last: nil)
+            try ChangeCapture(schema: schema, clock: hybridClock).captureEverything(on: connection)
+            return hybridClock
+        }
+        let sync = QSSync(store: store, transport: transport, schema: schema, clock: hybridClock)
+        let capture = sync.capture
+        try await store.setCommitHook { connection, source in
+            // Sync's own writes place the log themselves: what they merged is not an edit to send back.
+            guard source == .app else { return }
+            try capture.capture(on: connection)
+        }
+        return sync
+    }
+
+    /// Stops queueing changes. The queue stays in the file, and the next ``attach(to:transport:clock:)``
+    /// picks up every change committed meanwhile.
+    public func detach() async throws {
+        try await store.setCommitHook(nil)
+    }
+
+    /// Pushes everything waiting, then pulls everything new. A call made while another runs
+    /// waits for that one and returns its report.
+    @discardableResult
+    public func sync() async throws -> QSSyncReport {
+        if let running { return try await running.value }
+        let task = Task { @MainActor in
+            var report = QSSyncReport()
+            try await self.pushAll(into: &report)
+            try await self.pullAll(into: &report)
+            return report
+        }
+        running = task
+        defer { running = nil }
+        return try await task.value
+    }
+
+    /// How many parts of objects wait to be pushed (a creation, a deletion, or one property each).
+    public func waitingCount() async throws -> Int {
+        try await store.read { connection in try Outbox.count(on: connection) }
+    }
+
+    private func pushAll(into report: inout QSSyncReport) async throws {
+        let capture = self.capture, outbox = self.outbox, limit = pushLimit
+        while true {
+            let next = try await store.writeInOwnTransaction("sync: read the outbox", source: .sync) { connection in
+                try capture.capture(on: connection)
+                return try outbox.nextPush(limit: limit, on: connection)
+            }
+            guard !next.sent.isEmpty else { return }
+            if !next.changes.isEmpty {
+                let request = SyncPushRequest(replica: replicaID, changes: next.changes)
+                _ = try await transport.push(request)
+                report.pushRequests += 1
+                report.pushedObjects += request.objectCount
+            }
+            let sent = next.sent
+            try await store.writeInOwnTransaction("sync: acknowledge a push", source: .sync) { connection in
+                try outbox.acknowledge(sent, on: connection)
+            }
+        }
+    }
+
+    private func pullAll(into report: inout QSSyncReport) async throws {
+        let capture = self.capture, applier = self.applier
+        var token = try await store.read { connection in try SyncStateTables.text(.token, on: connection) }
+        while true {
+            let response = try await transport.pull(since: token, limit: pullLimit)
+            report.pullRequests += 1
+            report.pulledObjects += response.changes.reduce(0) { $0 + $1.ids.count }
+            let outcome = try await store.writeInOwnTransaction("sync: merge pulled changes", source: .sync) { connection in
+                // Local edits not yet queued (another process's) are stamped before the merge.
+                try capture.capture(on: connection)
+                let outcome = try applier.apply(response.changes, on: connection)
+                try capture.skipToEnd(on: connection)
+                try SyncStateTables.set(.token, to: .text(response.token), on: connection)
+                try SyncStateTables.set(.clock, to: .text(capture.clock.reading.text), on: connection)
+                return outcome
+            }
+            report.appliedObjects += outcome.applied
+            report.incompleteObjects += outcome.incomplete
+            report.unknownTables.formUnion(outcome.unknownTables)
+            token = response.token
+            guard response.more else { return }
+        }
+    }
+}
+
+/// What one ``QSSync/sync()`` did.
+public struct QSSyncReport: Sendable, Equatable {
+    public var pushRequests = 0
+    /// Objects sent (each at most once a push, however many of its parts changed).
+    public var pushedObjects = 0
+    public var pullRequests = 0
+    public var pulledObjects = 0
+    /// Pulled objects that changed something here (an object this replica pushed itself comes
+    /// back and changes nothing).
+    public var appliedObjects = 0
+    /// Objects that could not be created here yet: a change arrived without the object's
+    /// creation (its table requires values the change lacks).
+    public var incompleteObjects = 0
+    /// Tables the server sent that this model does not sync (a newer app version's, say).
+    public var unknownTables: Set<String> = []
+
+    public init() {}
+}

@@ -1,0 +1,86 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The sync protocol over HTTP with URLSession: account creation, login, push and pull.
+///
+/// ```swift
+/// let server = URL(string: "https://sync.example.com")!
+/// let session = try await QSSyncHTTPTransport.logIn(server: server, username: "ann", password: password)
+/// let sync = try await QSSync.attach(to: store, transport: QSSyncHTTPTransport(server: server, token: session.token))
+/// ```
+public struct QSSyncHTTPTransport: QSSyncTransport {
+    public let server: URL
+    public let token: String
+    private let session: URLSession
+
+    public init(server: URL, token: String, session: URLSession = .shared) {
+        self.server = server
+        self.token = token
+        self.session = session
+    }
+
+    /// Creates an account on `server`.
+    public static func createAccount(server: URL, username: String, password: String, session: URLSession = .shared) async throws {
+        let body = try SyncProtocol.makeEncoder().encode(SyncCredentials(username: username, password: password))
+        _ = try await send(post(server, "accounts", body: body, token: nil), session: session)
+    }
+
+    /// Logs in: the session's token is what a transport carries.
+    public static func logIn(server: URL, username: String, password: String, session: URLSession = .shared) async throws -> SyncSession {
+        let body = try SyncProtocol.makeEncoder().encode(SyncCredentials(username: username, password: password))
+        return try decode(SyncSession.self, from: try await send(post(server, "sessions", body: body, token: nil), session: session))
+    }
+
+    public func push(_ request: SyncPushRequest) async throws -> SyncPushResponse {
+        let body = try SyncProtocol.makeEncoder().encode(request)
+        return try Self.decode(SyncPushResponse.self, from: try await Self.send(Self.post(server, "push", body: body, token: token), session: session))
+    }
+
+    public func pull(since token: String?, limit: Int) async throws -> SyncPullResponse {
+        var components = URLComponents(url: Self.endpoint(server, "pull"), resolvingAgainstBaseURL: false)
+        components?.queryItems = [URLQueryItem(name: "limit", value: String(limit))] + (token.map { [URLQueryItem(name: "since", value: $0)] } ?? [])
+        guard let url = components?.url else { throw QSSyncError.unreachable("can't make a pull URL from \(server)") }
+        var request = URLRequest(url: url)
+        request.setValue("Bearer \(self.token)", forHTTPHeaderField: "Authorization")
+        return try Self.decode(SyncPullResponse.self, from: try await Self.send(request, session: session))
+    }
+
+    private static func endpoint(_ server: URL, _ name: String) -> URL {
+        server.appendingPathComponent(String(SyncProtocol.pathPrefix.dropFirst())).appendingPathComponent(name)
+    }
+
+    private static func post(_ server: URL, _ name: String, body: Data, token: String?) -> URLRequest {
+        var request = URLRequest(url: endpoint(server, name))
+        request.httpMethod = "POST"
+        request.httpBody = body
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        return request
+    }
+
+    private static func send(_ request: URLRequest, session: URLSession) async throws -> Data {
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await session.data(for: request)
+        } catch {
+            throw QSSyncError.unreachable(error.localizedDescription)
+        }
+        guard let http = response as? HTTPURLResponse else { throw QSSyncError.unreadableResponse("not an HTTP response") }
+        guard (200..<300).contains(http.statusCode) else {
+            let detail = (try? SyncProtocol.makeDecoder().decode(SyncErrorResponse.self, from: data))?.error
+            throw QSSyncError.server(status: http.statusCode, code: detail?.code ?? "unknown", message: detail?.message ?? String(decoding: data.prefix(200), as: UTF8.self))
+        }
+        return data
+    }
+
+    private static func decode<Body: Decodable>(_ type: Body.Type, from data: Data) throws -> Body {
+        do {
+            return try SyncProtocol.makeDecoder().decode(type, from: data)
+        } catch {
+            throw QSSyncError.unreadableResponse("\(error)")
+        }
+    }
+}

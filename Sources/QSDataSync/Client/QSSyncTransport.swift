@@ -1,0 +1,30 @@
+/// How a ``QSSync`` reaches its server: the two calls of the sync protocol. QSData's own is
+/// ``QSSyncHTTPTransport`` (URLSession); an app with another HTTP client implements these two,
+/// sending the bodies as `Docs/SyncProtocol.md` says.
+public protocol QSSyncTransport: Sendable {
+    /// `POST /v1/push`.
+    func push(_ request: SyncPushRequest) async throws -> SyncPushResponse
+    /// `GET /v1/pull?since=TOKEN&limit=N` (no `since` for everything).
+    func pull(since token: String?, limit: Int) async throws -> SyncPullResponse
+}
+
+/// Why sync failed.
+public enum QSSyncError: Error, Equatable, CustomStringConvertible {
+    /// The store's data model marks no type `synced`: there is nothing to sync.
+    case nothingSynced
+    /// The server answered with an error (see the protocol's error codes).
+    case server(status: Int, code: String, message: String)
+    /// The server's answer could not be read as the protocol's.
+    case unreadableResponse(String)
+    /// The server could not be reached.
+    case unreachable(String)
+
+    public var description: String {
+        switch self {
+        case .nothingSynced: "the data model marks no type synced (<key>synced</key><true/>)"
+        case .server(let status, let code, let message): "the sync server answered \(status) \(code): \(message)"
+        case .unreadableResponse(let problem): "the sync server's answer could not be read: \(problem)"
+        case .unreachable(let problem): "the sync server could not be reached: \(problem)"
+        }
+    }
+}
