@@ -82,3 +82,17 @@ final class HandClock: @unchecked Sendable {
         QSSyncClock { [self] in lock.withLock { date } }
     }
 }
+
+extension SyncValue {
+    /// A text column's value as sync sends it (the tests compare what the file holds with what
+    /// the server received).
+    init(stored: SQLValue) {
+        switch stored {
+        case .text(let text): self = .text(text)
+        case .integer(let value): self = .integer(value)
+        case .real(let value): self = .real(value)
+        case .blob(let data): self = .blob(data)
+        case .null: self = .null
+        }
+    }
+}
