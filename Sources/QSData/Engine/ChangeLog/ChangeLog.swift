@@ -17,9 +17,6 @@ final class ChangeLog {
     /// The table of each logged model type.
     private let tableByType: [String: String]
     let triggers: FileTriggerSwitch
-    /// The tables of synced types: TEMP triggers log their rows for the store (see
-    /// ``LogWriter/store(_:)``), so the store writes no entries of its own for them.
-    private let syncedTables: Set<String>
     /// Whether the app's own SQL ran in the write transaction now open: its entries are read
     /// before the store's own are written.
     var appSQLRan = false
@@ -50,7 +47,6 @@ final class ChangeLog {
             for type in types { tableByType[type] = table }
         }
         self.tableByType = tableByType
-        syncedTables = ChangeLogTables.syncedTables(of: model)
         let readerID = UUID().uuidString
         self.readerID = readerID
         triggers = FileTriggerSwitch { connection in
@@ -138,12 +134,14 @@ final class ChangeLog {
         // An ID listed twice (saved twice in one transaction) is written twice: readers take
         // each row once however often it is named, and checking here would cost more than
         // the entry's bytes.
+        // The synced tables' rows were logged by the store's TEMP triggers as they were written.
+        let loggedAlready = triggers.tablesLoggedByStoreTriggers
         var idsByTableAndKind: [String: [ChangeLogEntry.Kind: [QSAnyID]]] = [:]
         for change in changes {
             // Types stored in one table report the same rows: each table is taken once a change.
             var tablesTaken: Set<String> = []
             for (typeName, ids) in change.changesByType {
-                guard let table = tableByType[typeName], !syncedTables.contains(table), tablesTaken.insert(table).inserted else { continue }
+                guard let table = tableByType[typeName], !loggedAlready.contains(table), tablesTaken.insert(table).inserted else { continue }
                 for (kind, list) in [(ChangeLogEntry.Kind.insert, ids.insertedList), (.update, ids.updatedList), (.delete, ids.deletedList)] where !list.isEmpty {
                     idsByTableAndKind[table, default: [:]][kind, default: []].append(contentsOf: list)
                 }

@@ -224,9 +224,15 @@ extension ChangeLogTables {
     }
 
     /// The TEMP triggers that log the changes of the synced tables (those of types the model
-    /// marks `synced`) for the store's own connection, whose writes the file's triggers skip.
-    static func storeTriggers(for model: QSDataModel, writer: String, on connection: SQLiteConnection) throws -> [LoggedTable.Trigger] {
-        try loggedTables(syncedTables(of: model), of: model, for: .store(writer), on: connection).flatMap(\.triggers)
+    /// marks `synced`) for the store's own connection, whose writes the file's triggers skip;
+    /// none until sync has used the file (made its `qsdata_sync_state` table), so that a model
+    /// that declares sync costs nothing until the app syncs.
+    static func storeTriggers(for model: QSDataModel, writer: String, on connection: SQLiteConnection) throws -> (tables: Set<String>, triggers: [LoggedTable.Trigger]) {
+        let synced = syncedTables(of: model)
+        guard !synced.isEmpty, try connection.fetchValue(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'qsdata_sync_state'") != nil
+        else { return ([], []) }
+        return (synced, try loggedTables(synced, of: model, for: .store(writer), on: connection).flatMap(\.triggers))
     }
 
     /// The tables a type marked `synced` is stored in.

@@ -16,10 +16,14 @@ final class FileTriggerSwitch {
     private var copies: [String] = []
     private(set) var fileTriggersOn = true
     /// The TEMP triggers that log the synced tables' changes for the store (see ``LogWriter``),
-    /// made afresh each time the file's triggers go off: the tables' columns may have changed.
-    private let storeLogTriggers: (SQLiteConnection) throws -> [LoggedTable.Trigger]
+    /// with those tables, made afresh each time the file's triggers go off: the tables' columns
+    /// may have changed, and sync may have started using the file.
+    private let storeLogTriggers: (SQLiteConnection) throws -> (tables: Set<String>, triggers: [LoggedTable.Trigger])
+    /// The tables whose rows the store's own TEMP triggers log now: the store writes no entries
+    /// of its own for them.
+    private(set) var tablesLoggedByStoreTriggers: Set<String> = []
 
-    init(storeLogTriggers: @escaping (SQLiteConnection) throws -> [LoggedTable.Trigger] = { _ in [] }) {
+    init(storeLogTriggers: @escaping (SQLiteConnection) throws -> (tables: Set<String>, triggers: [LoggedTable.Trigger]) = { _ in ([], []) }) {
         self.storeLogTriggers = storeLogTriggers
     }
 
@@ -40,11 +44,13 @@ final class FileTriggerSwitch {
                 try connection.execute(Self.temporaryCopy(of: sql))
                 made.append(name)
             }
-            for trigger in try storeLogTriggers(connection) {
+            let own = try storeLogTriggers(connection)
+            for trigger in own.triggers {
                 try connection.execute(trigger.sql)
                 made.append(trigger.name)
             }
             try connection.enableFileTriggers(false)
+            tablesLoggedByStoreTriggers = own.tables
         } catch {
             try dropCopies(made, on: connection)
             throw error
@@ -58,6 +64,7 @@ final class FileTriggerSwitch {
         guard !fileTriggersOn else { return }
         try connection.enableFileTriggers(true)
         fileTriggersOn = true
+        tablesLoggedByStoreTriggers = []
         let dropping = copies
         copies = []
         try dropCopies(dropping, on: connection)
