@@ -186,7 +186,7 @@ let package = Package(
         // plugin generates Feed, Article, ArticleContent and Author from the data model.
         .target(
             name: "RSSCore",
-            dependencies: [qsData, "FeedParser", "DeadlineHTTP"],
+            dependencies: [qsData, .product(name: "QSDataSync", package: "QSData"), "FeedParser", "DeadlineHTTP"],
             path: "RSS/RSSCore",
             resources: [.copy("Resources/RSS.plist"), .copy("Resources/RSS.sql"), .copy("Resources/RSSMigrations")],
             plugins: [modelPlugin]
@@ -196,6 +196,7 @@ let package = Package(
             name: "RSSCommands",
             dependencies: [
                 "RSSCore", "AppDataFolder", "DeadlineHTTP", "CommandLineTool",
+                .product(name: "QSDataSync", package: "QSData"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "RSS/RSSCommands"

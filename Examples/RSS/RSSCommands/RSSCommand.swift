@@ -19,11 +19,13 @@ public struct RSSCommand: ToolCommand {
                 "rss show <article ID>",
                 "rss mark-read --all",
                 "rss prune --dry-run",
+                "rss account create --server http://127.0.0.1:8090/ --username ann",
+                "rss sync",
             ]),
         subcommands: [
             ImportCommand.self, RefreshCommand.self, FeedsCommand.self, ListCommand.self, SearchCommand.self, ShowCommand.self,
             MarkReadCommand.self, MarkUnreadCommand.self, StarCommand.self, UnstarCommand.self,
-            PruneCommand.self, DeleteCommand.self, StatsCommand.self, DemoCommand.self,
+            PruneCommand.self, DeleteCommand.self, StatsCommand.self, DemoCommand.self, AccountCommand.self, SyncCommand.self,
         ])
 
     public init() {}

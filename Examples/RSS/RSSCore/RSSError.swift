@@ -10,6 +10,8 @@ public enum RSSError: Error, Equatable, CustomStringConvertible {
     /// The database path names a file that isn't the reader's (another app's SQLite database,
     /// or no database at all); it was left as it was.
     case notAnRSSDatabase(path: String)
+    /// Sync could not run (not logged in, an unreadable account file).
+    case syncFailed(String)
 
     public var description: String {
         switch self {
@@ -25,6 +27,8 @@ public enum RSSError: Error, Equatable, CustomStringConvertible {
             return "can't create the folder \(path): \(reason)"
         case .notAnRSSDatabase(let path):
             return "\(path) is not an RSS reader database (it was left as it was)"
+        case .syncFailed(let message):
+            return "sync: \(message)"
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import QSData
+import QSDataSync
 
 /// The reader's data: feeds, articles and the user's read and starred state, on one store.
 ///
@@ -17,10 +18,16 @@ import QSData
 public final class RSSDataController {
     /// The store, for what this controller does not cover (raw SQL, statement accounting).
     public let store: QSStore
+    /// The database file.
+    public let databaseURL: URL
     var unreadCounts: [String: Int] = [:]
+    /// Sync, attached whenever the database is logged in to a sync account, so that every
+    /// change is stamped and queued as it commits (see `RSSDataController+Sync.swift`).
+    var sync: QSSync?
 
-    private init(store: QSStore) {
+    private init(store: QSStore, databaseURL: URL) {
         self.store = store
+        self.databaseURL = databaseURL
     }
 
     /// Opens (creating when new) the database at `url`, and its folder when missing.
@@ -44,7 +51,8 @@ public final class RSSDataController {
         // A reader's working set is the unread index and the newest articles; SQLite's default
         // 2 MB page cache makes large imports thrash the primary-key index.
         try await store.execute("PRAGMA cache_size = -32768")
-        let controller = RSSDataController(store: store)
+        let controller = RSSDataController(store: store, databaseURL: url)
+        if let account = try RSSSyncAccount.load(forDatabase: url) { try await controller.attachSync(account) }
         try await controller.reloadUnreadCounts()
         return controller
     }
