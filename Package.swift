@@ -60,7 +60,7 @@ let package = Package(
         // guide's run too), and a check that the documents show exactly this code.
         .testTarget(name: "DocumentationSampleTests", dependencies: ["QSData"], path: "Tests/DocumentationSampleTests"),
         .testTarget(
-            name: "ArticleSamples", dependencies: ["QSData"], path: "Tests/ArticleSamples",
+            name: "ArticleSamples", dependencies: ["QSData", "QSDataSync"], path: "Tests/ArticleSamples",
             resources: [.copy("DeleteRules.plist")], plugins: [.plugin(name: "QSDataModelPlugin")]),
         .testTarget(
             name: "ReadmeSamples", dependencies: ["QSData"], path: "Tests/ReadmeSamples",

@@ -43,6 +43,7 @@ import Testing
         Document(path: "\(articles)/KeepingScreensCurrent.md", samples: ["ArticleSamples/KeepingScreensCurrentSamples.swift"]),
         Document(path: "\(articles)/SearchingText.md", samples: ["ArticleSamples/SearchingTextSamples.swift"]),
         Document(path: "\(articles)/HowTheStoreWorks.md", samples: ["ArticleSamples/HowTheStoreWorksSamples.swift"]),
+        Document(path: "\(articles)/SyncingYourAppsData.md", samples: ["ArticleSamples/SyncingSamples.swift"]),
         Document(path: "\(articles)/Migrations.md"),
         Document(path: "\(articles)/QSData.md"),
         Document(path: "\(articles)/QSStore.md"),

@@ -1,0 +1,38 @@
+import Foundation
+import QSData
+import QSDataSync
+
+// The Swift samples of the DocC article "Syncing your app's data", compiled. Each region between
+// `sample-begin` and `sample-end` must equal one of the article's Swift blocks
+// (DocumentationSampleTests checks).
+struct SyncingSamples {
+    // sample-begin
+    @MainActor
+    func startSyncing(_ store: QSStore, server: URL, username: String, password: String) async throws -> QSSync {
+        let session = try await QSSyncHTTPTransport.logIn(server: server, username: username, password: password)
+        return try await QSSync.attach(to: store, transport: QSSyncHTTPTransport(server: server, token: session.token))
+    }
+    // sample-end
+
+    // sample-begin
+    @MainActor
+    func syncNow(_ sync: QSSync) async {
+        do {
+            let report = try await sync.sync()
+            print("sent \(report.pushedObjects), received \(report.pulledObjects)")
+        } catch {
+            // Nothing is lost: what was not sent stays queued for the next sync.
+            print("sync failed: \(error)")
+        }
+    }
+    // sample-end
+
+    // sample-begin
+    @MainActor
+    func watchForSyncedChanges(in store: QSStore) async {
+        for await change in store.changes where change.source == .sync {
+            print("sync changed", change.typeNames.sorted())
+        }
+    }
+    // sample-end
+}
