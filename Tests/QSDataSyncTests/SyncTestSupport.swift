@@ -11,10 +11,10 @@ final class Replica {
     let store: QSStore
     let sync: QSSync
 
-    init(server: any QSSyncTransport, url: URL = Replica.temporaryURL(), clock: QSSyncClock = .system) async throws {
+    init(server: any QSSyncTransport, url: URL = Replica.temporaryURL(), clock: QSSyncClock = .system, newReplicaID: SyncReplicaID? = nil) async throws {
         self.url = url
         store = try await BoardModel.openStore(at: url)
-        sync = try await QSSync.attach(to: store, transport: server, clock: clock)
+        sync = try await QSSync.attach(to: store, transport: server, clock: clock, newReplicaID: newReplicaID)
     }
 
     static func temporaryURL() -> URL {

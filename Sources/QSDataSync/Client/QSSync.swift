@@ -41,13 +41,17 @@ public final class QSSync {
     /// Starts syncing `store`: from now on every committed change to a synced type is queued for
     /// upload. The first time a database is attached, every object it already holds is queued.
     ///
-    /// - Parameter clock: the wall clock stamps start from (a test's, to simulate a device whose
-    ///   clock is wrong).
+    /// - Parameters:
+    ///   - clock: the wall clock stamps start from (a test's, to simulate a device whose clock is wrong).
+    ///   - newReplicaID: the ID a database attached for the first time gets (random unless a
+    ///     test that must repeat exactly gives one); a database keeps the one it got.
     /// - Throws: ``QSSyncError/nothingSynced`` when the model marks no type `synced`.
-    public static func attach(to store: QSStore, transport: any QSSyncTransport, clock: QSSyncClock = .system) async throws -> QSSync {
+    public static func attach(
+        to store: QSStore, transport: any QSSyncTransport, clock: QSSyncClock = .system, newReplicaID: SyncReplicaID? = nil
+    ) async throws -> QSSync {
         let schema = SyncedSchema(model: store.model)
         guard !schema.isEmpty else { throw QSSyncError.nothingSynced }
-        let newReplica = SyncReplicaID.random()
+        let newReplica = newReplicaID ?? SyncReplicaID.random()
         let hybridClock = try await store.writeInOwnTransaction("attach sync", source: .sync) { connection in
             try connection.executeScript(SyncStateTables.creationSQL)
             if let text = try SyncStateTables.text(.replica, on: connection), let replica = SyncReplicaID(text: text) {

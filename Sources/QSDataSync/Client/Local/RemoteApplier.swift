@@ -45,9 +45,11 @@ struct RemoteApplier: Sendable {
             outcome.applied += 1
             try LocalRecord.save(record, id: id, table: table.name, on: connection)
             if !merge.exists {
-                // Deleted, here too; nothing of it waits to be pushed any more.
+                // Deleted, here too; nothing of it waits to be pushed any more. Its lookup rows go
+                // even if this replica never had its row: a list that arrived before the deletion
+                // may name it.
                 try writer.forgetOutbox(of: id)
-                if existing.contains(id) { try writer.delete(id) }
+                if existing.contains(id) || merge.tookDeletion { try writer.delete(id) }
                 continue
             }
             try writer.forgetOutbox(of: id, parts: merge.tookProperties + (merge.tookCreation ? [OutboxPart.creation] : []))
@@ -125,10 +127,15 @@ private struct RowWriter {
         for part in parts { try remove.run([.text(table.name), id, .text(part)]) }
     }
 
-    /// Replaces the lookup rows of each relationship among `values` with the children it lists.
+    /// Replaces the lookup rows of each relationship among `values` with the children it lists,
+    /// leaving out children this replica knows were deleted: a list edited on one device while
+    /// another deleted one of its children still names it. (A child deleted later takes its
+    /// lookup rows with it, so every replica ends with the same rows.)
     private func writeLists(of id: SQLValue, _ values: [(String, SyncValue)]) throws {
         for (name, value) in values {
-            guard let relationship = table.list(named: name), case .ids(let children) = value else { continue }
+            guard let relationship = table.list(named: name), case .ids(let listed) = value else { continue }
+            let deleted = try deletedIDs(listed, in: table.childTables[name], of: relationship)
+            let children = listed.filter { !deleted.contains($0) }
             let lookup = quoted(relationship.table), parent = quoted(relationship.parentIDColumn)
             try connection.statement("DELETE FROM \(lookup) WHERE \(parent) = ?").run([id])
             let insert = try connection.statement(
@@ -138,5 +145,15 @@ private struct RowWriter {
                 try insert.run([id, child.sqlValue, .integer(Int64(offset + 1) * 1024)])
             }
         }
+    }
+
+    /// Those of `ids` whose records here say they are deleted.
+    private func deletedIDs(_ ids: [SyncID], in childTable: String?, of relationship: QSRelationshipDescription) throws -> Set<SyncID> {
+        guard let childTable, !ids.isEmpty else { return [] }
+        let rows = try connection.fetchRows("""
+            SELECT id FROM qsdata_sync_records WHERE tableName = ? AND id IN (SELECT value FROM json_each(?))
+            AND deleted IS NOT NULL AND (created IS NULL OR deleted > created)
+            """, [.text(childTable), IDList.json(ids.map(\.sqlValue))])
+        return Set(rows.compactMap { $0.first.flatMap(SyncID.init(sqlValue:)) })
     }
 }

@@ -14,7 +14,10 @@ struct SyncedSchema: Sendable {
                 if !table.columns.contains(where: { $0.name == property.name }) { table.columns.append(property) }
             }
             for relationship in description.relationships where !description.localProperties.contains(relationship.name) {
-                if !table.lists.contains(where: { $0.name == relationship.name }) { table.lists.append(relationship) }
+                if !table.lists.contains(where: { $0.name == relationship.name }) {
+                    table.lists.append(relationship)
+                    table.childTables[relationship.name] = model[relationship.childType]?.table
+                }
             }
             tables[description.table] = table
         }
@@ -57,6 +60,8 @@ struct SyncedTable: Sendable {
     var columns: [QSPropertyDescription] = []
     /// The synced to-many relationships: each travels as one value, its children's IDs in order.
     var lists: [QSRelationshipDescription] = []
+    /// The table of each relationship's children, by relationship name.
+    var childTables: [String: String] = [:]
     /// Lookup tables naming this table's rows as children, and as parents.
     var childReferences: [ChildReference] = []
     var parentReferences: [ParentReference] = []

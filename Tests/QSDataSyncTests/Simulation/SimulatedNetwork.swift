@@ -1,0 +1,82 @@
+import Foundation
+import QSDataSync
+import QSDataSyncTestSupport
+
+/// The network between the simulated replicas and the server, misbehaving as the seed says:
+/// requests lost, answers lost after the server acted, requests delivered twice, pushes held
+/// back and delivered later (after newer ones), and replicas cut off by a partition.
+///
+/// Everything happens on the main actor, one request at a time, in the order the simulation
+/// makes them: given the seed, a run repeats exactly.
+@MainActor
+final class SimulatedNetwork {
+    let server = InMemorySyncServer()
+    private var random: SeededGenerator
+    /// Replicas that can't reach the server.
+    var partitioned: Set<Int> = []
+    /// Whether requests go wrong at all (the network heals at the end).
+    var misbehaves = true
+    /// Pushes delivered late, in the order held.
+    private var heldPushes: [SyncPushRequest] = []
+    private(set) var log: [String] = []
+
+    init(seed: UInt64) {
+        random = SeededGenerator(seed: seed ^ 0x6E65_7477_6F72_6B00)
+    }
+
+    func push(from replica: Int, _ request: SyncPushRequest) async throws -> SyncPushResponse {
+        if partitioned.contains(replica) { throw lost("push from \(replica): partitioned") }
+        guard misbehaves else { return try await server.push(request) }
+        switch random.next() % 10 {
+        case 0:
+            throw lost("push from \(replica): request lost")
+        case 1:
+            _ = try await server.push(request)
+            throw lost("push from \(replica): answer lost")
+        case 2:
+            _ = try await server.push(request)
+            log.append("push from \(replica): delivered twice")
+            return try await server.push(request)
+        case 3:
+            heldPushes.append(request)
+            throw lost("push from \(replica): held back")
+        default:
+            return try await server.push(request)
+        }
+    }
+
+    func pull(from replica: Int, since token: String?, limit: Int) async throws -> SyncPullResponse {
+        if partitioned.contains(replica) { throw lost("pull from \(replica): partitioned") }
+        if misbehaves, random.next() % 8 == 0 { throw lost("pull from \(replica): answer lost") }
+        return try await server.pull(since: token, limit: limit)
+    }
+
+    /// Delivers the held pushes, newest first.
+    func deliverHeldPushes() async throws {
+        let held = heldPushes
+        heldPushes = []
+        for request in held.reversed() {
+            log.append("a held push of \(request.objectCount) objects arrives late")
+            _ = try await server.push(request)
+        }
+    }
+
+    private func lost(_ what: String) -> QSSyncError {
+        log.append(what)
+        return .unreachable(what)
+    }
+}
+
+/// One replica's way to the server, through the simulated network.
+struct SimulatedLink: QSSyncTransport {
+    let replica: Int
+    let network: SimulatedNetwork
+
+    func push(_ request: SyncPushRequest) async throws -> SyncPushResponse {
+        try await network.push(from: replica, request)
+    }
+
+    func pull(since token: String?, limit: Int) async throws -> SyncPullResponse {
+        try await network.pull(from: replica, since: token, limit: limit)
+    }
+}
