@@ -8,7 +8,7 @@ import Testing
 @MainActor
 struct SyncSimulatorTests {
     nonisolated static var seeds: [UInt64] {
-        guard let text = ProcessInfo.processInfo.environment["QSDATA_SYNC_SEEDS"] else { return Array(1...24) }
+        guard let text = ProcessInfo.processInfo.environment["QSDATA_SYNC_SEEDS"] else { return Array(1...60) }
         return text.split(separator: ",").flatMap { part -> [UInt64] in
             let bounds = part.split(separator: "-").compactMap { UInt64($0) }
             return bounds.count == 2 ? Array(bounds[0]...bounds[1]) : bounds
