@@ -176,6 +176,24 @@ struct ClientSyncTests {
         try await b.close()
     }
 
+    @Test func aLiveQueryFollowsWhatSyncMerges() async throws {
+        let server = InMemorySyncServer()
+        let a = try await Replica(server: server), b = try await Replica(server: server)
+        let live = try await b.store.liveQuery(QSQuery(Card.self, where: "done = ?", arguments: [false], orderBy: "uniqueID"))
+        try await a.store.save([Card(uniqueID: 1, title: "one"), Card(uniqueID: 2, title: "two")]).committed()
+        try await a.sync.sync()
+        try await b.sync.sync()
+        try await live.waitUntilCurrent()
+        #expect(live.objects.map(\.uniqueID) == [1, 2])
+        try await a.store.update(Card.self, ids: [1], set: ["done": true]).committed()
+        try await a.sync.sync()
+        try await b.sync.sync()
+        try await live.waitUntilCurrent()
+        #expect(live.objects.map(\.uniqueID) == [2])
+        try await a.close()
+        try await b.close()
+    }
+
     @Test func changesByTheAppsSQLAndByAnotherConnectionAreQueuedToo() async throws {
         let server = InMemorySyncServer()
         let a = try await Replica(server: server)
