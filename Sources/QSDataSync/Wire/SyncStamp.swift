@@ -66,7 +66,7 @@ public struct SyncStamp: Hashable, Comparable, Sendable, Codable, CustomStringCo
 
     /// Lowercase hex digits only (what ``hex(_:digits:)`` writes).
     static func number(_ text: Substring) -> UInt64? {
-        guard text.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else { return nil }
+        guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else { return nil }
         return UInt64(text, radix: 16)
     }
 }
