@@ -71,7 +71,13 @@ public final class InMemorySyncServer: QSSyncTransport, @unchecked Sendable {
         try lock.withLock {
             try failIfAsked()
             pullCount += 1
-            let after = token.flatMap { Int64($0) } ?? 0
+            var after: Int64 = 0
+            if let token {
+                guard let number = Int64(token), number >= 0 else {
+                    throw QSSyncError.server(status: 400, code: "invalidToken", message: "not a token of this server")
+                }
+                after = number
+            }
             let changed = held.filter { $0.value.latest > after }.sorted { $0.value.latest < $1.value.latest }
             let page = changed.prefix(limit)
             var byTable: [String: [(id: SyncID, record: SyncRecord)]] = [:]

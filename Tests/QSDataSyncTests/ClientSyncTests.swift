@@ -235,6 +235,19 @@ struct ClientSyncTests {
         try await a.close()
     }
 
+    @Test func aTokenTheServerNoLongerKnowsMeansEverythingIsPulledAgain() async throws {
+        let server = InMemorySyncServer()
+        let a = try await Replica(server: server), b = try await Replica(server: server)
+        try await a.store.save(Card(uniqueID: 1, title: "one")).committed()
+        try await a.sync.sync()
+        try await b.sync.sync()
+        try await b.store.writeAndWait { db in try db.execute("UPDATE qsdata_sync_state SET value = 'garbage' WHERE key = 'token'") }
+        let report = try await b.sync.sync()
+        #expect(report.pullRequests == 1 && report.pulledObjects == 1 && report.appliedObjects == 0)
+        try await a.close()
+        try await b.close()
+    }
+
     @Test func aModelWithoutSyncedTypesIsRefused() async throws {
         let url = Replica.temporaryURL()
         let plist = BoardModel.model.replacingOccurrences(of: "<key>synced</key><true/>", with: "")

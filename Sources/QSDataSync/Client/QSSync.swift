@@ -128,7 +128,15 @@ public final class QSSync {
         let capture = self.capture, applier = self.applier
         var token = try await store.read { connection in try SyncStateTables.text(.token, on: connection) }
         while true {
-            let response = try await transport.pull(since: token, limit: pullLimit)
+            let response: SyncPullResponse
+            do {
+                response = try await transport.pull(since: token, limit: pullLimit)
+            } catch QSSyncError.server(status: 400, code: "invalidToken", _) where token != nil {
+                // A token the server no longer knows (its database was replaced): everything is
+                // pulled again, which merges to nothing where nothing changed.
+                token = nil
+                continue
+            }
             report.pullRequests += 1
             report.pulledObjects += response.changes.reduce(0) { $0 + $1.ids.count }
             let outcome = try await store.writeInOwnTransaction("sync: merge pulled changes", source: .sync) { connection in
