@@ -1,0 +1,33 @@
+/// What a request did wrong, or what kept the server from answering it: each has the HTTP
+/// status and the protocol's error code it is answered with.
+public struct SyncServiceError: Error, Equatable, CustomStringConvertible {
+    public let status: Int
+    public let code: String
+    public let message: String
+
+    public init(status: Int, code: String, message: String) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(status) \(code): \(message)" }
+
+    static func invalidCredentials(_ message: String) -> Self { Self(status: 400, code: "invalidCredentials", message: message) }
+    static let usernameTaken = Self(status: 409, code: "usernameTaken", message: "the username is taken")
+    static let wrongCredentials = Self(status: 401, code: "wrongCredentials", message: "unknown username or wrong password")
+    static let unauthorized = Self(status: 401, code: "unauthorized", message: "no valid session token: log in for one")
+    static func tooManyAttempts(retryAfter seconds: Int) -> Self {
+        Self(status: 429, code: "tooManyAttempts", message: "too many failed logins; try again in \(seconds) s")
+    }
+    public static func invalidChange(_ message: String) -> Self { Self(status: 400, code: "invalidChange", message: message) }
+    static func stampTooFarAhead(_ stamp: SyncStampText) -> Self {
+        Self(status: 400, code: "stampTooFarAhead", message: "the stamp \(stamp) is more than 24 hours ahead of the server's clock: the device's clock is wrong")
+    }
+    static func tooLarge(_ message: String) -> Self { Self(status: 413, code: "tooLarge", message: message) }
+    static let invalidToken = Self(status: 400, code: "invalidToken", message: "not a pull token of this server: pull again without since")
+    static func malformedBody(_ message: String) -> Self { Self(status: 400, code: "malformedBody", message: message) }
+}
+
+/// A stamp's text, in error messages.
+typealias SyncStampText = String

@@ -1,0 +1,189 @@
+import Foundation
+import Logging
+import PostgresNIO
+import QSDataSync
+
+/// Accounts and records on PostgreSQL, for any number of stateless server instances on one
+/// database. A push is one transaction that first locks the account's row (`FOR UPDATE`), so
+/// one account's pushes run one after another and commit in the order of the sequence numbers
+/// they hand out: a pull that has seen number N never meets a smaller one later, however the
+/// instances' transactions interleave. The named records are read in one statement and
+/// written in one, with arrays, whatever the push's size.
+public struct PostgresSyncStorage: SyncStorage {
+    let client: PostgresClient
+    let logger: Logger
+    /// Runs inside each push's transaction before it commits (a test's delay, to commit out of order).
+    let beforeCommit: @Sendable () async -> Void
+
+    public init(client: PostgresClient, logger: Logger, beforeCommit: @escaping @Sendable () async -> Void = {}) {
+        self.client = client
+        self.logger = logger
+        self.beforeCommit = beforeCommit
+    }
+
+    static let schema = [
+        "CREATE TABLE IF NOT EXISTS sync_server (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        """
+        CREATE TABLE IF NOT EXISTS sync_accounts (
+            id BIGSERIAL PRIMARY KEY, username TEXT NOT NULL UNIQUE, password_hash TEXT NOT NULL,
+            last_sequence BIGINT NOT NULL DEFAULT 0)
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS sync_sessions (
+            token_hash TEXT PRIMARY KEY, account_id BIGINT NOT NULL REFERENCES sync_accounts(id), expires_at DOUBLE PRECISION NOT NULL)
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS sync_records (
+            account_id BIGINT NOT NULL, table_name TEXT NOT NULL, object_id TEXT NOT NULL, sequence BIGINT NOT NULL, record TEXT NOT NULL,
+            PRIMARY KEY (account_id, table_name, object_id))
+        """,
+        "CREATE INDEX IF NOT EXISTS sync_records_by_sequence ON sync_records (account_id, sequence)",
+    ]
+
+    public func prepare() async throws {
+        // Several instances may start at once: the schema is made under an advisory lock.
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(727275)", logger: logger)
+            for statement in Self.schema { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+            let id = UUID().uuidString
+            try await connection.query(
+                "INSERT INTO sync_server (key, value) VALUES ('databaseID', \(id)) ON CONFLICT DO NOTHING", logger: logger)
+        }
+    }
+
+    public func databaseID() async throws -> String {
+        let rows = try await client.query("SELECT value FROM sync_server WHERE key = 'databaseID'", logger: logger)
+        for try await id in rows.decode(String.self) { return id }
+        throw SyncStorageError.notASyncServerDatabase(path: "PostgreSQL")
+    }
+
+    public func createAccount(username: String, passwordHash: String) async throws {
+        let rows = try await client.query(
+            """
+            INSERT INTO sync_accounts (username, password_hash) VALUES (\(username), \(passwordHash))
+            ON CONFLICT (username) DO NOTHING RETURNING id
+            """, logger: logger)
+        for try await _ in rows.decode(Int64.self) { return }
+        throw SyncStorageError.usernameTaken
+    }
+
+    public func account(username: String) async throws -> StoredAccount? {
+        let rows = try await client.query("SELECT id, password_hash FROM sync_accounts WHERE username = \(username)", logger: logger)
+        for try await (id, hash) in rows.decode((Int64, String).self) { return StoredAccount(id: id, username: username, passwordHash: hash) }
+        return nil
+    }
+
+    public func saveSession(tokenHash: String, accountID: Int64, expiresAt: Date) async throws {
+        try await client.query(
+            "INSERT INTO sync_sessions (token_hash, account_id, expires_at) VALUES (\(tokenHash), \(accountID), \(expiresAt.timeIntervalSince1970))",
+            logger: logger)
+    }
+
+    public func accountID(forSession tokenHash: String, now: Date) async throws -> Int64? {
+        let rows = try await client.query(
+            "SELECT account_id FROM sync_sessions WHERE token_hash = \(tokenHash) AND expires_at > \(now.timeIntervalSince1970)",
+            logger: logger)
+        for try await id in rows.decode(Int64.self) { return id }
+        return nil
+    }
+
+    public func push(_ changes: [SyncChange], accountID: Int64) async throws -> SyncPushResponse {
+        let keys = PushMerge.keys(of: changes)
+        let beforeCommit = beforeCommit
+        return try await client.withTransaction(logger: logger) { connection in
+            var last: Int64?
+            for try await number in try await connection.query(
+                "SELECT last_sequence FROM sync_accounts WHERE id = \(accountID) FOR UPDATE", logger: logger).decode(Int64.self) {
+                last = number
+            }
+            guard let last else { return SyncPushResponse(received: 0, applied: 0) }
+            var existing: [PushMerge.Key: ServerRecord] = [:]
+            let tables = keys.map(\.table), ids = keys.map(\.id)
+            let rows = try await connection.query(
+                """
+                SELECT r.table_name, r.object_id, r.record FROM sync_records AS r
+                JOIN unnest(\(tables)::text[], \(ids)::text[]) AS k(table_name, object_id)
+                    ON r.table_name = k.table_name AND r.object_id = k.object_id
+                WHERE r.account_id = \(accountID)
+                """, logger: logger)
+            for try await (table, id, json) in rows.decode((String, String, String).self) {
+                existing[PushMerge.Key(table: table, id: id)] = try ServerRecord.decode(json, table: table, id: id)
+            }
+            var merge = PushMerge(existing: existing, lastSequence: last)
+            merge.merge(changes)
+            let changed = merge.changed.compactMap { key in merge.records[key].map { (key, $0) } }
+            if !changed.isEmpty {
+                let changedTables = changed.map(\.0.table), changedIDs = changed.map(\.0.id)
+                let sequences = changed.map(\.1.sequence)
+                let documents = try changed.map { try $0.1.json() }
+                try await connection.query(
+                    """
+                    INSERT INTO sync_records (account_id, table_name, object_id, sequence, record)
+                    SELECT \(accountID), * FROM unnest(\(changedTables)::text[], \(changedIDs)::text[], \(sequences)::bigint[], \(documents)::text[])
+                    ON CONFLICT (account_id, table_name, object_id) DO UPDATE SET sequence = excluded.sequence, record = excluded.record
+                    """, logger: logger)
+            }
+            try await connection.query("UPDATE sync_accounts SET last_sequence = \(merge.lastSequence) WHERE id = \(accountID)", logger: logger)
+            await beforeCommit()
+            return SyncPushResponse(received: merge.received, applied: merge.applied)
+        }
+    }
+
+    public func pull(accountID: Int64, after: Int64, limit: Int) async throws -> PulledRecords {
+        let rows = try await client.query(
+            """
+            SELECT table_name, object_id, record FROM sync_records
+            WHERE account_id = \(accountID) AND sequence > \(after) ORDER BY sequence LIMIT \(limit + 1)
+            """, logger: logger)
+        var pulled = PulledRecords(records: [], last: after, more: false)
+        for try await (table, idJSON, json) in rows.decode((String, String, String).self) {
+            guard pulled.records.count < limit else {
+                pulled.more = true
+                continue
+            }
+            guard let id = SyncID(json: idJSON) else { throw SyncStorageError.unreadableRecord(table: table, id: idJSON) }
+            let record = try ServerRecord.decode(json, table: table, id: idJSON)
+            pulled.records.append((table, id, record))
+            pulled.last = record.sequence
+        }
+        return pulled
+    }
+
+    /// The pool's configuration from a `postgres://user:password@host:port/database?sslmode=disable` URL.
+    public static func configuration(_ url: String) throws -> PostgresClient.Configuration {
+        guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty,
+              let username = components.user, !username.isEmpty
+        else { throw SyncServerError.invalidDatabaseURL(url) }
+        let database = String(components.path.drop { $0 == "/" })
+        let sslmode = components.queryItems?.first { $0.name == "sslmode" }?.value ?? "prefer"
+        let tls: PostgresClient.Configuration.TLS
+        switch sslmode {
+        case "disable": tls = .disable
+        case "require": tls = .require(.makeClientConfiguration())
+        default: tls = .prefer(.makeClientConfiguration())
+        }
+        var configuration = PostgresClient.Configuration(
+            host: host, port: components.port ?? 5432, username: username, password: components.password,
+            database: database.isEmpty ? nil : database, tls: tls)
+        // No keep-alive queries: with them postgres-nio's pool (1.33) can strand a lease request
+        // behind a connection that closes (the Vesper server's tests met that hang).
+        configuration.options.keepAliveBehavior = nil
+        if let size = components.queryItems?.first(where: { $0.name == "pool_size" })?.value.flatMap(Int.init), size > 0 {
+            configuration.options.maximumConnections = size
+        }
+        return configuration
+    }
+}
+
+/// Why the server could not start.
+public enum SyncServerError: Error, CustomStringConvertible {
+    case invalidDatabaseURL(String)
+    case didNotStart
+
+    public var description: String {
+        switch self {
+        case .invalidDatabaseURL(let url): "\(url) is not a postgres://user@host:port/database URL"
+        case .didNotStart: "the server did not start"
+        }
+    }
+}

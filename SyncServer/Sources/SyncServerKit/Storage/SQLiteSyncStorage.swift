@@ -1,0 +1,129 @@
+import Foundation
+import QSData
+import QSDataSync
+
+/// The zero-setup storage: one SQLite file, one server instance. Calls are serialised on the
+/// actor's own queue, so a push's read-merge-write is one transaction nothing interleaves with.
+public actor SQLiteSyncStorage: SyncStorage {
+    private let executor = SerialQueueExecutor(label: "qsdata-sync-server.sqlite")
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    private let connection: SQLiteConnection
+    private let path: String
+
+    static let schema = """
+        CREATE TABLE IF NOT EXISTS server (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS accounts (
+            id INTEGER PRIMARY KEY, username TEXT NOT NULL UNIQUE, passwordHash TEXT NOT NULL,
+            lastSequence INTEGER NOT NULL DEFAULT 0);
+        CREATE TABLE IF NOT EXISTS sessions (
+            tokenHash TEXT PRIMARY KEY, accountID INTEGER NOT NULL REFERENCES accounts(id), expiresAt REAL NOT NULL);
+        CREATE TABLE IF NOT EXISTS records (
+            accountID INTEGER NOT NULL, tableName TEXT NOT NULL, id TEXT NOT NULL, sequence INTEGER NOT NULL, record TEXT NOT NULL,
+            PRIMARY KEY (accountID, tableName, id)) WITHOUT ROWID;
+        CREATE INDEX IF NOT EXISTS recordsBySequence ON records (accountID, sequence);
+        """
+
+    public init(path: String) throws {
+        self.path = path
+        if !FileManager.default.fileExists(atPath: path) {
+            // Readable by the server's user only; a failure shows as SQLite's open error below.
+            _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
+        do {
+            connection = try SQLiteConnection(path: path)
+            try connection.execute("PRAGMA journal_mode = WAL")
+            try connection.execute("PRAGMA busy_timeout = 5000")
+            let tables = try connection.fetchRows("SELECT name FROM sqlite_master WHERE type = 'table'")
+                .compactMap { row -> String? in if case .text(let name) = row.first { name } else { nil } }
+            if !tables.isEmpty, !tables.contains("records") { throw SyncStorageError.notASyncServerDatabase(path: path) }
+            try connection.executeScript(Self.schema)
+            try connection.execute(
+                "INSERT OR IGNORE INTO server (key, value) VALUES ('databaseID', ?)", [.text(UUID().uuidString)])
+        } catch let error as SQLiteError where error.code == 26 {
+            throw SyncStorageError.notASyncServerDatabase(path: path)
+        }
+    }
+
+    public func prepare() async throws {}
+
+    public func databaseID() throws -> String {
+        guard case .text(let id) = try connection.fetchValue("SELECT value FROM server WHERE key = 'databaseID'") else {
+            throw SyncStorageError.notASyncServerDatabase(path: path)
+        }
+        return id
+    }
+
+    public func createAccount(username: String, passwordHash: String) throws {
+        do {
+            try connection.execute("INSERT INTO accounts (username, passwordHash) VALUES (?, ?)", [.text(username), .text(passwordHash)])
+        } catch let error as SQLiteError where error.code & 0xFF == 19 {
+            throw SyncStorageError.usernameTaken
+        }
+    }
+
+    public func account(username: String) throws -> StoredAccount? {
+        let rows = try connection.fetchRows("SELECT id, passwordHash FROM accounts WHERE username = ?", [.text(username)])
+        guard let row = rows.first, case .integer(let id) = row[0], case .text(let hash) = row[1] else { return nil }
+        return StoredAccount(id: id, username: username, passwordHash: hash)
+    }
+
+    public func saveSession(tokenHash: String, accountID: Int64, expiresAt: Date) throws {
+        try connection.execute(
+            "INSERT INTO sessions (tokenHash, accountID, expiresAt) VALUES (?, ?, ?)",
+            [.text(tokenHash), .integer(accountID), .real(expiresAt.timeIntervalSince1970)])
+    }
+
+    public func accountID(forSession tokenHash: String, now: Date) throws -> Int64? {
+        let value = try connection.fetchValue(
+            "SELECT accountID FROM sessions WHERE tokenHash = ? AND expiresAt > ?", [.text(tokenHash), .real(now.timeIntervalSince1970)])
+        if case .integer(let id) = value { return id }
+        return nil
+    }
+
+    public func push(_ changes: [SyncChange], accountID: Int64) throws -> SyncPushResponse {
+        try connection.transaction {
+            guard case .integer(let last) = try connection.fetchValue(
+                "SELECT lastSequence FROM accounts WHERE id = ?", [.integer(accountID)]) else { return SyncPushResponse(received: 0, applied: 0) }
+            var merge = PushMerge(existing: try read(PushMerge.keys(of: changes), accountID: accountID), lastSequence: last)
+            merge.merge(changes)
+            let write = try connection.statement(
+                "INSERT OR REPLACE INTO records (accountID, tableName, id, sequence, record) VALUES (?, ?, ?, ?, ?)")
+            for key in merge.changed {
+                guard let record = merge.records[key] else { continue }
+                try write.run([.integer(accountID), .text(key.table), .text(key.id), .integer(record.sequence), .text(try record.json())])
+            }
+            try connection.execute("UPDATE accounts SET lastSequence = ? WHERE id = ?", [.integer(merge.lastSequence), .integer(accountID)])
+            return SyncPushResponse(received: merge.received, applied: merge.applied)
+        }
+    }
+
+    private func read(_ keys: [PushMerge.Key], accountID: Int64) throws -> [PushMerge.Key: ServerRecord] {
+        var records: [PushMerge.Key: ServerRecord] = [:]
+        let select = try connection.statement("SELECT record FROM records WHERE accountID = ? AND tableName = ? AND id = ?")
+        for key in keys {
+            try select.bind([.integer(accountID), .text(key.table), .text(key.id)])
+            defer { select.reset() }
+            if try select.step(), let json = select.text(at: 0) {
+                records[key] = try ServerRecord.decode(json, table: key.table, id: key.id)
+            }
+        }
+        return records
+    }
+
+    public func pull(accountID: Int64, after: Int64, limit: Int) throws -> PulledRecords {
+        let rows = try connection.fetchRows(
+            "SELECT tableName, id, record FROM records WHERE accountID = ? AND sequence > ? ORDER BY sequence LIMIT ?",
+            [.integer(accountID), .integer(after), .integer(Int64(limit) + 1)])
+        var pulled = PulledRecords(records: [], last: after, more: rows.count > limit)
+        for row in rows.prefix(limit) {
+            guard case .text(let table) = row[0], case .text(let idJSON) = row[1], case .text(let json) = row[2],
+                  let id = SyncID(json: idJSON)
+            else { throw SyncStorageError.unreadableRecord(table: "\(row[0])", id: "\(row[1])") }
+            let record = try ServerRecord.decode(json, table: table, id: idJSON)
+            pulled.records.append((table, id, record))
+            pulled.last = record.sequence
+        }
+        return pulled
+    }
+}

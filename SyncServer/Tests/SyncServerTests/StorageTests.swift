@@ -1,0 +1,137 @@
+import Foundation
+import QSDataSync
+import SyncServerKit
+import Testing
+
+/// The storages, SQLite and PostgreSQL, through the service: merging, isolation, paging, bulk
+/// changes and deletions, all with the protocol's one merge function.
+struct StorageTests {
+    enum Kind: String, CaseIterable, CustomTestStringConvertible {
+        case sqlite, postgres
+        var testDescription: String { rawValue }
+    }
+
+    static var kinds: [Kind] { TestPostgres.isAvailable ? Kind.allCases : [.sqlite] }
+
+    /// A service over a fresh storage of `kind`, with two accounts.
+    func withService(_ kind: Kind, _ body: (SyncService, Int64, Int64) async throws -> Void) async throws {
+        func run(_ storage: any SyncStorage) async throws {
+            let service = SyncService(storage: storage, bcryptCost: 4, now: { Date(timeIntervalSince1970: 1_800_000_000) })
+            try await service.createAccount(SyncCredentials(username: "ann", password: "password-a"))
+            try await service.createAccount(SyncCredentials(username: "bob", password: "password-b"))
+            let ann = try await service.account(forToken: service.logIn(SyncCredentials(username: "ann", password: "password-a")).token)
+            let bob = try await service.account(forToken: service.logIn(SyncCredentials(username: "bob", password: "password-b")).token)
+            try await body(service, ann, bob)
+        }
+        switch kind {
+        case .sqlite: try await run(SQLiteSyncStorage(path: TestFiles.temporaryPath()))
+        case .postgres: try await TestPostgres.withStorage { try await run($0) }
+        }
+    }
+
+    func created(_ ids: [SyncID], title: String, at offset: Int64) -> SyncChange {
+        SyncChange(table: "notes", ids: ids, created: Stamps.at(offset), values: ["title": .text(title), "done": .integer(0)],
+                   stamps: ["title": Stamps.at(offset), "done": Stamps.at(offset)])
+    }
+
+    @Test(arguments: kinds)
+    func pushesMergePerPropertyAndARepeatedPushAppliesNothing(_ kind: Kind) async throws {
+        try await withService(kind) { service, ann, _ in
+            let replica = Stamps.a
+            let create = SyncPushRequest(replica: replica, changes: [created([.integer(1)], title: "first", at: 0)])
+            #expect(try await service.push(create, accountID: ann) == SyncPushResponse(received: 1, applied: 1))
+            #expect(try await service.push(create, accountID: ann) == SyncPushResponse(received: 1, applied: 0))
+            let edits = SyncPushRequest(replica: replica, changes: [
+                SyncChange(table: "notes", ids: [.integer(1)], values: ["title": .text("later")], stamps: ["title": Stamps.at(10, Stamps.b)]),
+                SyncChange(table: "notes", ids: [.integer(1)], values: ["done": .integer(1)], stamps: ["done": Stamps.at(5)]),
+                SyncChange(table: "notes", ids: [.integer(1)], values: ["title": .text("older")], stamps: ["title": Stamps.at(7)]),
+            ])
+            #expect(try await service.push(edits, accountID: ann).applied == 1)
+            let pulled = try await service.pull(since: nil, limit: nil, accountID: ann)
+            #expect(pulled.changes.count == 1 && !pulled.more)
+            #expect(pulled.changes[0].values == ["title": .text("later"), "done": .integer(1)])
+            #expect(pulled.changes[0].created == Stamps.at(0))
+        }
+    }
+
+    @Test(arguments: kinds)
+    func oneAccountNeverSeesAnothers(_ kind: Kind) async throws {
+        try await withService(kind) { service, ann, bob in
+            _ = try await service.push(SyncPushRequest(replica: Stamps.a, changes: [created([.integer(1)], title: "ann's", at: 0)]), accountID: ann)
+            _ = try await service.push(SyncPushRequest(replica: Stamps.b, changes: [created([.integer(1)], title: "bob's", at: 0)]), accountID: bob)
+            #expect(try await service.pull(since: nil, limit: nil, accountID: ann).changes.map(\.values) == [["title": .text("ann's"), "done": .integer(0)]])
+            #expect(try await service.pull(since: nil, limit: nil, accountID: bob).changes.map(\.values) == [["title": .text("bob's"), "done": .integer(0)]])
+        }
+    }
+
+    @Test(arguments: kinds)
+    func pullsPageByTokenAndReturnOnlyWhatChangedAfterIt(_ kind: Kind) async throws {
+        try await withService(kind) { service, ann, _ in
+            let changes = (1...5).map { created([.integer(Int64($0))], title: "n\($0)", at: Int64($0)) }
+            _ = try await service.push(SyncPushRequest(replica: Stamps.a, changes: changes), accountID: ann)
+            var token: String?
+            var seen: [SyncID] = []
+            var pages = 0
+            repeat {
+                let page = try await service.pull(since: token, limit: 2, accountID: ann)
+                seen += page.changes.flatMap(\.ids)
+                token = page.token
+                pages += 1
+                if !page.more { break }
+            } while pages < 10
+            #expect(seen == (1...5).map { .integer(Int64($0)) } && pages == 3)
+            _ = try await service.push(SyncPushRequest(replica: Stamps.a, changes: [
+                SyncChange(table: "notes", ids: [.integer(3)], values: ["done": .integer(1)], stamps: ["done": Stamps.at(50)]),
+            ]), accountID: ann)
+            let next = try await service.pull(since: token, limit: nil, accountID: ann)
+            #expect(next.changes == [SyncChange(table: "notes", ids: [.integer(3)], values: ["done": .integer(1)], stamps: ["done": Stamps.at(50)])])
+            await #expect(throws: SyncServiceError.self) { try await service.pull(since: "not-a-token", limit: nil, accountID: ann) }
+        }
+    }
+
+    @Test(arguments: kinds)
+    func tenThousandMarkedReadAreStoredAndServedAsOneChange(_ kind: Kind) async throws {
+        try await withService(kind) { service, ann, _ in
+            let ids = (1...10_000).map { SyncID.string("article-\($0)") }
+            _ = try await service.push(SyncPushRequest(replica: Stamps.a, changes: [
+                SyncChange(table: "articles", ids: ids, created: Stamps.at(0), values: ["read": .integer(0)], stamps: ["read": Stamps.at(0)]),
+            ]), accountID: ann)
+            let first = try await service.pull(since: nil, limit: 10_000, accountID: ann)
+            let marked = SyncChange(table: "articles", ids: ids, values: ["read": .integer(1)], stamps: ["read": Stamps.at(9)])
+            #expect(try await service.push(SyncPushRequest(replica: Stamps.a, changes: [marked]), accountID: ann).applied == 10_000)
+            let pulled = try await service.pull(since: first.token, limit: 10_000, accountID: ann)
+            #expect(pulled.changes == [marked])
+        }
+    }
+
+    @Test(arguments: kinds)
+    func aDeletionWinsAndIsServedAsItsStampAlone(_ kind: Kind) async throws {
+        try await withService(kind) { service, ann, _ in
+            _ = try await service.push(SyncPushRequest(replica: Stamps.a, changes: [created([.integer(1)], title: "x", at: 0)]), accountID: ann)
+            let token = try await service.pull(since: nil, limit: nil, accountID: ann).token
+            _ = try await service.push(SyncPushRequest(replica: Stamps.a, changes: [
+                SyncChange(table: "notes", ids: [.integer(1)], deleted: Stamps.at(5)),
+                SyncChange(table: "notes", ids: [.integer(1)], values: ["title": .text("late edit")], stamps: ["title": Stamps.at(9, Stamps.b)]),
+            ]), accountID: ann)
+            let pulled = try await service.pull(since: token, limit: nil, accountID: ann)
+            #expect(pulled.changes == [SyncChange(table: "notes", ids: [.integer(1)], deleted: Stamps.at(5))])
+        }
+    }
+
+    @Test(arguments: kinds)
+    func badChangesAreRefusedWhole(_ kind: Kind) async throws {
+        try await withService(kind) { service, ann, _ in
+            let good = created([.integer(1)], title: "fine", at: 0)
+            let bad = SyncChange(table: "notes", ids: [], deleted: Stamps.at(1))
+            await #expect(throws: SyncServiceError.invalidChange("change 1: a change of notes names no object")) {
+                try await service.push(SyncPushRequest(replica: Stamps.a, changes: [good, bad]), accountID: ann)
+            }
+            let ahead = SyncChange(table: "notes", ids: [.integer(2)], deleted: SyncStamp(milliseconds: Stamps.base + 2 * 86_400_000, counter: 0, replica: Stamps.a))
+            await #expect(throws: SyncServiceError.self) { try await service.push(SyncPushRequest(replica: Stamps.a, changes: [ahead]), accountID: ann) }
+            let tooMany = SyncChange(table: "notes", ids: (0...50_000).map { SyncID.integer(Int64($0)) }, deleted: Stamps.at(1))
+            await #expect(throws: SyncServiceError.self) { try await service.push(SyncPushRequest(replica: Stamps.a, changes: [tooMany]), accountID: ann) }
+            let stored = try await service.pull(since: nil, limit: nil, accountID: ann)
+            #expect(stored.changes.isEmpty)
+        }
+    }
+}
