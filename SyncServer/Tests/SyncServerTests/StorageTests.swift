@@ -126,7 +126,7 @@ struct StorageTests {
             await #expect(throws: SyncServiceError.invalidChange("change 1: a change of notes names no object")) {
                 try await service.push(SyncPushRequest(replica: Stamps.a, changes: [good, bad]), accountID: ann)
             }
-            let ahead = SyncChange(table: "notes", ids: [.integer(2)], deleted: SyncStamp(milliseconds: Stamps.base + 2 * 86_400_000, counter: 0, replica: Stamps.a))
+            let ahead = SyncChange(table: "notes", ids: [.integer(2)], deleted: SyncStamp(milliseconds: 1_800_000_000_000 + 2 * 86_400_000, counter: 0, replica: Stamps.a))
             await #expect(throws: SyncServiceError.self) { try await service.push(SyncPushRequest(replica: Stamps.a, changes: [ahead]), accountID: ann) }
             let tooMany = SyncChange(table: "notes", ids: (0...50_000).map { SyncID.integer(Int64($0)) }, deleted: Stamps.at(1))
             await #expect(throws: SyncServiceError.self) { try await service.push(SyncPushRequest(replica: Stamps.a, changes: [tooMany]), accountID: ann) }

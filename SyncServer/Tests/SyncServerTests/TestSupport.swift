@@ -90,7 +90,7 @@ enum TestPostgres {
 enum Stamps {
     static let a = SyncReplicaID(text: "000000000000000a")!
     static let b = SyncReplicaID(text: "000000000000000b")!
-    static let base: Int64 = 1_800_000_000_000
+    static let base: Int64 = 1_790_000_000_000
 
     static func at(_ offset: Int64, _ replica: SyncReplicaID = a, counter: Int = 0) -> SyncStamp {
         SyncStamp(milliseconds: base + offset, counter: counter, replica: replica)
