@@ -2,48 +2,16 @@ import Foundation
 import Logging
 import PostgresNIO
 import QSDataSync
-import ServiceLifecycle
 import SyncServerKit
 import Testing
 
-/// A live server for tests on 127.0.0.1 and a free port, until ``shutdown()``.
-final class TestServer: Sendable {
-    let baseURL: URL
-    let server: SyncServer
-    private let group: ServiceGroup
-    private let task: Task<Void, any Error>
-
-    private init(baseURL: URL, server: SyncServer, group: ServiceGroup, task: Task<Void, any Error>) {
-        self.baseURL = baseURL
-        self.server = server
-        self.group = group
-        self.task = task
-    }
-
-    static func start(_ database: SyncDatabase = .sqlite(path: TestFiles.temporaryPath())) async throws -> TestServer {
+/// A live server for tests on 127.0.0.1 and a free port (SQLite in a temporary file unless
+/// told otherwise), with a cheap password hash.
+enum TestServer {
+    static func start(_ database: SyncDatabase = .sqlite(path: TestFiles.temporaryPath())) async throws -> RunningSyncServer {
         var logger = Logger(label: "qsdata-sync-server-tests")
         logger.logLevel = .warning
-        let server = try SyncServer(database: database, host: "127.0.0.1", port: 0, bcryptCost: 4, logger: logger)
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let group = ServiceGroup(configuration: .init(services: server.services { port in
-            continuation.yield(port)
-            continuation.finish()
-        }, logger: logger))
-        let task = Task {
-            defer { continuation.finish() }
-            try await group.run()
-        }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next(), let url = URL(string: "http://127.0.0.1:\(port)") else {
-            try await task.value
-            throw SyncServerError.didNotStart
-        }
-        return TestServer(baseURL: url, server: server, group: group, task: task)
-    }
-
-    func shutdown() async throws {
-        await group.triggerGracefulShutdown()
-        try await task.value
+        return try await RunningSyncServer.start(SyncServer(database: database, host: "127.0.0.1", port: 0, bcryptCost: 4, logger: logger))
     }
 }
 
