@@ -21,6 +21,8 @@ let package = Package(
     ],
     dependencies: [
         .package(name: "QSData", path: ".."),
+        // The generic sync server, in process for the RSS reader's sync tests.
+        .package(name: "QSDataSyncServer", path: "../SyncServer"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // The Vesper sync server (and swift-crypto for the sync client's MD5).
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
@@ -209,6 +211,8 @@ let package = Package(
             name: "RSSTests",
             dependencies: [
                 "ExampleTestSupport", "RSSCore", "RSSCommands", "FeedParser", "DeadlineHTTP", "CommandLineTool", qsData,
+                .product(name: "QSDataSync", package: "QSData"),
+                .product(name: "SyncServerKit", package: "QSDataSyncServer"),
                 // A loopback server that serves fixture feeds to `rss refresh`.
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
