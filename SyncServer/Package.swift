@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .library(name: "SyncServerKit", targets: ["SyncServerKit"]),
         .executable(name: "qsdata-sync-server", targets: ["QSDataSyncServer"]),
+        .executable(name: "qsdata-sync-bench", targets: ["SyncBench"]),
     ],
     dependencies: [
         .package(name: "QSData", path: ".."),
@@ -49,6 +50,18 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/QSDataSyncServer"
+        ),
+        // Sync's figures through a server in process, and a load test of running servers.
+        .executableTarget(
+            name: "SyncBench",
+            dependencies: [
+                "SyncServerKit",
+                .product(name: "QSData", package: "QSData"),
+                .product(name: "QSDataSync", package: "QSData"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/SyncBench"
         ),
         .testTarget(
             name: "SyncServerTests",

@@ -1,0 +1,42 @@
+import Foundation
+import QSDataSync
+
+/// A transport that counts requests and the JSON bytes of their bodies both ways.
+final class CountingTransport: QSSyncTransport, @unchecked Sendable {
+    let base: any QSSyncTransport
+    private let lock = NSLock()
+    private(set) var requests = 0
+    private(set) var bytesUp = 0
+    private(set) var bytesDown = 0
+
+    init(_ base: any QSSyncTransport) {
+        self.base = base
+    }
+
+    func reset() {
+        lock.withLock { (requests, bytesUp, bytesDown) = (0, 0, 0) }
+    }
+
+    func push(_ request: SyncPushRequest) async throws -> SyncPushResponse {
+        let size = try SyncProtocol.makeEncoder().encode(request).count
+        let response = try await base.push(request)
+        let answer = try SyncProtocol.makeEncoder().encode(response).count
+        lock.withLock { requests += 1; bytesUp += size; bytesDown += answer }
+        return response
+    }
+
+    func pull(since token: String?, limit: Int) async throws -> SyncPullResponse {
+        let response = try await base.pull(since: token, limit: limit)
+        let size = try SyncProtocol.makeEncoder().encode(response).count
+        lock.withLock { requests += 1; bytesDown += size; bytesUp += (token?.count ?? 0) + 40 }
+        return response
+    }
+
+    var summary: String {
+        lock.withLock { "\(requests) requests, \(Self.bytes(bytesUp)) up, \(Self.bytes(bytesDown)) down" }
+    }
+
+    static func bytes(_ count: Int) -> String {
+        count > 1_048_576 ? String(format: "%.1f MiB", Double(count) / 1_048_576) : count > 1024 ? String(format: "%.1f KiB", Double(count) / 1024) : "\(count) B"
+    }
+}
