@@ -67,7 +67,9 @@ public final class InMemorySyncServer: QSSyncTransport, @unchecked Sendable {
         }
     }
 
-    public func pull(since token: String?, limit: Int) async throws -> SyncPullResponse {
+    /// Returns everything that changed, the replica's own writes included (which the protocol
+    /// allows, and which tests the client's merging of what it already has).
+    public func pull(since token: String?, limit: Int, replica: SyncReplicaID? = nil) async throws -> SyncPullResponse {
         try lock.withLock {
             try failIfAsked()
             pullCount += 1

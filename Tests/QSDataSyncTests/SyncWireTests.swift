@@ -34,7 +34,10 @@ struct SyncWireTests {
         let stamp = SyncStamp(milliseconds: 1, counter: 0, replica: SyncReplicaID(text: "0000000000000001")!)
         #expect(SyncChange(table: "", ids: [.integer(1)], deleted: stamp).problem == "a change names no table")
         #expect(SyncChange(table: "t", ids: [], deleted: stamp).problem == "a change of t names no object")
-        #expect(SyncChange(table: "t", ids: [.integer(1)], values: ["a": .null]).problem == "a change of t has values and stamps for different properties")
+        #expect(SyncChange(table: "t", ids: [.integer(1)], values: ["a": .null]).problem == "a change of t has values without stamps, and no creation stamp they could take")
+        #expect(SyncChange(table: "t", ids: [.integer(1)], deleted: stamp, stamps: ["a": stamp]).problem == "a change of t has stamps for properties it gives no value")
+        let creation = SyncChange(table: "t", ids: [.integer(1)], created: stamp, values: ["a": .null])
+        #expect(creation.problem == nil && creation.record.stamps == ["a": stamp])
         #expect(SyncChange(table: "t", ids: [.integer(1)]).problem == "a change of t changes nothing")
         #expect(SyncChange(table: "t", ids: [.integer(1)], deleted: stamp).problem == nil)
     }

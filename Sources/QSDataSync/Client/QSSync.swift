@@ -130,7 +130,7 @@ public final class QSSync {
         while true {
             let response: SyncPullResponse
             do {
-                response = try await transport.pull(since: token, limit: pullLimit)
+                response = try await transport.pull(since: token, limit: pullLimit, replica: replicaID)
             } catch QSSyncError.server(status: 400, code: "invalidToken", _) where token != nil {
                 // A token the server no longer knows (its database was replaced): everything is
                 // pulled again, which merges to nothing where nothing changed.

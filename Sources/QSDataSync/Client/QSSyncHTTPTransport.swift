@@ -38,9 +38,11 @@ public struct QSSyncHTTPTransport: QSSyncTransport {
         return try Self.decode(SyncPushResponse.self, from: try await Self.send(Self.post(server, "push", body: body, token: token), session: session))
     }
 
-    public func pull(since token: String?, limit: Int) async throws -> SyncPullResponse {
+    public func pull(since token: String?, limit: Int, replica: SyncReplicaID? = nil) async throws -> SyncPullResponse {
         var components = URLComponents(url: Self.endpoint(server, "pull"), resolvingAgainstBaseURL: false)
-        components?.queryItems = [URLQueryItem(name: "limit", value: String(limit))] + (token.map { [URLQueryItem(name: "since", value: $0)] } ?? [])
+        components?.queryItems = [URLQueryItem(name: "limit", value: String(limit))]
+            + (token.map { [URLQueryItem(name: "since", value: $0)] } ?? [])
+            + (replica.map { [URLQueryItem(name: "replica", value: $0.text)] } ?? [])
         guard let url = components?.url else { throw QSSyncError.unreachable("can't make a pull URL from \(server)") }
         var request = URLRequest(url: url)
         request.setValue("Bearer \(self.token)", forHTTPHeaderField: "Authorization")

@@ -4,8 +4,9 @@
 public protocol QSSyncTransport: Sendable {
     /// `POST /v1/push`.
     func push(_ request: SyncPushRequest) async throws -> SyncPushResponse
-    /// `GET /v1/pull?since=TOKEN&limit=N` (no `since` for everything).
-    func pull(since token: String?, limit: Int) async throws -> SyncPullResponse
+    /// `GET /v1/pull?since=TOKEN&limit=N&replica=ID` (no `since` for everything). The server may
+    /// leave out what `replica` itself wrote: that replica has it already.
+    func pull(since token: String?, limit: Int, replica: SyncReplicaID?) async throws -> SyncPullResponse
 }
 
 /// Why sync failed.

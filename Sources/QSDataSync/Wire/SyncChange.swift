@@ -4,9 +4,10 @@
 ///
 /// - `created`: the objects were created at this stamp, and `values` holds all their properties.
 /// - `deleted`: the objects were deleted at this stamp.
-/// - `values` and `stamps`: properties set, each with the stamp it was set at (the same keys in
-///   both). A to-many relationship is a property whose value is the ordered list of its
-///   children's uniqueIDs.
+/// - `values` and `stamps`: properties set, each with the stamp it was set at. A property of
+///   `values` missing from `stamps` was set at `created` (so a creation needs no stamps of its
+///   own). A to-many relationship is a property whose value is the ordered list of its children's
+///   uniqueIDs.
 public struct SyncChange: Codable, Sendable, Equatable {
     /// The table the objects are stored in, as the data model names it.
     public var table: String
@@ -28,16 +29,23 @@ public struct SyncChange: Codable, Sendable, Equatable {
         self.stamps = stamps
     }
 
-    /// The change of one object, as a record to merge.
+    /// The change of one object, as a record to merge: every value with its stamp.
     public var record: SyncRecord {
-        SyncRecord(created: created, deleted: deleted, stamps: stamps, values: values)
+        var all = stamps
+        if let created {
+            for name in values.keys where all[name] == nil { all[name] = created }
+        }
+        return SyncRecord(created: created, deleted: deleted, stamps: all, values: values)
     }
 
     /// Why a change can't be taken; nil when it can.
     public var problem: String? {
         if table.isEmpty { return "a change names no table" }
         if ids.isEmpty { return "a change of \(table) names no object" }
-        if Set(values.keys) != Set(stamps.keys) { return "a change of \(table) has values and stamps for different properties" }
+        if !Set(stamps.keys).isSubset(of: values.keys) { return "a change of \(table) has stamps for properties it gives no value" }
+        if created == nil, values.keys.contains(where: { stamps[$0] == nil }) {
+            return "a change of \(table) has values without stamps, and no creation stamp they could take"
+        }
         if created == nil, deleted == nil, values.isEmpty { return "a change of \(table) changes nothing" }
         return nil
     }
@@ -52,9 +60,10 @@ public struct SyncChange: Codable, Sendable, Equatable {
                 changes[index].ids.append(id)
             } else {
                 indexByRecord[record] = changes.count
+                // Stamps equal to the creation's go without saying.
                 changes.append(SyncChange(
                     table: table, ids: [id], created: record.created, deleted: record.deleted,
-                    values: record.values, stamps: record.stamps))
+                    values: record.values, stamps: record.stamps.filter { $0.value != record.created }))
             }
         }
         return changes

@@ -25,8 +25,8 @@ final class CountingTransport: QSSyncTransport, @unchecked Sendable {
         return response
     }
 
-    func pull(since token: String?, limit: Int) async throws -> SyncPullResponse {
-        let response = try await base.pull(since: token, limit: limit)
+    func pull(since token: String?, limit: Int, replica: SyncReplicaID?) async throws -> SyncPullResponse {
+        let response = try await base.pull(since: token, limit: limit, replica: replica)
         let size = try SyncProtocol.makeEncoder().encode(response).count
         lock.withLock { requests += 1; bytesDown += size; bytesUp += (token?.count ?? 0) + 40 }
         return response

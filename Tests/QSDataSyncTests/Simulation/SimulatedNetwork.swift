@@ -76,7 +76,7 @@ struct SimulatedLink: QSSyncTransport {
         try await network.push(from: replica, request)
     }
 
-    func pull(since token: String?, limit: Int) async throws -> SyncPullResponse {
+    func pull(since token: String?, limit: Int, replica _: SyncReplicaID?) async throws -> SyncPullResponse {
         try await network.pull(from: replica, since: token, limit: limit)
     }
 }

@@ -29,9 +29,10 @@ public struct RSSSyncTransport: QSSyncTransport {
         try decode(SyncPushResponse.self, try await send("POST", "push", body: request))
     }
 
-    public func pull(since token: String?, limit: Int) async throws -> SyncPullResponse {
+    public func pull(since token: String?, limit: Int, replica: SyncReplicaID? = nil) async throws -> SyncPullResponse {
         var query = [URLQueryItem(name: "limit", value: String(limit))]
         if let token { query.append(URLQueryItem(name: "since", value: token)) }
+        if let replica { query.append(URLQueryItem(name: "replica", value: replica.text)) }
         return try decode(SyncPullResponse.self, try await send("GET", "pull", query: query))
     }
 

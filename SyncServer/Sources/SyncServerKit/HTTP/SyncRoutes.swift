@@ -39,7 +39,12 @@ enum SyncRoutes {
                     guard let number = Int(text) else { throw SyncServiceError.malformedBody("limit must be a whole number, not \(text)") }
                     limit = number
                 }
-                return try await service.pull(since: query.get("since"), limit: limit, accountID: account)
+                var replica: SyncReplicaID?
+                if let text = query.get("replica") {
+                    guard let id = SyncReplicaID(text: text) else { throw SyncServiceError.malformedBody("replica must be 16 lowercase hex digits") }
+                    replica = id
+                }
+                return try await service.pull(since: query.get("since"), limit: limit, replica: replica, accountID: account)
             }
         }
         return router

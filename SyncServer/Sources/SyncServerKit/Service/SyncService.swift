@@ -71,7 +71,8 @@ public struct SyncService: Sendable {
         return try await storage.push(request.changes, accountID: accountID)
     }
 
-    public func pull(since token: String?, limit: Int?, accountID: Int64) async throws -> SyncPullResponse {
+    /// What changed after `token`, leaving out the parts `replica` wrote (it has them already).
+    public func pull(since token: String?, limit: Int?, replica: SyncReplicaID? = nil, accountID: Int64) async throws -> SyncPullResponse {
         let databaseID = try await storage.databaseID()
         var after: Int64 = 0
         if let token {
@@ -83,8 +84,10 @@ public struct SyncService: Sendable {
         var byTable: [String: [(id: SyncID, record: SyncRecord)]] = [:]
         var order: [String] = []
         for (table, id, record) in pulled.records {
+            let changed = record.changes(after: after, leavingOut: replica)
+            guard changed.created != nil || changed.deleted != nil || !changed.stamps.isEmpty else { continue }
             if byTable[table] == nil { order.append(table) }
-            byTable[table, default: []].append((id, record.changes(after: after)))
+            byTable[table, default: []].append((id, changed))
         }
         let changes = order.flatMap { SyncChange.grouping(byTable[$0] ?? [], table: $0) }
         return SyncPullResponse(changes: changes, token: PullToken.make(databaseID: databaseID, sequence: pulled.last), more: pulled.more)

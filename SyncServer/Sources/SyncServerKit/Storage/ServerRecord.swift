@@ -31,14 +31,15 @@ public struct ServerRecord: Codable, Sendable, Equatable {
         return true
     }
 
-    /// The parts that changed after `number`: a deleted object is its deletion (and its
-    /// creation, when that is newer than `number` too).
-    func changes(after number: Int64) -> SyncRecord {
+    /// The parts that changed after `number`, except those `replica` wrote: a deleted object is
+    /// its deletion (and its creation, when that is newer than `number` too).
+    func changes(after number: Int64, leavingOut replica: SyncReplicaID? = nil) -> SyncRecord {
+        func wanted(_ stamp: SyncStamp?) -> Bool { stamp.map { $0.replica != replica } ?? false }
         var changed = SyncRecord()
-        if createdAt > number { changed.created = record.created }
-        if deletedAt > number { changed.deleted = record.deleted }
+        if createdAt > number, wanted(record.created) { changed.created = record.created }
+        if deletedAt > number, wanted(record.deleted) { changed.deleted = record.deleted }
         guard record.exists else { return changed }
-        for (part, at) in partsAt where at > number {
+        for (part, at) in partsAt where at > number && wanted(record.stamps[part]) {
             changed.stamps[part] = record.stamps[part]
             changed.values[part] = record.values[part]
         }
