@@ -22,11 +22,7 @@ struct SyncAccountOptions: ParsableArguments {
     }
 
     func resolvedPassword() throws -> String {
-        if let password { return password }
-        guard let line = Console.current.readStandardInput()?.split(whereSeparator: \.isNewline).first, !line.isEmpty else {
-            throw ValidationError("Give --password, or the password on standard input.")
-        }
-        return String(line)
+        try PasswordOption.resolve(password)
     }
 }
 

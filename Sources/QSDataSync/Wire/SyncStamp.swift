@@ -46,12 +46,7 @@ public struct SyncStamp: Hashable, Comparable, Sendable, Codable, CustomStringCo
     public var description: String { text }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let stamp = SyncStamp(text: text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a sync stamp: \(text)")
-        }
-        self = stamp
+        self = try decodeText(from: decoder, as: "sync stamp", SyncStamp.init(text:))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -99,16 +94,21 @@ public struct SyncReplicaID: Hashable, Sendable, Codable, CustomStringConvertibl
     public var description: String { text }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let id = SyncReplicaID(text: text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a replica ID: \(text)")
-        }
-        self = id
+        self = try decodeText(from: decoder, as: "replica ID", SyncReplicaID.init(text:))
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(text)
     }
+}
+
+/// A value kept on the wire as text, read by `make`; a text it refuses is a decoding error naming `what`.
+private func decodeText<Value>(from decoder: any Decoder, as what: String, _ make: (String) -> Value?) throws -> Value {
+    let container = try decoder.singleValueContainer()
+    let text = try container.decode(String.self)
+    guard let value = make(text) else {
+        throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a \(what): \(text)")
+    }
+    return value
 }

@@ -21,10 +21,6 @@ struct AccountCredentials: ParsableArguments {
     }
 
     func resolvedPassword() throws -> String {
-        if let password { return password }
-        guard let line = Console.current.readStandardInput()?.split(whereSeparator: \.isNewline).first, !line.isEmpty else {
-            throw ValidationError("Give --password, or the password on standard input.")
-        }
-        return String(line)
+        try PasswordOption.resolve(password)
     }
 }
