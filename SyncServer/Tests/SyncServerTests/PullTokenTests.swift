@@ -14,8 +14,9 @@ struct PullTokenTests {
         let delay: @Sendable () async -> Void = { try? await Task.sleep(for: .milliseconds(Int.random(in: 0...20))) }
         try await TestPostgres.withStorage(beforeCommit: delay) { storage in
             let service = SyncService(storage: storage, bcryptCost: 4)
-            try await service.createAccount(SyncCredentials(username: "ann", password: "password-a"))
-            let account = try await service.account(forToken: service.logIn(SyncCredentials(username: "ann", password: "password-a")).token)
+            let username = uniqueUsername("ann")
+            try await service.createAccount(SyncCredentials(username: username, password: "password-a"))
+            let account = try await service.account(forToken: service.logIn(SyncCredentials(username: username, password: "password-a")).token)
             let writers = 50, pushesEach = 8
             let finished = Flag()
             let reader = Task {

@@ -17,10 +17,11 @@ struct StorageTests {
     func withService(_ kind: Kind, _ body: (SyncService, Int64, Int64) async throws -> Void) async throws {
         func run(_ storage: any SyncStorage) async throws {
             let service = SyncService(storage: storage, bcryptCost: 4, now: { Date(timeIntervalSince1970: 1_800_000_000) })
-            try await service.createAccount(SyncCredentials(username: "ann", password: "password-a"))
-            try await service.createAccount(SyncCredentials(username: "bob", password: "password-b"))
-            let ann = try await service.account(forToken: service.logIn(SyncCredentials(username: "ann", password: "password-a")).token)
-            let bob = try await service.account(forToken: service.logIn(SyncCredentials(username: "bob", password: "password-b")).token)
+            let annName = uniqueUsername("ann"), bobName = uniqueUsername("bob")
+            try await service.createAccount(SyncCredentials(username: annName, password: "password-a"))
+            try await service.createAccount(SyncCredentials(username: bobName, password: "password-b"))
+            let ann = try await service.account(forToken: service.logIn(SyncCredentials(username: annName, password: "password-a")).token)
+            let bob = try await service.account(forToken: service.logIn(SyncCredentials(username: bobName, password: "password-b")).token)
             try await body(service, ann, bob)
         }
         switch kind {

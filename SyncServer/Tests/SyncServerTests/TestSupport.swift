@@ -28,30 +28,50 @@ enum TestPostgres {
     static let required = ProcessInfo.processInfo.environment["VESPER_REQUIRE_POSTGRES"] == "1"
     static var isAvailable: Bool { url != nil || required }
 
-    /// A PostgreSQL storage on a schema of its own (so tests don't see each other's data), with
-    /// its pool running until `body` returns.
+    /// A PostgreSQL storage on the tests' shared database; each test keeps to accounts of its
+    /// own (the storage names the account in every query, which is what isolates them). One
+    /// pool serves every test of the process, started once and kept running.
     static func withStorage<Result: Sendable>(
         beforeCommit: @escaping @Sendable () async -> Void = {}, _ body: (PostgresSyncStorage) async throws -> Result
     ) async throws -> Result {
-        let base = try #require(url, "VESPER_TEST_POSTGRES_URL is not set")
-        let schema = "sync_test_\(UUID().uuidString.prefix(8).lowercased())"
+        let client = try await SharedPool.shared.client()
         var logger = Logger(label: "postgres-tests")
         logger.logLevel = .warning
-        // The schema is made first, then a pool whose connections use it.
-        let setup = PostgresClient(configuration: try PostgresSyncStorage.configuration(base), backgroundLogger: logger)
-        let setupTask = Task { await setup.run() }
-        try await setup.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"), logger: logger)
-        setupTask.cancel()
-        var configuration = try PostgresSyncStorage.configuration(base)
-        configuration.options.additionalStartupParameters.append(("search_path", schema))
-        configuration.options.maximumConnections = 60
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        let run = Task { await client.run() }
-        defer { run.cancel() }
-        let storage = PostgresSyncStorage(client: client, logger: logger, beforeCommit: beforeCommit)
-        try await storage.prepare()
-        return try await body(storage)
+        return try await body(PostgresSyncStorage(client: client, logger: logger, beforeCommit: beforeCommit))
     }
+}
+
+/// The one PostgreSQL pool of the test process: running before its first use, the tables made.
+actor SharedPool {
+    static let shared = SharedPool()
+    private var ready: PostgresClient?
+
+    func client() async throws -> PostgresClient {
+        if let ready { return ready }
+        let base = try #require(TestPostgres.url, "VESPER_TEST_POSTGRES_URL is not set")
+        var logger = Logger(label: "postgres-tests")
+        logger.logLevel = .warning
+        var configuration = try PostgresSyncStorage.configuration(base)
+        configuration.options.maximumConnections = 70
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        // Runs for the rest of the process. Leased from once its task has begun (a lease made
+        // before `run()` is only queued, but postgres-nio warns about it in the log).
+        let (started, signal) = AsyncStream<Void>.makeStream()
+        Task.detached {
+            signal.yield()
+            await client.run()
+        }
+        for await _ in started { break }
+        try await Task.sleep(for: .milliseconds(20))
+        try await PostgresSyncStorage(client: client, logger: logger).prepare()
+        ready = client
+        return client
+    }
+}
+
+/// A username no other test (or earlier run on the same database) has used.
+func uniqueUsername(_ name: String) -> String {
+    "\(name)-\(UUID().uuidString.prefix(8).lowercased())"
 }
 
 /// Stamps for tests: milliseconds from a fixed time, from replica `a` or `b`.
