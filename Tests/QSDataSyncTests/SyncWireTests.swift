@@ -30,6 +30,14 @@ struct SyncWireTests {
         #expect(throws: DecodingError.self) { try SyncProtocol.makeDecoder().decode(SyncChange.self, from: Data(body.utf8)) }
     }
 
+    @Test func aDeletionTravelsWithoutValuesOrStamps() throws {
+        let body = #"{"table":"feeds","ids":["https://old.example.com/rss"],"deleted":"018c2e5fa000-0000-3f2a9b7c1d0e4f55"}"#
+        let change = try SyncProtocol.makeDecoder().decode(SyncChange.self, from: Data(body.utf8))
+        #expect(change.problem == nil && change.values.isEmpty && change.stamps.isEmpty)
+        let encoded = String(decoding: try SyncProtocol.makeEncoder().encode(change), as: UTF8.self)
+        #expect(encoded == #"{"deleted":"018c2e5fa000-0000-3f2a9b7c1d0e4f55","ids":["https://old.example.com/rss"],"table":"feeds"}"#)
+    }
+
     @Test func problemsOfAChangeAreNamed() {
         let stamp = SyncStamp(milliseconds: 1, counter: 0, replica: SyncReplicaID(text: "0000000000000001")!)
         #expect(SyncChange(table: "", ids: [.integer(1)], deleted: stamp).problem == "a change names no table")

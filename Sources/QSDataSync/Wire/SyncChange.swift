@@ -29,6 +29,32 @@ public struct SyncChange: Codable, Sendable, Equatable {
         self.stamps = stamps
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case table, ids, created, deleted, values, stamps
+    }
+
+    /// `values` and `stamps` may be left out (a deletion has neither).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        table = try container.decode(String.self, forKey: .table)
+        ids = try container.decode([SyncID].self, forKey: .ids)
+        created = try container.decodeIfPresent(SyncStamp.self, forKey: .created)
+        deleted = try container.decodeIfPresent(SyncStamp.self, forKey: .deleted)
+        values = try container.decodeIfPresent([String: SyncValue].self, forKey: .values) ?? [:]
+        stamps = try container.decodeIfPresent([String: SyncStamp].self, forKey: .stamps) ?? [:]
+    }
+
+    /// Leaves out what is empty or absent.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(table, forKey: .table)
+        try container.encode(ids, forKey: .ids)
+        try container.encodeIfPresent(created, forKey: .created)
+        try container.encodeIfPresent(deleted, forKey: .deleted)
+        if !values.isEmpty { try container.encode(values, forKey: .values) }
+        if !stamps.isEmpty { try container.encode(stamps, forKey: .stamps) }
+    }
+
     /// The change of one object, as a record to merge: every value with its stamp.
     public var record: SyncRecord {
         var all = stamps
