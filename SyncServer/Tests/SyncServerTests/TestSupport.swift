@@ -53,6 +53,8 @@ actor SharedPool {
         logger.logLevel = .warning
         var configuration = try PostgresSyncStorage.configuration(base)
         configuration.options.maximumConnections = 70
+        // A busy machine (CI with builds beside it) may take long to hand over a new backend.
+        configuration.options.connectTimeout = .seconds(30)
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         // Runs for the rest of the process. Leased from once its task has begun (a lease made
         // before `run()` is only queued, but postgres-nio warns about it in the log).
