@@ -78,8 +78,48 @@ import Testing
             schema: QSSchema(creationSQL: Fixtures.schemaSQL + SearchFixtures.notesSearchSQL), types: Fixtures.allTypes)
         var results: [QSSearchResult<Note>] = []
         let log = try await reopened.recordStatements { results = try await reopened.search(Note.self, for: "tagged") }
-        #expect(log.count == 4, "\(log)")  // rank, tags lookup, attachments lookup, notes
+        // What a fetch costs: the tags' lookup rows, the attachments', then the ranked notes
+        // with their scores; no separate statement to rank.
+        #expect(log.count == 3, "\(log)")
         #expect(results.first?.object.tags.map(\.name) == ["Work"])
+    }
+
+    @Test func aTypeWithoutRelationshipsRanksAndReadsItsRowsInOneStatement() async throws {
+        let store = try await SearchFixtures.openPostsStore()
+        try store.save([Post(uniqueID: "a", title: "Garden", body: "plant plant plant the seeds"),
+                        Post(uniqueID: "b", title: "Kitchen", body: "a plant on the sill"),
+                        Post(uniqueID: "c", title: "Plant care", body: "water weekly"),
+                        Post(uniqueID: "d", title: "Nothing", body: "to see")])
+        var results: [QSSearchResult<Post>] = []
+        let log = try await store.recordStatements {
+            results = try await store.search(Post.self, for: "plant", where: "title != ?", arguments: ["Kitchen"],
+                                             limit: 5, snippet: QSSnippetStyle(column: "body", maxTokens: 3))
+        }
+        #expect(log.count == 1, "\(log)")
+        #expect(results.map(\.object.uniqueID) == ["a", "c"])
+        #expect(results.map(\.object) == [Post(uniqueID: "a", title: "Garden", body: "plant plant plant the seeds"),
+                                           Post(uniqueID: "c", title: "Plant care", body: "water weekly")])
+        #expect(results[0].score < results[1].score)
+        #expect(results.map(\.snippet) == ["[plant] [plant] [plant]…", "water weekly"])
+    }
+
+    @Test func notesNotInMemoryComeRankedWithTheirScoresAndSnippets() async throws {
+        let store = try await SearchFixtures.openNotesStore()
+        try store.save([Note(uniqueID: 1, text: "one swift note"), Note(uniqueID: 2, text: "swift swift swift"),
+                        Note(uniqueID: 3, text: "swift but archived", archived: true)])
+        let held = try await store.search(Note.self, for: "swift", where: "archived = ?", arguments: [false], snippet: QSSnippetStyle())
+        try await store.flush()
+        let reopened = try await QSStore.open(
+            at: store.url, model: SearchFixtures.notesModel(),
+            schema: QSSchema(creationSQL: Fixtures.schemaSQL + SearchFixtures.notesSearchSQL), types: Fixtures.allTypes)
+        let read = try await reopened.search(Note.self, for: "swift", where: "archived = ?", arguments: [false], snippet: QSSnippetStyle())
+        #expect(ids(read) == [2, 1])
+        #expect(read.map(\.score) == held.map(\.score))
+        #expect(read.map(\.snippet) == ["[swift] [swift] [swift]", "one [swift] note"])
+        #expect(read.map(\.snippet) == held.map(\.snippet))
+        // Searching again finds the same instances, now held.
+        let again = try await reopened.search(Note.self, for: "swift", where: "archived = ?", arguments: [false])
+        #expect(zip(again, read).allSatisfy { $0.object === $1.object })
     }
 
     @Test func stringUniqueIDsAreFoundThroughTheTablesRowid() async throws {

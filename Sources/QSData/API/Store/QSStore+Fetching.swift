@@ -129,7 +129,10 @@ extension QSStore {
 
     /// Runs a fetch on the queue and hands the instances to the main actor, with the number of
     /// the last write committed before it ran: the objects reflect that write and every earlier one.
-    func fetchRowsNumbered<Object>(_ binding: TypeBinding<Object>, _ request: FetchRequest) async throws -> (objects: [Object], commitNumber: UInt64) {
+    /// `extraValues` holds the request's ``FetchRequest/extraColumns`` of each row, in row order.
+    func fetchRowsNumbered<Object>(
+        _ binding: TypeBinding<Object>, _ request: FetchRequest
+    ) async throws -> (objects: [Object], extraValues: [SQLValue], commitNumber: UInt64) {
         try checkOpen()
         if let gate = database.readGate, let read = try await fetchOnReader(binding, request, after: gate) {
             return read
@@ -139,16 +142,17 @@ extension QSStore {
         let insertionsBefore = binding.cache.outsideInsertions
         let transfer = try await database.perform { state in
             let context = QueueContext(state: state, registry: registry)
-            let objects = try binding.fetch(request, in: context)
-            return (ObjectsInTransit(value: objects), context.made.handOver(), finishedWrites.lastCommitNumber)
+            var extraValues: [SQLValue] = []
+            let objects = try binding.fetch(request, in: context, extraValues: &extraValues)
+            return (ObjectsInTransit(value: objects), extraValues, context.made.handOver(), finishedWrites.lastCommitNumber)
         }
-        let (objects, keepMade, commitNumber) = transfer
+        let (objects, extraValues, keepMade, commitNumber) = transfer
         keepMade()
         // What other connections changed, read on the queue before the fetch: the instances
         // handed out are patched first.
         changeCenter.deliverFinishedWork()
-        guard binding.cache.outsideInsertions != insertionsBefore else { return (objects.value, commitNumber) }
-        return (canonical(objects.value, binding: binding), commitNumber)
+        guard binding.cache.outsideInsertions != insertionsBefore else { return (objects.value, extraValues, commitNumber) }
+        return (canonical(objects.value, binding: binding), extraValues, commitNumber)
     }
 
     /// Swaps in the live instance where the app saved a different one for the same uniqueID

@@ -23,7 +23,11 @@ extension QSStore {
     ///   - limit: the most results to return; nil for all of them.
     ///   - snippet: asks for the matching passage of each result, marked up this way.
     ///   - matchingPrefixes: the last word also matches words it begins (search as you type).
-    /// - Statements: one to rank, then the usual fetch by uniqueID for the objects not in memory.
+    /// - Statements: one, which ranks the matches and reads their rows, for a type without
+    ///   relationships. A type with relationships costs what a fetch costs (its lookup rows, then
+    ///   the rows) when no instance of it is in memory; otherwise one statement ranks the matches
+    ///   and the usual fetch by uniqueID reads those not in memory, so that results already held
+    ///   cost that one statement.
     /// - Throws: ``QSDataError/notSearchable(type:)`` when the model declares no index for the type.
     public func search<Object: QSDataObject>(
         _ type: Object.Type, for text: String, where condition: String? = nil, arguments: [SQLValue] = [],
@@ -35,21 +39,37 @@ extension QSStore {
         let query = try SearchSQL(
             search: search, table: binding.description.table, match: match,
             condition: condition, arguments: arguments, limit: limit, snippet: snippet)
+        let valuesPerRow = query.request.extraColumns.count
+        if binding.description.relationships.isEmpty || binding.cache.isEmpty {
+            let fetched = try await fetchRowsNumbered(binding, query.request)
+            return fetched.objects.indices.map { position in
+                let start = position * valuesPerRow
+                return Self.result(fetched.objects[position], fetched.extraValues[start ..< start + valuesPerRow])
+            }
+        }
+        // Reading a held instance's lookup rows again would cost more statements than ranking
+        // first and reading only the rows not in memory.
         let ranked = try await performRead { connection in
-            try connection.fetchRows(query.sql, query.arguments)
+            try connection.fetchRows(query.rankedIDs, query.request.arguments)
         }
         var ids: [Object.UniqueID] = []
-        var scores: [Object.UniqueID: (score: Double, snippet: String?)] = [:]
+        var rankings: [Object.UniqueID: ArraySlice<SQLValue>] = [:]
         for row in ranked {
             guard let id = QSAnyID(sqlValue: row[0]).flatMap(Object.UniqueID.init(anyID:)) else { continue }
-            let score: Double = if case .real(let value) = row[1] { value } else { 0 }
-            let passage: String? = if row.count > 2, case .text(let value) = row[2] { value } else { nil }
             ids.append(id)
-            scores[id] = (score, passage)
+            rankings[id] = row.dropFirst()
         }
         return try await fetch(type, ids: ids).compactMap { object in
-            scores[object.uniqueID].map { QSSearchResult(object: object, snippet: $0.snippet, score: $0.score) }
+            rankings[object.uniqueID].map { Self.result(object, $0) }
         }
+    }
+
+    /// A search result from its object and the values selected after it: the score, then the
+    /// snippet when one was asked for.
+    private static func result<Object>(_ object: Object, _ ranking: ArraySlice<SQLValue>) -> QSSearchResult<Object> {
+        let score: Double = if let first = ranking.first, case .real(let value) = first { value } else { 0 }
+        let passage: String? = if ranking.count > 1, case .text(let value) = ranking[ranking.startIndex + 1] { value } else { nil }
+        return QSSearchResult(object: object, snippet: passage, score: score)
     }
 
     /// Rebuilds a type's search index from its table. Needed after filling the table by means

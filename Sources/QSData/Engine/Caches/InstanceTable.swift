@@ -183,6 +183,10 @@ final class InstanceTable {
         entries.values.compactMap(\.instance)
     }
 
+    /// Whether the table has no entry at all, not even one whose instance has died; unlike
+    /// ``count`` it sweeps nothing.
+    var isEmpty: Bool { entries.isEmpty }
+
     var count: Int {
         pruneDeadEntries()
         return entries.count

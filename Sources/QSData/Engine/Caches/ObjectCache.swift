@@ -154,6 +154,10 @@ final class ObjectCache<Object: QSDataObject> {
         table.allObjects.map { Instance.typed($0, as: Object.self) }
     }
 
+    /// Whether the main actor holds no instance of the type, without sweeping: true only when
+    /// none was kept since the last sweep (an entry whose instance died still counts as one).
+    var isEmpty: Bool { table.isEmpty }
+
     /// The number of instances still alive; dead weak entries are dropped first, here and (once
     /// the note reaches it) in the queue's table, with the snapshots they kept.
     var count: Int {

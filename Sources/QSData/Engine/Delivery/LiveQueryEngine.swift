@@ -81,9 +81,9 @@ final class LiveQueryEngine<Object: QSDataObject>: CommitListener {
     func start() async throws {
         store.changeCenter.addListener(self)
         do {
-            let (objects, commitNumber) = try await store.fetchRowsNumbered(binding, request)
-            self.objects = objects
-            reflectedCommit = commitNumber
+            let fetched = try await store.fetchRowsNumbered(binding, request)
+            self.objects = fetched.objects
+            reflectedCommit = fetched.commitNumber
             isLoading = false
         } catch {
             stop()
@@ -161,10 +161,10 @@ final class LiveQueryEngine<Object: QSDataObject>: CommitListener {
     private func refetchUntilCurrent() async {
         while !isFinished && newestRelevantCommit > reflectedCommit {
             do {
-                let (objects, commitNumber) = try await store.fetchRowsNumbered(binding, request)
+                let fetched = try await store.fetchRowsNumbered(binding, request)
                 guard !isFinished else { break }
-                self.objects = objects
-                reflectedCommit = max(reflectedCommit, commitNumber)
+                self.objects = fetched.objects
+                reflectedCommit = max(reflectedCommit, fetched.commitNumber)
                 refetchCount += 1
                 onEvent?(.results)
             } catch {

@@ -26,7 +26,7 @@ extension QSStore {
     /// instead (see ``keep(_:binding:)``).
     func fetchOnReader<Object>(
         _ binding: TypeBinding<Object>, _ request: FetchRequest, after gate: ReadGate
-    ) async throws -> (objects: [Object], commitNumber: UInt64)? {
+    ) async throws -> (objects: [Object], extraValues: [SQLValue], commitNumber: UInt64)? {
         let registry = self.registry
         let finishedWrites = changeCenter.finishedWrites
         for _ in 0 ..< Self.readerAttempts {
@@ -35,13 +35,14 @@ extension QSStore {
                 // every write counted here, and perhaps one that commits meanwhile.
                 let commitNumber = finishedWrites.lastCommitNumber
                 let context = QueueContext(readerConnection: connection, registry: registry)
-                let objects = try binding.fetch(request, in: context)
-                return ObjectsInTransit(value: (objects: objects, made: context.made, commitNumber: commitNumber))
+                var extraValues: [SQLValue] = []
+                let objects = try binding.fetch(request, in: context, extraValues: &extraValues)
+                return ObjectsInTransit(value: (objects: objects, made: context.made, commitNumber: commitNumber, extraValues: extraValues))
             }
-            switch keep(read.value, binding: binding) {
+            switch keep((read.value.objects, read.value.made, read.value.commitNumber), binding: binding) {
             case .kept(let objects):
                 changeCenter.deliverFinishedWork()
-                return (objects, read.value.commitNumber)
+                return (objects, read.value.extraValues, read.value.commitNumber)
             case .readAgain:
                 continue
             case .readWhenUnsealed:

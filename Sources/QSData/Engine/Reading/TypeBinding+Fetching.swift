@@ -6,6 +6,13 @@ extension TypeBinding {
     /// relationship for children not cached, and one for the rows themselves, whatever the
     /// number of rows. Instances the cache keeps get a snapshot of what was read (see ``RowSnapshot``).
     func fetch(_ request: FetchRequest, in context: QueueContext) throws -> [Object] {
+        var extraValues: [SQLValue] = []
+        return try fetch(request, in: context, extraValues: &extraValues)
+    }
+
+    /// ``fetch(_:in:)``, appending each row's ``FetchRequest/extraColumns`` to `extraValues`,
+    /// row after row, whether its instance was made or found alive.
+    func fetch(_ request: FetchRequest, in context: QueueContext, extraValues: inout [SQLValue]) throws -> [Object] {
         let tail = request.tail
         // A read that bypasses the cache makes fresh instances and leaves the cache alone.
         let caches = cachePolicy != .none && !request.bypassesCache
@@ -28,11 +35,12 @@ extension TypeBinding {
         }
 
         // 2. The rows, each made into an instance unless a live one exists.
-        let statement = try context.connection.statement(sql.select + tail)
+        let statement = try context.connection.statement(sql.select(adding: request.extraColumns) + tail)
         try statement.bind(request.arguments)
         defer { statement.reset() }
         let row = QSRow(layout: layout, statement: statement)
-        if !caches && related.isEmpty {
+        let extraColumns = Int32(layout.count) ..< Int32(layout.count + request.extraColumns.count)
+        if !caches && related.isEmpty && extraColumns.isEmpty {
             let objects = try Object._instances(from: QSRowReader(row: row, statement: statement))
             rememberExisting(objects, in: context)
             return objects
@@ -51,6 +59,7 @@ extension TypeBinding {
         var made: [Instance] = []
         while try statement.step() {
             row.advance()
+            for column in extraColumns { extraValues.append(statement.value(at: column)) }
             let id = try Object.UniqueID.read(from: row, at: 0)
             var keepsSnapshot = false
             if let known {

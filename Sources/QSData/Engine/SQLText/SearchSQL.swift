@@ -1,10 +1,14 @@
-/// The statement that ranks a type's rows for a full-text search.
+/// A full-text search as a fetch: the FTS5 index's matches for a query, ranked by `bm25`, joined
+/// to the type's table, so that one statement both ranks the rows and reads them.
 ///
 /// The FTS5 table is queried in a subquery, so the app's condition sees only the type's own
 /// table: its columns need no qualifying even when the index has columns of the same names.
 struct SearchSQL {
-    let sql: String
-    let arguments: [SQLValue]
+    /// Selects the matching rows best first, each row's score (and snippet) after the type's
+    /// columns (``FetchRequest/extraColumns``).
+    let request: FetchRequest
+    /// Selects only each match's uniqueID followed by the same score (and snippet), best first.
+    let rankedIDs: String
 
     /// - Parameters:
     ///   - match: an FTS5 query made by ``SearchQueryText``.
@@ -27,13 +31,13 @@ struct SearchSQL {
             let tokens = Int64(min(max(snippet.maxTokens, 1), 64))
             snippetArguments = [.integer(Int64(columnIndex)), .text(snippet.before), .text(snippet.after), .text(snippet.ellipsis), .integer(tokens)]
         }
-        var sql = "SELECT \(content).\(quoted("uniqueID")), qs_match.qs_score\(snippet == nil ? "" : ", qs_match.qs_snippet")"
-        sql += " FROM (SELECT rowid AS qs_rowid, bm25(\(fts)) AS qs_score\(snippetColumn) FROM \(fts) WHERE \(fts) MATCH ?) AS qs_match"
-        sql += " JOIN \(content) ON \(content).rowid = qs_match.qs_rowid"
-        if let condition { sql += " WHERE (\(condition))" }
-        sql += " ORDER BY qs_match.qs_score"
-        if let limit { sql += " LIMIT \(max(limit, 0))" }
-        self.sql = sql
-        self.arguments = snippetArguments + [.text(match)] + arguments
+        var request = FetchRequest(
+            condition: condition.map { "(\($0))" }, arguments: snippetArguments + [.text(match)] + arguments,
+            orderBy: "qs_match.qs_score", limit: limit.map { max($0, 0) })
+        request.join = " JOIN (SELECT rowid AS qs_rowid, bm25(\(fts)) AS qs_score\(snippetColumn) FROM \(fts) WHERE \(fts) MATCH ?) AS qs_match"
+            + " ON \(content).rowid = qs_match.qs_rowid"
+        request.extraColumns = snippet == nil ? ["qs_match.qs_score"] : ["qs_match.qs_score", "qs_match.qs_snippet"]
+        self.request = request
+        rankedIDs = "SELECT \(content).\(quoted("uniqueID")), \(request.extraColumns.joined(separator: ", ")) FROM \(content)\(request.tail)"
     }
 }

@@ -2,6 +2,8 @@
 final class TableSQL: Sendable {
     let table: String
     let select: String
+    /// The type's columns, quoted and separated by commas, in the layout's order.
+    private let columnList: String
     let insert: String
     /// Updates the row only when a value differs; nil when the type has no column besides
     /// uniqueID, or is `immutable` (a saved row never changes, so saving again only inserts).
@@ -16,7 +18,8 @@ final class TableSQL: Sendable {
         let columns = description.properties.map { quoted($0.name) }
         let uniqueID = columns[0]
         self.table = table
-        select = "SELECT \(columns.joined(separator: ", ")) FROM \(table)"
+        columnList = columns.joined(separator: ", ")
+        select = "SELECT \(columnList) FROM \(table)"
         let placeholders = columns.indices.map { "?\($0 + 1)" }
         insert = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders.joined(separator: ", "))) ON CONFLICT(\(uniqueID)) DO NOTHING"
         let others = columns.indices.dropFirst()
@@ -31,6 +34,12 @@ final class TableSQL: Sendable {
         relationships = description.relationships.map {
             RelationshipSQL(relationship: $0, parentTable: table, parentUniqueID: uniqueID)
         }
+    }
+
+    /// ``select`` with more values selected after the type's columns.
+    func select(adding extraColumns: [String]) -> String {
+        guard !extraColumns.isEmpty else { return select }
+        return "SELECT \(columnList), \(extraColumns.joined(separator: ", ")) FROM \(table)"
     }
 
     func delete(where condition: String) -> String {
