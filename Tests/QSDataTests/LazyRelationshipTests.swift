@@ -98,4 +98,24 @@ import Testing
         #expect(stored.map { $0.first } == podcast.episodes.ids.map { .integer($0) })
         #expect(ShowEpisode.materialisations.count(episodeIDs(1_500_000, 100)) == 0)
     }
+
+    @Test func aChildListedTwiceAmongManyKeepsItsFirstPlace() async throws {
+        let url = Fixtures.temporaryDatabaseURL()
+        try await savedStore(url, podcast: 6, firstEpisode: 1_600_000, episodes: 20)
+        let store = try await ShowFixtures.openStore(url: url, episodes: .lazy)
+        let podcast = try #require(try await store.fetch(Show.self, id: 6))
+
+        // Added at the front, then again at the end: one lookup row, at the front.
+        let fresh = ShowEpisode(uniqueID: 1_699_999, title: "Fresh")
+        podcast.episodes.insert(fresh, at: 0)
+        podcast.episodes.append(fresh)
+        let log = try await store.recordStatements { try store.save(podcast) }
+        #expect(log.count == 2, "\(log)")  // the episode, its lookup row
+        let stored = try await store.fetchRows("SELECT episodeID FROM podcastEpisodes WHERE podcastID = 6 ORDER BY ix")
+        let expected = [1_699_999] + (0..<20).map { 1_600_000 + Int64($0) }
+        #expect(stored.map { $0.first } == expected.map { .integer($0) })
+        // Saved again unchanged, with the repeat still listed: nothing to write.
+        let again = try await store.recordStatements { try store.save(podcast) }
+        #expect(again.count == 0, "\(again)")
+    }
 }

@@ -68,7 +68,7 @@ struct LookupSnapshot: Sendable, Equatable {
     /// The rows of a parent that has none yet, for `children` in order. A child listed twice keeps
     /// its first position: a lookup table has one row per pair.
     static func forNewParent(_ children: [QSAnyID]) -> LookupSnapshot {
-        LookupDiff.fresh(firstOccurrences(children))
+        LookupDiff.fresh(firstOccurrences(children)[...])
     }
 
     private static func firstOccurrences(_ ids: [QSAnyID]) -> [QSAnyID] {
@@ -82,8 +82,20 @@ struct LookupSnapshot: Sendable, Equatable {
             for id in ids where !kept.contains(id) { kept.append(id) }
             return kept
         }
+        // Integer IDs, the usual kind, are looked for in a table of their own; the list is kept
+        // as it is when nothing repeats (a parent saved for one child added to its 1,000).
+        if integersRepeatNone(ids) { return ids }
         var seen = Set<QSAnyID>(minimumCapacity: ids.count)  // sized once: growing it cost more than the inserts
         return ids.filter { seen.insert($0).inserted }
+    }
+
+    /// Whether every ID is an integer and none comes twice.
+    private static func integersRepeatNone(_ ids: [QSAnyID]) -> Bool {
+        var seen = IntegerSet(capacity: ids.count)
+        for id in ids {
+            guard case .integer(let value) = id, seen.insert(value) else { return false }
+        }
+        return true
     }
 }
 

@@ -32,11 +32,11 @@ struct LookupDiff {
     let result: LookupSnapshot
 
     /// The rows of a parent that has none yet.
-    static func fresh(_ children: [QSAnyID]) -> LookupSnapshot {
+    static func fresh(_ children: ArraySlice<QSAnyID>) -> LookupSnapshot {
         let indexes = children.count <= freshIndexes.count
             ? freshIndexes[..<children.count]
-            : children.indices.map(freshIndex(at:))[...]
-        return LookupSnapshot(childIDs: children[...], indexes: indexes)
+            : children.indices.map { freshIndex(at: $0 - children.startIndex) }[...]
+        return LookupSnapshot(childIDs: children, indexes: indexes)
     }
 
     /// The order value of the child at `offset` among a parent's rows written afresh.
@@ -48,24 +48,43 @@ struct LookupDiff {
     /// has no more of them: a large save makes no array of order values per parent.
     private static let freshIndexes: [Int64] = (0..<64).map(freshIndex(at:))
 
-    init(from old: LookupSnapshot, to new: [QSAnyID]) {
+    /// - Parameter new: the children wanted, each once; the result's rows share its storage.
+    init(from old: LookupSnapshot, to new: ArraySlice<QSAnyID>) {
         if old.childIDs.isEmpty {
             // A new parent, the usual case of a large save: every row is an insert.
             self.init(plan: new.isEmpty ? .unchanged : .insertAll, result: Self.fresh(new))
             return
         }
-        // Saving a parent whose children did not change is the usual case: no copy for it.
-        if old.childIDs.elementsEqual(new) {
-            self.init(plan: .unchanged, result: old)
-            return
+        // Read through buffers counting from 0 (the stored rows may be a slice of a larger list),
+        // rather than copied into arrays: a parent with many children is saved for one added,
+        // and each copy of its IDs cost a copy and a destruction of every one.
+        let plan = old.childIDs.withUnsafeBufferPointer { oldIDs in
+            old.indexes.withUnsafeBufferPointer { oldIndexes in
+                new.withUnsafeBufferPointer { newIDs in Self.plan(from: oldIDs, oldIndexes, to: newIDs) }
+            }
         }
-        // Positions below count from 0; the stored rows may be a slice of a larger list.
-        let oldIDs = Array(old.childIDs)
-        let oldIndexes = Array(old.indexes)
+        switch plan {
+        case .unchanged: self.init(plan: .unchanged, result: old)
+        case .rewrite: self.init(plan: .rewrite, result: Self.fresh(new))
+        case .edit(let deletes, let inserts, let moves, let indexes):
+            self.init(plan: .edit(deletes: deletes, inserts: inserts, moves: moves), result: LookupSnapshot(childIDs: new, indexes: indexes[...]))
+        }
+    }
 
-        // 1. The unchanged ends: most edits touch a few children in the middle.
+    private enum Outcome {
+        case unchanged
+        case rewrite
+        case edit(deletes: [QSAnyID], inserts: [Row], moves: [Row], indexes: [Int64])
+    }
+
+    private static func plan(
+        from oldIDs: UnsafeBufferPointer<QSAnyID>, _ oldIndexes: UnsafeBufferPointer<Int64>, to new: UnsafeBufferPointer<QSAnyID>
+    ) -> Outcome {
+        // 1. The unchanged ends: most edits touch a few children in the middle, and saving a
+        // parent whose children did not change is the usual case.
         var prefix = 0
         while prefix < oldIDs.count, prefix < new.count, oldIDs[prefix] == new[prefix] { prefix += 1 }
+        if prefix == oldIDs.count && prefix == new.count { return .unchanged }
         var suffix = 0
         while suffix < oldIDs.count - prefix, suffix < new.count - prefix,
               oldIDs[oldIDs.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
@@ -110,11 +129,8 @@ struct LookupDiff {
         }
         fits = fits && place(before: suffix > 0 ? oldIndexes[oldIDs.count - suffix] : nil)
 
-        if !fits || moves.count > Self.maximumMoves {
-            self.init(plan: .rewrite, result: Self.fresh(new))
-        } else {
-            self.init(plan: .edit(deletes: deletes, inserts: inserts, moves: moves), result: LookupSnapshot(childIDs: new[...], indexes: indexes[...]))
-        }
+        if !fits || moves.count > Self.maximumMoves { return .rewrite }
+        return .edit(deletes: deletes, inserts: inserts, moves: moves, indexes: indexes)
     }
 
     private init(plan: Plan, result: LookupSnapshot) {

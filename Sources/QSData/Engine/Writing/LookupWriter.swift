@@ -22,7 +22,7 @@ final class LookupWriter {
     /// Makes the parent's lookup rows list `childIDs` in order, starting from `stored` (what
     /// the rows are known to be: none for a new parent; nil when unknown, to be read first).
     /// Returns the rows as they now are, and whether any changed.
-    func write(_ childIDs: [QSAnyID], parentID: QSAnyID, stored: LookupSnapshot?) throws -> (rows: LookupSnapshot, changed: Bool) {
+    func write(_ childIDs: ArraySlice<QSAnyID>, parentID: QSAnyID, stored: LookupSnapshot?) throws -> (rows: LookupSnapshot, changed: Bool) {
         let parent = parentID.sqlValue
         let diff = LookupDiff(from: try stored ?? storedRows(of: parent), to: childIDs)
         switch diff.plan {

@@ -95,7 +95,7 @@ struct RowWriter {
         for position in row.lookups.indices {
             guard let wanted = row.lookups[position] else { continue }
             learned = learned || lookupRows[position] == nil
-            let written = try lookupWriters.writer(at: position).write(Array(wanted.childIDs), parentID: id, stored: lookupRows[position])
+            let written = try lookupWriters.writer(at: position).write(wanted.childIDs, parentID: id, stored: lookupRows[position])
             lookupRows[position] = written.rows
             changed = changed || written.changed
         }
