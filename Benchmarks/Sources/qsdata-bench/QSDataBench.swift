@@ -8,6 +8,10 @@ import Foundation
 @main
 enum Entry {
     static func main() {
+        let arguments = CommandLine.arguments
+        if arguments.count == 3, arguments[1] == BusyCore.spinArgument, let parent = pid_t(arguments[2]) {
+            BusyCore.spinForever(parent: parent)
+        }
         Task { @MainActor in
             await QSDataBench.main()
             exit(0)
@@ -46,6 +50,9 @@ struct QSDataBench: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Run each round of a fetch workload on one core, the next round on the next core, so that every implementation in a round runs on the same core (write workloads never are: QSData's main actor and database queue work side by side there).")
     var oneCorePerRound = true
 
+    @Flag(help: "Keep one core busy for the whole run with another process: this binary again, spinning on integer arithmetic (no memory traffic, no system calls), unpinned, at normal priority.")
+    var busyCore = false
+
     @Option(help: "How long each phase of wal-growth reads and writes, in seconds.")
     var walSeconds: Double = 60
 
@@ -60,9 +67,11 @@ struct QSDataBench: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let busy = busyCore ? try BusyCore.start() : nil
+        defer { busy?.terminate() }
         try await BenchmarkRun(filter: filter, scale: scale, repetitions: repetitions, minimumSeconds: minimumSeconds,
-                           oneCorePerRound: oneCorePerRound, walGrowthDuration: .milliseconds(Int64(walSeconds * 1_000)),
-                           reportPath: report).run()
+                           oneCorePerRound: oneCorePerRound, busyCore: busyCore,
+                           walGrowthDuration: .milliseconds(Int64(walSeconds * 1_000)), reportPath: report).run()
     }
 }
 
@@ -74,6 +83,8 @@ struct BenchmarkRun {
     let repetitions: Int
     let minimumSeconds: Double
     let oneCorePerRound: Bool
+    /// Whether another process keeps one core busy (`--busy-core`).
+    let busyCore: Bool
     /// How long each phase of `wal-growth` lasts (`--wal-seconds`).
     let walGrowthDuration: Duration
     /// Where `--report` writes the results as JSON.
@@ -104,7 +115,8 @@ struct BenchmarkRun {
         }
         print("qsdata-bench: SQLite \(RawDatabase.version), \(Self.buildMode) build, \(ProcessInfo.processInfo.activeProcessorCount) cores, "
               + "scale \(scale), 1 warm-up + \(repetitions) timed repetitions or more (until \(minimumSeconds) s), "
-              + (oneCorePerRound ? "each fetch round on one core, " : "threads on any core, ") + "journal_mode=WAL synchronous=NORMAL temp_store=MEMORY")
+              + (oneCorePerRound ? "each fetch round on one core, " : "threads on any core, ")
+              + (busyCore ? "one core kept busy by another process (--busy-core), " : "") + "journal_mode=WAL synchronous=NORMAL temp_store=MEMORY")
         var results: [BenchResult] = []
         for name in names {
             print("running \(name)…")
@@ -122,7 +134,7 @@ struct BenchmarkRun {
             let report = Report(
                 sqliteVersion: RawDatabase.version, buildMode: Self.buildMode,
                 cores: ProcessInfo.processInfo.activeProcessorCount, scale: scale, repetitions: repetitions, oneCorePerRound: oneCorePerRound,
-                date: ISO8601DateFormatter().string(from: Date()), results: results)
+                busyCore: busyCore, date: ISO8601DateFormatter().string(from: Date()), results: results)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             try encoder.encode(report).write(to: URL(fileURLWithPath: reportPath))
@@ -139,6 +151,8 @@ struct Report: Codable {
     let repetitions: Int
     /// Whether each round of a fetch workload ran on one core (`--one-core-per-round`, the default).
     let oneCorePerRound: Bool
+    /// Whether another process kept one core busy (`--busy-core`).
+    let busyCore: Bool
     let date: String
     let results: [BenchResult]
 }

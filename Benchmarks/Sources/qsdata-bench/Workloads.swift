@@ -53,6 +53,7 @@ final class Workloads {
     nonisolated static let names = [
         "timeline", "relationships", "save", "mark-read", "delete", "main-actor", "byid", "saves",
         "search-common", "search-rare", "save-search-index", "memory", "reads-during-write", "wal-growth",
+        "startup", "live-query", "outside-change",
     ]
 
     func run(_ name: String) async throws -> [BenchResult] {
@@ -71,6 +72,9 @@ final class Workloads {
         case "memory": return try await memory()
         case "reads-during-write": return try await readsDuringWrite()
         case "wal-growth": return try await walGrowth()
+        case "startup": return try await openToFirstFetch()
+        case "live-query": return try await liveQueryAfterOneChange()
+        case "outside-change": return try await outsideChangeReachesLiveQuery()
         default: return []
         }
     }
