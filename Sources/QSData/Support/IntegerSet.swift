@@ -3,7 +3,9 @@
 /// `Set<QSAnyID>` hashes every insert with SipHash through `Hasher`, about 300 instructions
 /// each: saving a parent of 1,000 children once looked for repeats among them that way, which
 /// cost more than the save's SQL. This table has a fixed capacity, open addressing and a
-/// multiplicative hash, and its memory is freed with it.
+/// multiplicative hash, and its memory is freed with it. (A class that grows, tried for the
+/// same job, cost three times as much per insert: an allocation per set, and calls the
+/// optimiser would not inline.)
 struct IntegerSet: ~Copyable {
     private let values: UnsafeMutablePointer<Int64>
     private let occupied: UnsafeMutablePointer<Bool>
@@ -39,5 +41,24 @@ struct IntegerSet: ~Copyable {
         occupied[slot] = true
         values[slot] = value
         return true
+    }
+}
+
+extension Array where Element == QSAnyID {
+    /// Whether an ID comes more than once. Integer IDs, the usual kind, are looked for in an
+    /// ``IntegerSet``; a list holding any other kind in a `Set`.
+    var repeatsAnID: Bool {
+        if let repeats = integersRepeat { return repeats }
+        return Set(self).count != count
+    }
+
+    /// Whether an integer comes more than once; nil when an ID is not an integer.
+    var integersRepeat: Bool? {
+        var seen = IntegerSet(capacity: count)
+        for id in self {
+            guard case .integer(let value) = id else { return nil }
+            if !seen.insert(value) { return true }
+        }
+        return false
     }
 }

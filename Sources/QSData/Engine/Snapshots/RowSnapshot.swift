@@ -82,20 +82,11 @@ struct LookupSnapshot: Sendable, Equatable {
             for id in ids where !kept.contains(id) { kept.append(id) }
             return kept
         }
-        // Integer IDs, the usual kind, are looked for in a table of their own; the list is kept
-        // as it is when nothing repeats (a parent saved for one child added to its 1,000).
-        if integersRepeatNone(ids) { return ids }
+        // The list is kept as it is when nothing repeats (a parent saved for one child added to
+        // its 1,000), found without hashing each ID when they are integers.
+        if ids.integersRepeat == false { return ids }
         var seen = Set<QSAnyID>(minimumCapacity: ids.count)  // sized once: growing it cost more than the inserts
         return ids.filter { seen.insert($0).inserted }
-    }
-
-    /// Whether every ID is an integer and none comes twice.
-    private static func integersRepeatNone(_ ids: [QSAnyID]) -> Bool {
-        var seen = IntegerSet(capacity: ids.count)
-        for id in ids {
-            guard case .integer(let value) = id, seen.insert(value) else { return false }
-        }
-        return true
     }
 }
 

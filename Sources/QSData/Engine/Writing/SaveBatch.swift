@@ -7,10 +7,6 @@ struct SaveBatch {
         var encoder: QSRowEncoder
         private(set) var ids: [QSAnyID] = []
         private(set) var rows: [RowSnapshot] = []
-        /// The IDs in `ids`, to tell whether one comes twice (an object listed twice, or saved
-        /// both itself and as the child of another).
-        private var distinctIDs: Set<QSAnyID> = []
-        private(set) var repeatsIDs = false
         /// Per row, for a type that keeps instances, the instance saved, as the queue's table of
         /// instances keeps it (see ``KnownRows``); empty for a type that keeps none.
         private(set) var instances: [Instance?] = []
@@ -29,7 +25,6 @@ struct SaveBatch {
         /// Adds a row, of an object saved itself or of a child reached through a parent; returns
         /// its position.
         mutating func append(_ id: QSAnyID, row: RowSnapshot, throughParent: Bool) -> Int {
-            if !distinctIDs.insert(id).inserted { repeatsIDs = true }
             ids.append(id)
             rows.append(row)
             if keepsInstances {
@@ -48,7 +43,9 @@ struct SaveBatch {
         /// The rows so far, ready to travel to the database queue.
         var finished: SaveGroup {
             SaveGroup(
-                binding: binding, ids: ids, rows: rows, repeatsIDs: repeatsIDs, reachedThroughParent: reachedThroughParent,
+                // Whether an ID comes twice: an object listed twice, or saved both itself and as
+                // the child of another. Looked for once, over the finished list.
+                binding: binding, ids: ids, rows: rows, repeatsIDs: ids.repeatsAnID, reachedThroughParent: reachedThroughParent,
                 instances: ObjectsInTransit(value: instances))
         }
 
@@ -56,8 +53,6 @@ struct SaveBatch {
         mutating func removeRows() {
             ids = []
             rows = []
-            distinctIDs = []
-            repeatsIDs = false
             instances = []
             reachedThroughParent = []
         }
