@@ -45,8 +45,9 @@ struct LookupDiff {
     }
 
     /// The order values of a parent's first children written afresh, shared by every parent that
-    /// has no more of them: a large save makes no array of order values per parent.
-    private static let freshIndexes: [Int64] = (0..<64).map(freshIndex(at:))
+    /// has no more of them: a large save makes no array of order values per parent, and a parent
+    /// of 1,000 children saved for one added makes none either (32 KiB, made once, on first use).
+    private static let freshIndexes: [Int64] = (0..<4_096).map(freshIndex(at:))
 
     /// - Parameter new: the children wanted, each once; the result's rows share its storage.
     init(from old: LookupSnapshot, to new: ArraySlice<QSAnyID>) {
