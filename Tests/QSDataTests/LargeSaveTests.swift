@@ -24,6 +24,45 @@ private struct FragileAttachment: QSDataObject {
     }
 }
 
+/// A note whose text may be nil, which the table's NOT NULL rule refuses: SQLite fails the write
+/// there, after the main actor has encoded the row.
+private final class NoteWithoutText: QSUpdatableObject {
+    static let modelName = "Note"
+    let uniqueID: Int64
+    var text: String?
+    var tags: [Tag] = []
+    var attachments: [Attachment] = []
+
+    init(uniqueID: Int64, text: String?) {
+        self.uniqueID = uniqueID
+        self.text = text
+    }
+
+    init(row: QSRow) throws {
+        uniqueID = try row["uniqueID"]
+        try update(from: row)
+    }
+
+    func update(from row: QSRow) throws {
+        text = try row["text"]
+        _ = try row["archived"] as Bool
+        _ = try row["sortDate"] as Date
+        _ = try row["links"] as [String]?
+        tags = try row.related("tags")
+        attachments = try row.related("attachments")
+    }
+
+    func encode(to row: inout QSRowEncoder) {
+        row["uniqueID"] = uniqueID
+        row["text"] = text
+        row["archived"] = false
+        row["sortDate"] = Fixtures.referenceDate
+        row["links"] = nil as [String]?
+        row.setRelated("tags", tags)
+        row.setRelated("attachments", attachments)
+    }
+}
+
 @MainActor
 @Suite struct LargeSaveTests {
     @Test func aSaveLargerThanOneChunkIsWrittenWholeAndOrderedBeforeLaterFetches() async throws {
@@ -50,22 +89,39 @@ private struct FragileAttachment: QSDataObject {
         #expect(try await store.count(FragileAttachment.self) == 0)
     }
 
-    @Test func whileALargeSaveIsEncodedNoTransactionIsOpenAndLaterWorkWaitsInOrder() async throws {
+    @Test func laterWorkHandedOverWhileALargeSaveIsEncodedRunsAfterItInOrder() async throws {
         let url = Fixtures.temporaryDatabaseURL()
         let store = try await Fixtures.openStore(url: url)
         let notes = (0..<2_600).map { Note(uniqueID: Int64($0), text: "n\($0)") }
         try store.save(notes)
-        // Later work, handed over while the chunks after the first are still to be encoded.
+        // Later work, handed over while the chunks after the first are still to be encoded: the
+        // save's write is on the queue already, waiting for them.
         notes[0].text = "edited after the large save"
         try store.save(notes[0])
         let counted = Task { try await store.count(Note.self, where: "text = 'edited after the large save'") }
-        // The main actor has not yet given a turn to the encoding: no transaction holds the file.
-        let other = try SQLiteConnection(path: url.path)
-        try other.execute("PRAGMA busy_timeout = 0")
-        try other.execute("BEGIN IMMEDIATE")
-        try other.execute("ROLLBACK")
         #expect(try await counted.value == 1)
         #expect(try await store.count(Note.self) == 2_600)
+        try await store.close()
+    }
+
+    @Test func aWriteThatFailsWhileLaterChunksAreEncodedStopsTheEncodingAndRollsBackWhole() async throws {
+        let store = try await QSStore.open(
+            at: Fixtures.temporaryDatabaseURL(), model: Fixtures.model(),
+            schema: QSSchema(creationSQL: Fixtures.schemaSQL), types: [NoteWithoutText.self, Tag.self, Attachment.self])
+        // The second chunk's note 700 has no text: the write fails there while the main actor
+        // still has chunks to encode.
+        let notes = (0..<5_000).map { NoteWithoutText(uniqueID: Int64($0), text: $0 == 700 ? nil : "n\($0)") }
+        try store.save(notes)
+        let error = await #expect(throws: QSWriteError.self) { try await store.flush() }
+        let message = error.map { String(describing: $0.underlying) } ?? ""
+        #expect(message.contains("NOT NULL"))
+        #expect(try await store.count(NoteWithoutText.self) == 0)
+        // Every chunk's instances went back to what the database holds: none of them.
+        #expect(try store.cachedObjectCount(of: NoteWithoutText.self) == 0)
+        notes[700].text = "n700"
+        try store.save(notes)
+        try await store.flush()
+        #expect(try await store.count(NoteWithoutText.self) == 5_000)
         try await store.close()
     }
 

@@ -56,15 +56,17 @@ extension QSStore {
 
     /// Runs `work` in a transaction on the queue, or adds it to the open batch.
     ///
-    /// - Parameter touches: what the write already changed in memory, put back if it rolls back.
+    /// - Parameters:
+    ///   - touches: what the write already changed in memory, put back if it rolls back.
+    ///   - beforeRestoring: runs on the queue if the write fails, before `touches` are read.
     @discardableResult
     func submitWrite(
-        _ operation: String, source: QSChangeSource, touches: MemoryTouches? = nil,
+        _ operation: String, source: QSChangeSource, touches: MemoryTouches? = nil, beforeRestoring: (@Sendable () -> Void)? = nil,
         _ work: @escaping @Sendable (RowWriter, inout QSChange) throws -> AfterCommitWork?
     ) -> QSWrite {
         let write = PendingWrite(
             operation: operation, source: source, work: work, touches: touches,
-            ticket: QSWrite(operation: operation, center: changeCenter))
+            ticket: QSWrite(operation: operation, center: changeCenter), beforeRestoring: beforeRestoring)
         if collectedBatch != nil {
             collectedBatch?.writes.append(write)
         } else {

@@ -42,11 +42,11 @@ extension QSStore {
                 return nil
             }
         }
-        // A large save is encoded a chunk per main-actor turn; its write, and everything handed
-        // to the queue after it, waits at the entrance until the last chunk is encoded.
-        let encoding = try encoder.beginEncoding(objects, binding: binding, entrance: database)
-        return submitWrite(operation, source: source, touches: encoding.touches) { writer, change in
-            for groups in try encoding.encodedChunks() {
+        // A large save is encoded a chunk per main-actor turn; its write takes each chunk as it
+        // is encoded, and everything handed to the queue after the save waits behind it.
+        let encoding = try encoder.beginEncoding(objects, binding: binding)
+        return submitWrite(operation, source: source, touches: encoding.touches, beforeRestoring: encoding.stopEncoding) { writer, change in
+            while let groups = try encoding.nextChunk() {
                 try writer.save(groups, into: &change)
             }
             try alongside?(writer.connection)

@@ -1,12 +1,10 @@
 /// The main actor's one way onto the database queue: work reaches the queue in the order the
 /// main actor hands it over.
 ///
-/// A large save is encoded over several main-actor turns (see ``QSStore/save(_:source:alongside:)``),
-/// and its write must reach the queue whole, with no transaction left open while the main actor
-/// encodes. So while such a save is being encoded, the entrance *holds* the line: the save's write
-/// and everything handed over after it wait here, in order, and go to the queue together once
-/// the last hold is released. A fetch issued meanwhile still runs after the save, as every fetch
-/// runs after the writes enqueued before it; the queue itself never waits for the main actor.
+/// A large save is encoded over several main-actor turns (see ``QSStore/save(_:source:alongside:)``);
+/// its write goes to the queue at once and takes each chunk as it is encoded (see
+/// ``LargeSaveEncoding``), so a fetch issued meanwhile runs after the save, as every fetch runs
+/// after the writes enqueued before it.
 ///
 /// A *background* write (see ``QSStore/performInBackground(_:)``) is the exception reads may pass.
 /// When one begins, a ``ReadGate`` is enqueued ahead of it; from then on, reads go to a reader
@@ -17,8 +15,6 @@
 final class QueueEntrance {
     private let queue: DatabaseQueue
     private let registry: TypeRegistry
-    private var holds = 0
-    private var waiting: [@Sendable (QueueState?) -> Void] = []
     /// The gate reads pass while a background write runs (see ``readGate``).
     private var backgroundGate: ReadGate?
     /// Background writes enqueued whose transactions have not ended yet; counted down on the queue,
@@ -40,9 +36,6 @@ final class QueueEntrance {
         self.registry = registry
     }
 
-    /// Whether work handed over now waits here for a large save's encoding.
-    var isHeld: Bool { holds > 0 }
-
     /// Hands `work` to the queue, after everything handed over before it, without waiting for
     /// it. `work` receives nil when the store is closed. Reads issued from now on wait for it.
     func enqueue(_ work: @escaping @Sendable (QueueState?) -> Void) {
@@ -54,11 +47,7 @@ final class QueueEntrance {
     /// one, bookkeeping), to the queue without making later reads wait for it.
     func enqueueLetting(_ work: @escaping @Sendable (QueueState?) -> Void) {
         handOverNotes()
-        if holds > 0 {
-            waiting.append(work)
-        } else {
-            queue.enqueue(work)
-        }
+        queue.enqueue(work)
     }
 
     /// Runs `work` on the queue after everything handed over before it, and returns its result.
@@ -72,16 +61,7 @@ final class QueueEntrance {
     /// without making later reads wait for it.
     func performLetting<Value: Sendable>(_ work: @escaping @Sendable (QueueState) throws -> Value) async throws -> Value {
         handOverNotes()
-        guard holds > 0 else { return try await queue.perform(work) }
-        return try await withCheckedThrowingContinuation { continuation in
-            waiting.append { state in
-                guard let state else {
-                    continuation.resume(throwing: QSDataError.storeClosed)
-                    return
-                }
-                continuation.resume(with: Result { try state.runSealed(work) })
-            }
-        }
+        return try await queue.perform(work)
     }
 
     /// Hands the queue what the main actor changed in its instance tables that the queue's own
@@ -96,7 +76,7 @@ final class QueueEntrance {
                 typeNotes.apply(to: state.knownRows(of: binding))
             }
         }
-        if holds > 0 { waiting.append(work) } else { queue.enqueue(work) }
+        queue.enqueue(work)
     }
 
     /// Closes the connection after everything handed over before.
@@ -152,20 +132,5 @@ final class QueueEntrance {
     /// before, can't make an instance for it that agrees with the app's.
     func backgroundWriteTouched(_ id: QSAnyID, in table: String) -> Bool {
         backgroundTouches.contains { $0.contains(id, in: table) }
-    }
-
-    /// Holds back work handed over from now on, until every hold is released.
-    func hold() {
-        holds += 1
-    }
-
-    /// Releases one hold; when none is left, the work held back goes to the queue, in order.
-    func release() {
-        precondition(holds > 0, "QueueEntrance.release() without a hold")
-        holds -= 1
-        guard holds == 0 else { return }
-        let released = waiting
-        waiting = []
-        for work in released { queue.enqueue(work) }
     }
 }

@@ -1,31 +1,92 @@
-/// A large save, encoded on the main actor a chunk per turn, and then written on the database
-/// queue in one transaction.
-///
-/// It is handed over, not shared: the main actor fills it while ``QueueEntrance`` holds the
-/// save's write back, and the queue reads it only once the last chunk is in and the entrance has
-/// let the write go. The two never touch it at the same time, and the queue never waits for it.
-final class LargeSaveEncoding: @unchecked Sendable {
-    /// The save's batch, kept between turns so each chunk extends the same storage (and the same
-    /// set of written children) instead of copying it.
-    var batch = SaveBatch()
-    /// What the save changed in memory, put back if its write rolls back.
-    let touches = MemoryTouches()
-    private var chunks: [[SaveGroup]] = []
-    private var failure: (any Error)?
+import Foundation
 
-    /// Main actor: adds the groups of the chunk just encoded.
+/// A large save, encoded on the main actor a chunk per turn and written on the database queue
+/// chunk by chunk as they come, in one transaction: the queue writes one chunk while the main
+/// actor encodes the next, so the save takes about as long as the longer of the two rather
+/// than their sum.
+///
+/// The chunks cross through a lock and a condition: the main actor adds each one as it is
+/// encoded and never waits; the save's write, on the queue, takes them in order and waits for
+/// the next while the main actor works on it. That is the one place the queue waits for the
+/// main actor, and nothing runs on the queue meanwhile: work handed over after the save is
+/// behind its write. If the write fails, the queue tells the main actor to stop and waits until
+/// it has, so that ``touches`` are complete before the rollback reads them.
+final class LargeSaveEncoding: @unchecked Sendable {
+    /// Main actor only: the save's batch, kept between turns so each chunk extends the same
+    /// storage (and the same set of written children) instead of copying it.
+    var batch = SaveBatch()
+    /// What the save changed in memory, put back if its write rolls back (locks on its own).
+    let touches = MemoryTouches()
+
+    private let condition = NSCondition()
+    // Guarded by `condition`.
+    private var chunks: [[SaveGroup]] = []
+    private var taken = 0
+    private var encodingEnded = false
+    private var failure: (any Error)?
+    private var writeGaveUp = false
+
+    /// Main actor: adds the groups of the chunk just encoded, for the queue to write.
     func add(_ groups: [SaveGroup]) {
-        chunks.append(groups)
+        withCondition {
+            chunks.append(groups)
+            condition.signal()
+        }
+    }
+
+    /// Main actor: the last chunk is in.
+    func finish() {
+        end(failure: nil)
     }
 
     /// Main actor: encoding a chunk failed; the write throws `error` and rolls back.
     func fail(_ error: any Error) {
-        failure = error
+        end(failure: error)
     }
 
-    /// Database queue: the encoded chunks, in order, or the encoding's failure.
-    func encodedChunks() throws -> [[SaveGroup]] {
-        if let failure { throw failure }
-        return chunks
+    /// Main actor, before each chunk: whether the write has failed, so encoding more is wasted.
+    /// A caller that stops must call ``finish()``.
+    var writeHasFailed: Bool {
+        withCondition { writeGaveUp }
+    }
+
+    /// Database queue: the next chunk, waiting for the main actor to encode it; nil after the
+    /// last. Throws the encoding's failure.
+    func nextChunk() throws -> [SaveGroup]? {
+        try withCondition {
+            while taken == chunks.count, !encodingEnded { condition.wait() }
+            if taken < chunks.count {
+                // Taken out, so that a written chunk's rows are freed as the save goes on.
+                let chunk = chunks[taken]
+                chunks[taken] = []
+                taken += 1
+                return chunk
+            }
+            if let failure { throw failure }
+            return nil
+        }
+    }
+
+    /// Database queue: the write failed. Waits until the main actor has stopped encoding (it
+    /// looks before each chunk), so that no instance is touched after the rollback reads what was.
+    func stopEncoding() {
+        withCondition {
+            writeGaveUp = true
+            while !encodingEnded { condition.wait() }
+        }
+    }
+
+    private func end(failure: (any Error)?) {
+        withCondition {
+            self.failure = failure
+            encodingEnded = true
+            condition.broadcast()
+        }
+    }
+
+    private func withCondition<Result>(_ body: () throws -> Result) rethrows -> Result {
+        condition.lock()
+        defer { condition.unlock() }
+        return try body()
     }
 }

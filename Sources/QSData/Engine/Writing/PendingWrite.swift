@@ -11,6 +11,9 @@ struct PendingWrite {
     let work: @Sendable (RowWriter, inout QSChange) throws -> AfterCommitWork?
     let touches: MemoryTouches?
     let ticket: QSWrite
+    /// Runs on the queue when the write's transaction has failed, before `touches` are read to
+    /// put memory back: a large save stops encoding there, so that they are complete.
+    var beforeRestoring: (@Sendable () -> Void)?
 }
 
 /// What a write leaves for the main actor once its transaction has committed, such as patching

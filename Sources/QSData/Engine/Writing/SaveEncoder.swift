@@ -17,39 +17,35 @@ struct SaveEncoder {
         return (groups, touches)
     }
 
-    /// Encodes the first chunk of a large save now and the rest one per main-actor turn, holding
-    /// `entrance` until the last is encoded (or one fails), so that the save's write, handed to
-    /// the entrance next, reaches the queue whole and before anything handed over after it.
-    func beginEncoding<Object>(_ objects: [Object], binding: TypeBinding<Object>, entrance: QueueEntrance) throws -> LargeSaveEncoding {
+    /// Encodes the first chunk of a large save now and the rest one per main-actor turn, each
+    /// handed to `encoding` as it is done, for the save's write to take on the queue meanwhile.
+    /// Stops early when the write has failed.
+    func beginEncoding<Object>(_ objects: [Object], binding: TypeBinding<Object>) throws -> LargeSaveEncoding {
         let encoding = LargeSaveEncoding()
         binding.cache.reserveCapacity(adding: objects.count)
         try encodeChunk(of: objects, from: 0, binding: binding, into: encoding)
         // Size the set of written children for the whole save now, from the first chunk, so it
         // never stops a later chunk to grow.
         encoding.batch.reserveChildCapacity(forObjects: objects.count, afterEncoding: Self.chunkSize)
-        entrance.hold()
-        encodeLater(ObjectsInTransit(value: objects), from: Self.chunkSize, binding: binding, into: encoding, entrance: entrance)
+        encodeLater(ObjectsInTransit(value: objects), from: Self.chunkSize, binding: binding, into: encoding)
         return encoding
     }
 
-    /// Encodes the chunk from `start`, then the next at a later turn, until the last; then
-    /// releases the entrance. A failure ends the encoding: the write throws it on the queue and
-    /// rolls back like any failed write.
+    /// Encodes the chunk from `start`, then the next at a later turn, until the last. A failure
+    /// ends the encoding: the write throws it on the queue and rolls back like any failed write.
     private func encodeLater<Object>(
-        _ objects: ObjectsInTransit<[Object]>, from start: Int, binding: TypeBinding<Object>, into encoding: LargeSaveEncoding,
-        entrance: QueueEntrance
+        _ objects: ObjectsInTransit<[Object]>, from start: Int, binding: TypeBinding<Object>, into encoding: LargeSaveEncoding
     ) {
         Task { @MainActor in
-            guard start < objects.value.count else {
-                entrance.release()
+            guard start < objects.value.count, !encoding.writeHasFailed else {
+                encoding.finish()
                 return
             }
             do {
                 try encodeChunk(of: objects.value, from: start, binding: binding, into: encoding)
-                encodeLater(objects, from: start + Self.chunkSize, binding: binding, into: encoding, entrance: entrance)
+                encodeLater(objects, from: start + Self.chunkSize, binding: binding, into: encoding)
             } catch {
                 encoding.fail(error)
-                entrance.release()
             }
         }
     }
