@@ -125,6 +125,39 @@ private final class NoteWithoutText: QSUpdatableObject {
         try await store.close()
     }
 
+    @Test func anUpdateAfterALargeSaveInOneBatchReachesEveryChunkEvenWhenAnotherWriteCameBetween() async throws {
+        let store = try await Fixtures.openStore()
+        let notes = (0..<1_200).map { Note(uniqueID: Int64($0), text: "saved") }
+        try store.performBatch {
+            try store.save(notes)
+            try store.update(Note.self, where: "text = 'saved'", set: ["text": "updated"])
+        }
+        // Another write takes a stamp before the save's later chunks are encoded: they still
+        // belong to the save made before the update, which patches them once committed.
+        try store.delete(Tag.self, ids: ["no such tag"])
+        try await store.flush()
+        #expect(notes.filter { $0.text != "updated" }.count == 0)
+        #expect(try await store.count(Note.self, where: "text = 'updated'") == 1_200)
+        try await store.close()
+    }
+
+    @Test func aBatchThatThrowsAfterALargeSaveLeavesNoneOfItsInstancesCached() async throws {
+        struct Refused: Error {}
+        let store = try await Fixtures.openStore()
+        let notes = (0..<1_200).map { Note(uniqueID: Int64($0), text: "n\($0)") }
+        #expect(throws: Refused.self) {
+            try store.performBatch {
+                try store.save(notes)
+                throw Refused()
+            }
+        }
+        try await store.flush()
+        #expect(try await store.count(Note.self) == 0)
+        // The chunks after the first, which would have been encoded in later turns, never were.
+        #expect(try store.cachedObjectCount(of: Note.self) == 0)
+        try await store.close()
+    }
+
     @Test func aLargeSaveInABatchCommitsWithTheBatchBeforeLaterFetches() async throws {
         let store = try await Fixtures.openStore()
         let notes = (0..<1_200).map { Note(uniqueID: Int64(80_000 + $0), text: "n\($0)") }

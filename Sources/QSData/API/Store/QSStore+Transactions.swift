@@ -33,7 +33,10 @@ extension QSStore {
         do {
             try body()
         } catch {
-            restoreMemory(touchedBy: (collectedBatch?.writes ?? []).map { ($0.touches, $0.source) })
+            let writes = collectedBatch?.writes ?? []
+            // A large save in the batch has chunks still to encode in later turns: none will be.
+            for write in writes { write.largeSave?.cancelEncoding() }
+            restoreMemory(touchedBy: writes.map { ($0.touches, $0.source) })
             throw error
         }
         return collectedBatch?.writes ?? []
@@ -58,15 +61,15 @@ extension QSStore {
     ///
     /// - Parameters:
     ///   - touches: what the write already changed in memory, put back if it rolls back.
-    ///   - beforeRestoring: runs on the queue if the write fails, before `touches` are read.
+    ///   - largeSave: a large save's encoding, stopped before `touches` are read if the write fails.
     @discardableResult
     func submitWrite(
-        _ operation: String, source: QSChangeSource, touches: MemoryTouches? = nil, beforeRestoring: (@Sendable () -> Void)? = nil,
+        _ operation: String, source: QSChangeSource, touches: MemoryTouches? = nil, largeSave: LargeSaveEncoding? = nil,
         _ work: @escaping @Sendable (RowWriter, inout QSChange) throws -> AfterCommitWork?
     ) -> QSWrite {
         let write = PendingWrite(
             operation: operation, source: source, work: work, touches: touches,
-            ticket: QSWrite(operation: operation, center: changeCenter), beforeRestoring: beforeRestoring)
+            ticket: QSWrite(operation: operation, center: changeCenter), largeSave: largeSave)
         if collectedBatch != nil {
             collectedBatch?.writes.append(write)
         } else {

@@ -30,10 +30,10 @@ extension QSStore {
         _ objects: [Object], source: QSChangeSource = .app, alongside: (@Sendable (SQLiteConnection) throws -> Void)? = nil
     ) throws -> QSWrite {
         try checkOpen()
-        _ = WriteStamp.next()
+        let stamp = WriteStamp.next()
         let binding = try registry.binding(for: Object.self)
         let operation = "save \(objects.count) \(Object.modelName)"
-        let encoder = SaveEncoder(registry: registry)
+        let encoder = SaveEncoder(registry: registry, stamp: stamp)
         guard objects.count > SaveEncoder.chunkSize else {
             let (groups, touches) = try encoder.encode(objects, binding: binding)
             return submitWrite(operation, source: source, touches: touches) { writer, change in
@@ -45,7 +45,7 @@ extension QSStore {
         // A large save is encoded a chunk per main-actor turn; its write takes each chunk as it
         // is encoded, and everything handed to the queue after the save waits behind it.
         let encoding = try encoder.beginEncoding(objects, binding: binding)
-        return submitWrite(operation, source: source, touches: encoding.touches, beforeRestoring: encoding.stopEncoding) { writer, change in
+        return submitWrite(operation, source: source, touches: encoding.touches, largeSave: encoding) { writer, change in
             while let groups = try encoding.nextChunk() {
                 try writer.save(groups, into: &change)
             }

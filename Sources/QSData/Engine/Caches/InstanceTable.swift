@@ -125,12 +125,12 @@ final class InstanceTable {
         return newKeys
     }
 
-    /// Keeps `count` instances the app saved, `instance(k)` giving the k-th with its uniqueID.
-    /// Returns them, for the save's write to hand to the queue's table.
-    func insertFromApp(count: Int, _ instance: (Int) -> (id: QSAnyID, instance: Instance)) -> [Instance] {
+    /// Keeps `count` instances the app saved through the save `stamp`, `instance(k)` giving the
+    /// k-th with its uniqueID. Returns them, for the save's write to hand to the queue's table.
+    func insertFromApp(count: Int, stamp: UInt64, _ instance: (Int) -> (id: QSAnyID, instance: Instance)) -> [Instance] {
         var instances: [Instance] = []
         instances.reserveCapacity(count)
-        let newKeys = Self.insertFromApp(count: count, instance, into: &entries, instances: &instances)
+        let newKeys = Self.insertFromApp(count: count, stamp: stamp, instance, into: &entries, instances: &instances)
         // The save holds the instances, so no sweep step needs to look at the new keys.
         if !newKeys.isEmpty, policy == .weak {
             sweep.appendAlive(newKeys, sweeping: &entries) { $0.isDeadInPlace() }
@@ -139,12 +139,12 @@ final class InstanceTable {
         return instances
     }
 
-    /// The loop of ``insertFromApp(count:_:)``, with the table passed in so that it is one access
-    /// to it. An entry replaced gets the stamps of now. Returns the keys it added.
+    /// The loop of ``insertFromApp(count:stamp:_:)``, with the table passed in so that it is one
+    /// access to it. An entry replaced gets the save's `stamp`. Returns the keys it added.
     private static func insertFromApp(
-        count: Int, _ instance: (Int) -> (id: QSAnyID, instance: Instance), into entries: inout [QSAnyID: Entry], instances: inout [Instance]
+        count: Int, stamp: UInt64, _ instance: (Int) -> (id: QSAnyID, instance: Instance), into entries: inout [QSAnyID: Entry],
+        instances: inout [Instance]
     ) -> [QSAnyID] {
-        let stamp = WriteStamp.current
         var newKeys: [QSAnyID] = []
         for k in 0 ..< count {
             let saved = instance(k)
@@ -161,8 +161,8 @@ final class InstanceTable {
         if policy == .weak { sweep.keys.reserveCapacity(sweep.keys.count + count) }
     }
 
-    func markValuesSaved(_ id: QSAnyID) {
-        entries[id]?.valuesStamp = WriteStamp.current
+    func markValuesSaved(_ id: QSAnyID, stamp: UInt64) {
+        entries[id]?.valuesStamp = stamp
     }
 
     func savedByApp(_ id: QSAnyID, after stamp: UInt64, relationships: Bool) -> Bool {

@@ -88,17 +88,17 @@ final class ObjectCache<Object: QSDataObject> {
     /// It reads `objects` by index and makes no array of `Object`: in this unspecialised code,
     /// each such array (and each `map` or `for`-`in` over one) looks up generic metadata at run
     /// time, which cost more than the insertions when a save passes one child at a time.
-    func insertFromApp(_ objects: [Object], at indexes: [Int]) -> [Instance] {
+    func insertFromApp(_ objects: [Object], at indexes: [Int], stamp: UInt64) -> [Instance] {
         switch policy {
         case .none:
             return []
         case .weak:
-            return table.insertFromApp(count: indexes.count) { k in
+            return table.insertFromApp(count: indexes.count, stamp: stamp) { k in
                 let object = objects[indexes[k]]
                 return (object.uniqueID.anyID, .weak(Instance.reference(object)))
             }
         case .strong:
-            return table.insertFromApp(count: indexes.count) { k in
+            return table.insertFromApp(count: indexes.count, stamp: stamp) { k in
                 let object = objects[indexes[k]]
                 return (object.uniqueID.anyID, .strong(StrongInstance(object)))
             }
@@ -111,10 +111,10 @@ final class ObjectCache<Object: QSDataObject> {
         table.reserveCapacity(adding: count)
     }
 
-    /// Records that the instance for `id` holds the column values of the app's latest save.
-    func markValuesSaved(_ id: Object.UniqueID) {
+    /// Records that the instance for `id` holds the column values of the app's save `stamp`.
+    func markValuesSaved(_ id: Object.UniqueID, stamp: UInt64) {
         guard policy != .none else { return }
-        table.markValuesSaved(id.anyID)
+        table.markValuesSaved(id.anyID, stamp: stamp)
     }
 
     /// Whether the instance for `id` holds the column values (or, with `relationships`, the

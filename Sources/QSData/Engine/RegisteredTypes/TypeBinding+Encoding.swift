@@ -9,7 +9,7 @@ extension TypeBinding {
         for index in 0 ..< objects.count {
             positions.append(try encode(objects[index], group: group, throughParent: false, into: &batch, registry: registry))
         }
-        batch.groups[group].setInstances(cache.insertFromApp(objects, at: Array(0 ..< objects.count)), at: positions)
+        batch.groups[group].setInstances(cache.insertFromApp(objects, at: Array(0 ..< objects.count), stamp: batch.stamp), at: positions)
     }
 
     func addChildren(_ children: any RelatedChildren, to batch: inout SaveBatch, registry: TypeRegistry) throws {
@@ -30,7 +30,7 @@ extension TypeBinding {
             claimed.append(index)
         }
         guard !claimed.isEmpty else { return }
-        batch.groups[group].setInstances(cache.insertFromApp(typedChildren, at: claimed), at: positions)
+        batch.groups[group].setInstances(cache.insertFromApp(typedChildren, at: claimed, stamp: batch.stamp), at: positions)
     }
 
     /// Encodes `object` into the group at `group`, as an object saved itself or as a child reached

@@ -10,11 +10,12 @@ import Foundation
 /// the next while the main actor works on it. That is the one place the queue waits for the
 /// main actor, and nothing runs on the queue meanwhile: work handed over after the save is
 /// behind its write. If the write fails, the queue tells the main actor to stop and waits until
-/// it has, so that ``touches`` are complete before the rollback reads them.
+/// it has, so that ``touches`` are complete before the rollback reads them; if the batch the save
+/// is in throws on the main actor, the chunks not yet encoded are cancelled there.
 final class LargeSaveEncoding: @unchecked Sendable {
     /// Main actor only: the save's batch, kept between turns so each chunk extends the same
     /// storage (and the same set of written children) instead of copying it.
-    var batch = SaveBatch()
+    var batch: SaveBatch
     /// What the save changed in memory, put back if its write rolls back (locks on its own).
     let touches = MemoryTouches()
 
@@ -24,7 +25,7 @@ final class LargeSaveEncoding: @unchecked Sendable {
     private var taken = 0
     private var encodingEnded = false
     private var failure: (any Error)?
-    private var writeGaveUp = false
+    private var stopAsked = false
 
     /// Main actor: adds the groups of the chunk just encoded, for the queue to write.
     func add(_ groups: [SaveGroup]) {
@@ -44,10 +45,17 @@ final class LargeSaveEncoding: @unchecked Sendable {
         end(failure: error)
     }
 
-    /// Main actor, before each chunk: whether the write has failed, so encoding more is wasted.
-    /// A caller that stops must call ``finish()``.
-    var writeHasFailed: Bool {
-        withCondition { writeGaveUp }
+    /// Main actor, before each chunk: whether the encoding is to stop (its write failed, or the
+    /// batch it was in was abandoned). A caller that stops must call ``finish()``.
+    var shouldStop: Bool {
+        withCondition { stopAsked }
+    }
+
+    /// Main actor: the batch the save was in threw before its writes were handed over, and memory
+    /// is about to be put back: no chunk after the ones encoded so far will be. (On the main actor
+    /// no chunk is being encoded right now, so there is nothing to wait for.)
+    func cancelEncoding() {
+        withCondition { stopAsked = true }
     }
 
     /// Database queue: the next chunk, waiting for the main actor to encode it; nil after the
@@ -71,7 +79,7 @@ final class LargeSaveEncoding: @unchecked Sendable {
     /// looks before each chunk), so that no instance is touched after the rollback reads what was.
     func stopEncoding() {
         withCondition {
-            writeGaveUp = true
+            stopAsked = true
             while !encodingEnded { condition.wait() }
         }
     }
@@ -82,6 +90,10 @@ final class LargeSaveEncoding: @unchecked Sendable {
             encodingEnded = true
             condition.broadcast()
         }
+    }
+
+    init(stamp: UInt64) {
+        batch = SaveBatch(stamp: stamp)
     }
 
     private func withCondition<Result>(_ body: () throws -> Result) rethrows -> Result {

@@ -11,9 +11,9 @@ struct PendingWrite {
     let work: @Sendable (RowWriter, inout QSChange) throws -> AfterCommitWork?
     let touches: MemoryTouches?
     let ticket: QSWrite
-    /// Runs on the queue when the write's transaction has failed, before `touches` are read to
-    /// put memory back: a large save stops encoding there, so that they are complete.
-    var beforeRestoring: (@Sendable () -> Void)?
+    /// A large save's encoding, still going on the main actor while the write may already run:
+    /// stopped before `touches` are read to put memory back, so that they are complete.
+    var largeSave: LargeSaveEncoding?
 }
 
 /// What a write leaves for the main actor once its transaction has committed, such as patching

@@ -64,6 +64,13 @@ struct SaveBatch {
     }
 
     var groups: [Group] = []
+    /// The ``WriteStamp`` of the save being encoded: the instances it caches are marked with it,
+    /// even when a large save encodes them turns later, after other writes took stamps of their own.
+    let stamp: UInt64
+
+    init(stamp: UInt64) {
+        self.stamp = stamp
+    }
     private var groupIndexByBinding: [ObjectIdentifier: Int] = [:]
     private var claimedChildren: Set<ChildKey> = []
 

@@ -6,10 +6,12 @@ struct SaveEncoder {
     static let chunkSize = 500
 
     let registry: TypeRegistry
+    /// The save's ``WriteStamp``, taken when the app called it.
+    let stamp: UInt64
 
     /// Encodes `objects` at once; returns their rows and what the save changed in memory.
     func encode<Object>(_ objects: [Object], binding: TypeBinding<Object>) throws -> (groups: [SaveGroup], touches: MemoryTouches) {
-        var batch = SaveBatch()
+        var batch = SaveBatch(stamp: stamp)
         try binding.encode(objects, into: &batch, registry: registry)
         let groups = batch.finished
         let touches = MemoryTouches()
@@ -21,7 +23,7 @@ struct SaveEncoder {
     /// handed to `encoding` as it is done, for the save's write to take on the queue meanwhile.
     /// Stops early when the write has failed.
     func beginEncoding<Object>(_ objects: [Object], binding: TypeBinding<Object>) throws -> LargeSaveEncoding {
-        let encoding = LargeSaveEncoding()
+        let encoding = LargeSaveEncoding(stamp: stamp)
         binding.cache.reserveCapacity(adding: objects.count)
         try encodeChunk(of: objects, from: 0, binding: binding, into: encoding)
         // Size the set of written children for the whole save now, from the first chunk, so it
@@ -37,7 +39,7 @@ struct SaveEncoder {
         _ objects: ObjectsInTransit<[Object]>, from start: Int, binding: TypeBinding<Object>, into encoding: LargeSaveEncoding
     ) {
         Task { @MainActor in
-            guard start < objects.value.count, !encoding.writeHasFailed else {
+            guard start < objects.value.count, !encoding.shouldStop else {
                 encoding.finish()
                 return
             }
@@ -70,7 +72,7 @@ struct SaveEncoder {
             for (offset, (id, row)) in zip(group.ids, group.rows).enumerated() where !group.isReachedThroughParent(offset) {
                 for sibling in siblings where sibling.hasCachedInstance(id) {
                     let columns = Dictionary(uniqueKeysWithValues: zip(names, row.values))
-                    touches.changed(sibling, ids: try sibling.patchCachedInstances(ids: [id], with: columns, timing: .saved))
+                    touches.changed(sibling, ids: try sibling.patchCachedInstances(ids: [id], with: columns, timing: .saved(stamp: stamp)))
                 }
             }
         }

@@ -11,17 +11,13 @@ enum WriteStamp {
             return stamp
         }
     }
-
-    /// The stamp of the latest write.
-    static var current: UInt64 {
-        latest.withLock { $0 }
-    }
 }
 
 /// When cached instances are patched, relative to the app's writes.
 enum PatchTiming {
-    /// As the app saves: the instances are marked as changed by the save, whose values they hold.
-    case saved
+    /// As the app saves: the instances are marked as changed by the save `stamp`, whose values
+    /// they hold.
+    case saved(stamp: UInt64)
     /// As the app makes any other write (a bulk update or delete by uniqueIDs).
     case atOnce
     /// Once the write with this stamp has committed: instances the app saved through a later
@@ -37,6 +33,6 @@ enum PatchTiming {
 
     /// Marks the instance for `id` as holding the column values of the app's save.
     @MainActor func record<Object>(_ id: Object.UniqueID, in cache: ObjectCache<Object>) {
-        if case .saved = self { cache.markValuesSaved(id) }
+        if case .saved(let stamp) = self { cache.markValuesSaved(id, stamp: stamp) }
     }
 }

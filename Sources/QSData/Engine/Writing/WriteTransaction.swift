@@ -97,7 +97,7 @@ struct WriteTransaction: Sendable {
             return
         }
         open.writer?.tracker.forgetTouched()
-        for write in writes { write.beforeRestoring?() }
+        for write in writes { write.largeSave?.stopEncoding() }
         let failure = QSWriteError(operation: operation, underlying: underlying)
         // The transaction rolled back: what the writes changed in memory goes back to what
         // the database holds.
