@@ -141,6 +141,21 @@ private final class NoteWithoutText: QSUpdatableObject {
         try await store.close()
     }
 
+    @Test func aWriteAfterALargeSaveComesAfterAllOfItInMemoryToo() async throws {
+        let store = try await Fixtures.openStore()
+        let notes = (0..<1_200).map { Note(uniqueID: Int64($0), text: "n\($0)") }
+        try store.performBatch {
+            try store.save(notes)
+            // Note 1,100 is in a chunk that would have been encoded turns later, after this delete.
+            try store.delete(Note.self, ids: [1_100])
+        }
+        try await store.flush()
+        #expect(try await store.count(Note.self) == 1_199)
+        #expect(try await store.fetch(Note.self, id: 1_100) == nil)
+        #expect(try store.cachedObjectCount(of: Note.self) == 1_199)
+        try await store.close()
+    }
+
     @Test func aBatchThatThrowsAfterALargeSaveLeavesNoneOfItsInstancesCached() async throws {
         struct Refused: Error {}
         let store = try await Fixtures.openStore()

@@ -27,7 +27,7 @@ extension QSStore {
     /// brought back, as for a batch.
     @discardableResult
     public func performInBackground(_ body: () throws -> Void) throws -> QSWrite {
-        try checkOpen()
+        try beginWrite()
         if let outer = collectedBatch {
             try body()
             return outer.ticket

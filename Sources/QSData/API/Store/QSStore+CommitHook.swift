@@ -21,7 +21,7 @@ extension QSStore {
     package func writeInOwnTransaction<Value: Sendable>(
         _ operation: String, source: QSChangeSource, _ body: @escaping @Sendable (SQLiteConnection) throws -> Value
     ) async throws -> Value {
-        try checkOpen()
+        try beginWrite()
         let result = ResultBox<Value>()
         let write = PendingWrite(
             operation: operation, source: source,

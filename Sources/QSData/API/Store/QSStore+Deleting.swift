@@ -53,7 +53,7 @@ extension QSStore {
         _ type: Object.Type, anyIDs ids: [QSAnyID], source: QSChangeSource,
         alongside: (@Sendable (SQLiteConnection, [Object.UniqueID]) throws -> Void)?
     ) throws -> QSWrite {
-        try checkOpen()
+        try beginWrite()
         let stamp = WriteStamp.next()
         let binding = try registry.binding(for: type)
         let table = binding.description.table
@@ -89,7 +89,7 @@ extension QSStore {
         _ type: Object.Type, where condition: String, arguments: [SQLValue] = [], source: QSChangeSource = .app,
         alongside: (@Sendable (SQLiteConnection, [Object.UniqueID]) throws -> Void)? = nil
     ) throws -> QSWrite {
-        try checkOpen()
+        try beginWrite()
         let stamp = WriteStamp.next()
         let binding = try registry.binding(for: type)
         let registry = self.registry

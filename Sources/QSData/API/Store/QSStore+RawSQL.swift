@@ -25,7 +25,7 @@ extension QSStore {
     /// Inside ``performBatch(_:)`` it joins the batch's transaction.
     @discardableResult
     public func write(_ operation: String = "raw SQL write", _ body: @escaping @Sendable (SQLiteConnection) throws -> Void) throws -> QSWrite {
-        try checkOpen()
+        try beginWrite()
         return submitWrite(operation, source: .app) { writer, _ in
             let state = writer.state
             defer { state.snapshotTrust.distrustAll() }
@@ -47,7 +47,7 @@ extension QSStore {
         guard ChangeLog.changesSchema(sql) else {
             return try await performAppSQL { connection in try connection.execute(sql, arguments) }
         }
-        try checkOpen()
+        try beginWrite()
         defer { changeCenter.deliverFinishedWork() }
         try await database.perform { state in
             defer { state.snapshotTrust.distrustAll() }
@@ -66,7 +66,7 @@ extension QSStore {
     /// Runs the app's SQL on the queue with the change log's triggers firing, then takes in what
     /// it changed in model tables before returning.
     private func performAppSQL<Value: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws -> Value) async throws -> Value {
-        try checkOpen()
+        try beginWrite()
         // Delivered whether the SQL succeeded or not: a failing script may have changed rows first.
         defer { changeCenter.deliverFinishedWork() }
         return try await database.perform { state in

@@ -15,7 +15,7 @@ extension QSStore {
     /// ```
     @discardableResult
     public func performBatch(_ body: () throws -> Void) throws -> QSWrite {
-        try checkOpen()
+        try beginWrite()
         if let outer = collectedBatch {
             try body()  // a nested batch joins the outer one, and shares its outcome
             return outer.ticket

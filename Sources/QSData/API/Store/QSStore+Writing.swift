@@ -29,7 +29,7 @@ extension QSStore {
     public func save<Object: QSDataObject>(
         _ objects: [Object], source: QSChangeSource = .app, alongside: (@Sendable (SQLiteConnection) throws -> Void)? = nil
     ) throws -> QSWrite {
-        try checkOpen()
+        try beginWrite()
         let stamp = WriteStamp.next()
         let binding = try registry.binding(for: Object.self)
         let operation = "save \(objects.count) \(Object.modelName)"
@@ -45,6 +45,7 @@ extension QSStore {
         // A large save is encoded a chunk per main-actor turn; its write takes each chunk as it
         // is encoded, and everything handed to the queue after the save waits behind it.
         let encoding = try encoder.beginEncoding(objects, binding: binding)
+        largeSavesBeingEncoded.append(encoding)
         return submitWrite(operation, source: source, touches: encoding.touches, largeSave: encoding) { writer, change in
             while let groups = try encoding.nextChunk() {
                 try writer.save(groups, into: &change)
@@ -76,7 +77,7 @@ extension QSStore {
     func update<Object: QSDataObject>(
         _ type: Object.Type, anyIDs ids: [QSAnyID], set values: [String: any QSColumnValue], source: QSChangeSource
     ) throws -> QSWrite {
-        try checkOpen()
+        try beginWrite()
         _ = WriteStamp.next()
         let binding = try registry.binding(for: type)
         let columns = try binding.columnValues(values)
@@ -142,7 +143,7 @@ extension QSStore {
     public func update<Object: QSDataObject>(
         _ type: Object.Type, where condition: String, arguments: [SQLValue] = [], set values: [String: any QSColumnValue], source: QSChangeSource = .app
     ) throws -> QSWrite {
-        try checkOpen()
+        try beginWrite()
         let stamp = WriteStamp.next()
         let binding = try registry.binding(for: type)
         let columns = try binding.columnValues(values)

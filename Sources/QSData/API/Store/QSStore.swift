@@ -33,6 +33,8 @@ public final class QSStore {
     public private(set) var isClosed = false
     /// The writes collected by ``performBatch(_:)`` while its body runs; nil outside a batch.
     var collectedBatch: CollectedBatch?
+    /// Large saves whose later chunks are still to be encoded in coming main-actor turns.
+    var largeSavesBeingEncoded: [LargeSaveEncoding] = []
     /// Wakes the store when the file is written, so that other writers' changes arrive unasked.
     private var fileWatcher: FileChangeWatcher?
 
@@ -261,5 +263,17 @@ public final class QSStore {
 
     func checkOpen() throws {
         if isClosed { throw QSDataError.storeClosed }
+    }
+
+    /// Where every write begins: the store must be open, and a large save still being encoded
+    /// is finished now, in this turn, so that what the writes change in memory changes in the
+    /// order the app made them (a later write in the same turn, or a batch, would otherwise see
+    /// the save's later chunks cache their instances after its own changes).
+    func beginWrite() throws {
+        try checkOpen()
+        guard !largeSavesBeingEncoded.isEmpty else { return }
+        let encodings = largeSavesBeingEncoded
+        largeSavesBeingEncoded = []
+        for encoding in encodings { encoding.encodeRestNow() }
     }
 }

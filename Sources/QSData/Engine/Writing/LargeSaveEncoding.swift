@@ -18,6 +18,10 @@ final class LargeSaveEncoding: @unchecked Sendable {
     var batch: SaveBatch
     /// What the save changed in memory, put back if its write rolls back (locks on its own).
     let touches = MemoryTouches()
+    /// Main actor only: where the next chunk begins in the saved objects.
+    var nextStart = 0
+    /// Main actor only: encodes every chunk left, at once (see ``encodeRestNow()``).
+    var encodeRest: (@MainActor () -> Void)?
 
     private let condition = NSCondition()
     // Guarded by `condition`.
@@ -43,6 +47,18 @@ final class LargeSaveEncoding: @unchecked Sendable {
     /// Main actor: encoding a chunk failed; the write throws `error` and rolls back.
     func fail(_ error: any Error) {
         end(failure: error)
+    }
+
+    /// Main actor: whether the last chunk is in (or the encoding failed or stopped).
+    var hasEnded: Bool {
+        withCondition { encodingEnded }
+    }
+
+    /// Main actor: encodes the chunks left now instead of in later turns, because another write
+    /// is about to change memory and must come after this save.
+    @MainActor func encodeRestNow() {
+        encodeRest?()
+        encodeRest = nil
     }
 
     /// Main actor, before each chunk: whether the encoding is to stop (its write failed, or the

@@ -21,34 +21,52 @@ struct SaveEncoder {
 
     /// Encodes the first chunk of a large save now and the rest one per main-actor turn, each
     /// handed to `encoding` as it is done, for the save's write to take on the queue meanwhile.
-    /// Stops early when the write has failed.
+    /// Stops early when the write has failed; ``LargeSaveEncoding/encodeRestNow()`` encodes
+    /// whatever is left at once.
     func beginEncoding<Object>(_ objects: [Object], binding: TypeBinding<Object>) throws -> LargeSaveEncoding {
         let encoding = LargeSaveEncoding(stamp: stamp)
         binding.cache.reserveCapacity(adding: objects.count)
         try encodeChunk(of: objects, from: 0, binding: binding, into: encoding)
+        encoding.nextStart = Self.chunkSize
         // Size the set of written children for the whole save now, from the first chunk, so it
         // never stops a later chunk to grow.
         encoding.batch.reserveChildCapacity(forObjects: objects.count, afterEncoding: Self.chunkSize)
-        encodeLater(ObjectsInTransit(value: objects), from: Self.chunkSize, binding: binding, into: encoding)
+        let inTransit = ObjectsInTransit(value: objects)
+        encoding.encodeRest = {
+            while encodeNextChunk(of: inTransit.value, binding: binding, into: encoding) {}
+        }
+        encodeLater(inTransit, binding: binding, into: encoding)
         return encoding
     }
 
-    /// Encodes the chunk from `start`, then the next at a later turn, until the last. A failure
-    /// ends the encoding: the write throws it on the queue and rolls back like any failed write.
-    private func encodeLater<Object>(
-        _ objects: ObjectsInTransit<[Object]>, from start: Int, binding: TypeBinding<Object>, into encoding: LargeSaveEncoding
-    ) {
+    /// Encodes the next chunk at a later turn, and so on until the last.
+    private func encodeLater<Object>(_ objects: ObjectsInTransit<[Object]>, binding: TypeBinding<Object>, into encoding: LargeSaveEncoding) {
         Task { @MainActor in
-            guard start < objects.value.count, !encoding.shouldStop else {
-                encoding.finish()
-                return
+            if encodeNextChunk(of: objects.value, binding: binding, into: encoding) {
+                encodeLater(objects, binding: binding, into: encoding)
             }
-            do {
-                try encodeChunk(of: objects.value, from: start, binding: binding, into: encoding)
-                encodeLater(objects, from: start + Self.chunkSize, binding: binding, into: encoding)
-            } catch {
-                encoding.fail(error)
-            }
+        }
+    }
+
+    /// Encodes the chunk at `encoding.nextStart`; returns whether any is left. After the last,
+    /// or when the encoding is to stop, it ends the encoding. A failure ends it too: the write
+    /// throws it on the queue and rolls back like any failed write.
+    private func encodeNextChunk<Object>(of objects: [Object], binding: TypeBinding<Object>, into encoding: LargeSaveEncoding) -> Bool {
+        guard !encoding.hasEnded else { return false }
+        let start = encoding.nextStart
+        guard start < objects.count, !encoding.shouldStop else {
+            encoding.finish()
+            encoding.encodeRest = nil  // lets the saved objects go
+            return false
+        }
+        do {
+            try encodeChunk(of: objects, from: start, binding: binding, into: encoding)
+            encoding.nextStart = start + Self.chunkSize
+            return true
+        } catch {
+            encoding.fail(error)
+            encoding.encodeRest = nil
+            return false
         }
     }
 
