@@ -19,20 +19,6 @@ public enum QSAnyID: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Compares the payloads in place. The derived comparison copied both IDs into a tuple to
-    /// match them, which showed on every lookup diff (a parent of 1,000 children saved for one
-    /// added compares every child).
-    public static func == (lhs: QSAnyID, rhs: QSAnyID) -> Bool {
-        switch lhs {
-        case .integer(let left):
-            guard case .integer(let right) = rhs else { return false }
-            return left == right
-        case .string(let left):
-            guard case .string(let right) = rhs else { return false }
-            return left == right
-        }
-    }
-
     /// An ID read from a column: an integer, or text (anything else is taken as its text).
     init(column value: SQLValue) {
         self = QSAnyID(sqlValue: value) ?? .string(value.description)

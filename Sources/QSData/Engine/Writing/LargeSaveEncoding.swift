@@ -31,6 +31,10 @@ final class LargeSaveEncoding: @unchecked Sendable {
     private var failure: (any Error)?
     private var stopAsked = false
 
+    init(stamp: UInt64) {
+        batch = SaveBatch(stamp: stamp)
+    }
+
     /// Main actor: adds the groups of the chunk just encoded, for the queue to write.
     func add(_ groups: [SaveGroup]) {
         withCondition {
@@ -57,8 +61,7 @@ final class LargeSaveEncoding: @unchecked Sendable {
     /// Main actor: encodes the chunks left now instead of in later turns, because another write
     /// is about to change memory and must come after this save.
     @MainActor func encodeRestNow() {
-        encodeRest?()
-        encodeRest = nil
+        encodeRest?()  // ends the encoding, which lets the closure go
     }
 
     /// Main actor, before each chunk: whether the encoding is to stop (its write failed, or the
@@ -106,10 +109,6 @@ final class LargeSaveEncoding: @unchecked Sendable {
             encodingEnded = true
             condition.broadcast()
         }
-    }
-
-    init(stamp: UInt64) {
-        batch = SaveBatch(stamp: stamp)
     }
 
     private func withCondition<Result>(_ body: () throws -> Result) rethrows -> Result {
