@@ -6,8 +6,7 @@
 /// - `deleted`: the objects were deleted at this stamp.
 /// - `values` and `stamps`: properties set, each with the stamp it was set at. A property of
 ///   `values` missing from `stamps` was set at `created` (so a creation needs no stamps of its
-///   own). A to-many relationship is a property whose value is the ordered list of its children's
-///   uniqueIDs.
+///   own). A to-many relationship travels as two parts per child (see ``SyncListPart``).
 public struct SyncChange: Codable, Sendable, Equatable {
     /// The table the objects are stored in, as the data model names it.
     public var table: String

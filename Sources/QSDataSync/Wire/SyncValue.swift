@@ -4,15 +4,16 @@ import Foundation
 ///
 /// JSON carries `null`, numbers, strings, and a blob as `{"base64": "…"}`. A whole number reads
 /// back as an integer, whatever it was sent as: a replica stores a value by its property's type
-/// (a `double` or `date` property turns it into a real again). A to-many relationship's value is
-/// the list of its children's uniqueIDs, in order, as a JSON array.
+/// (a `double` or `date` property turns it into a real again). A to-many relationship travels as
+/// parts per child (see ``SyncListPart``); a JSON array of uniqueIDs is a whole list, as replicas
+/// older than list parts send it.
 public enum SyncValue: Hashable, Sendable, Codable {
     case null
     case integer(Int64)
     case real(Double)
     case text(String)
     case blob(Data)
-    /// A relationship's children, in order.
+    /// A relationship's children, in order: a whole list, from a replica older than list parts.
     case ids([SyncID])
 
     private enum BlobKey: String, CodingKey { case base64 }

@@ -89,12 +89,24 @@ final class SyncSimulation {
             board.name = "renamed \(step)@\(index)"
             note(step, index, "renames board \(board.uniqueID)")
             try await store.save(board).committed()
-        case 50..<60:
+        case 50..<56:
             guard let board = try await someBoard(on: replica), board.cards.count > 1 else { return }
             board.cards.shuffle(using: &random)
             note(step, index, "reorders board \(board.uniqueID) to \(board.cards.map(\.uniqueID))")
             try await store.save(board).committed()
-        case 60..<66:
+        case 56..<60:
+            guard let board = try await someBoard(on: replica) else { return }
+            let cards = (0..<1 + Int(random.next() % 3)).map { _ in Card(uniqueID: newID(), title: "inserted \(step)") }
+            let place = Int(random.next() % UInt64(board.cards.count + 1))
+            board.cards.insert(contentsOf: cards, at: place)
+            note(step, index, "inserts cards \(cards.map(\.uniqueID)) at \(place) of board \(board.uniqueID)")
+            try await store.save(board).committed()
+        case 60..<63:
+            guard let board = try await someBoard(on: replica), !board.cards.isEmpty else { return }
+            let card = board.cards.remove(at: Int(random.next() % UInt64(board.cards.count)))
+            note(step, index, "takes card \(card.uniqueID) out of board \(board.uniqueID)")
+            try await store.save(board).committed()
+        case 63..<66:
             guard let board = try await someBoard(on: replica), let card = try await someCard(on: replica),
                   !board.cards.contains(where: { $0.uniqueID == card.uniqueID }) else { return }
             board.cards.insert(card, at: Int(random.next() % UInt64(board.cards.count + 1)))
@@ -178,6 +190,7 @@ final class SyncSimulation {
         if !revivedBoards.isEmpty { problems.append("deleted boards exist: \(revivedBoards.sorted())") }
         for (board, text) in firstBoards {
             let listed = text.split(separator: "|").last.map { $0.split(separator: ",").compactMap { Int64($0.trimmingCharacters(in: CharacterSet(charactersIn: "'"))) } } ?? []
+            if Set(listed).count != listed.count { problems.append("board \(board) lists a card twice: \(listed)") }
             let dangling = Set(listed).intersection(deletedCards)
             if !dangling.isEmpty { problems.append("board \(board) lists deleted cards \(dangling.sorted())") }
         }

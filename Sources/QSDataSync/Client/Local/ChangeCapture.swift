@@ -77,39 +77,90 @@ struct ChangeCapture: Sendable {
                 "INSERT OR REPLACE INTO qsdata_sync_outbox (tableName, id, part, stamp) SELECT ?, \(quoted("uniqueID")), '+', ? FROM \(quoted(table))",
                 [.text(table), .text(stamp.text)])
         }
+        for table in schema.tables.values where !table.lists.isEmpty {
+            try placeEveryList(of: table, at: stamp, on: connection)
+        }
         try SyncStateTables.set(.clock, to: .text(clock.reading.text), on: connection)
         try skipToEnd(on: connection)
+    }
+
+    /// Gives every child of every list in `table` its list parts, as the creations' stamp set them.
+    private func placeEveryList(of table: SyncedTable, at stamp: SyncStamp, on connection: SQLiteConnection) throws {
+        let parents = try connection.fetchRows("SELECT \(quoted("uniqueID")) FROM \(quoted(table.name))").compactMap(\.first)
+        for chunk in parents.chunked(by: 10_000) {
+            for list in table.lists {
+                for (parent, children) in try TableRows.children(of: Array(chunk), in: list, on: connection) {
+                    var record = SyncRecord(created: stamp)
+                    let parts = place(list.name, of: children, in: &record, at: stamp)
+                    try ListItems.save(parts, of: record, parent: parent, table: table.name, on: connection)
+                }
+            }
+        }
     }
 
     private func record(_ pending: [(id: SQLValue, pending: Pending)], table synced: SyncedTable?, stamp: SyncStamp, on connection: SQLiteConnection) throws {
         guard let synced else { return }
         let table = synced.name
         var records = try LocalRecord.load(pending.map(\.id), table: synced, on: connection)
+        let saved = try savedLists(of: pending, in: synced, on: connection)
         let clearOutbox = try connection.statement("DELETE FROM qsdata_sync_outbox WHERE tableName = ? AND id = ?")
         let queue = try connection.statement("INSERT OR REPLACE INTO qsdata_sync_outbox (tableName, id, part, stamp) VALUES (?, ?, ?, ?)")
         let stampText = SQLValue.text(stamp.text)
         for (id, happened) in pending {
             var record = records[id] ?? SyncRecord()
+            var listParts: [SyncListPart] = []
             switch happened {
             case .created:
                 record.created = stamp
-                record.stamps = Dictionary(uniqueKeysWithValues: synced.partNames.map { ($0, stamp) })
+                for name in synced.columnNames { record.stamps[name] = stamp }
+                for list in synced.lists {
+                    listParts += place(list.name, of: saved[list.name]?[id] ?? [], in: &record, at: stamp)
+                }
                 try clearOutbox.run([.text(table), id])
                 try queue.run([.text(table), id, .text(OutboxPart.creation), stampText])
             case .deleted:
-                record.deleted = stamp
-                record.stamps = [:]
+                record = SyncRecord(created: record.created, deleted: stamp)
+                try ListItems.forget(parent: id, table: table, on: connection)
                 try clearOutbox.run([.text(table), id])
                 try queue.run([.text(table), id, .text(OutboxPart.deletion), stampText])
             case .changed(let parts):
                 for part in parts.sorted() {
-                    record.stamps[part] = stamp
-                    try queue.run([.text(table), id, .text(part), stampText])
+                    if synced.list(named: part) != nil {
+                        listParts += place(part, of: saved[part]?[id] ?? [], in: &record, at: stamp)
+                    } else {
+                        record.stamps[part] = stamp
+                        try queue.run([.text(table), id, .text(part), stampText])
+                    }
                 }
+                for part in listParts { try queue.run([.text(table), id, .text(part.name), stampText]) }
             }
             records[id] = record
             try LocalRecord.save(record, id: id, table: table, on: connection)
+            try ListItems.save(listParts, of: record, parent: id, table: table, on: connection)
         }
+    }
+
+    /// The children each pending object lists now, by relationship, for the relationships that changed.
+    private func savedLists(of pending: [(id: SQLValue, pending: Pending)], in table: SyncedTable, on connection: SQLiteConnection) throws -> [String: [SQLValue: [SyncID]]] {
+        var lists: [String: [SQLValue: [SyncID]]] = [:]
+        for list in table.lists {
+            let ids = pending.compactMap { id, happened -> SQLValue? in
+                switch happened {
+                case .created: id
+                case .changed(let parts): parts.contains(list.name) ? id : nil
+                case .deleted: nil
+                }
+            }
+            guard !ids.isEmpty else { continue }
+            lists[list.name] = try TableRows.children(of: ids, in: list, on: connection)
+        }
+        return lists
+    }
+
+    /// Records, at `stamp`, how the app's order of `list` differs from the one sync knew.
+    private func place(_ list: String, of saved: [SyncID], in record: inout SyncRecord, at stamp: SyncStamp) -> [SyncListPart] {
+        let edit = ListEdit(known: ListItems.listed(list, in: record), saved: saved, replica: clock.replica)
+        return record.apply(edit, to: list, at: stamp)
     }
 
     /// The objects of one table the entries named, in the order first named, each with what

@@ -1,9 +1,9 @@
 import QSData
 
 /// A synced object's stamps as a replica keeps them in `qsdata_sync_records`: when it was created
-/// and deleted, and the stamp of each part changed since its creation; a part stored without one
-/// was set by the creation, and is given the creation's stamp when read. The values themselves
-/// are the object's row.
+/// and deleted, and the stamp of each column changed since its creation; a column stored without
+/// one was set by the creation, and is given the creation's stamp when read. The values themselves
+/// are the object's row. Its lists' parts, values and stamps both, are kept in ``ListItems``.
 ///
 /// `stamps` is stored as `name=stamp` pairs joined by `;` (names are SQL identifiers, stamps
 /// hex and dashes): cheaper to read and write for 100,000 objects than JSON.
@@ -25,10 +25,10 @@ enum LocalRecord {
     }
 
     /// The columns `created`, `deleted`, `stamps` of a record; stamps equal to the creation's are
-    /// left out.
+    /// left out, and so are list parts (kept in ``ListItems``).
     static func encode(_ record: SyncRecord) -> [SQLValue] {
         let stamps = record.stamps
-            .filter { $0.value != record.created }
+            .filter { $0.value != record.created && SyncListPart(name: $0.key) == nil }
             .sorted { $0.key < $1.key }
             .map { "\($0.key)=\($0.value.text)" }
             .joined(separator: ";")
@@ -39,9 +39,9 @@ enum LocalRecord {
         ]
     }
 
-    /// The records of `ids` in `table`, by ID; an object without one is missing.
+    /// The records of `ids` in `table`, with their lists' parts, by ID; an object without one is missing.
     static func load(_ ids: [SQLValue], table: SyncedTable, on connection: SQLiteConnection) throws -> [SQLValue: SyncRecord] {
-        let parts = table.partNames
+        let parts = table.columnNames
         var records: [SQLValue: SyncRecord] = [:]
         for chunk in ids.chunked(by: 10_000) {
             let rows = try connection.fetchRows(
@@ -51,9 +51,11 @@ enum LocalRecord {
                 records[row[0]] = decode(created: row[1], deleted: row[2], stamps: row[3], parts: parts)
             }
         }
+        try ListItems.load(into: &records, Array(records.keys), table: table, on: connection)
         return records
     }
 
+    /// Saves the record's own row; its list parts are saved with ``ListItems/save(_:of:parent:table:on:)``.
     static func save(_ record: SyncRecord, id: SQLValue, table: String, on connection: SQLiteConnection) throws {
         try connection.statement("INSERT OR REPLACE INTO qsdata_sync_records (tableName, id, created, deleted, stamps) VALUES (?, ?, ?, ?, ?)")
             .run([.text(table), id] + encode(record))

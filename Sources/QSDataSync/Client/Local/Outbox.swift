@@ -59,10 +59,14 @@ struct Outbox: Sendable {
         }
         // A row gone without a deletion queued was deleted by a writer whose entry is still to be read.
         guard let row else { return nil }
-        let names = parts.contains(OutboxPart.creation) ? table.partNames : parts.filter { table.column(named: $0) != nil || table.list(named: $0) != nil }
+        // A creation sends every column and every list part known; otherwise the parts queued.
+        let names = parts.contains(OutboxPart.creation)
+            ? table.columnNames + held.stamps.keys.filter { SyncListPart(name: $0) != nil && table.syncs($0) }.sorted()
+            : parts.filter(table.syncs)
         var record = SyncRecord(created: parts.contains(OutboxPart.creation) ? held.created : nil)
         for name in names {
-            guard let stamp = held.stamp(of: name), let value = row[name] else { continue }
+            let value = table.column(named: name) != nil ? row[name] : held.values[name]
+            guard let stamp = held.stamp(of: name), let value else { continue }
             record.stamps[name] = stamp
             record.values[name] = value
         }
@@ -86,30 +90,33 @@ struct Outbox: Sendable {
 
 /// Reads synced objects' current values from their rows and lookup tables.
 enum TableRows {
-    /// Each row's synced columns and relationships by name, by uniqueID; a missing row is left out.
+    /// Each row's synced columns by name, by uniqueID; a missing row is left out.
     static func read(_ ids: [SQLValue], of table: SyncedTable, on connection: SQLiteConnection) throws -> [SQLValue: [String: SyncValue]] {
         var rows: [SQLValue: [String: SyncValue]] = [:]
         let columns = table.columns.map(\.name)
         let select = "SELECT " + ([quoted("uniqueID")] + columns.map(quoted)).joined(separator: ", ")
             + " FROM \(quoted(table.name)) WHERE \(quoted("uniqueID")) IN (SELECT value FROM json_each(?))"
         for chunk in ids.chunked(by: 10_000) {
-            let list = IDList.json(chunk)
-            for row in try connection.fetchRows(select, [list]) where row.count == columns.count + 1 {
+            for row in try connection.fetchRows(select, [IDList.json(chunk)]) where row.count == columns.count + 1 {
                 var values: [String: SyncValue] = [:]
                 for (offset, name) in columns.enumerated() { values[name] = SyncValue(column: row[offset + 1]) }
                 rows[row[0]] = values
             }
-            for relationship in table.lists {
-                var children: [SQLValue: [SyncID]] = [:]
-                let sql = "SELECT \(quoted(relationship.parentIDColumn)), \(quoted(relationship.childIDColumn)) FROM \(quoted(relationship.table)) "
-                    + "WHERE \(quoted(relationship.parentIDColumn)) IN (SELECT value FROM json_each(?)) "
-                    + "ORDER BY \(quoted(relationship.parentIDColumn)), \(quoted(relationship.indexColumn))"
-                for row in try connection.fetchRows(sql, [list]) where row.count == 2 {
-                    if let child = SyncID(sqlValue: row[1]) { children[row[0], default: []].append(child) }
-                }
-                for id in chunk where rows[id] != nil { rows[id]?[relationship.name] = .ids(children[id] ?? []) }
-            }
         }
         return rows
+    }
+
+    /// The children each of `ids` lists in `relationship`, in the lookup table's order.
+    static func children(of ids: [SQLValue], in relationship: QSRelationshipDescription, on connection: SQLiteConnection) throws -> [SQLValue: [SyncID]] {
+        var children: [SQLValue: [SyncID]] = [:]
+        let sql = "SELECT \(quoted(relationship.parentIDColumn)), \(quoted(relationship.childIDColumn)) FROM \(quoted(relationship.table)) "
+            + "WHERE \(quoted(relationship.parentIDColumn)) IN (SELECT value FROM json_each(?)) "
+            + "ORDER BY \(quoted(relationship.parentIDColumn)), \(quoted(relationship.indexColumn))"
+        for chunk in ids.chunked(by: 10_000) {
+            for row in try connection.fetchRows(sql, [IDList.json(chunk)]) where row.count == 2 {
+                if let child = SyncID(sqlValue: row[1]) { children[row[0], default: []].append(child) }
+            }
+        }
+        return children
     }
 }

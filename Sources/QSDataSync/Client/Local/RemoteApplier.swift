@@ -35,12 +35,22 @@ struct RemoteApplier: Sendable {
     }
 
     private func apply(_ incoming: SyncRecord, to ids: [SQLValue], of table: SyncedTable, on connection: SQLiteConnection, outcome: inout Outcome) throws {
-        let records = try LocalRecord.load(ids, table: table, on: connection)
+        var records = try LocalRecord.load(ids, table: table, on: connection)
         let existing = try existingRows(ids, of: table, on: connection)
         let writer = RowWriter(table: table, connection: connection)
+        let lists = WholeLists(incoming: incoming, table: table)
+        var adopted: [SQLValue: [SyncListPart]] = [:]
+        for list in lists.touched {
+            let children = try TableRows.children(of: ids.filter(existing.contains), in: list, on: connection)
+            for (id, saved) in children {
+                var record = records[id] ?? SyncRecord()
+                adopted[id, default: []] += WholeLists.adopt(saved, as: list.name, in: &record)
+                records[id] = record
+            }
+        }
         for id in ids {
             var record = records[id] ?? SyncRecord()
-            let merge = record.merge(incoming)
+            let merge = record.merge(lists.record(for: record))
             guard merge.changedAnything else { continue }
             outcome.applied += 1
             try LocalRecord.save(record, id: id, table: table.name, on: connection)
@@ -49,16 +59,24 @@ struct RemoteApplier: Sendable {
                 // even if this replica never had its row: a list that arrived before the deletion
                 // may name it.
                 try writer.forgetOutbox(of: id)
+                try ListItems.forget(parent: id, table: table.name, on: connection)
                 if existing.contains(id) || merge.tookDeletion { try writer.delete(id) }
                 continue
             }
+            let listParts = merge.tookProperties.compactMap(SyncListPart.init(name:))
+            try ListItems.save(listParts + (adopted[id] ?? []), of: record, parent: id, table: table.name, on: connection)
             try writer.forgetOutbox(of: id, parts: merge.tookProperties + (merge.tookCreation ? [OutboxPart.creation] : []))
-            let won = merge.tookProperties.compactMap { name in incoming.values[name].map { (name, $0) } }
-            if existing.contains(id) {
-                try writer.update(id, with: won)
-            } else if try !writer.insert(id, with: won) {
-                outcome.incomplete += 1
+            let columns = merge.tookProperties.compactMap { name in
+                table.column(named: name) != nil ? incoming.values[name].map { (name, $0) } : nil
             }
+            let changedLists = Set(listParts.map(\.list))
+            if existing.contains(id) {
+                try writer.update(id, with: columns)
+            } else if try !writer.insert(id, with: columns) {
+                outcome.incomplete += 1
+                continue
+            }
+            for name in changedLists.sorted() { try writer.rewriteList(name, of: id, from: record) }
         }
     }
 
@@ -83,12 +101,10 @@ private struct RowWriter {
         let columns = values.compactMap { name, value in
             table.column(named: name).flatMap { column in value.column(of: column.type).map { (name, $0) } }
         }
-        if !columns.isEmpty {
-            let assignments = columns.map { "\(quoted($0.0)) = ?" }.joined(separator: ", ")
-            try connection.statement("UPDATE \(quoted(table.name)) SET \(assignments) WHERE \(quoted("uniqueID")) = ?")
-                .run(columns.map(\.1) + [id])
-        }
-        try writeLists(of: id, values)
+        guard !columns.isEmpty else { return }
+        let assignments = columns.map { "\(quoted($0.0)) = ?" }.joined(separator: ", ")
+        try connection.statement("UPDATE \(quoted(table.name)) SET \(assignments) WHERE \(quoted("uniqueID")) = ?")
+            .run(columns.map(\.1) + [id])
     }
 
     /// Inserts the row; false when its table requires a value the change lacks.
@@ -103,7 +119,6 @@ private struct RowWriter {
         } catch let error as SQLiteError where error.isConstraintViolation {
             return false
         }
-        try writeLists(of: id, values)
         return true
     }
 
@@ -127,23 +142,21 @@ private struct RowWriter {
         for part in parts { try remove.run([.text(table.name), id, .text(part)]) }
     }
 
-    /// Replaces the lookup rows of each relationship among `values` with the children it lists,
-    /// leaving out children this replica knows were deleted: a list edited on one device while
-    /// another deleted one of its children still names it. (A child deleted later takes its
-    /// lookup rows with it, so every replica ends with the same rows.)
-    private func writeLists(of id: SQLValue, _ values: [(String, SyncValue)]) throws {
-        for (name, value) in values {
-            guard let relationship = table.list(named: name), case .ids(let listed) = value else { continue }
-            let deleted = try deletedIDs(listed, in: table.childTables[name], of: relationship)
-            let children = listed.filter { !deleted.contains($0) }
-            let lookup = quoted(relationship.table), parent = quoted(relationship.parentIDColumn)
-            try connection.statement("DELETE FROM \(lookup) WHERE \(parent) = ?").run([id])
-            let insert = try connection.statement(
-                "INSERT INTO \(lookup) (\(parent), \(quoted(relationship.childIDColumn)), \(quoted(relationship.indexColumn))) VALUES (?, ?, ?)")
-            for (offset, child) in children.enumerated() {
-                // Gaps between the positions, as the store leaves them, so a later move rewrites one row.
-                try insert.run([id, child.sqlValue, .integer(Int64(offset + 1) * 1024)])
-            }
+    /// Rewrites the lookup rows of `list` to the children `record` lists, in their keys' order,
+    /// leaving out children this replica knows were deleted: a device that added a child another
+    /// deleted still lists it. (A child deleted later takes its lookup rows with it, so every
+    /// replica ends with the same rows.)
+    func rewriteList(_ list: String, of id: SQLValue, from record: SyncRecord) throws {
+        guard let relationship = table.list(named: list) else { return }
+        let listed = ListItems.listed(list, in: record).map(\.child)
+        let deleted = try deletedIDs(listed, in: table.childTables[list], of: relationship)
+        let lookup = quoted(relationship.table), parent = quoted(relationship.parentIDColumn)
+        try connection.statement("DELETE FROM \(lookup) WHERE \(parent) = ?").run([id])
+        let insert = try connection.statement(
+            "INSERT INTO \(lookup) (\(parent), \(quoted(relationship.childIDColumn)), \(quoted(relationship.indexColumn))) VALUES (?, ?, ?)")
+        for (offset, child) in listed.filter({ !deleted.contains($0) }).enumerated() {
+            // Gaps between the positions, as the store leaves them, so a later move rewrites one row.
+            try insert.run([id, child.sqlValue, .integer(Int64(offset + 1) * 1024)])
         }
     }
 

@@ -8,6 +8,8 @@ import QSData
 /// - `qsdata_sync_outbox`: what waits to be pushed, one row per object and part (a property, a
 ///   relationship, `+` for a creation, `-` for a deletion), with the stamp it was queued at.
 ///   Editing one title a thousand times leaves one row.
+/// - `qsdata_sync_list_items`: each synced list's children, listed or taken out, with their
+///   position keys and stamps (see ``ListItems``).
 ///
 /// They are written in the same transactions as the changes they record, so nothing is lost or
 /// sent twice if the app stops at any moment.
@@ -21,6 +23,11 @@ enum SyncStateTables {
         CREATE TABLE IF NOT EXISTS qsdata_sync_outbox (
             tableName TEXT NOT NULL, id NOT NULL, part TEXT NOT NULL, stamp TEXT NOT NULL,
             PRIMARY KEY (tableName, id, part)
+        ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS qsdata_sync_list_items (
+            tableName TEXT NOT NULL, parentID NOT NULL, list TEXT NOT NULL, childID NOT NULL,
+            listed INTEGER, listedStamp TEXT, position TEXT, positionStamp TEXT,
+            PRIMARY KEY (tableName, parentID, list, childID)
         ) WITHOUT ROWID;
         """
 

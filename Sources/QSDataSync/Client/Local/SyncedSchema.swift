@@ -58,7 +58,7 @@ struct SyncedTable: Sendable {
     let uniqueIDType: QSPropertyType
     /// The synced columns, uniqueID left out.
     var columns: [QSPropertyDescription] = []
-    /// The synced to-many relationships: each travels as one value, its children's IDs in order.
+    /// The synced to-many relationships.
     var lists: [QSRelationshipDescription] = []
     /// The table of each relationship's children, by relationship name.
     var childTables: [String: String] = [:]
@@ -71,10 +71,18 @@ struct SyncedTable: Sendable {
         self.uniqueIDType = uniqueIDType
     }
 
-    /// Every synced part's name: the columns, then the relationships.
-    var partNames: [String] { columns.map(\.name) + lists.map(\.name) }
+    /// The names the change log may give a synced change: the columns, then the relationships.
+    /// (A relationship travels as parts of its own, one pair per child: see ``SyncListPart``.)
+    var partNames: [String] { columnNames + lists.map(\.name) }
+
+    var columnNames: [String] { columns.map(\.name) }
 
     func column(named name: String) -> QSPropertyDescription? { columns.first { $0.name == name } }
+
+    /// Whether `name` names a synced column, or a part of a synced list.
+    func syncs(_ name: String) -> Bool {
+        column(named: name) != nil || SyncListPart(name: name).map { list(named: $0.list) != nil } ?? false
+    }
     func list(named name: String) -> QSRelationshipDescription? { lists.first { $0.name == name } }
 }
 
