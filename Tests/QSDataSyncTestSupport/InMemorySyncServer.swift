@@ -1,9 +1,12 @@
 import Foundation
 import QSDataSync
 
-/// A sync server in memory for the client's tests: one account, records merged with the
-/// protocol's merge function, each part numbered when it changes so a pull returns what
-/// changed after its token. Counts requests, and can be told to fail the next ones.
+/// A sync server in memory for the client's tests: one account, records kept as the real
+/// server keeps them (``SyncServerRecord``), so a pull returns what changed after its token.
+/// Like the real server, it remembers how far each replica has pulled and collects deleted
+/// objects' records once every active replica has pulled past them (a replica that has not
+/// pulled for ``inactiveAfter`` seconds of ``now`` is not waited for, and is told to pull
+/// everything again). Counts requests, and can be told to fail the next ones.
 ///
 /// (The real server, with accounts, storage and HTTP, is its own package, `SyncServer/`.)
 public final class InMemorySyncServer: QSSyncTransport, @unchecked Sendable {
@@ -12,21 +15,40 @@ public final class InMemorySyncServer: QSSyncTransport, @unchecked Sendable {
         let id: SyncID
     }
 
-    /// A record and the number each of its parts last changed at.
-    private struct Held {
-        var record = SyncRecord()
-        var createdAt: Int64 = 0
-        var deletedAt: Int64 = 0
-        var partsAt: [String: Int64] = [:]
-        var latest: Int64 = 0
+    /// A pull token, `SEQUENCE.COLLECTED`: where the next pull starts, and how far the server had
+    /// collected when it made the token (what the real server's tokens say, in their own form).
+    private struct Token {
+        let sequence: Int64
+        let collected: Int64
+
+        /// How far the server may collect while the token stays good.
+        var horizon: Int64 { max(sequence, collected) }
+        var text: String { "\(sequence).\(collected)" }
+
+        init(sequence: Int64, collected: Int64) {
+            self.sequence = sequence
+            self.collected = collected
+        }
+
+        init?(_ text: String) {
+            let parts = text.split(separator: ".").compactMap { Int64($0) }
+            guard parts.count == 2, parts.allSatisfy({ $0 >= 0 }) else { return nil }
+            self.init(sequence: parts[0], collected: parts[1])
+        }
     }
 
     private let lock = NSLock()
-    private var held: [Key: Held] = [:]
+    private var held: [Key: SyncServerRecord] = [:]
     private var sequence: Int64 = 0
+    private var collectedThrough: Int64 = 0
+    private var replicas: [SyncReplicaID: (position: Int64, seenAt: Date)] = [:]
     private var failuresLeft = 0
     public private(set) var pushes: [SyncPushRequest] = []
     public private(set) var pullCount = 0
+    /// The server's clock (a simulation's moves by hand).
+    public var now: @Sendable () -> Date = { Date() }
+    /// How long a replica that has not pulled still holds back collection.
+    public var inactiveAfter: TimeInterval = 90 * 24 * 60 * 60
 
     public init() {}
 
@@ -44,21 +66,25 @@ public final class InMemorySyncServer: QSSyncTransport, @unchecked Sendable {
         }
     }
 
+    /// How many records the server holds, deleted objects' included.
+    public var recordCount: Int {
+        lock.withLock { held.count }
+    }
+
     public func push(_ request: SyncPushRequest) async throws -> SyncPushResponse {
         try lock.withLock {
             try failIfAsked()
             pushes.append(request)
+            // A push read from a queue before deletions this server has collected since (or with
+            // a token it didn't make) could bring them back: refused.
+            if let since = request.since, (Token(since)?.horizon ?? -1) < collectedThrough { throw Self.resyncRequired }
+            if request.since == nil, collectedThrough > 0 { throw Self.resyncRequired }
             var applied = 0
             for change in request.changes {
                 for id in change.ids {
-                    var entry = held[Key(table: change.table, id: id)] ?? Held()
-                    let outcome = entry.record.merge(change.record)
-                    guard outcome.changedAnything else { continue }
+                    var entry = held[Key(table: change.table, id: id)] ?? SyncServerRecord()
+                    guard entry.merge(change.record, at: sequence + 1) else { continue }
                     sequence += 1
-                    if outcome.tookCreation { entry.createdAt = sequence }
-                    if outcome.tookDeletion { entry.deletedAt = sequence }
-                    for part in outcome.tookProperties { entry.partsAt[part] = sequence }
-                    entry.latest = sequence
                     held[Key(table: change.table, id: id)] = entry
                     applied += 1
                 }
@@ -67,37 +93,50 @@ public final class InMemorySyncServer: QSSyncTransport, @unchecked Sendable {
         }
     }
 
-    /// Returns everything that changed, the replica's own writes included (which the protocol
-    /// allows, and which tests the client's merging of what it already has).
+    /// Returns what changed after the token, leaving out what `replica` wrote; without a token,
+    /// everything, the replica's own writes included.
     public func pull(since token: String?, limit: Int, replica: SyncReplicaID? = nil) async throws -> SyncPullResponse {
         try lock.withLock {
             try failIfAsked()
             pullCount += 1
-            var after: Int64 = 0
+            var start = Token(sequence: 0, collected: 0)
             if let token {
-                guard let number = Int64(token), number >= 0 else {
+                guard let read = Token(token) else {
                     throw QSSyncError.server(status: 400, code: "invalidToken", message: "not a token of this server")
                 }
-                after = number
+                start = read
             }
-            let changed = held.filter { $0.value.latest > after }.sorted { $0.value.latest < $1.value.latest }
+            let after = start.sequence
+            if let replica { replicas[replica] = (after, now()) }
+            if token != nil, start.horizon < collectedThrough { throw Self.resyncRequired }
+            let changed = held.filter { $0.value.sequence > after }.sorted { $0.value.sequence < $1.value.sequence }
             let page = changed.prefix(limit)
             var byTable: [String: [(id: SyncID, record: SyncRecord)]] = [:]
             for (key, entry) in page {
-                var record = SyncRecord()
-                if entry.createdAt > after { record.created = entry.record.created }
-                if entry.deletedAt > after { record.deleted = entry.record.deleted }
-                for (part, at) in entry.partsAt where at > after && entry.record.exists {
-                    record.stamps[part] = entry.record.stamps[part]
-                    record.values[part] = entry.record.values[part]
-                }
+                let record = entry.changes(after: after, leavingOut: token == nil ? nil : replica)
+                guard record.created != nil || record.deleted != nil || !record.stamps.isEmpty else { continue }
                 byTable[key.table, default: []].append((key.id, record))
             }
             let changes = byTable.sorted { $0.key < $1.key }.flatMap { SyncChange.grouping($0.value, table: $0.key) }
-            let last = page.last?.value.latest ?? after
-            return SyncPullResponse(changes: changes, token: String(last), more: changed.count > limit)
+            let last = page.last?.value.sequence ?? after
+            let more = changed.count > limit
+            if !more { collect() }
+            return SyncPullResponse(changes: changes, token: Token(sequence: last, collected: collectedThrough).text, more: more)
         }
     }
+
+    /// Removes what no active replica needs any more, as the real server does after a pull.
+    private func collect() {
+        let activeSince = now().addingTimeInterval(-inactiveAfter)
+        let horizon = replicas.values.filter { $0.seenAt >= activeSince }.map(\.position).min().map { min($0, sequence) } ?? sequence
+        guard horizon > collectedThrough else { return }
+        for (key, entry) in held where entry.sequence > collectedThrough && entry.sequence <= horizon {
+            held[key] = entry.collected()
+        }
+        collectedThrough = horizon
+    }
+
+    private static let resyncRequired = QSSyncError.server(status: 410, code: "resyncRequired", message: "pull everything again")
 
     private func failIfAsked() throws {
         guard failuresLeft > 0 else { return }

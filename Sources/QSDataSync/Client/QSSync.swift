@@ -24,9 +24,9 @@ public final class QSSync {
     /// The most waiting parts one push sends.
     public var pushLimit = 10_000
 
-    private let capture: ChangeCapture
+    let capture: ChangeCapture
     private let outbox: Outbox
-    private let applier: RemoteApplier
+    let applier: RemoteApplier
     private var running: Task<QSSyncReport, any Error>?
 
     private init(store: QSStore, transport: any QSSyncTransport, schema: SyncedSchema, clock: HybridLogicalClock) {
@@ -89,8 +89,15 @@ public final class QSSync {
         if let running { return try await running.value }
         let task = Task { @MainActor in
             var report = QSSyncReport()
-            try await self.pushAll(into: &report)
-            try await self.pullAll(into: &report)
+            // A replica pulls before its first push, so that every push says how far it had pulled.
+            if try await self.storedToken() == nil { try await self.pull(into: &report) }
+            do {
+                try await self.pushAll(into: &report)
+            } catch QSSyncError.server(status: 410, code: "resyncRequired", _) {
+                try await self.resync(into: &report)
+                try await self.pushAll(into: &report)
+            }
+            try await self.pull(into: &report)
             return report
         }
         running = task
@@ -105,6 +112,7 @@ public final class QSSync {
 
     private func pushAll(into report: inout QSSyncReport) async throws {
         let capture = self.capture, outbox = self.outbox, limit = pushLimit
+        let token = try await storedToken()
         while true {
             let next = try await store.writeInOwnTransaction("sync: read the outbox", source: .sync) { connection in
                 try capture.capture(on: connection)
@@ -112,7 +120,7 @@ public final class QSSync {
             }
             guard !next.sent.isEmpty else { return }
             if !next.changes.isEmpty {
-                let request = SyncPushRequest(replica: replicaID, changes: next.changes)
+                let request = SyncPushRequest(replica: replicaID, changes: next.changes, since: token)
                 _ = try await transport.push(request)
                 report.pushRequests += 1
                 report.pushedObjects += request.objectCount
@@ -121,38 +129,6 @@ public final class QSSync {
             try await store.writeInOwnTransaction("sync: acknowledge a push", source: .sync) { connection in
                 try outbox.acknowledge(sent, on: connection)
             }
-        }
-    }
-
-    private func pullAll(into report: inout QSSyncReport) async throws {
-        let capture = self.capture, applier = self.applier
-        var token = try await store.read { connection in try SyncStateTables.text(.token, on: connection) }
-        while true {
-            let response: SyncPullResponse
-            do {
-                response = try await transport.pull(since: token, limit: pullLimit, replica: replicaID)
-            } catch QSSyncError.server(status: 400, code: "invalidToken", _) where token != nil {
-                // A token the server no longer knows (its database was replaced): everything is
-                // pulled again, which merges to nothing where nothing changed.
-                token = nil
-                continue
-            }
-            report.pullRequests += 1
-            report.pulledObjects += response.changes.reduce(0) { $0 + $1.ids.count }
-            let outcome = try await store.writeInOwnTransaction("sync: merge pulled changes", source: .sync) { connection in
-                // Local edits not yet queued (another process's) are stamped before the merge.
-                try capture.capture(on: connection)
-                let outcome = try applier.apply(response.changes, on: connection)
-                try capture.skipToEnd(on: connection)
-                try SyncStateTables.set(.token, to: .text(response.token), on: connection)
-                try SyncStateTables.set(.clock, to: .text(capture.clock.reading.text), on: connection)
-                return outcome
-            }
-            report.appliedObjects += outcome.applied
-            report.incompleteObjects += outcome.incomplete
-            report.unknownTables.formUnion(outcome.unknownTables)
-            token = response.token
-            guard response.more else { return }
         }
     }
 }
@@ -172,6 +148,12 @@ public struct QSSyncReport: Sendable, Equatable {
     public var incompleteObjects = 0
     /// Tables the server sent that this model does not sync (a newer app version's, say).
     public var unknownTables: Set<String> = []
+    /// Times the server said this replica had been away longer than it keeps deletions, so
+    /// everything was pulled again.
+    public var resyncs = 0
+    /// Objects removed here by a resync: the server no longer holds them (deleted on another
+    /// device, and collected since), and this replica had not just created them.
+    public var objectsRemovedByResync = 0
 
     public init() {}
 }

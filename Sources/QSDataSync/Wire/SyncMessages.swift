@@ -16,10 +16,16 @@ public enum SyncProtocol {
 public struct SyncPushRequest: Codable, Sendable, Equatable {
     public var replica: SyncReplicaID
     public var changes: [SyncChange]
+    /// The pull token the replica had reached when it read these changes from its queue: a
+    /// server that has since collected what the replica had not pulled refuses the push with
+    /// `resyncRequired`, so an old push (a long-offline device's, or a request delivered late)
+    /// can't bring back what was deleted and collected. Nil before the replica's first pull.
+    public var since: String?
 
-    public init(replica: SyncReplicaID, changes: [SyncChange]) {
+    public init(replica: SyncReplicaID, changes: [SyncChange], since: String? = nil) {
         self.replica = replica
         self.changes = changes
+        self.since = since
     }
 
     /// How many objects the push names.

@@ -45,10 +45,10 @@ final class SimulatedNetwork {
         }
     }
 
-    func pull(from replica: Int, since token: String?, limit: Int) async throws -> SyncPullResponse {
+    func pull(from replica: Int, since token: String?, limit: Int, replicaID: SyncReplicaID?) async throws -> SyncPullResponse {
         if partitioned.contains(replica) { throw lost("pull from \(replica): partitioned") }
         if misbehaves, random.next() % 8 == 0 { throw lost("pull from \(replica): answer lost") }
-        return try await server.pull(since: token, limit: limit)
+        return try await server.pull(since: token, limit: limit, replica: replicaID)
     }
 
     /// Delivers the held pushes, newest first.
@@ -57,7 +57,12 @@ final class SimulatedNetwork {
         heldPushes = []
         for request in held.reversed() {
             log.append("a held push of \(request.objectCount) objects arrives late")
-            _ = try await server.push(request)
+            do {
+                _ = try await server.push(request)
+            } catch QSSyncError.server(status: 410, code: "resyncRequired", _) {
+                // Built before deletions the server has collected since: refused, as it must be.
+                log.append("the late push is refused: resync required")
+            }
         }
     }
 
@@ -76,7 +81,7 @@ struct SimulatedLink: QSSyncTransport {
         try await network.push(from: replica, request)
     }
 
-    func pull(since token: String?, limit: Int, replica _: SyncReplicaID?) async throws -> SyncPullResponse {
-        try await network.pull(from: replica, since: token, limit: limit)
+    func pull(since token: String?, limit: Int, replica replicaID: SyncReplicaID?) async throws -> SyncPullResponse {
+        try await network.pull(from: replica, since: token, limit: limit, replicaID: replicaID)
     }
 }

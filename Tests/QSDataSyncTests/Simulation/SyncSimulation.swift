@@ -20,6 +20,8 @@ final class SyncSimulation {
     /// Every object deleted on any replica: none may exist at the end.
     private var deletedCards: Set<Int64> = []
     private var deletedBoards: Set<Int64> = []
+    /// Every card created on any replica: those never deleted must exist at the end.
+    private var createdCards: Set<Int64> = []
     private var nextID: Int64 = 1
 
     init(seed: UInt64, replicaCount: Int = 3, steps: Int = 80) {
@@ -46,7 +48,13 @@ final class SyncSimulation {
                 newReplicaID: SyncReplicaID.random(using: &idGenerator)))
         }
         defer { Task { @MainActor [replicas] in for replica in replicas { try? await replica.close() } } }
+        // The server collects deletions once every replica that pulled in the last 30 seconds has
+        // pulled them: a replica cut off or idle for longer must pull everything again.
+        let serverClock = HandClock(start)
+        network.server.now = serverClock.clock.now
+        network.server.inactiveAfter = 30
         for step in 0..<steps {
+            serverClock.advance(1)
             for clock in clocks { clock.advance(Double(random.next() % 2_000) / 1000) }
             try await takeStep(step)
         }
@@ -56,8 +64,8 @@ final class SyncSimulation {
         try await network.deliverHeldPushes()
         for round in 1...2 {
             for (index, replica) in replicas.enumerated() {
-                journal.append("round \(round): replica \(index) syncs")
-                try await replica.sync.sync()
+                let report = try await replica.sync.sync()
+                journal.append("round \(round): replica \(index) syncs: \(describe(report))")
             }
         }
         return try await differences()
@@ -69,7 +77,7 @@ final class SyncSimulation {
         let store = replica.store
         switch random.next() % 100 {
         case 0..<14:
-            let cards = (0..<Int(random.next() % 4)).map { _ in Card(uniqueID: newID(), title: "new \(step)") }
+            let cards = (0..<Int(random.next() % 4)).map { _ in Card(uniqueID: newCardID(), title: "new \(step)") }
             let board = Board(uniqueID: newID(), name: "board \(step)", cards: cards)
             note(step, index, "creates board \(board.uniqueID) with cards \(cards.map(\.uniqueID))")
             try await store.save(board).committed()
@@ -96,7 +104,7 @@ final class SyncSimulation {
             try await store.save(board).committed()
         case 56..<60:
             guard let board = try await someBoard(on: replica) else { return }
-            let cards = (0..<1 + Int(random.next() % 3)).map { _ in Card(uniqueID: newID(), title: "inserted \(step)") }
+            let cards = (0..<1 + Int(random.next() % 3)).map { _ in Card(uniqueID: newCardID(), title: "inserted \(step)") }
             let place = Int(random.next() % UInt64(board.cards.count + 1))
             board.cards.insert(contentsOf: cards, at: place)
             note(step, index, "inserts cards \(cards.map(\.uniqueID)) at \(place) of board \(board.uniqueID)")
@@ -140,7 +148,8 @@ final class SyncSimulation {
         default:
             note(step, index, "syncs")
             do {
-                try await replica.sync.sync()
+                let report = try await replica.sync.sync()
+                journal.append("    \(describe(report))")
             } catch let error as QSSyncError {
                 journal.append("    sync failed: \(error)")
             }
@@ -149,6 +158,12 @@ final class SyncSimulation {
 
     private func note(_ step: Int, _ replica: Int, _ what: String) {
         journal.append("step \(step): replica \(replica) \(what)")
+    }
+
+    private func newCardID() -> Int64 {
+        let id = newID()
+        createdCards.insert(id)
+        return id
     }
 
     private func newID() -> Int64 {
@@ -187,6 +202,8 @@ final class SyncSimulation {
         if serverBoards != Set(firstBoards.keys.map { SyncID.integer($0) }) { problems.append("the server's boards differ from the replicas'") }
         let revivedCards = deletedCards.intersection(firstCards.keys), revivedBoards = deletedBoards.intersection(firstBoards.keys)
         if !revivedCards.isEmpty { problems.append("deleted cards exist: \(revivedCards.sorted())") }
+        let lostCards = createdCards.subtracting(deletedCards).subtracting(firstCards.keys)
+        if !lostCards.isEmpty { problems.append("cards created and never deleted are missing: \(lostCards.sorted())") }
         if !revivedBoards.isEmpty { problems.append("deleted boards exist: \(revivedBoards.sorted())") }
         for (board, text) in firstBoards {
             let listed = text.split(separator: "|").last.map { $0.split(separator: ",").compactMap { Int64($0.trimmingCharacters(in: CharacterSet(charactersIn: "'"))) } } ?? []
@@ -195,6 +212,12 @@ final class SyncSimulation {
             if !dangling.isEmpty { problems.append("board \(board) lists deleted cards \(dangling.sorted())") }
         }
         return problems
+    }
+
+    private func describe(_ report: QSSyncReport) -> String {
+        var parts = ["pushed \(report.pushedObjects)", "pulled \(report.pulledObjects)", "applied \(report.appliedObjects)"]
+        if report.resyncs > 0 { parts.append("resynced, removing \(report.objectsRemovedByResync)") }
+        return parts.joined(separator: ", ")
     }
 
     private func describe(_ mine: [Int64: String], _ theirs: [Int64: String]) -> String {

@@ -36,22 +36,3 @@ enum SessionToken {
         SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 }
-
-/// Pull tokens: where a pull ends, in this server database's sequence. Opaque to clients:
-/// base64url of `v1:<database ID>:<sequence number>`.
-enum PullToken {
-    static func make(databaseID: String, sequence: Int64) -> String {
-        Data("v1:\(databaseID):\(sequence)".utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-    }
-
-    /// The sequence number of a token this database made; nil for any other text.
-    static func sequence(of token: String, databaseID: String) -> Int64? {
-        var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8) else { return nil }
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == "v1", parts[1] == databaseID, let number = Int64(parts[2]), number >= 0 else { return nil }
-        return number
-    }
-}

@@ -9,18 +9,27 @@ public struct SyncService: Sendable {
     public let sessionLifetime: TimeInterval
     /// The server's clock (a test's may be set by hand).
     public let now: @Sendable () -> Date
+    /// How long a replica that has not pulled still holds back collection. Deleted objects'
+    /// records (and list children taken out) are removed once every replica that pulled within
+    /// this window has pulled past them; a replica away longer is told to pull everything again.
+    public let inactiveAfter: TimeInterval
     private let passwords: PasswordHashing
     private let throttle: LoginThrottle
+
+    /// The default of ``inactiveAfter``: 90 days.
+    public static let defaultInactiveAfter: TimeInterval = 90 * 24 * 60 * 60
 
     /// How far ahead of the server's clock a stamp may be.
     public static let stampLeeway: TimeInterval = 24 * 60 * 60
 
     public init(
         storage: any SyncStorage, sessionLifetime: TimeInterval = 30 * 24 * 60 * 60, bcryptCost: UInt8 = 10,
-        loginFailuresAllowed: Int = 10, now: @escaping @Sendable () -> Date = { Date() }
+        loginFailuresAllowed: Int = 10, inactiveAfter: TimeInterval = SyncService.defaultInactiveAfter,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.storage = storage
         self.sessionLifetime = sessionLifetime
+        self.inactiveAfter = inactiveAfter
         self.now = now
         passwords = PasswordHashing(cost: bcryptCost)
         throttle = LoginThrottle(failuresAllowed: loginFailuresAllowed)
@@ -68,29 +77,50 @@ public struct SyncService: Sendable {
             if let problem = change.problem { throw SyncServiceError.invalidChange("change \(index): \(problem)") }
             if let stamp = change.record.latestStamp, stamp.milliseconds > latestAllowed { throw SyncServiceError.stampTooFarAhead(stamp.text) }
         }
-        return try await storage.push(request.changes, accountID: accountID)
+        var base: Int64 = 0
+        if let since = request.since {
+            // A token from another database (the server's was replaced) can't vouch for anything.
+            guard let token = PullToken(text: since, databaseID: try await storage.databaseID()) else { throw SyncServiceError.resyncRequired }
+            base = token.horizon
+        }
+        do {
+            return try await storage.push(request.changes, accountID: accountID, base: base)
+        } catch SyncStorageError.resyncRequired {
+            throw SyncServiceError.resyncRequired
+        }
     }
 
-    /// What changed after `token`, leaving out the parts `replica` wrote (it has them already).
+    /// What changed after `token`, leaving out the parts `replica` wrote (it has them already);
+    /// without a token, everything the server holds, the replica's own writes included.
     public func pull(since token: String?, limit: Int?, replica: SyncReplicaID? = nil, accountID: Int64) async throws -> SyncPullResponse {
         let databaseID = try await storage.databaseID()
-        var after: Int64 = 0
+        var start = PullToken(sequence: 0, collected: 0)
         if let token {
-            guard let number = PullToken.sequence(of: token, databaseID: databaseID) else { throw SyncServiceError.invalidToken }
-            after = number
+            guard let read = PullToken(text: token, databaseID: databaseID) else { throw SyncServiceError.invalidToken }
+            start = read
         }
+        let after = start.sequence
         let size = min(max(limit ?? SyncProtocol.defaultPullLimit, 1), SyncProtocol.maximumPullLimit)
+        let time = now()
+        if let replica { try await storage.recordPull(accountID: accountID, replica: replica, position: after, at: time) }
         let pulled = try await storage.pull(accountID: accountID, after: after, limit: size)
+        // A collection that went past the token since it was made may have removed a deletion
+        // the replica needs. (Without a token, the pull is of everything the server holds.)
+        if token != nil, start.horizon < pulled.collectedThrough { throw SyncServiceError.resyncRequired }
         var byTable: [String: [(id: SyncID, record: SyncRecord)]] = [:]
         var order: [String] = []
         for (table, id, record) in pulled.records {
-            let changed = record.changes(after: after, leavingOut: replica)
+            let changed = record.changes(after: after, leavingOut: token == nil ? nil : replica)
             guard changed.created != nil || changed.deleted != nil || !changed.stamps.isEmpty else { continue }
             if byTable[table] == nil { order.append(table) }
             byTable[table, default: []].append((id, changed))
         }
         let changes = order.flatMap { SyncChange.grouping(byTable[$0] ?? [], table: $0) }
-        return SyncPullResponse(changes: changes, token: PullToken.make(databaseID: databaseID, sequence: pulled.last), more: pulled.more)
+        if !pulled.more {
+            _ = try await storage.collect(accountID: accountID, activeSince: time.addingTimeInterval(-inactiveAfter))
+        }
+        let next = PullToken(sequence: pulled.last, collected: pulled.collectedThrough)
+        return SyncPullResponse(changes: changes, token: next.text(databaseID: databaseID), more: pulled.more)
     }
 
     private static func check(_ credentials: SyncCredentials) throws {

@@ -38,6 +38,12 @@ public struct PostgresSyncStorage: SyncStorage {
             PRIMARY KEY (account_id, table_name, object_id))
         """,
         "CREATE INDEX IF NOT EXISTS sync_records_by_sequence ON sync_records (account_id, sequence)",
+        "ALTER TABLE sync_accounts ADD COLUMN IF NOT EXISTS collected_through BIGINT NOT NULL DEFAULT 0",
+        """
+        CREATE TABLE IF NOT EXISTS sync_replicas (
+            account_id BIGINT NOT NULL, replica TEXT NOT NULL, position BIGINT NOT NULL, seen_at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (account_id, replica))
+        """,
     ]
 
     public func prepare() async throws {
@@ -87,16 +93,12 @@ public struct PostgresSyncStorage: SyncStorage {
         return nil
     }
 
-    public func push(_ changes: [SyncChange], accountID: Int64) async throws -> SyncPushResponse {
+    public func push(_ changes: [SyncChange], accountID: Int64, base: Int64) async throws -> SyncPushResponse {
         let keys = PushMerge.keys(of: changes)
         let beforeCommit = beforeCommit
         return try await client.withTransaction(logger: logger) { connection in
-            var last: Int64?
-            for try await number in try await connection.query(
-                "SELECT last_sequence FROM sync_accounts WHERE id = \(accountID) FOR UPDATE", logger: logger).decode(Int64.self) {
-                last = number
-            }
-            guard let last else { return SyncPushResponse(received: 0, applied: 0) }
+            guard let (last, collected) = try await lockAccount(accountID, on: connection) else { return SyncPushResponse(received: 0, applied: 0) }
+            if base < collected { throw SyncStorageError.resyncRequired }
             var existing: [PushMerge.Key: ServerRecord] = [:]
             let tables = keys.map(\.table), ids = keys.map(\.id)
             let rows = try await connection.query(
@@ -146,7 +148,89 @@ public struct PostgresSyncStorage: SyncStorage {
             pulled.records.append((table, id, record))
             pulled.last = record.sequence
         }
+        // Read after the records: a collection that committed before or during their read shows here.
+        for try await number in try await client.query(
+            "SELECT collected_through FROM sync_accounts WHERE id = \(accountID)", logger: logger).decode(Int64.self) {
+            pulled.collectedThrough = number
+        }
         return pulled
+    }
+
+    public func recordPull(accountID: Int64, replica: SyncReplicaID, position: Int64, at date: Date) async throws {
+        try await client.query(
+            """
+            INSERT INTO sync_replicas (account_id, replica, position, seen_at) VALUES (\(accountID), \(replica.text), \(position), \(date.timeIntervalSince1970))
+            ON CONFLICT (account_id, replica) DO UPDATE SET position = excluded.position, seen_at = excluded.seen_at
+            """, logger: logger)
+    }
+
+    public func collect(accountID: Int64, activeSince: Date) async throws -> SyncCollection {
+        try await client.withTransaction(logger: logger) { connection in
+            // The account's row is locked as a push locks it: no push interleaves with the removal.
+            guard let (last, collected) = try await lockAccount(accountID, on: connection) else { return SyncCollection(through: 0) }
+            var horizon = last
+            for try await position in try await connection.query(
+                "SELECT min(position) FROM sync_replicas WHERE account_id = \(accountID) AND seen_at >= \(activeSince.timeIntervalSince1970)",
+                logger: logger).decode(Int64?.self) {
+                if let position { horizon = min(position, last) }
+            }
+            var collection = SyncCollection(through: max(horizon, collected))
+            guard horizon > collected else { return collection }
+            var removedTables: [String] = [], removedIDs: [String] = []
+            var trimmedTables: [String] = [], trimmedIDs: [String] = [], trimmedDocuments: [String] = []
+            let rows = try await connection.query(
+                """
+                SELECT table_name, object_id, record FROM sync_records
+                WHERE account_id = \(accountID) AND sequence > \(collected) AND sequence <= \(horizon)
+                """, logger: logger)
+            for try await (table, id, json) in rows.decode((String, String, String).self) {
+                let record = try ServerRecord.decode(json, table: table, id: id)
+                if let kept = record.collected() {
+                    guard kept != record else { continue }
+                    trimmedTables.append(table)
+                    trimmedIDs.append(id)
+                    trimmedDocuments.append(try kept.json())
+                } else {
+                    removedTables.append(table)
+                    removedIDs.append(id)
+                }
+            }
+            if !removedIDs.isEmpty {
+                try await connection.query(
+                    """
+                    DELETE FROM sync_records AS r USING unnest(\(removedTables)::text[], \(removedIDs)::text[]) AS k(table_name, object_id)
+                    WHERE r.account_id = \(accountID) AND r.table_name = k.table_name AND r.object_id = k.object_id
+                    """, logger: logger)
+            }
+            if !trimmedIDs.isEmpty {
+                try await connection.query(
+                    """
+                    UPDATE sync_records AS r SET record = k.record
+                    FROM unnest(\(trimmedTables)::text[], \(trimmedIDs)::text[], \(trimmedDocuments)::text[]) AS k(table_name, object_id, record)
+                    WHERE r.account_id = \(accountID) AND r.table_name = k.table_name AND r.object_id = k.object_id
+                    """, logger: logger)
+            }
+            try await connection.query("UPDATE sync_accounts SET collected_through = \(horizon) WHERE id = \(accountID)", logger: logger)
+            collection.removed = removedIDs.count
+            collection.trimmed = trimmedIDs.count
+            return collection
+        }
+    }
+
+    public func recordCount(accountID: Int64) async throws -> Int {
+        for try await count in try await client.query(
+            "SELECT count(*) FROM sync_records WHERE account_id = \(accountID)", logger: logger).decode(Int64.self) {
+            return Int(count)
+        }
+        return 0
+    }
+
+    /// Locks the account's row for the transaction; its last sequence number and how far it was collected.
+    private func lockAccount(_ accountID: Int64, on connection: PostgresConnection) async throws -> (last: Int64, collected: Int64)? {
+        let rows = try await connection.query(
+            "SELECT last_sequence, collected_through FROM sync_accounts WHERE id = \(accountID) FOR UPDATE", logger: logger)
+        for try await (last, collected) in rows.decode((Int64, Int64).self) { return (last, collected) }
+        return nil
     }
 
     /// The pool's configuration from a `postgres://user:password@host:port/database?sslmode=disable` URL.

@@ -22,7 +22,13 @@ public actor SQLiteSyncStorage: SyncStorage {
             accountID INTEGER NOT NULL, tableName TEXT NOT NULL, id TEXT NOT NULL, sequence INTEGER NOT NULL, record TEXT NOT NULL,
             PRIMARY KEY (accountID, tableName, id)) WITHOUT ROWID;
         CREATE INDEX IF NOT EXISTS recordsBySequence ON records (accountID, sequence);
+        CREATE TABLE IF NOT EXISTS replicas (
+            accountID INTEGER NOT NULL, replica TEXT NOT NULL, position INTEGER NOT NULL, seenAt REAL NOT NULL,
+            PRIMARY KEY (accountID, replica)) WITHOUT ROWID;
         """
+
+    /// Columns added since the first version, for databases made before them.
+    static let addedColumns = [(table: "accounts", column: "collectedThrough", definition: "INTEGER NOT NULL DEFAULT 0")]
 
     public init(path: String) throws {
         self.path = path
@@ -38,6 +44,12 @@ public actor SQLiteSyncStorage: SyncStorage {
                 .compactMap { row -> String? in if case .text(let name) = row.first { name } else { nil } }
             if !tables.isEmpty, !tables.contains("records") { throw SyncStorageError.notASyncServerDatabase(path: path) }
             try connection.executeScript(Self.schema)
+            for added in Self.addedColumns {
+                let columns = try connection.fetchRows("SELECT name FROM pragma_table_info(?)", [.text(added.table)])
+                if !columns.contains([.text(added.column)]) {
+                    try connection.execute("ALTER TABLE \(added.table) ADD COLUMN \(added.column) \(added.definition)")
+                }
+            }
             try connection.execute(
                 "INSERT OR IGNORE INTO server (key, value) VALUES ('databaseID', ?)", [.text(UUID().uuidString)])
         } catch let error as SQLiteError where error.code == 26 {
@@ -81,10 +93,13 @@ public actor SQLiteSyncStorage: SyncStorage {
         return nil
     }
 
-    public func push(_ changes: [SyncChange], accountID: Int64) throws -> SyncPushResponse {
+    public func push(_ changes: [SyncChange], accountID: Int64, base: Int64) throws -> SyncPushResponse {
         try connection.transaction {
-            guard case .integer(let last) = try connection.fetchValue(
-                "SELECT lastSequence FROM accounts WHERE id = ?", [.integer(accountID)]) else { return SyncPushResponse(received: 0, applied: 0) }
+            let account = try connection.fetchRows("SELECT lastSequence, collectedThrough FROM accounts WHERE id = ?", [.integer(accountID)])
+            guard let row = account.first, case .integer(let last) = row[0], case .integer(let collected) = row[1] else {
+                return SyncPushResponse(received: 0, applied: 0)
+            }
+            if base < collected { throw SyncStorageError.resyncRequired }
             var merge = PushMerge(existing: try read(PushMerge.keys(of: changes), accountID: accountID), lastSequence: last)
             merge.merge(changes)
             let write = try connection.statement(
@@ -124,6 +139,60 @@ public actor SQLiteSyncStorage: SyncStorage {
             pulled.records.append((table, id, record))
             pulled.last = record.sequence
         }
+        pulled.collectedThrough = try collectedThrough(accountID: accountID)
         return pulled
+    }
+
+    public func recordPull(accountID: Int64, replica: SyncReplicaID, position: Int64, at date: Date) throws {
+        try connection.execute(
+            "INSERT OR REPLACE INTO replicas (accountID, replica, position, seenAt) VALUES (?, ?, ?, ?)",
+            [.integer(accountID), .text(replica.text), .integer(position), .real(date.timeIntervalSince1970)])
+    }
+
+    public func collect(accountID: Int64, activeSince: Date) throws -> SyncCollection {
+        try connection.transaction {
+            let account = try connection.fetchRows("SELECT lastSequence, collectedThrough FROM accounts WHERE id = ?", [.integer(accountID)])
+            guard let row = account.first, case .integer(let last) = row[0], case .integer(let collected) = row[1] else {
+                return SyncCollection(through: 0)
+            }
+            var horizon = last
+            if case .integer(let position) = try connection.fetchValue(
+                "SELECT min(position) FROM replicas WHERE accountID = ? AND seenAt >= ?",
+                [.integer(accountID), .real(activeSince.timeIntervalSince1970)]) {
+                horizon = min(position, last)
+            }
+            var collection = SyncCollection(through: max(horizon, collected))
+            guard horizon > collected else { return collection }
+            let rows = try connection.fetchRows(
+                "SELECT tableName, id, record FROM records WHERE accountID = ? AND sequence > ? AND sequence <= ?",
+                [.integer(accountID), .integer(collected), .integer(horizon)])
+            let remove = try connection.statement("DELETE FROM records WHERE accountID = ? AND tableName = ? AND id = ?")
+            let rewrite = try connection.statement("UPDATE records SET record = ? WHERE accountID = ? AND tableName = ? AND id = ?")
+            for row in rows {
+                guard case .text(let table) = row[0], case .text(let id) = row[1], case .text(let json) = row[2] else { continue }
+                let record = try ServerRecord.decode(json, table: table, id: id)
+                let key: [SQLValue] = [.integer(accountID), .text(table), .text(id)]
+                if let kept = record.collected() {
+                    guard kept != record else { continue }
+                    try rewrite.run([.text(try kept.json())] + key)
+                    collection.trimmed += 1
+                } else {
+                    try remove.run(key)
+                    collection.removed += 1
+                }
+            }
+            try connection.execute("UPDATE accounts SET collectedThrough = ? WHERE id = ?", [.integer(horizon), .integer(accountID)])
+            return collection
+        }
+    }
+
+    public func recordCount(accountID: Int64) throws -> Int {
+        guard case .integer(let count) = try connection.fetchValue("SELECT count(*) FROM records WHERE accountID = ?", [.integer(accountID)]) else { return 0 }
+        return Int(count)
+    }
+
+    private func collectedThrough(accountID: Int64) throws -> Int64 {
+        guard case .integer(let number) = try connection.fetchValue("SELECT collectedThrough FROM accounts WHERE id = ?", [.integer(accountID)]) else { return 0 }
+        return number
     }
 }

@@ -12,10 +12,22 @@ public protocol SyncStorage: Sendable {
     func saveSession(tokenHash: String, accountID: Int64, expiresAt: Date) async throws
     /// The account a session token (its hash) belongs to, while it has not expired at `now`.
     func accountID(forSession tokenHash: String, now: Date) async throws -> Int64?
-    /// Merges `changes` into the account's records in one transaction: all or nothing.
-    func push(_ changes: [SyncChange], accountID: Int64) async throws -> SyncPushResponse
-    /// The account's records changed after sequence number `after`, in order, at most `limit`.
+    /// Merges `changes` into the account's records in one transaction: all or nothing. Throws
+    /// ``SyncStorageError/resyncRequired`` (and merges nothing) when the account collected
+    /// records past `base`, the sequence number the pushing replica had pulled to.
+    func push(_ changes: [SyncChange], accountID: Int64, base: Int64) async throws -> SyncPushResponse
+    /// The account's records changed after sequence number `after`, in order, at most `limit`,
+    /// with how far the account had collected when they were read.
     func pull(accountID: Int64, after: Int64, limit: Int) async throws -> PulledRecords
+    /// Notes that `replica` pulled after sequence number `position` at `date`: it holds
+    /// everything up to there.
+    func recordPull(accountID: Int64, replica: SyncReplicaID, position: Int64, at date: Date) async throws
+    /// Removes what no active replica needs any more (see ``SyncServerRecord/collected()``):
+    /// records up to the smallest position of the replicas that pulled since `activeSince` (or
+    /// every record, when none did) that the last collection had not reached.
+    func collect(accountID: Int64, activeSince: Date) async throws -> SyncCollection
+    /// How many records the account holds, deleted objects' included.
+    func recordCount(accountID: Int64) async throws -> Int
     /// Names this database: a token from another one (a replaced database) is refused.
     func databaseID() async throws -> String
 }
@@ -31,6 +43,25 @@ public struct PulledRecords: Sendable {
     public var records: [(table: String, id: SyncID, record: ServerRecord)]
     public var last: Int64
     public var more: Bool
+    /// How far the account had collected once the records were read: a pull after a smaller
+    /// number may have missed a deletion.
+    public var collectedThrough: Int64 = 0
+}
+
+/// What one collection did.
+public struct SyncCollection: Sendable, Equatable {
+    /// The sequence number every record up to which has been collected.
+    public var through: Int64
+    /// Records of deleted objects removed.
+    public var removed = 0
+    /// Records that lost the list children they had taken out.
+    public var trimmed = 0
+
+    public init(through: Int64, removed: Int = 0, trimmed: Int = 0) {
+        self.through = through
+        self.removed = removed
+        self.trimmed = trimmed
+    }
 }
 
 public enum SyncStorageError: Error, Equatable, CustomStringConvertible {
@@ -38,12 +69,15 @@ public enum SyncStorageError: Error, Equatable, CustomStringConvertible {
     /// A stored record could not be read back (the database was edited by hand?).
     case unreadableRecord(table: String, id: String)
     case notASyncServerDatabase(path: String)
+    /// The replica has not pulled what the account collected since: it must pull everything again.
+    case resyncRequired
 
     public var description: String {
         switch self {
         case .usernameTaken: "the username is taken"
         case .unreadableRecord(let table, let id): "the stored record of \(table) \(id) can't be read"
         case .notASyncServerDatabase(let path): "\(path) is not a sync server database"
+        case .resyncRequired: "the replica must pull everything again"
         }
     }
 }

@@ -1,0 +1,80 @@
+import QSData
+
+/// Writes merged values into one synced table's rows and lookup rows.
+struct RowWriter {
+    let table: SyncedTable
+    let connection: SQLiteConnection
+
+    func update(_ id: SQLValue, with values: [(String, SyncValue)]) throws {
+        let columns = values.compactMap { name, value in
+            table.column(named: name).flatMap { column in value.column(of: column.type).map { (name, $0) } }
+        }
+        guard !columns.isEmpty else { return }
+        let assignments = columns.map { "\(quoted($0.0)) = ?" }.joined(separator: ", ")
+        try connection.statement("UPDATE \(quoted(table.name)) SET \(assignments) WHERE \(quoted("uniqueID")) = ?")
+            .run(columns.map(\.1) + [id])
+    }
+
+    /// Inserts the row; false when its table requires a value the change lacks.
+    func insert(_ id: SQLValue, with values: [(String, SyncValue)]) throws -> Bool {
+        let columns = values.compactMap { name, value in
+            table.column(named: name).flatMap { column in value.column(of: column.type).map { (name, $0) } }
+        }
+        let names = ([quoted("uniqueID")] + columns.map { quoted($0.0) }).joined(separator: ", ")
+        let marks = Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
+        do {
+            try connection.statement("INSERT INTO \(quoted(table.name)) (\(names)) VALUES (\(marks))").run([id] + columns.map(\.1))
+        } catch let error as SQLiteError where error.isConstraintViolation {
+            return false
+        }
+        return true
+    }
+
+    /// Deletes the row and every lookup row naming it.
+    func delete(_ id: SQLValue) throws {
+        try connection.statement("DELETE FROM \(quoted(table.name)) WHERE \(quoted("uniqueID")) = ?").run([id])
+        for reference in table.parentReferences {
+            try connection.statement("DELETE FROM \(quoted(reference.lookupTable)) WHERE \(quoted(reference.parentIDColumn)) = ?").run([id])
+        }
+        for reference in table.childReferences {
+            try connection.statement("DELETE FROM \(quoted(reference.lookupTable)) WHERE \(quoted(reference.childIDColumn)) = ?").run([id])
+        }
+    }
+
+    /// Takes out what waits to be pushed of the object: all of it, or the parts named.
+    func forgetOutbox(of id: SQLValue, parts: [String]? = nil) throws {
+        guard let parts else {
+            return try connection.statement("DELETE FROM qsdata_sync_outbox WHERE tableName = ? AND id = ?").run([.text(table.name), id])
+        }
+        let remove = try connection.statement("DELETE FROM qsdata_sync_outbox WHERE tableName = ? AND id = ? AND part = ?")
+        for part in parts { try remove.run([.text(table.name), id, .text(part)]) }
+    }
+
+    /// Rewrites the lookup rows of `list` to the children `record` lists, in their keys' order,
+    /// leaving out children this replica knows were deleted: a device that added a child another
+    /// deleted still lists it. (A child deleted later takes its lookup rows with it, so every
+    /// replica ends with the same rows.)
+    func rewriteList(_ list: String, of id: SQLValue, from record: SyncRecord) throws {
+        guard let relationship = table.list(named: list) else { return }
+        let listed = ListItems.listed(list, in: record).map(\.child)
+        let deleted = try deletedIDs(listed, in: table.childTables[list], of: relationship)
+        let lookup = quoted(relationship.table), parent = quoted(relationship.parentIDColumn)
+        try connection.statement("DELETE FROM \(lookup) WHERE \(parent) = ?").run([id])
+        let insert = try connection.statement(
+            "INSERT INTO \(lookup) (\(parent), \(quoted(relationship.childIDColumn)), \(quoted(relationship.indexColumn))) VALUES (?, ?, ?)")
+        for (offset, child) in listed.filter({ !deleted.contains($0) }).enumerated() {
+            // Gaps between the positions, as the store leaves them, so a later move rewrites one row.
+            try insert.run([id, child.sqlValue, .integer(Int64(offset + 1) * 1024)])
+        }
+    }
+
+    /// Those of `ids` whose records here say they are deleted.
+    private func deletedIDs(_ ids: [SyncID], in childTable: String?, of relationship: QSRelationshipDescription) throws -> Set<SyncID> {
+        guard let childTable, !ids.isEmpty else { return [] }
+        let rows = try connection.fetchRows("""
+            SELECT id FROM qsdata_sync_records WHERE tableName = ? AND id IN (SELECT value FROM json_each(?))
+            AND deleted IS NOT NULL AND (created IS NULL OR deleted > created)
+            """, [.text(childTable), IDList.json(ids.map(\.sqlValue))])
+        return Set(rows.compactMap { $0.first.flatMap(SyncID.init(sqlValue:)) })
+    }
+}

@@ -1,0 +1,72 @@
+import QSData
+
+extension QSSync {
+    /// The server's token for the next pull, as the file keeps it.
+    func storedToken() async throws -> String? {
+        try await store.read { connection in try SyncStateTables.text(.token, on: connection) }
+    }
+
+    /// Pulls everything new, page by page, merging each page in its own transaction.
+    func pull(into report: inout QSSyncReport) async throws {
+        var token = try await storedToken()
+        while true {
+            let response: SyncPullResponse
+            do {
+                response = try await transport.pull(since: token, limit: pullLimit, replica: replicaID)
+            } catch QSSyncError.server(status: 400, code: "invalidToken", _) where token != nil {
+                // A token the server no longer knows (its database was replaced): everything is
+                // pulled again, which merges to nothing where nothing changed.
+                token = nil
+                continue
+            } catch QSSyncError.server(status: 410, code: "resyncRequired", _) {
+                return try await resync(into: &report)
+            }
+            try await merge(response, into: &report)
+            token = response.token
+            guard response.more else { return }
+        }
+    }
+
+    /// Pulls everything the server holds, this replica's own writes included, then removes what
+    /// the server no longer holds and this replica did not just make: the server collected it
+    /// (deleted on another device while this one was away), and an object or list child that
+    /// comes back here would come back everywhere. What waits to be pushed stays.
+    func resync(into report: inout QSSyncReport) async throws {
+        report.resyncs += 1
+        var inventory = PulledInventory()
+        var token: String?
+        while true {
+            let response = try await transport.pull(since: token, limit: pullLimit, replica: nil)
+            inventory.note(response.changes)
+            try await merge(response, into: &report)
+            token = response.token
+            guard response.more else { break }
+        }
+        let capture = self.capture, cleanup = ResyncCleanup(schema: applier.schema), pulled = inventory
+        report.objectsRemovedByResync += try await store.writeInOwnTransaction("sync: remove what the server collected", source: .sync) { connection in
+            try capture.capture(on: connection)
+            let removed = try cleanup.run(keeping: pulled, on: connection)
+            try capture.skipToEnd(on: connection)
+            return removed
+        }
+    }
+
+    /// Merges one pulled page and keeps its token, in one transaction.
+    private func merge(_ response: SyncPullResponse, into report: inout QSSyncReport) async throws {
+        report.pullRequests += 1
+        report.pulledObjects += response.changes.reduce(0) { $0 + $1.ids.count }
+        let capture = self.capture, applier = self.applier
+        let outcome = try await store.writeInOwnTransaction("sync: merge pulled changes", source: .sync) { connection in
+            // Local edits not yet queued (another process's) are stamped before the merge.
+            try capture.capture(on: connection)
+            let outcome = try applier.apply(response.changes, on: connection)
+            try capture.skipToEnd(on: connection)
+            try SyncStateTables.set(.token, to: .text(response.token), on: connection)
+            try SyncStateTables.set(.clock, to: .text(capture.clock.reading.text), on: connection)
+            return outcome
+        }
+        report.appliedObjects += outcome.applied
+        report.incompleteObjects += outcome.incomplete
+        report.unknownTables.formUnion(outcome.unknownTables)
+    }
+}
