@@ -91,7 +91,7 @@ struct ChangeCapture: Sendable {
             for list in table.lists {
                 for (parent, children) in try TableRows.children(of: Array(chunk), in: list, on: connection) {
                     var record = SyncRecord(created: stamp)
-                    let parts = place(list.name, of: children, in: &record, at: stamp)
+                    let parts = try place(list.name, of: children, in: &record, at: stamp, table: table, on: connection)
                     try ListItems.save(parts, of: record, parent: parent, table: table.name, on: connection)
                 }
             }
@@ -114,7 +114,7 @@ struct ChangeCapture: Sendable {
                 record.created = stamp
                 for name in synced.columnNames { record.stamps[name] = stamp }
                 for list in synced.lists {
-                    listParts += place(list.name, of: saved[list.name]?[id] ?? [], in: &record, at: stamp)
+                    listParts += try place(list.name, of: saved[list.name]?[id] ?? [], in: &record, at: stamp, table: synced, on: connection)
                 }
                 try clearOutbox.run([.text(table), id])
                 try queue.run([.text(table), id, .text(OutboxPart.creation), stampText])
@@ -126,7 +126,7 @@ struct ChangeCapture: Sendable {
             case .changed(let parts):
                 for part in parts.sorted() {
                     if synced.list(named: part) != nil {
-                        listParts += place(part, of: saved[part]?[id] ?? [], in: &record, at: stamp)
+                        listParts += try place(part, of: saved[part]?[id] ?? [], in: &record, at: stamp, table: synced, on: connection)
                     } else {
                         record.stamps[part] = stamp
                         try queue.run([.text(table), id, .text(part), stampText])
@@ -158,8 +158,17 @@ struct ChangeCapture: Sendable {
     }
 
     /// Records, at `stamp`, how the app's order of `list` differs from the one sync knew.
-    private func place(_ list: String, of saved: [SyncID], in record: inout SyncRecord, at stamp: SyncStamp) -> [SyncListPart] {
-        let edit = ListEdit(known: ListItems.listed(list, in: record), saved: saved, replica: clock.replica)
+    /// Children listed that this replica doesn't hold (deleted, or still to arrive) are not in
+    /// the app's order, and are not taken out for that.
+    private func place(
+        _ list: String, of saved: [SyncID], in record: inout SyncRecord, at stamp: SyncStamp, table: SyncedTable, on connection: SQLiteConnection
+    ) throws -> [SyncListPart] {
+        var known = ListItems.listed(list, in: record)
+        if let childTable = table.childTables[list], !known.isEmpty {
+            let held = try TableRows.existing(known.map(\.child), in: childTable, on: connection)
+            known = known.filter { held.contains($0.child) }
+        }
+        let edit = ListEdit(known: known, saved: saved, replica: clock.replica)
         return record.apply(edit, to: list, at: stamp)
     }
 

@@ -106,6 +106,18 @@ enum TableRows {
         return rows
     }
 
+    /// Those of `ids` that have a row in `table`.
+    static func existing(_ ids: [SyncID], in table: String, on connection: SQLiteConnection) throws -> Set<SyncID> {
+        var held: Set<SyncID> = []
+        for chunk in ids.chunked(by: 10_000) {
+            let rows = try connection.fetchRows(
+                "SELECT \(quoted("uniqueID")) FROM \(quoted(table)) WHERE \(quoted("uniqueID")) IN (SELECT value FROM json_each(?))",
+                [IDList.json(chunk.map(\.sqlValue))])
+            for row in rows { if let id = row.first.flatMap(SyncID.init(sqlValue:)) { held.insert(id) } }
+        }
+        return held
+    }
+
     /// The children each of `ids` lists in `relationship`, in the lookup table's order.
     static func children(of ids: [SQLValue], in relationship: QSRelationshipDescription, on connection: SQLiteConnection) throws -> [SQLValue: [SyncID]] {
         var children: [SQLValue: [SyncID]] = [:]

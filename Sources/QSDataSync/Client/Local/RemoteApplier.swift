@@ -21,6 +21,7 @@ struct RemoteApplier: Sendable {
 
     func apply(_ changes: [SyncChange], on connection: SQLiteConnection) throws -> Outcome {
         var outcome = Outcome()
+        var inserted: [String: [SQLValue]] = [:]
         for change in changes {
             guard let table = schema.tables[change.table] else {
                 outcome.unknownTables.insert(change.table)
@@ -29,12 +30,34 @@ struct RemoteApplier: Sendable {
             let incoming = change.record
             if let latest = incoming.latestStamp { clock.observe(latest) }
             let ids = change.ids.filter { $0.fits(table.uniqueIDType) }.map(\.sqlValue)
-            try apply(incoming, to: ids, of: table, on: connection, outcome: &outcome)
+            try apply(incoming, to: ids, of: table, on: connection, outcome: &outcome, inserted: &inserted[table.name, default: []])
         }
+        try rewriteLists(naming: inserted, on: connection)
         return outcome
     }
 
-    private func apply(_ incoming: SyncRecord, to ids: [SQLValue], of table: SyncedTable, on connection: SQLiteConnection, outcome: inout Outcome) throws {
+    /// Rewrites the lists that name children just inserted here: a list's parts may come before
+    /// its children do.
+    private func rewriteLists(naming inserted: [String: [SQLValue]], on connection: SQLiteConnection) throws {
+        for table in schema.tableNames.compactMap({ schema.tables[$0] }) {
+            for list in table.lists {
+                guard let childTable = table.childTables[list.name], let children = inserted[childTable], !children.isEmpty else { continue }
+                let parents = try connection.fetchRows("""
+                    SELECT DISTINCT parentID FROM qsdata_sync_list_items
+                    WHERE tableName = ? AND list = ? AND listed IS NOT NULL AND childID IN (SELECT value FROM json_each(?))
+                    """, [.text(table.name), .text(list.name), IDList.json(children)]).compactMap(\.first)
+                let held = try existingRows(parents, of: table, on: connection)
+                let records = try LocalRecord.load(parents.filter(held.contains), table: table, on: connection)
+                let writer = RowWriter(table: table, connection: connection)
+                for (parent, record) in records { try writer.rewriteList(list.name, of: parent, from: record) }
+            }
+        }
+    }
+
+    private func apply(
+        _ incoming: SyncRecord, to ids: [SQLValue], of table: SyncedTable, on connection: SQLiteConnection,
+        outcome: inout Outcome, inserted: inout [SQLValue]
+    ) throws {
         var records = try LocalRecord.load(ids, table: table, on: connection)
         let existing = try existingRows(ids, of: table, on: connection)
         let writer = RowWriter(table: table, connection: connection)
@@ -55,10 +78,12 @@ struct RemoteApplier: Sendable {
             outcome.applied += 1
             try LocalRecord.save(record, id: id, table: table.name, on: connection)
             if !merge.exists {
-                // Deleted, here too; nothing of it waits to be pushed any more. Its lookup rows go
-                // even if this replica never had its row: a list that arrived before the deletion
-                // may name it.
-                try writer.forgetOutbox(of: id)
+                // Deleted. When the deletion came from the server, nothing of the object waits to
+                // be pushed any more; when it was made here (an edit from elsewhere merged into an
+                // object deleted here), the deletion itself still waits. Its lookup rows go even
+                // if this replica never had its row: a list that arrived before the deletion may
+                // name it.
+                if merge.tookDeletion { try writer.forgetOutbox(of: id) }
                 try ListItems.forget(parent: id, table: table.name, on: connection)
                 if existing.contains(id) || merge.tookDeletion { try writer.delete(id) }
                 continue
@@ -72,7 +97,9 @@ struct RemoteApplier: Sendable {
             let changedLists = Set(listParts.map(\.list))
             if existing.contains(id) {
                 try writer.update(id, with: columns)
-            } else if try !writer.insert(id, with: columns) {
+            } else if try writer.insert(id, with: columns) {
+                inserted.append(id)
+            } else {
                 outcome.incomplete += 1
                 continue
             }

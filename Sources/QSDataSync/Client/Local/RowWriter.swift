@@ -51,30 +51,24 @@ struct RowWriter {
     }
 
     /// Rewrites the lookup rows of `list` to the children `record` lists, in their keys' order,
-    /// leaving out children this replica knows were deleted: a device that added a child another
-    /// deleted still lists it. (A child deleted later takes its lookup rows with it, so every
-    /// replica ends with the same rows.)
+    /// leaving out synced children this replica doesn't hold: deleted ones (a device that added a
+    /// child another deleted still lists it) and ones still to arrive (the list's parts may come
+    /// before the child's creation; the list is rewritten when it comes). Every replica that
+    /// holds the same objects and parts writes the same rows.
     func rewriteList(_ list: String, of id: SQLValue, from record: SyncRecord) throws {
         guard let relationship = table.list(named: list) else { return }
-        let listed = ListItems.listed(list, in: record).map(\.child)
-        let deleted = try deletedIDs(listed, in: table.childTables[list], of: relationship)
+        var listed = ListItems.listed(list, in: record).map(\.child)
+        if let childTable = table.childTables[list] {
+            let held = try TableRows.existing(listed, in: childTable, on: connection)
+            listed = listed.filter(held.contains)
+        }
         let lookup = quoted(relationship.table), parent = quoted(relationship.parentIDColumn)
         try connection.statement("DELETE FROM \(lookup) WHERE \(parent) = ?").run([id])
         let insert = try connection.statement(
             "INSERT INTO \(lookup) (\(parent), \(quoted(relationship.childIDColumn)), \(quoted(relationship.indexColumn))) VALUES (?, ?, ?)")
-        for (offset, child) in listed.filter({ !deleted.contains($0) }).enumerated() {
+        for (offset, child) in listed.enumerated() {
             // Gaps between the positions, as the store leaves them, so a later move rewrites one row.
             try insert.run([id, child.sqlValue, .integer(Int64(offset + 1) * 1024)])
         }
-    }
-
-    /// Those of `ids` whose records here say they are deleted.
-    private func deletedIDs(_ ids: [SyncID], in childTable: String?, of relationship: QSRelationshipDescription) throws -> Set<SyncID> {
-        guard let childTable, !ids.isEmpty else { return [] }
-        let rows = try connection.fetchRows("""
-            SELECT id FROM qsdata_sync_records WHERE tableName = ? AND id IN (SELECT value FROM json_each(?))
-            AND deleted IS NOT NULL AND (created IS NULL OR deleted > created)
-            """, [.text(childTable), IDList.json(ids.map(\.sqlValue))])
-        return Set(rows.compactMap { $0.first.flatMap(SyncID.init(sqlValue:)) })
     }
 }

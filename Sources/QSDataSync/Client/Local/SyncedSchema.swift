@@ -35,6 +35,12 @@ struct SyncedSchema: Sendable {
                 tables[description.table]?.parentReferences.appendOnce(reference)
             }
         }
+        // Only a synced child table's rows come and go with sync.
+        let syncedTables = Set(tables.keys)
+        for name in syncedTables {
+            let children = tables[name]?.childTables ?? [:]
+            tables[name]?.childTables = children.filter { syncedTables.contains($0.value) }
+        }
         self.tables = tables
     }
 
@@ -60,7 +66,7 @@ struct SyncedTable: Sendable {
     var columns: [QSPropertyDescription] = []
     /// The synced to-many relationships.
     var lists: [QSRelationshipDescription] = []
-    /// The table of each relationship's children, by relationship name.
+    /// The table of each relationship's children, by relationship name, where that table syncs.
     var childTables: [String: String] = [:]
     /// Lookup tables naming this table's rows as children, and as parents.
     var childReferences: [ChildReference] = []
