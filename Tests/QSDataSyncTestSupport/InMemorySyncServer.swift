@@ -42,6 +42,7 @@ public final class InMemorySyncServer: QSSyncTransport, @unchecked Sendable {
     private var sequence: Int64 = 0
     private var collectedThrough: Int64 = 0
     private var replicas: [SyncReplicaID: (position: Int64, seenAt: Date)] = [:]
+    private var lastPush: [SyncReplicaID: Int64] = [:]
     private var failuresLeft = 0
     public private(set) var pushes: [SyncPushRequest] = []
     public private(set) var pullCount = 0
@@ -89,6 +90,7 @@ public final class InMemorySyncServer: QSSyncTransport, @unchecked Sendable {
                     applied += 1
                 }
             }
+            if let number = request.number { lastPush[request.replica] = max(lastPush[request.replica] ?? 0, number) }
             return SyncPushResponse(received: request.objectCount, applied: applied)
         }
     }
@@ -121,7 +123,9 @@ public final class InMemorySyncServer: QSSyncTransport, @unchecked Sendable {
             let last = page.last?.value.sequence ?? after
             let more = changed.count > limit
             if !more { collect() }
-            return SyncPullResponse(changes: changes, token: Token(sequence: last, collected: collectedThrough).text, more: more)
+            return SyncPullResponse(
+                changes: changes, token: Token(sequence: last, collected: collectedThrough).text, more: more,
+                lastPush: replica.flatMap { lastPush[$0] })
         }
     }
 

@@ -27,7 +27,8 @@ extension QSSync {
         }
     }
 
-    /// Pulls everything the server holds, this replica's own writes included, then removes what
+    /// Pulls everything the server holds (a pull without a token includes this replica's own
+    /// writes, and says which of its pushes arrived), then removes what
     /// the server no longer holds and this replica did not just make: the server collected it
     /// (deleted on another device while this one was away), and an object or list child that
     /// comes back here would come back everywhere. What waits to be pushed stays.
@@ -36,7 +37,7 @@ extension QSSync {
         var inventory = PulledInventory()
         var token: String?
         while true {
-            let response = try await transport.pull(since: token, limit: pullLimit, replica: nil)
+            let response = try await transport.pull(since: token, limit: pullLimit, replica: replicaID)
             inventory.note(response.changes)
             try await merge(response, into: &report)
             token = response.token
@@ -59,6 +60,8 @@ extension QSSync {
         let outcome = try await store.writeInOwnTransaction("sync: merge pulled changes", source: .sync) { connection in
             // Local edits not yet queued (another process's) are stamped before the merge.
             try capture.capture(on: connection)
+            // Pushes the server took whose answers were lost are done with.
+            if let last = response.lastPush { try Outbox.acknowledge(through: last, on: connection) }
             let outcome = try applier.apply(response.changes, on: connection)
             try capture.skipToEnd(on: connection)
             try SyncStateTables.set(.token, to: .text(response.token), on: connection)

@@ -53,7 +53,7 @@ public final class QSSync {
         guard !schema.isEmpty else { throw QSSyncError.nothingSynced }
         let newReplica = newReplicaID ?? SyncReplicaID.random()
         let hybridClock = try await store.writeInOwnTransaction("attach sync", source: .sync) { connection in
-            try connection.executeScript(SyncStateTables.creationSQL)
+            try SyncStateTables.create(on: connection)
             if let text = try SyncStateTables.text(.replica, on: connection), let replica = SyncReplicaID(text: text) {
                 let last = try SyncStateTables.text(.clock, on: connection).flatMap(SyncStamp.init(text:))
                 let hybridClock = HybridLogicalClock(replica: replica, wallClock: clock, last: last)
@@ -120,8 +120,18 @@ public final class QSSync {
             }
             guard !next.sent.isEmpty else { return }
             if !next.changes.isEmpty {
-                let request = SyncPushRequest(replica: replicaID, changes: next.changes, since: token)
-                _ = try await transport.push(request)
+                let request = SyncPushRequest(replica: replicaID, changes: next.changes, since: token, number: next.number)
+                do {
+                    _ = try await transport.push(request)
+                } catch let error as QSSyncError {
+                    if case .server = error {
+                        let number = next.number
+                        try await store.writeInOwnTransaction("sync: a push refused", source: .sync) { connection in
+                            try Outbox.refused(number: number, on: connection)
+                        }
+                    }
+                    throw error
+                }
                 report.pushRequests += 1
                 report.pushedObjects += request.objectCount
             }

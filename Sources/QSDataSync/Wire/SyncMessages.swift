@@ -21,11 +21,16 @@ public struct SyncPushRequest: Codable, Sendable, Equatable {
     /// `resyncRequired`, so an old push (a long-offline device's, or a request delivered late)
     /// can't bring back what was deleted and collected. Nil before the replica's first pull.
     public var since: String?
+    /// The replica's number for this push, one more than its last: a pull tells the replica the
+    /// highest number the server has taken (``SyncPullResponse/lastPush``), so a push whose
+    /// answer was lost is known to have arrived.
+    public var number: Int64?
 
-    public init(replica: SyncReplicaID, changes: [SyncChange], since: String? = nil) {
+    public init(replica: SyncReplicaID, changes: [SyncChange], since: String? = nil, number: Int64? = nil) {
         self.replica = replica
         self.changes = changes
         self.since = since
+        self.number = number
     }
 
     /// How many objects the push names.
@@ -51,11 +56,15 @@ public struct SyncPullResponse: Codable, Sendable, Equatable {
     public var changes: [SyncChange]
     public var token: String
     public var more: Bool
+    /// The highest push ``SyncPushRequest/number`` the server has taken from the pulling
+    /// replica (nil when it names none, or took none).
+    public var lastPush: Int64?
 
-    public init(changes: [SyncChange], token: String, more: Bool) {
+    public init(changes: [SyncChange], token: String, more: Bool, lastPush: Int64? = nil) {
         self.changes = changes
         self.token = token
         self.more = more
+        self.lastPush = lastPush
     }
 }
 

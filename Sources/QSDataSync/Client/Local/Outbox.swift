@@ -12,17 +12,21 @@ struct Outbox: Sendable {
         let stamp: String
     }
 
-    /// The next push: at most `limit` waiting parts, with their objects' current values. Empty
-    /// when nothing waits.
-    func nextPush(limit: Int, on connection: SQLiteConnection) throws -> (changes: [SyncChange], sent: [SentPart]) {
+    /// The next push: at most `limit` waiting parts, with their objects' current values, and its
+    /// number; parts sent for the first time are marked with it. Empty when nothing waits.
+    func nextPush(limit: Int, on connection: SQLiteConnection) throws -> (changes: [SyncChange], sent: [SentPart], number: Int64) {
+        // What an earlier push sent goes first, so that every push sends again everything sent
+        // before and not acknowledged. A part first sent in push N then arrived exactly when the
+        // server has taken a push numbered N or more (see ``acknowledge(through:on:)``).
         let rows = try connection.fetchRows(
-            "SELECT tableName, id, part, stamp FROM qsdata_sync_outbox ORDER BY tableName, id LIMIT ?", [.integer(Int64(limit))])
+            "SELECT tableName, id, part, stamp FROM qsdata_sync_outbox ORDER BY sentIn IS NULL, tableName, id LIMIT ?",
+            [.integer(Int64(limit))])
         var sent: [SentPart] = []
         var partsByTable: [String: [(id: SQLValue, parts: [String])]] = [:]
         for row in rows where row.count == 4 {
             guard case .text(let table) = row[0], case .text(let part) = row[2], case .text(let stamp) = row[3] else { continue }
             sent.append(SentPart(table: table, id: row[1], part: part, stamp: stamp))
-            // The rows come ordered by table and ID: an object's parts are together.
+            // Within each of the two groups, the rows come ordered by table and ID: an object's parts are together.
             Self.add(part, of: row[1], to: &partsByTable[table, default: []])
         }
         var changes: [SyncChange] = []
@@ -41,7 +45,25 @@ struct Outbox: Sendable {
             }
             changes += SyncChange.grouping(outgoing, table: tableName)
         }
-        return (changes, sent)
+        var number: Int64 = 1
+        if case .integer(let last) = try SyncStateTables.value(.push, on: connection) { number = last + 1 }
+        try SyncStateTables.set(.push, to: .integer(number), on: connection)
+        let mark = try connection.statement(
+            "UPDATE qsdata_sync_outbox SET sentIn = ? WHERE tableName = ? AND id = ? AND part = ? AND stamp = ? AND sentIn IS NULL")
+        for part in sent { try mark.run([.integer(number), .text(part.table), part.id, .text(part.part), .text(part.stamp)]) }
+        return (changes, sent, number)
+    }
+
+    /// Forgets that push `number` sent anything: the server refused it (it answered with an
+    /// error, so took nothing).
+    static func refused(number: Int64, on connection: SQLiteConnection) throws {
+        try connection.execute("UPDATE qsdata_sync_outbox SET sentIn = NULL WHERE sentIn = ?", [.integer(number)])
+    }
+
+    /// Takes out what pushes up to number `last` sent and nothing queued again since: the
+    /// server took those pushes, whether or not their answers arrived.
+    static func acknowledge(through last: Int64, on connection: SQLiteConnection) throws {
+        try connection.execute("DELETE FROM qsdata_sync_outbox WHERE sentIn <= ?", [.integer(last)])
     }
 
     private static func add(_ part: String, of id: SQLValue, to objects: inout [(id: SQLValue, parts: [String])]) {

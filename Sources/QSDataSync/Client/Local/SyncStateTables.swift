@@ -6,8 +6,8 @@ import QSData
 ///   change log, and the server's token for the next pull.
 /// - `qsdata_sync_records`: each synced object's stamps (see ``LocalRecord``).
 /// - `qsdata_sync_outbox`: what waits to be pushed, one row per object and part (a property, a
-///   relationship, `+` for a creation, `-` for a deletion), with the stamp it was queued at.
-///   Editing one title a thousand times leaves one row.
+///   list part, `+` for a creation, `-` for a deletion), with the stamp it was queued at and the
+///   number of the last push that sent it. Editing one title a thousand times leaves one row.
 /// - `qsdata_sync_list_items`: each synced list's children, listed or taken out, with their
 ///   position keys and stamps (see ``ListItems``).
 ///
@@ -21,7 +21,7 @@ enum SyncStateTables {
             PRIMARY KEY (tableName, id)
         ) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS qsdata_sync_outbox (
-            tableName TEXT NOT NULL, id NOT NULL, part TEXT NOT NULL, stamp TEXT NOT NULL,
+            tableName TEXT NOT NULL, id NOT NULL, part TEXT NOT NULL, stamp TEXT NOT NULL, sentIn INTEGER,
             PRIMARY KEY (tableName, id, part)
         ) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS qsdata_sync_list_items (
@@ -31,12 +31,23 @@ enum SyncStateTables {
         ) WITHOUT ROWID;
         """
 
+    /// Creates the tables when missing, and adds what files made by older versions lack.
+    static func create(on connection: SQLiteConnection) throws {
+        try connection.executeScript(creationSQL)
+        let outboxColumns = try connection.fetchRows("SELECT name FROM pragma_table_info('qsdata_sync_outbox')")
+        if !outboxColumns.contains([.text("sentIn")]) {
+            try connection.execute("ALTER TABLE qsdata_sync_outbox ADD COLUMN sentIn INTEGER")
+        }
+    }
+
     /// The name the sync's place in the change log goes by in `qsdata_change_readers`, where it
     /// keeps the log's entries from being removed before it has read them.
     static let logReaderName = "qsdata-sync"
 
     enum Key: String {
         case replica, clock, position, token
+        /// The number of the last push made.
+        case push
     }
 
     static func value(_ key: Key, on connection: SQLiteConnection) throws -> SQLValue? {

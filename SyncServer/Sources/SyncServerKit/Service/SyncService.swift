@@ -84,7 +84,7 @@ public struct SyncService: Sendable {
             base = token.horizon
         }
         do {
-            return try await storage.push(request.changes, accountID: accountID, base: base)
+            return try await storage.push(request.changes, accountID: accountID, base: base, replica: request.replica, number: request.number)
         } catch SyncStorageError.resyncRequired {
             throw SyncServiceError.resyncRequired
         }
@@ -102,7 +102,8 @@ public struct SyncService: Sendable {
         let after = start.sequence
         let size = min(max(limit ?? SyncProtocol.defaultPullLimit, 1), SyncProtocol.maximumPullLimit)
         let time = now()
-        if let replica { try await storage.recordPull(accountID: accountID, replica: replica, position: after, at: time) }
+        var lastPush: Int64?
+        if let replica { lastPush = try await storage.recordPull(accountID: accountID, replica: replica, position: after, at: time) }
         let pulled = try await storage.pull(accountID: accountID, after: after, limit: size)
         // A collection that went past the token since it was made may have removed a deletion
         // the replica needs. (Without a token, the pull is of everything the server holds.)
@@ -120,7 +121,7 @@ public struct SyncService: Sendable {
             _ = try await storage.collect(accountID: accountID, activeSince: time.addingTimeInterval(-inactiveAfter))
         }
         let next = PullToken(sequence: pulled.last, collected: pulled.collectedThrough)
-        return SyncPullResponse(changes: changes, token: next.text(databaseID: databaseID), more: pulled.more)
+        return SyncPullResponse(changes: changes, token: next.text(databaseID: databaseID), more: pulled.more, lastPush: lastPush)
     }
 
     private static func check(_ credentials: SyncCredentials) throws {

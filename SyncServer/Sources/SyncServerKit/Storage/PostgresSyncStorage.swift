@@ -41,7 +41,7 @@ public struct PostgresSyncStorage: SyncStorage {
         "ALTER TABLE sync_accounts ADD COLUMN IF NOT EXISTS collected_through BIGINT NOT NULL DEFAULT 0",
         """
         CREATE TABLE IF NOT EXISTS sync_replicas (
-            account_id BIGINT NOT NULL, replica TEXT NOT NULL, position BIGINT NOT NULL, seen_at DOUBLE PRECISION NOT NULL,
+            account_id BIGINT NOT NULL, replica TEXT NOT NULL, position BIGINT NOT NULL, seen_at DOUBLE PRECISION NOT NULL, last_push BIGINT,
             PRIMARY KEY (account_id, replica))
         """,
     ]
@@ -93,7 +93,7 @@ public struct PostgresSyncStorage: SyncStorage {
         return nil
     }
 
-    public func push(_ changes: [SyncChange], accountID: Int64, base: Int64) async throws -> SyncPushResponse {
+    public func push(_ changes: [SyncChange], accountID: Int64, base: Int64, replica: SyncReplicaID, number: Int64?) async throws -> SyncPushResponse {
         let keys = PushMerge.keys(of: changes)
         let beforeCommit = beforeCommit
         return try await client.withTransaction(logger: logger) { connection in
@@ -126,6 +126,14 @@ public struct PostgresSyncStorage: SyncStorage {
                     """, logger: logger)
             }
             try await connection.query("UPDATE sync_accounts SET last_sequence = \(merge.lastSequence) WHERE id = \(accountID)", logger: logger)
+            if let number {
+                // A replica first heard of here has pulled nothing: it holds back no collection.
+                try await connection.query(
+                    """
+                    INSERT INTO sync_replicas (account_id, replica, position, seen_at, last_push) VALUES (\(accountID), \(replica.text), 0, 0, \(number))
+                    ON CONFLICT (account_id, replica) DO UPDATE SET last_push = GREATEST(COALESCE(sync_replicas.last_push, 0), excluded.last_push)
+                    """, logger: logger)
+            }
             await beforeCommit()
             return SyncPushResponse(received: merge.received, applied: merge.applied)
         }
@@ -156,12 +164,15 @@ public struct PostgresSyncStorage: SyncStorage {
         return pulled
     }
 
-    public func recordPull(accountID: Int64, replica: SyncReplicaID, position: Int64, at date: Date) async throws {
-        try await client.query(
+    public func recordPull(accountID: Int64, replica: SyncReplicaID, position: Int64, at date: Date) async throws -> Int64? {
+        let rows = try await client.query(
             """
             INSERT INTO sync_replicas (account_id, replica, position, seen_at) VALUES (\(accountID), \(replica.text), \(position), \(date.timeIntervalSince1970))
             ON CONFLICT (account_id, replica) DO UPDATE SET position = excluded.position, seen_at = excluded.seen_at
+            RETURNING last_push
             """, logger: logger)
+        for try await number in rows.decode(Int64?.self) { return number }
+        return nil
     }
 
     public func collect(accountID: Int64, activeSince: Date) async throws -> SyncCollection {

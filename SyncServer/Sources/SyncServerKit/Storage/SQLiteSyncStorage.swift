@@ -23,7 +23,7 @@ public actor SQLiteSyncStorage: SyncStorage {
             PRIMARY KEY (accountID, tableName, id)) WITHOUT ROWID;
         CREATE INDEX IF NOT EXISTS recordsBySequence ON records (accountID, sequence);
         CREATE TABLE IF NOT EXISTS replicas (
-            accountID INTEGER NOT NULL, replica TEXT NOT NULL, position INTEGER NOT NULL, seenAt REAL NOT NULL,
+            accountID INTEGER NOT NULL, replica TEXT NOT NULL, position INTEGER NOT NULL, seenAt REAL NOT NULL, lastPush INTEGER,
             PRIMARY KEY (accountID, replica)) WITHOUT ROWID;
         """
 
@@ -93,7 +93,7 @@ public actor SQLiteSyncStorage: SyncStorage {
         return nil
     }
 
-    public func push(_ changes: [SyncChange], accountID: Int64, base: Int64) throws -> SyncPushResponse {
+    public func push(_ changes: [SyncChange], accountID: Int64, base: Int64, replica: SyncReplicaID, number: Int64?) throws -> SyncPushResponse {
         try connection.transaction {
             let account = try connection.fetchRows("SELECT lastSequence, collectedThrough FROM accounts WHERE id = ?", [.integer(accountID)])
             guard let row = account.first, case .integer(let last) = row[0], case .integer(let collected) = row[1] else {
@@ -109,6 +109,13 @@ public actor SQLiteSyncStorage: SyncStorage {
                 try write.run([.integer(accountID), .text(key.table), .text(key.id), .integer(record.sequence), .text(try record.json())])
             }
             try connection.execute("UPDATE accounts SET lastSequence = ? WHERE id = ?", [.integer(merge.lastSequence), .integer(accountID)])
+            if let number {
+                // A replica first heard of here has pulled nothing: it holds back no collection.
+                try connection.execute("""
+                    INSERT INTO replicas (accountID, replica, position, seenAt, lastPush) VALUES (?, ?, 0, 0, ?)
+                    ON CONFLICT (accountID, replica) DO UPDATE SET lastPush = max(coalesce(lastPush, 0), excluded.lastPush)
+                    """, [.integer(accountID), .text(replica.text), .integer(number)])
+            }
             return SyncPushResponse(received: merge.received, applied: merge.applied)
         }
     }
@@ -143,10 +150,15 @@ public actor SQLiteSyncStorage: SyncStorage {
         return pulled
     }
 
-    public func recordPull(accountID: Int64, replica: SyncReplicaID, position: Int64, at date: Date) throws {
-        try connection.execute(
-            "INSERT OR REPLACE INTO replicas (accountID, replica, position, seenAt) VALUES (?, ?, ?, ?)",
-            [.integer(accountID), .text(replica.text), .integer(position), .real(date.timeIntervalSince1970)])
+    public func recordPull(accountID: Int64, replica: SyncReplicaID, position: Int64, at date: Date) throws -> Int64? {
+        try connection.execute("""
+            INSERT INTO replicas (accountID, replica, position, seenAt) VALUES (?, ?, ?, ?)
+            ON CONFLICT (accountID, replica) DO UPDATE SET position = excluded.position, seenAt = excluded.seenAt
+            """, [.integer(accountID), .text(replica.text), .integer(position), .real(date.timeIntervalSince1970)])
+        let value = try connection.fetchValue(
+            "SELECT lastPush FROM replicas WHERE accountID = ? AND replica = ?", [.integer(accountID), .text(replica.text)])
+        if case .integer(let number) = value { return number }
+        return nil
     }
 
     public func collect(accountID: Int64, activeSince: Date) throws -> SyncCollection {

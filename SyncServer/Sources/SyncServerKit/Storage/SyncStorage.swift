@@ -15,13 +15,14 @@ public protocol SyncStorage: Sendable {
     /// Merges `changes` into the account's records in one transaction: all or nothing. Throws
     /// ``SyncStorageError/resyncRequired`` (and merges nothing) when the account collected
     /// records past `base`, the sequence number the pushing replica had pulled to.
-    func push(_ changes: [SyncChange], accountID: Int64, base: Int64) async throws -> SyncPushResponse
+    /// `number` is the pushing replica's number for the push, kept (the highest) for its pulls.
+    func push(_ changes: [SyncChange], accountID: Int64, base: Int64, replica: SyncReplicaID, number: Int64?) async throws -> SyncPushResponse
     /// The account's records changed after sequence number `after`, in order, at most `limit`,
     /// with how far the account had collected when they were read.
     func pull(accountID: Int64, after: Int64, limit: Int) async throws -> PulledRecords
-    /// Notes that `replica` pulled after sequence number `position` at `date`: it holds
-    /// everything up to there.
-    func recordPull(accountID: Int64, replica: SyncReplicaID, position: Int64, at date: Date) async throws
+    /// Notes that `replica` pulled after sequence number `position` at `date` (it holds
+    /// everything up to there), and returns the highest push number taken from it.
+    func recordPull(accountID: Int64, replica: SyncReplicaID, position: Int64, at date: Date) async throws -> Int64?
     /// Removes what no active replica needs any more (see ``SyncServerRecord/collected()``):
     /// records up to the smallest position of the replicas that pulled since `activeSince` (or
     /// every record, when none did) that the last collection had not reached.
