@@ -89,8 +89,13 @@ public final class QSSync {
         if let running { return try await running.value }
         let task = Task { @MainActor in
             var report = QSSyncReport()
-            // A replica pulls before its first push, so that every push says how far it had pulled.
-            if try await self.storedToken() == nil { try await self.pull(into: &report) }
+            // A replica pulls before its first push, so that every push says how far it had
+            // pulled; and after a push whose answer was lost, so as not to send it again if it arrived.
+            let neverPulled = try await self.storedToken() == nil
+            let unanswered = try await self.outbox.hasUnansweredParts(in: self.store)
+            if neverPulled || unanswered {
+                try await self.pull(into: &report)
+            }
             do {
                 try await self.pushAll(into: &report)
             } catch QSSyncError.server(status: 410, code: "resyncRequired", _) {

@@ -103,6 +103,13 @@ struct Outbox: Sendable {
         }
     }
 
+    /// Whether a push whose answer never came sent some of what waits.
+    func hasUnansweredParts(in store: QSStore) async throws -> Bool {
+        try await store.read { connection in
+            try connection.fetchValue("SELECT 1 FROM qsdata_sync_outbox WHERE sentIn IS NOT NULL LIMIT 1") != nil
+        }
+    }
+
     /// How many parts wait to be pushed.
     static func count(on connection: SQLiteConnection) throws -> Int {
         if case .integer(let count) = try connection.fetchValue("SELECT count(*) FROM qsdata_sync_outbox") { return Int(count) }
