@@ -79,7 +79,6 @@ public final class InMemorySyncServer: QSSyncTransport, @unchecked Sendable {
             // A push read from a queue before deletions this server has collected since (or with
             // a token it didn't make) could bring them back: refused.
             if let since = request.since, (Token(since)?.horizon ?? -1) < collectedThrough { throw Self.resyncRequired }
-            if request.since == nil, collectedThrough > 0 { throw Self.resyncRequired }
             var applied = 0
             for change in request.changes {
                 for id in change.ids {
@@ -132,7 +131,9 @@ public final class InMemorySyncServer: QSSyncTransport, @unchecked Sendable {
     /// Removes what no active replica needs any more, as the real server does after a pull.
     private func collect() {
         let activeSince = now().addingTimeInterval(-inactiveAfter)
-        let horizon = replicas.values.filter { $0.seenAt >= activeSince }.map(\.position).min().map { min($0, sequence) } ?? sequence
+        // With no replica active, none vouches for anything: nothing is collected.
+        guard let active = replicas.values.filter({ $0.seenAt >= activeSince }).map(\.position).min() else { return }
+        let horizon = min(active, sequence)
         guard horizon > collectedThrough else { return }
         for (key, entry) in held where entry.sequence > collectedThrough && entry.sequence <= horizon {
             held[key] = entry.collected()

@@ -77,7 +77,8 @@ public struct SyncService: Sendable {
             if let problem = change.problem { throw SyncServiceError.invalidChange("change \(index): \(problem)") }
             if let stamp = change.record.latestStamp, stamp.milliseconds > latestAllowed { throw SyncServiceError.stampTooFarAhead(stamp.text) }
         }
-        var base: Int64 = 0
+        // A push without a token (from a client older than collection) can't be checked.
+        var base = Int64.max
         if let since = request.since {
             // A token from another database (the server's was replaced) can't vouch for anything.
             guard let token = PullToken(text: since, databaseID: try await storage.databaseID()) else { throw SyncServiceError.resyncRequired }

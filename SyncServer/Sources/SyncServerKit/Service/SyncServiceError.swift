@@ -25,7 +25,7 @@ public struct SyncServiceError: Error, Equatable, CustomStringConvertible {
         Self(status: 400, code: "stampTooFarAhead", message: "the stamp \(stamp) is more than 24 hours ahead of the server's clock: the device's clock is wrong")
     }
     static func tooLarge(_ message: String) -> Self { Self(status: 413, code: "tooLarge", message: message) }
-    static let resyncRequired = Self(
+    public static let resyncRequired = Self(
         status: 410, code: "resyncRequired",
         message: "this server removed deletions this replica has not pulled: pull everything again (without since), then push")
     static let invalidToken = Self(status: 400, code: "invalidToken", message: "not a pull token of this server: pull again without since")

@@ -38,7 +38,6 @@ public struct PostgresSyncStorage: SyncStorage {
             PRIMARY KEY (account_id, table_name, object_id))
         """,
         "CREATE INDEX IF NOT EXISTS sync_records_by_sequence ON sync_records (account_id, sequence)",
-        "ALTER TABLE sync_accounts ADD COLUMN IF NOT EXISTS collected_through BIGINT NOT NULL DEFAULT 0",
         """
         CREATE TABLE IF NOT EXISTS sync_replicas (
             account_id BIGINT NOT NULL, replica TEXT NOT NULL, position BIGINT NOT NULL, seen_at DOUBLE PRECISION NOT NULL, last_push BIGINT,
@@ -51,6 +50,17 @@ public struct PostgresSyncStorage: SyncStorage {
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(727275)", logger: logger)
             for statement in Self.schema { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+            // Added since the first version. (ALTER TABLE locks the table even when the column
+            // exists, and would wait for every running push: only when it is missing.)
+            var hasColumn = false
+            for try await _ in try await connection.query(
+                "SELECT 1 FROM information_schema.columns WHERE table_name = 'sync_accounts' AND column_name = 'collected_through'",
+                logger: logger).decode(Int.self) {
+                hasColumn = true
+            }
+            if !hasColumn {
+                try await connection.query("ALTER TABLE sync_accounts ADD COLUMN collected_through BIGINT NOT NULL DEFAULT 0", logger: logger)
+            }
             let id = UUID().uuidString
             try await connection.query(
                 "INSERT INTO sync_server (key, value) VALUES ('databaseID', \(id)) ON CONFLICT DO NOTHING", logger: logger)
@@ -96,7 +106,7 @@ public struct PostgresSyncStorage: SyncStorage {
     public func push(_ changes: [SyncChange], accountID: Int64, base: Int64, replica: SyncReplicaID, number: Int64?) async throws -> SyncPushResponse {
         let keys = PushMerge.keys(of: changes)
         let beforeCommit = beforeCommit
-        return try await client.withTransaction(logger: logger) { connection in
+        return try await unwrappingStorageErrors { try await client.withTransaction(logger: logger) { connection in
             guard let (last, collected) = try await lockAccount(accountID, on: connection) else { return SyncPushResponse(received: 0, applied: 0) }
             if base < collected { throw SyncStorageError.resyncRequired }
             var existing: [PushMerge.Key: ServerRecord] = [:]
@@ -136,7 +146,7 @@ public struct PostgresSyncStorage: SyncStorage {
             }
             await beforeCommit()
             return SyncPushResponse(received: merge.received, applied: merge.applied)
-        }
+        } }
     }
 
     public func pull(accountID: Int64, after: Int64, limit: Int) async throws -> PulledRecords {
@@ -176,15 +186,18 @@ public struct PostgresSyncStorage: SyncStorage {
     }
 
     public func collect(accountID: Int64, activeSince: Date) async throws -> SyncCollection {
-        try await client.withTransaction(logger: logger) { connection in
+        try await unwrappingStorageErrors { try await client.withTransaction(logger: logger) { connection in
             // The account's row is locked as a push locks it: no push interleaves with the removal.
             guard let (last, collected) = try await lockAccount(accountID, on: connection) else { return SyncCollection(through: 0) }
-            var horizon = last
+            // With no replica active, none vouches for anything: nothing is collected.
+            var active: Int64?
             for try await position in try await connection.query(
                 "SELECT min(position) FROM sync_replicas WHERE account_id = \(accountID) AND seen_at >= \(activeSince.timeIntervalSince1970)",
                 logger: logger).decode(Int64?.self) {
-                if let position { horizon = min(position, last) }
+                active = position
             }
+            guard let active else { return SyncCollection(through: collected) }
+            let horizon = min(active, last)
             var collection = SyncCollection(through: max(horizon, collected))
             guard horizon > collected else { return collection }
             var removedTables: [String] = [], removedIDs: [String] = []
@@ -225,7 +238,7 @@ public struct PostgresSyncStorage: SyncStorage {
             collection.removed = removedIDs.count
             collection.trimmed = trimmedIDs.count
             return collection
-        }
+        } }
     }
 
     public func recordCount(accountID: Int64) async throws -> Int {
@@ -234,6 +247,16 @@ public struct PostgresSyncStorage: SyncStorage {
             return Int(count)
         }
         return 0
+    }
+
+    /// Runs `work` (a transaction); a ``SyncStorageError`` thrown inside it is thrown as it is.
+    private func unwrappingStorageErrors<Result>(_ work: () async throws -> Result) async throws -> Result {
+        do {
+            return try await work()
+        } catch let error as PostgresTransactionError {
+            if let storageError = error.closureError as? SyncStorageError { throw storageError }
+            throw error
+        }
     }
 
     /// Locks the account's row for the transaction; its last sequence number and how far it was collected.

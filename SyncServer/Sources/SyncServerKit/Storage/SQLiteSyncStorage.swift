@@ -167,12 +167,11 @@ public actor SQLiteSyncStorage: SyncStorage {
             guard let row = account.first, case .integer(let last) = row[0], case .integer(let collected) = row[1] else {
                 return SyncCollection(through: 0)
             }
-            var horizon = last
-            if case .integer(let position) = try connection.fetchValue(
+            // With no replica active, none vouches for anything: nothing is collected.
+            guard case .integer(let position) = try connection.fetchValue(
                 "SELECT min(position) FROM replicas WHERE accountID = ? AND seenAt >= ?",
-                [.integer(accountID), .real(activeSince.timeIntervalSince1970)]) {
-                horizon = min(position, last)
-            }
+                [.integer(accountID), .real(activeSince.timeIntervalSince1970)]) else { return SyncCollection(through: collected) }
+            let horizon = min(position, last)
             var collection = SyncCollection(through: max(horizon, collected))
             guard horizon > collected else { return collection }
             let rows = try connection.fetchRows(

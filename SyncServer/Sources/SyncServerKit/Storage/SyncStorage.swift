@@ -24,8 +24,8 @@ public protocol SyncStorage: Sendable {
     /// everything up to there), and returns the highest push number taken from it.
     func recordPull(accountID: Int64, replica: SyncReplicaID, position: Int64, at date: Date) async throws -> Int64?
     /// Removes what no active replica needs any more (see ``SyncServerRecord/collected()``):
-    /// records up to the smallest position of the replicas that pulled since `activeSince` (or
-    /// every record, when none did) that the last collection had not reached.
+    /// records up to the smallest position of the replicas that pulled since `activeSince`
+    /// that the last collection had not reached. With no replica active, nothing.
     func collect(accountID: Int64, activeSince: Date) async throws -> SyncCollection
     /// How many records the account holds, deleted objects' included.
     func recordCount(accountID: Int64) async throws -> Int
