@@ -21,6 +21,10 @@ struct SyncServerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A PostgreSQL URL: postgres://user:password@host:port/database?sslmode=disable", valueName: "url"))
     var postgres: String?
     @Option(help: ArgumentHelp("Days a login lasts.", valueName: "days")) var sessionDays: Double = 30
+    @Option(help: ArgumentHelp(
+        "Days a device may go without syncing before deletions it has not pulled are removed anyway (it then pulls everything again).",
+        valueName: "days"))
+    var inactiveDays: Double = 90
     @Option(help: ArgumentHelp("bcrypt's cost for password hashes (4–31).", valueName: "cost")) var bcryptCost: UInt8 = 10
     @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level")) var logLevel = "info"
 
@@ -28,6 +32,7 @@ struct SyncServerCommand: AsyncParsableCommand {
         if database != nil, postgres != nil { throw ValidationError("give --database or --postgres, not both") }
         guard (4...31).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost is 4–31") }
         guard sessionDays > 0 else { throw ValidationError("--session-days must be positive") }
+        guard inactiveDays > 0 else { throw ValidationError("--inactive-days must be positive") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
     }
 
@@ -41,7 +46,8 @@ struct SyncServerCommand: AsyncParsableCommand {
             store = .sqlite(path: try database ?? Self.defaultDatabasePath())
         }
         let server = try SyncServer(
-            database: store, host: host, port: port, bcryptCost: bcryptCost, sessionLifetime: sessionDays * 24 * 60 * 60, logger: logger)
+            database: store, host: host, port: port, bcryptCost: bcryptCost, sessionLifetime: sessionDays * 24 * 60 * 60,
+            inactiveAfter: inactiveDays * 24 * 60 * 60, logger: logger)
         logger.info("qsdata-sync-server on \(host):\(port)")
         try await server.run()
     }

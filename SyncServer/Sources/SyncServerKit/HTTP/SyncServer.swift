@@ -30,7 +30,7 @@ public struct SyncServer: Sendable {
 
     public init(
         database: SyncDatabase, host: String = "127.0.0.1", port: Int = 8090, bcryptCost: UInt8 = 10,
-        sessionLifetime: TimeInterval = 30 * 24 * 60 * 60, logger: Logger
+        sessionLifetime: TimeInterval = 30 * 24 * 60 * 60, inactiveAfter: TimeInterval = SyncService.defaultInactiveAfter, logger: Logger
     ) throws {
         let storage: any SyncStorage
         switch database {
@@ -42,7 +42,7 @@ public struct SyncServer: Sendable {
             storage = PostgresSyncStorage(client: client, logger: logger)
             postgres = client
         }
-        service = SyncService(storage: storage, sessionLifetime: sessionLifetime, bcryptCost: bcryptCost)
+        service = SyncService(storage: storage, sessionLifetime: sessionLifetime, bcryptCost: bcryptCost, inactiveAfter: inactiveAfter)
         self.host = host
         self.port = port
         self.logger = logger
