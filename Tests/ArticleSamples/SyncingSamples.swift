@@ -29,6 +29,14 @@ struct SyncingSamples {
 
     // sample-begin
     @MainActor
+    func attachAfterAnUpdate(_ store: QSStore, transport: any QSSyncTransport) async throws -> QSSync {
+        let changes = QSSyncSchemaChanges(renamed: ["cards": ["estimate": "points"]], removed: ["cards": ["color"]])
+        return try await QSSync.attach(to: store, transport: transport, schemaChanges: changes)
+    }
+    // sample-end
+
+    // sample-begin
+    @MainActor
     func watchForSyncedChanges(in store: QSStore) async {
         for await change in store.changes where change.source == .sync {
             print("sync changed", change.typeNames.sorted())

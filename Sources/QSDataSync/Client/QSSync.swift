@@ -29,13 +29,13 @@ public final class QSSync {
     let applier: RemoteApplier
     private var running: Task<QSSyncReport, any Error>?
 
-    private init(store: QSStore, transport: any QSSyncTransport, schema: SyncedSchema, clock: HybridLogicalClock) {
+    private init(store: QSStore, transport: any QSSyncTransport, schema: SyncedSchema, clock: HybridLogicalClock, history: SchemaHistory) {
         self.store = store
         self.transport = transport
         replicaID = clock.replica
         capture = ChangeCapture(schema: schema, clock: clock)
         outbox = Outbox(schema: schema)
-        applier = RemoteApplier(schema: schema, clock: clock)
+        applier = RemoteApplier(schema: schema, clock: clock, history: history)
     }
 
     /// Starts syncing `store`: from now on every committed change to a synced type is queued for
@@ -45,28 +45,40 @@ public final class QSSync {
     ///   - clock: the wall clock stamps start from (a test's, to simulate a device whose clock is wrong).
     ///   - newReplicaID: the ID a database attached for the first time gets (random unless a
     ///     test that must repeat exactly gives one); a database keeps the one it got.
-    /// - Throws: ``QSSyncError/nothingSynced`` when the model marks no type `synced`.
+    ///   - schemaChanges: the synced properties renamed or removed since the app version that
+    ///     last synced the file.
+    /// - Throws: ``QSSyncError/nothingSynced`` when the model marks no type `synced`;
+    ///   ``QSSyncError/syncedPropertyRemoved(table:property:)`` when a property the file synced
+    ///   before is missing from the model and `schemaChanges` doesn't name it.
     public static func attach(
-        to store: QSStore, transport: any QSSyncTransport, clock: QSSyncClock = .system, newReplicaID: SyncReplicaID? = nil
+        to store: QSStore, transport: any QSSyncTransport, clock: QSSyncClock = .system, newReplicaID: SyncReplicaID? = nil,
+        schemaChanges: QSSyncSchemaChanges = QSSyncSchemaChanges()
     ) async throws -> QSSync {
         let schema = SyncedSchema(model: store.model)
         guard !schema.isEmpty else { throw QSSyncError.nothingSynced }
         let newReplica = newReplicaID ?? SyncReplicaID.random()
-        let hybridClock = try await store.writeInOwnTransaction("attach sync", source: .sync) { connection in
+        let (hybridClock, history) = try await attachingTransaction(on: store) { connection in
             try SyncStateTables.create(on: connection)
+            let (history, added) = try SchemaHistory.update(to: schema, changes: schemaChanges, on: connection)
             if let text = try SyncStateTables.text(.replica, on: connection), let replica = SyncReplicaID(text: text) {
                 let last = try SyncStateTables.text(.clock, on: connection).flatMap(SyncStamp.init(text:))
                 let hybridClock = HybridLogicalClock(replica: replica, wallClock: clock, last: last)
-                // Whatever was committed while no sync was attached is queued now.
-                try ChangeCapture(schema: schema, clock: hybridClock).capture(on: connection)
-                return hybridClock
+                let capture = ChangeCapture(schema: schema, clock: hybridClock)
+                // Whatever was committed while no sync was attached is queued now; then what an
+                // older version kept for what this one syncs is merged.
+                try capture.capture(on: connection)
+                if !added.isEmpty {
+                    try RemoteApplier(schema: schema, clock: hybridClock, history: history).mergeKept(added, on: connection)
+                    try capture.skipToEnd(on: connection)
+                }
+                return (hybridClock, history)
             }
             try SyncStateTables.set(.replica, to: .text(newReplica.text), on: connection)
             let hybridClock = HybridLogicalClock(replica: newReplica, wallClock: clock, last: nil)
             try ChangeCapture(schema: schema, clock: hybridClock).captureEverything(on: connection)
-            return hybridClock
+            return (hybridClock, history)
         }
-        let sync = QSSync(store: store, transport: transport, schema: schema, clock: hybridClock)
+        let sync = QSSync(store: store, transport: transport, schema: schema, clock: hybridClock, history: history)
         let capture = sync.capture
         try await store.setCommitHook { connection, source in
             // Sync's own writes place the log themselves: what they merged is not an edit to send back.
@@ -74,6 +86,18 @@ public final class QSSync {
             try capture.capture(on: connection)
         }
         return sync
+    }
+
+    /// Runs `body` in a write transaction; a ``QSSyncError`` it throws is thrown as it is.
+    private static func attachingTransaction<Value: Sendable>(
+        on store: QSStore, _ body: @escaping @Sendable (SQLiteConnection) throws -> Value
+    ) async throws -> Value {
+        do {
+            return try await store.writeInOwnTransaction("attach sync", source: .sync, body)
+        } catch let error as QSWriteError {
+            if let syncError = error.underlying as? QSSyncError { throw syncError }
+            throw error
+        }
     }
 
     /// Stops queueing changes. The queue stays in the file, and the next ``attach(to:transport:clock:)``

@@ -19,6 +19,9 @@ public enum QSSyncError: Error, Equatable, CustomStringConvertible {
     case unreadableResponse(String)
     /// The server could not be reached.
     case unreachable(String)
+    /// A property or relationship (`*`: the whole table) the file synced before is not synced
+    /// by the model now, and ``QSSyncSchemaChanges`` doesn't say it was renamed or removed.
+    case syncedPropertyRemoved(table: String, property: String)
 
     public var description: String {
         switch self {
@@ -26,6 +29,10 @@ public enum QSSyncError: Error, Equatable, CustomStringConvertible {
         case .server(let status, let code, let message): "the sync server answered \(status) \(code): \(message)"
         case .unreadableResponse(let problem): "the sync server's answer could not be read: \(problem)"
         case .unreachable(let problem): "the sync server could not be reached: \(problem)"
+        case .syncedPropertyRemoved(let table, let property):
+            property == "*"
+                ? "the table \(table) synced before and doesn't now: name it removed (\"*\") in QSSyncSchemaChanges"
+                : "\(table).\(property) synced before and isn't in the model now: name it renamed or removed in QSSyncSchemaChanges"
         }
     }
 }

@@ -36,6 +36,9 @@ public struct SyncStamp: Hashable, Comparable, Sendable, Codable, CustomStringCo
         self.init(milliseconds: Int64(milliseconds), counter: Int(counter), replica: replica)
     }
 
+    /// Earlier than every stamp a clock makes.
+    public static let zero = SyncStamp(milliseconds: 0, counter: 0, replica: .none)
+
     /// The largest time a stamp holds: year 10889, far past any clock.
     public static let maximumMilliseconds: Int64 = 0xFFFF_FFFF_FFFF
     /// The most events one replica stamps within one millisecond.
@@ -86,6 +89,9 @@ public struct SyncReplicaID: Hashable, Sendable, Codable, CustomStringConvertibl
         guard text.count == 16, SyncStamp.number(Substring(text)) != nil else { return nil }
         self.text = text
     }
+
+    /// All zeros: no replica's (see ``SyncStamp/zero``).
+    static let none = SyncReplicaID(unchecked: "0000000000000000")
 
     private init(unchecked text: String) {
         self.text = text

@@ -7,6 +7,8 @@ import QSData
 struct RemoteApplier: Sendable {
     let schema: SyncedSchema
     let clock: HybridLogicalClock
+    /// The renames in force, for what older devices send.
+    let history: SchemaHistory
 
     /// What applying a pull did.
     struct Outcome: Sendable, Equatable {
@@ -24,16 +26,63 @@ struct RemoteApplier: Sendable {
         var inserted: [String: [SQLValue]] = [:]
         for change in changes {
             guard let table = schema.tables[change.table] else {
+                // A newer version's table: kept whole for when this device updates.
                 outcome.unknownTables.insert(change.table)
+                try KeptParts.keep(change.record, of: change.ids, in: change.table, where: { _ in true }, on: connection)
                 continue
             }
-            let incoming = change.record
-            if let latest = incoming.latestStamp { clock.observe(latest) }
+            let (incoming, unknown) = split(change.record, of: table)
+            // A newer version's properties: kept for when this device updates.
+            try KeptParts.keep(unknown, of: change.ids, in: table.name, where: { _ in true }, on: connection)
+            if let latest = change.record.latestStamp { clock.observe(latest) }
             let ids = change.ids.filter { $0.fits(table.uniqueIDType) }.map(\.sqlValue)
             try apply(incoming, to: ids, of: table, on: connection, outcome: &outcome, inserted: &inserted[table.name, default: []])
         }
         try rewriteLists(naming: inserted, on: connection)
         return outcome
+    }
+
+    /// The parts of `record` this model syncs, under the names it has now (an older device may
+    /// send a renamed one's old name), and the parts it doesn't know.
+    private func split(_ record: SyncRecord, of table: SyncedTable) -> (known: SyncRecord, unknown: SyncRecord) {
+        var known = SyncRecord(created: record.created, deleted: record.deleted)
+        var unknown = SyncRecord()
+        for (name, stamp) in record.stamps {
+            let current = history.currentName(of: name, in: table.name)
+            if table.syncs(current) || table.list(named: current) != nil {
+                known.stamps[current] = stamp
+                known.values[current] = record.values[name]
+            } else {
+                unknown.stamps[name] = stamp
+                unknown.values[name] = record.values[name]
+            }
+        }
+        return (known, unknown)
+    }
+
+    /// Merges what was kept of `added` (by table, names the model syncs now and didn't before,
+    /// `*` for a whole table) as if it had just arrived.
+    func mergeKept(_ added: [String: Set<String>], on connection: SQLiteConnection) throws {
+        for (name, names) in added.sorted(by: { $0.key < $1.key }) {
+            guard let table = schema.tables[name] else { continue }
+            let wholeTable = names.contains("*")
+            let changes = try KeptParts.take(from: name, where: { part in
+                wholeTable || names.contains(part) || SyncListPart(name: part).map { names.contains($0.list) } ?? false
+            }, on: connection)
+            guard !changes.isEmpty else { continue }
+            if !wholeTable {
+                // A record takes its creation's stamp for every column it doesn't name; a new
+                // column's kept value is from after that creation, whatever its stamp says.
+                let ids = changes.flatMap(\.ids).map(\.sqlValue)
+                for (id, var record) in try LocalRecord.load(ids, table: table, on: connection) {
+                    for column in table.columnNames where names.contains(column) && record.stamps[column] == record.created {
+                        record.stamps[column] = .zero
+                    }
+                    try LocalRecord.save(record, id: id, table: name, on: connection)
+                }
+            }
+            _ = try apply(changes, on: connection)
+        }
     }
 
     /// Rewrites the lists that name children just inserted here: a list's parts may come before

@@ -8,6 +8,8 @@ import QSData
 /// - `qsdata_sync_outbox`: what waits to be pushed, one row per object and part (a property, a
 ///   list part, `+` for a creation, `-` for a deletion), with the stamp it was queued at and the
 ///   number of the last push that sent it. Editing one title a thousand times leaves one row.
+/// - `qsdata_sync_kept_parts`: what the server sent that this version of the model doesn't
+///   sync, kept for a later version (see ``KeptParts``).
 /// - `qsdata_sync_list_items`: each synced list's children, listed or taken out, with their
 ///   position keys and stamps (see ``ListItems``).
 ///
@@ -34,6 +36,7 @@ enum SyncStateTables {
     /// Creates the tables when missing, and adds what files made by older versions lack.
     static func create(on connection: SQLiteConnection) throws {
         try connection.executeScript(creationSQL)
+        try connection.executeScript(KeptParts.creationSQL)
         let outboxColumns = try connection.fetchRows("SELECT name FROM pragma_table_info('qsdata_sync_outbox')")
         if !outboxColumns.contains([.text("sentIn")]) {
             try connection.execute("ALTER TABLE qsdata_sync_outbox ADD COLUMN sentIn INTEGER")
@@ -46,6 +49,8 @@ enum SyncStateTables {
 
     enum Key: String {
         case replica, clock, position, token
+        /// The synced names as the file last synced them (see ``SchemaHistory``).
+        case schema
         /// The number of the last push made.
         case push
     }

@@ -1,0 +1,116 @@
+import Foundation
+import QSData
+import QSDataSync
+import QSDataSyncTestSupport
+import Testing
+
+/// Devices on two versions of the board model sync: what the newer version added passes through
+/// the older unchanged and is kept there for when it updates; a synced property the model drops is
+/// refused unless the app says it was renamed or removed.
+@MainActor
+struct SchemaVersionSyncTests {
+    /// The next version of the board model: cards have a colour, and labels sync.
+    static let newerModel = BoardModel.model
+        .replacingOccurrences(of: "<key>points</key><string>double?</string>", with: """
+            <key>points</key><string>double?</string><key>color</key><string>string?</string>
+            """)
+        .replacingOccurrences(of: "<key>Setting</key><dict>", with: """
+            <key>Label</key><dict>
+              <key>table</key><string>labels</string>
+              <key>synced</key><true/>
+              <key>properties</key><dict><key>uniqueID</key><string>string</string><key>text</key><string>string</string></dict>
+            </dict>
+            <key>Setting</key><dict>
+            """)
+    static let newerMigration = "ALTER TABLE cards ADD COLUMN color TEXT; CREATE TABLE labels (uniqueID TEXT PRIMARY KEY, text TEXT NOT NULL);"
+
+    /// Opens `url` with the newer model (migrating a file of the older one), through SQL only.
+    static func openNewer(at url: URL, model: String = newerModel) async throws -> QSStore {
+        try await QSStore.open(
+            at: url, model: QSDataModel(propertyList: Data(model.utf8), fileName: "Boards2.plist"),
+            schema: QSSchema(creationSQL: BoardModel.schema, migrations: [QSMigration(version: 1, sql: newerMigration)]), types: [])
+    }
+
+    @Test func whatANewerVersionAddsPassesThroughAnOlderOneAndIsThereWhenItUpdates() async throws {
+        let server = InMemorySyncServer()
+        let newerURL = Replica.temporaryURL(), olderURL = Replica.temporaryURL()
+        let newer = try await Self.openNewer(at: newerURL)
+        let newerSync = try await QSSync.attach(to: newer, transport: server)
+        try await newer.execute("INSERT INTO cards (uniqueID, title, color) VALUES (1, 'paint', 'red')")
+        try await newer.execute("INSERT INTO labels (uniqueID, text) VALUES ('urgent', 'Urgent')")
+        try await newerSync.sync()
+
+        let older = try await Replica(server: server, url: olderURL)
+        let report = try await older.sync.sync()
+        #expect(report.unknownTables == ["labels"])
+        let card = try #require(try await older.store.fetch(Card.self, id: 1))
+        card.title = "paint the door"
+        try await older.store.save(card).committed()
+        try await older.sync.sync()
+        try await newerSync.sync()
+        #expect(try await newer.fetchRows("SELECT title, color FROM cards") == [[.text("paint the door"), .text("red")]])
+        #expect(server.existingObjects(in: "cards")[.integer(1)]?["color"] == .text("red"), "the older device's edit left the colour alone")
+
+        // The older device updates: the colour and the label are there before it syncs again.
+        try await older.store.close()
+        let updated = try await Self.openNewer(at: olderURL)
+        let updatedSync = try await QSSync.attach(to: updated, transport: server)
+        #expect(try await updated.fetchRows("SELECT title, color FROM cards") == [[.text("paint the door"), .text("red")]])
+        #expect(try await updated.fetchRows("SELECT uniqueID, text FROM labels") == [[.text("urgent"), .text("Urgent")]])
+        #expect(try await updatedSync.waitingCount() == 0, "what was kept is merged, not sent back")
+        try await updated.close()
+        try await newer.close()
+    }
+
+    @Test func aSyncedPropertyTheModelDropsIsRefusedUnlessNamedRemovedOrRenamed() async throws {
+        let server = InMemorySyncServer()
+        let url = Replica.temporaryURL()
+        let newer = try await Self.openNewer(at: url)
+        _ = try await QSSync.attach(to: newer, transport: server)
+        try await newer.close()
+
+        // The colour and the labels are gone from the model (the columns stay in the file).
+        let dropped = try await Self.openNewer(at: url, model: BoardModel.model)
+        await #expect(throws: QSSyncError.syncedPropertyRemoved(table: "cards", property: "color")) {
+            try await QSSync.attach(to: dropped, transport: server, schemaChanges: QSSyncSchemaChanges(removed: ["labels": ["*"]]))
+        }
+        await #expect(throws: QSSyncError.syncedPropertyRemoved(table: "labels", property: "*")) {
+            try await QSSync.attach(to: dropped, transport: server, schemaChanges: QSSyncSchemaChanges(removed: ["cards": ["color"]]))
+        }
+        _ = try await QSSync.attach(
+            to: dropped, transport: server, schemaChanges: QSSyncSchemaChanges(removed: ["cards": ["color"], "labels": ["*"]]))
+        try await dropped.close()
+    }
+
+    /// `points` becomes `estimate`: what an older device sends as `points` lands in `estimate`.
+    @Test func aRenamedPropertyTakesWhatOlderDevicesSendUnderItsOldName() async throws {
+        let server = InMemorySyncServer()
+        let older = try await Replica(server: server)
+        try await older.store.save(Card(uniqueID: 1, title: "estimate me", points: 1)).committed()
+        try await older.sync.sync()
+
+        let url = Replica.temporaryURL()
+        let renamedModel = BoardModel.model.replacingOccurrences(of: "<key>points</key>", with: "<key>estimate</key>")
+        let first = try await QSStore.open(
+            at: url, model: QSDataModel(propertyList: Data(BoardModel.model.utf8), fileName: "Boards.plist"),
+            schema: QSSchema(creationSQL: BoardModel.schema), types: [])
+        _ = try await QSSync.attach(to: first, transport: server)
+        try await first.close()
+        let renamed = try await QSStore.open(
+            at: url, model: QSDataModel(propertyList: Data(renamedModel.utf8), fileName: "Boards2.plist"),
+            schema: QSSchema(creationSQL: BoardModel.schema, migrations: [QSMigration(version: 1, sql: "ALTER TABLE cards RENAME COLUMN points TO estimate")]),
+            types: [])
+        let sync = try await QSSync.attach(
+            to: renamed, transport: server, schemaChanges: QSSyncSchemaChanges(renamed: ["cards": ["estimate": "points"]]))
+        try await sync.sync()
+        #expect(try await renamed.fetchRows("SELECT estimate FROM cards") == [[.real(1)]])
+        let card = try #require(try await older.store.fetch(Card.self, id: 1))
+        card.points = 8
+        try await older.store.save(card).committed()
+        try await older.sync.sync()
+        try await sync.sync()
+        #expect(try await renamed.fetchRows("SELECT estimate FROM cards") == [[.real(8)]])
+        try await renamed.close()
+        try await older.close()
+    }
+}
