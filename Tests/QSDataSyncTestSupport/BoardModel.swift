@@ -148,9 +148,14 @@ public enum BoardModel {
         CREATE TABLE settings (uniqueID TEXT PRIMARY KEY, value TEXT NOT NULL);
         """
 
+    /// The model with cards named by their titles (the model's `uniqueKey`): two cards titled
+    /// alike, ignoring case and spacing, are one.
+    public static let modelWithUniqueTitles = model.replacingOccurrences(
+        of: "<key>table</key><string>cards</string>", with: "<key>table</key><string>cards</string><key>uniqueKey</key><string>title</string>")
+
     /// Opens (creating when new) a board store at `url`.
     @MainActor
-    public static func openStore(at url: URL) async throws -> QSStore {
+    public static func openStore(at url: URL, model: String = BoardModel.model) async throws -> QSStore {
         try await QSStore.open(
             at: url, model: QSDataModel(propertyList: Data(model.utf8), fileName: "Boards.plist"),
             schema: QSSchema(creationSQL: schema), types: [Board.self, Card.self, Setting.self])

@@ -11,9 +11,12 @@ final class Replica {
     let store: QSStore
     let sync: QSSync
 
-    init(server: any QSSyncTransport, url: URL = Replica.temporaryURL(), clock: QSSyncClock = .system, newReplicaID: SyncReplicaID? = nil) async throws {
+    init(
+        server: any QSSyncTransport, url: URL = Replica.temporaryURL(), clock: QSSyncClock = .system, newReplicaID: SyncReplicaID? = nil,
+        model: String = BoardModel.model
+    ) async throws {
         self.url = url
-        store = try await BoardModel.openStore(at: url)
+        store = try await BoardModel.openStore(at: url, model: model)
         sync = try await QSSync.attach(to: store, transport: server, clock: clock, newReplicaID: newReplicaID)
     }
 

@@ -20,8 +20,11 @@ final class SyncSimulation {
     /// Every object deleted on any replica: none may exist at the end.
     private var deletedCards: Set<Int64> = []
     private var deletedBoards: Set<Int64> = []
-    /// Every card created on any replica: those never deleted must exist at the end.
+    /// Every card created on any replica with a title of its own: those never deleted must exist at the end.
     private var createdCards: Set<Int64> = []
+    /// Cards made with one of the shared titles: of each title at most one may exist.
+    private var sharedTitleCards: Set<Int64> = []
+    static let sharedTitles = ["Paris", "paris ", "Rome", "ROME", "Lyon"]
     private var nextID: Int64 = 1
 
     init(seed: UInt64, replicaCount: Int = 3, steps: Int = 80) {
@@ -45,7 +48,7 @@ final class SyncSimulation {
             var idGenerator = SeededGenerator(seed: seed &+ UInt64(index) &* 7919)
             replicas.append(try await Replica(
                 server: SimulatedLink(replica: index, network: network), clock: clock.clock,
-                newReplicaID: SyncReplicaID.random(using: &idGenerator)))
+                newReplicaID: SyncReplicaID.random(using: &idGenerator), model: BoardModel.modelWithUniqueTitles))
         }
         defer { Task { @MainActor [replicas] in for replica in replicas { try? await replica.close() } } }
         // The server collects deletions once every replica that pulled in the last 30 seconds has
@@ -62,11 +65,16 @@ final class SyncSimulation {
         network.misbehaves = false
         network.partitioned = []
         try await network.deliverHeldPushes()
-        for round in 1...2 {
+        // Every replica syncs in turn until a whole round sends nothing (a merge may make edits of
+        // its own, a duplicate's deletion say, which the others need): at most five rounds.
+        for round in 1...5 {
+            var pushed = 0
             for (index, replica) in replicas.enumerated() {
                 let report = try await replica.sync.sync()
+                pushed += report.pushedObjects
                 journal.append("round \(round): replica \(index) syncs: \(describe(report))")
             }
+            if pushed == 0, round > 1 { break }
         }
         return try await differences()
     }
@@ -77,7 +85,7 @@ final class SyncSimulation {
         let store = replica.store
         switch random.next() % 100 {
         case 0..<14:
-            let cards = (0..<Int(random.next() % 4)).map { _ in Card(uniqueID: newCardID(), title: "new \(step)") }
+            let cards = (0..<Int(random.next() % 4)).map { _ in newCard(titled: "new \(step)") }
             let board = Board(uniqueID: newID(), name: "board \(step)", cards: cards)
             note(step, index, "creates board \(board.uniqueID) with cards \(cards.map(\.uniqueID))")
             try await store.save(board).committed()
@@ -97,14 +105,26 @@ final class SyncSimulation {
             board.name = "renamed \(step)@\(index)"
             note(step, index, "renames board \(board.uniqueID)")
             try await store.save(board).committed()
-        case 50..<56:
+        case 50..<53:
             guard let board = try await someBoard(on: replica), board.cards.count > 1 else { return }
             board.cards.shuffle(using: &random)
             note(step, index, "reorders board \(board.uniqueID) to \(board.cards.map(\.uniqueID))")
             try await store.save(board).committed()
+        case 53..<56:
+            // Cards are named by their titles: devices apart make the same few names.
+            guard let board = try await someBoard(on: replica) else { return }
+            let title = Self.sharedTitles[Int(random.next() % UInt64(Self.sharedTitles.count))]
+            guard try await store.fetchRows("SELECT uniqueID, title FROM cards").allSatisfy({ row in
+                if case .text(let held) = row[1] { UniqueTitles.key(held) != UniqueTitles.key(title) } else { true }
+            }) else { return }
+            let card = Card(uniqueID: newID(), title: title)
+            sharedTitleCards.insert(card.uniqueID)
+            board.cards.insert(card, at: Int(random.next() % UInt64(board.cards.count + 1)))
+            note(step, index, "names card \(card.uniqueID) \"\(title)\" in board \(board.uniqueID)")
+            try await store.save(board).committed()
         case 56..<60:
             guard let board = try await someBoard(on: replica) else { return }
-            let cards = (0..<1 + Int(random.next() % 3)).map { _ in Card(uniqueID: newCardID(), title: "inserted \(step)") }
+            let cards = (0..<1 + Int(random.next() % 3)).map { _ in newCard(titled: "inserted \(step)") }
             let place = Int(random.next() % UInt64(board.cards.count + 1))
             board.cards.insert(contentsOf: cards, at: place)
             note(step, index, "inserts cards \(cards.map(\.uniqueID)) at \(place) of board \(board.uniqueID)")
@@ -160,10 +180,11 @@ final class SyncSimulation {
         journal.append("step \(step): replica \(replica) \(what)")
     }
 
-    private func newCardID() -> Int64 {
+    /// A new card with a title of its own (its ID appended to `title`).
+    private func newCard(titled title: String) -> Card {
         let id = newID()
         createdCards.insert(id)
-        return id
+        return Card(uniqueID: id, title: "\(title) #\(id)")
     }
 
     private func newID() -> Int64 {
@@ -204,6 +225,12 @@ final class SyncSimulation {
         if !revivedCards.isEmpty { problems.append("deleted cards exist: \(revivedCards.sorted())") }
         let lostCards = createdCards.subtracting(deletedCards).subtracting(firstCards.keys)
         if !lostCards.isEmpty { problems.append("cards created and never deleted are missing: \(lostCards.sorted())") }
+        var titleHolders: [String: [Int64]] = [:]
+        for (card, text) in firstCards {
+            let title = text.split(separator: "|").first.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "'")) } ?? ""
+            titleHolders[UniqueTitles.key(title), default: []].append(card)
+        }
+        for (title, cards) in titleHolders where cards.count > 1 { problems.append("cards \(cards.sorted()) share the title \(title)") }
         if !revivedBoards.isEmpty { problems.append("deleted boards exist: \(revivedBoards.sorted())") }
         for (board, text) in firstBoards {
             let listed = text.split(separator: "|").last.map { $0.split(separator: ",").compactMap { Int64($0.trimmingCharacters(in: CharacterSet(charactersIn: "'"))) } } ?? []
@@ -233,5 +260,12 @@ final class SyncSimulation {
         Its steps:
         \((journal + network.log.map { "network: \($0)" }).joined(separator: "\n"))
         """
+    }
+}
+
+/// Titles as a unique key compares them: case and runs of whitespace ignored.
+enum UniqueTitles {
+    static func key(_ title: String) -> String {
+        title.split(whereSeparator: \.isWhitespace).joined(separator: " ").lowercased()
     }
 }

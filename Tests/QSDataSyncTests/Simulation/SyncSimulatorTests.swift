@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// The deterministic sync simulator: for each seed, replicas edit, reorder and delete through a
-/// misbehaving network with skewed clocks, and after the network heals and two sync rounds all
-/// of them and the server hold the same data, and no deleted object exists. CI runs a bounded
+/// misbehaving network with skewed clocks, and once the network heals and rounds of syncs send
+/// nothing more, all of them and the server hold the same data, and no deleted object exists. CI runs a bounded
 /// number of seeds; `QSDATA_SYNC_SEEDS=1,2,3` (or `1-200`) runs others.
 @MainActor
 struct SyncSimulatorTests {

@@ -34,6 +34,12 @@ public struct QSObjectDescription: Sendable, Equatable {
     /// The properties and relationships of a synced type that stay on this device (the model's
     /// `localProperties` key): a feed's HTTP cache headers, say.
     public internal(set) var localProperties: Set<String> = []
+    /// The string property of a synced type that names one object (the model's `uniqueKey` key):
+    /// two objects whose values are the same, ignoring case and runs of whitespace, are one
+    /// object. Sync merges two such objects made on different devices into the one created
+    /// first, and lists that named the other name it instead (a tag called "Paris" made on two
+    /// devices offline, say).
+    public internal(set) var uniqueKey: String?
 
     /// The property named `name`, if the model declares one.
     public func property(named name: String) -> QSPropertyDescription? {

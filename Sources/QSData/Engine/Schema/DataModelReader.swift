@@ -2,7 +2,7 @@
 struct DataModelReader {
     let fileName: String
 
-    static let objectKeys: Set = ["table", "uniqued", "immutable", "cachePermanently", "fetchAllAtStartup", "logChanges", "synced", "localProperties", "properties", "relationships", "search"]
+    static let objectKeys: Set = ["table", "uniqued", "immutable", "cachePermanently", "fetchAllAtStartup", "logChanges", "synced", "localProperties", "uniqueKey", "properties", "relationships", "search"]
     static let relationshipKeys: Set = ["table", "parentID", "childID", "childClass", "indexKey", "loading", "deleteRule"]
     static let searchKeys: Set = ["table", "columns"]
 
@@ -74,10 +74,26 @@ struct DataModelReader {
         if object["logChanges"] != nil { description.logsChanges = try bool(object, "logChanges", in: name) }
         description.synced = try bool(object, "synced", in: name)
         description.localProperties = try readLocalProperties(object["localProperties"], of: description)
+        description.uniqueKey = try readUniqueKey(object["uniqueKey"], of: description)
         if description.synced, !description.logsChanges {
             throw failure(name, "synced", "a synced type's changes must be logged: it can't also say logChanges false")
         }
         return description
+    }
+
+    /// The string property whose value, compared as sync compares it, names one object.
+    private func readUniqueKey(_ value: Any?, of description: QSObjectDescription) throws -> String? {
+        guard let value else { return nil }
+        guard let name = value as? String, let property = description.property(named: name), name != "uniqueID" else {
+            throw failure(description.name, "uniqueKey", "must name a string property other than uniqueID")
+        }
+        guard property.type == .string, !property.isOptional else {
+            throw failure(description.name, "uniqueKey", "'\(name)' is \(property.typeSpelling); a unique key is a string that is never NULL")
+        }
+        guard description.synced else {
+            throw failure(description.name, "uniqueKey", "only a synced type has a unique key: add <key>synced</key><true/>")
+        }
+        return name
     }
 
     /// The properties and relationships a synced type keeps on this device only.

@@ -103,6 +103,13 @@ struct Outbox: Sendable {
         }
     }
 
+    /// Queues `parts` of an object to be pushed, stamped `stamp` (a merge's own edit: a
+    /// duplicate's deletion, a list that named it).
+    static func queue(_ parts: [String], of id: SQLValue, in table: String, at stamp: SyncStamp, on connection: SQLiteConnection) throws {
+        let queue = try connection.statement("INSERT OR REPLACE INTO qsdata_sync_outbox (tableName, id, part, stamp) VALUES (?, ?, ?, ?)")
+        for part in parts { try queue.run([.text(table), id, .text(part), .text(stamp.text)]) }
+    }
+
     /// Whether a push whose answer never came sent some of what waits.
     func hasUnansweredParts(in store: QSStore) async throws -> Bool {
         try await store.read { connection in

@@ -21,13 +21,26 @@ struct RemoteApplier: Sendable {
         var unknownTables: Set<String> = []
     }
 
-    func apply(_ changes: [SyncChange], on connection: SQLiteConnection) throws -> Outcome {
+    /// What one call of ``apply(_:on:)`` gathers as it goes.
+    struct Batch {
         var outcome = Outcome()
+        /// Rows inserted, by table: lists that name them are rewritten at the end.
         var inserted: [String: [SQLValue]] = [:]
-        for change in changes {
+        /// Objects of tables with a unique key, by their keys, read when first needed.
+        var keys: [String: UniqueKeys] = [:]
+        /// Duplicates deleted (see ``UniqueKeys``): lists that named them name the one kept.
+        var duplicates: [(table: String, loser: SQLValue, winner: SQLValue)] = []
+    }
+
+    func apply(_ changes: [SyncChange], on connection: SQLiteConnection) throws -> Outcome {
+        var batch = Batch()
+        // Edits before creations: a creation whose unique key an object here held is then
+        // weighed against that object's key as this pull leaves it. (Merging is the same in any order.)
+        let ordered = changes.filter { $0.created == nil } + changes.filter { $0.created != nil }
+        for change in ordered {
             guard let table = schema.tables[change.table] else {
                 // A newer version's table: kept whole for when this device updates.
-                outcome.unknownTables.insert(change.table)
+                batch.outcome.unknownTables.insert(change.table)
                 try KeptParts.keep(change.record, of: change.ids, in: change.table, where: { _ in true }, on: connection)
                 continue
             }
@@ -36,10 +49,13 @@ struct RemoteApplier: Sendable {
             try KeptParts.keep(unknown, of: change.ids, in: table.name, where: { _ in true }, on: connection)
             if let latest = change.record.latestStamp { clock.observe(latest) }
             let ids = change.ids.filter { $0.fits(table.uniqueIDType) }.map(\.sqlValue)
-            try apply(incoming, to: ids, of: table, on: connection, outcome: &outcome, inserted: &inserted[table.name, default: []])
+            try apply(incoming, to: ids, of: table, on: connection, batch: &batch)
         }
-        try rewriteLists(naming: inserted, on: connection)
-        return outcome
+        try rewriteLists(naming: batch.inserted, on: connection)
+        for duplicate in batch.duplicates {
+            try redirectLists(from: duplicate.loser, to: duplicate.winner, childTable: duplicate.table, on: connection)
+        }
+        return batch.outcome
     }
 
     /// The parts of `record` this model syncs, under the names it has now (an older device may
@@ -103,10 +119,7 @@ struct RemoteApplier: Sendable {
         }
     }
 
-    private func apply(
-        _ incoming: SyncRecord, to ids: [SQLValue], of table: SyncedTable, on connection: SQLiteConnection,
-        outcome: inout Outcome, inserted: inout [SQLValue]
-    ) throws {
+    private func apply(_ incoming: SyncRecord, to ids: [SQLValue], of table: SyncedTable, on connection: SQLiteConnection, batch: inout Batch) throws {
         var records = try LocalRecord.load(ids, table: table, on: connection)
         let existing = try existingRows(ids, of: table, on: connection)
         let writer = RowWriter(table: table, connection: connection)
@@ -124,7 +137,7 @@ struct RemoteApplier: Sendable {
             var record = records[id] ?? SyncRecord()
             let merge = record.merge(lists.record(for: record))
             guard merge.changedAnything else { continue }
-            outcome.applied += 1
+            batch.outcome.applied += 1
             try LocalRecord.save(record, id: id, table: table.name, on: connection)
             if !merge.exists {
                 // Deleted. When the deletion came from the server, nothing of the object waits to
@@ -146,11 +159,16 @@ struct RemoteApplier: Sendable {
             let changedLists = Set(listParts.map(\.list))
             if existing.contains(id) {
                 try writer.update(id, with: columns)
-            } else if try writer.insert(id, with: columns) {
-                inserted.append(id)
             } else {
-                outcome.incomplete += 1
-                continue
+                if table.uniqueKey != nil, try !makeRoom(for: id, created: record.created, values: record.values, in: table, on: connection, batch: &batch) {
+                    continue
+                }
+                guard try writer.insert(id, with: columns) else {
+                    batch.outcome.incomplete += 1
+                    continue
+                }
+                batch.inserted[table.name, default: []].append(id)
+                batch.keys[table.name]?.note(record.values, heldBy: id)
             }
             for name in changedLists.sorted() { try writer.rewriteList(name, of: id, from: record) }
         }

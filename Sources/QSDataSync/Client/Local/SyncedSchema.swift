@@ -10,6 +10,7 @@ struct SyncedSchema: Sendable {
         let descriptions = model.objectTypes.values.filter(\.synced).sorted { $0.name < $1.name }
         for description in descriptions {
             var table = tables[description.table] ?? SyncedTable(name: description.table, uniqueIDType: description.uniqueIDType)
+            table.uniqueKey = table.uniqueKey ?? description.uniqueKey
             for property in description.properties.dropFirst() where !description.localProperties.contains(property.name) {
                 if !table.columns.contains(where: { $0.name == property.name }) { table.columns.append(property) }
             }
@@ -64,6 +65,8 @@ struct SyncedTable: Sendable {
     let uniqueIDType: QSPropertyType
     /// The synced columns, uniqueID left out.
     var columns: [QSPropertyDescription] = []
+    /// The string column whose value names one object (see ``UniqueKeys``), if the model gives one.
+    var uniqueKey: String?
     /// The synced to-many relationships.
     var lists: [QSRelationshipDescription] = []
     /// The table of each relationship's children, by relationship name, where that table syncs.
