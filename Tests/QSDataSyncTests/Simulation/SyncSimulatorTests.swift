@@ -21,4 +21,12 @@ struct SyncSimulatorTests {
         let problems = try await simulation.run()
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))\n\(simulation.replayInstructions)")
     }
+
+    /// The same on Vesper's data model: ordered tags named by their normalised names, and attachments.
+    @Test(arguments: seeds.prefix(30))
+    func vesperReplicasConvergeAfterTheNetworkHeals(seed: UInt64) async throws {
+        let simulation = VesperSimulation(seed: seed)
+        let problems = try await simulation.run()
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))\n\(simulation.replayInstructions)")
+    }
 }
