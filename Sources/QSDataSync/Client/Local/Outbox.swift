@@ -18,9 +18,8 @@ struct Outbox: Sendable {
         // What an earlier push sent goes first, so that every push sends again everything sent
         // before and not acknowledged. A part first sent in push N then arrived exactly when the
         // server has taken a push numbered N or more (see ``acknowledge(through:on:)``).
-        let rows = try connection.fetchRows(
-            "SELECT tableName, id, part, stamp FROM qsdata_sync_outbox ORDER BY sentIn IS NULL, tableName, id LIMIT ?",
-            [.integer(Int64(limit))])
+        let order = "ORDER BY sentIn IS NULL, tableName, id, part LIMIT ?"
+        let rows = try connection.fetchRows("SELECT tableName, id, part, stamp FROM qsdata_sync_outbox \(order)", [.integer(Int64(limit))])
         var sent: [SentPart] = []
         var partsByTable: [String: [(id: SQLValue, parts: [String])]] = [:]
         for row in rows where row.count == 4 {
@@ -48,9 +47,11 @@ struct Outbox: Sendable {
         var number: Int64 = 1
         if case .integer(let last) = try SyncStateTables.value(.push, on: connection) { number = last + 1 }
         try SyncStateTables.set(.push, to: .integer(number), on: connection)
-        let mark = try connection.statement(
-            "UPDATE qsdata_sync_outbox SET sentIn = ? WHERE tableName = ? AND id = ? AND part = ? AND stamp = ? AND sentIn IS NULL")
-        for part in sent { try mark.run([.integer(number), .text(part.table), part.id, .text(part.part), .text(part.stamp)]) }
+        // The same rows, in one statement (nothing else writes within this transaction).
+        try connection.execute(
+            "UPDATE qsdata_sync_outbox SET sentIn = ? WHERE sentIn IS NULL AND (tableName, id, part) IN "
+                + "(SELECT tableName, id, part FROM qsdata_sync_outbox \(order))",
+            [.integer(number), .integer(Int64(limit))])
         return (changes, sent, number)
     }
 
