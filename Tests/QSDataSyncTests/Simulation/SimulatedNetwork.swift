@@ -51,6 +51,24 @@ final class SimulatedNetwork {
         return try await server.pull(since: token, limit: limit, replica: replicaID)
     }
 
+    /// Stops misbehaving, delivers what it held back, and has every replica sync in turn until
+    /// a whole round sends nothing (a merge may make edits of its own, a duplicate's deletion
+    /// say, which the others need): at most five rounds. `note` hears each sync's report.
+    func heal(syncing syncs: [QSSync], note: (_ round: Int, _ replica: Int, QSSyncReport) -> Void) async throws {
+        misbehaves = false
+        partitioned = []
+        try await deliverHeldPushes()
+        for round in 1...5 {
+            var pushed = 0
+            for (index, sync) in syncs.enumerated() {
+                let report = try await sync.sync()
+                pushed += report.pushedObjects
+                note(round, index, report)
+            }
+            if pushed == 0, round > 1 { return }
+        }
+    }
+
     /// Delivers the held pushes, newest first.
     func deliverHeldPushes() async throws {
         let held = heldPushes

@@ -62,19 +62,8 @@ final class SyncSimulation {
             try await takeStep(step)
         }
         journal.append("the network heals")
-        network.misbehaves = false
-        network.partitioned = []
-        try await network.deliverHeldPushes()
-        // Every replica syncs in turn until a whole round sends nothing (a merge may make edits of
-        // its own, a duplicate's deletion say, which the others need): at most five rounds.
-        for round in 1...5 {
-            var pushed = 0
-            for (index, replica) in replicas.enumerated() {
-                let report = try await replica.sync.sync()
-                pushed += report.pushedObjects
-                journal.append("round \(round): replica \(index) syncs: \(describe(report))")
-            }
-            if pushed == 0, round > 1 { break }
+        try await network.heal(syncing: replicas.map(\.sync)) { round, index, report in
+            journal.append("round \(round): replica \(index) syncs: \(describe(report))")
         }
         return try await differences()
     }

@@ -66,17 +66,8 @@ final class VesperSimulation {
         }
         for step in 0..<steps { try await takeStep(step) }
         journal.append("the network heals")
-        network.misbehaves = false
-        network.partitioned = []
-        try await network.deliverHeldPushes()
-        for round in 1...5 {
-            var pushed = 0
-            for (index, sync) in syncs.enumerated() {
-                let report = try await sync.sync()
-                pushed += report.pushedObjects
-                journal.append("round \(round): replica \(index) pushed \(report.pushedObjects), pulled \(report.pulledObjects)")
-            }
-            if pushed == 0, round > 1 { break }
+        try await network.heal(syncing: syncs) { round, index, report in
+            journal.append("round \(round): replica \(index) pushed \(report.pushedObjects), pulled \(report.pulledObjects)")
         }
         return try await differences()
     }

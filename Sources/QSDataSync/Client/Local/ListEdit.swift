@@ -9,6 +9,12 @@ struct ListEdit: Equatable {
 
     var isEmpty: Bool { removed.isEmpty && added.isEmpty && positions.isEmpty }
 
+    init(removed: [SyncID] = [], added: [SyncID] = [], positions: [SyncID: String] = [:]) {
+        self.removed = removed
+        self.added = added
+        self.positions = positions
+    }
+
     /// - Parameters:
     ///   - known: the listed children in their keys' order, with their keys.
     ///   - saved: the children in the order the app saved.

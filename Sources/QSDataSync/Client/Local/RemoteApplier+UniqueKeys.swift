@@ -44,20 +44,16 @@ extension RemoteApplier {
                     [.text(table.name), .text(list.name), loser]).compactMap(\.first)
                 let writer = RowWriter(table: table, connection: connection)
                 for (parent, var record) in try LocalRecord.load(parents, table: table, on: connection) {
-                    let stamp = clock.next()
-                    var parts: [SyncListPart] = []
-                    func set(_ child: SyncID, _ kind: SyncListPart.Kind, to value: SyncValue) {
-                        let part = SyncListPart(list: list.name, child: child, kind: kind)
-                        record.stamps[part.name] = stamp
-                        record.values[part.name] = value
-                        parts.append(part)
-                    }
-                    let position = record.values[SyncListPart(list: list.name, child: loserID, kind: .position).name] ?? .text("")
-                    set(loserID, .membership, to: .null)
+                    var edit = ListEdit(removed: [loserID])
                     if record.values[SyncListPart(list: list.name, child: winnerID, kind: .membership).name] != SyncListPart.listed {
-                        set(winnerID, .membership, to: SyncListPart.listed)
-                        set(winnerID, .position, to: position)
+                        // The one kept takes the duplicate's place.
+                        let place = record.values[SyncListPart(list: list.name, child: loserID, kind: .position).name]
+                        let key: String = if case .text(let text) = place { text } else { "" }
+                        edit.added = [winnerID]
+                        edit.positions = [winnerID: key]
                     }
+                    let stamp = clock.next()
+                    let parts = record.apply(edit, to: list.name, at: stamp)
                     try ListItems.save(parts, of: record, parent: parent, table: table.name, on: connection)
                     try Outbox.queue(parts.map(\.name), of: parent, in: table.name, at: stamp, on: connection)
                     try writer.rewriteList(list.name, of: parent, from: record)

@@ -58,21 +58,11 @@ struct WholeLists {
 
     @discardableResult
     private static func set(_ list: String, to children: [SyncID], was held: SyncRecord, in record: inout SyncRecord, at stamp: SyncStamp) -> [SyncListPart] {
-        var parts: [SyncListPart] = []
-        func set(_ child: SyncID, _ kind: SyncListPart.Kind, to value: SyncValue) {
-            let part = SyncListPart(list: list, child: child, kind: kind)
-            record.stamps[part.name] = stamp
-            record.values[part.name] = value
-            parts.append(part)
-        }
         let named = Set(children)
-        for (child, _) in ListItems.listed(list, in: held) where !named.contains(child) {
-            set(child, .membership, to: .null)
-        }
-        for (child, key) in zip(children, SyncListPosition.wholeList(of: children.count)) {
-            set(child, .membership, to: SyncListPart.listed)
-            set(child, .position, to: .text(key))
-        }
-        return parts
+        let edit = ListEdit(
+            removed: ListItems.listed(list, in: held).map(\.child).filter { !named.contains($0) },
+            added: children,
+            positions: Dictionary(zip(children, SyncListPosition.wholeList(of: children.count)), uniquingKeysWith: { first, _ in first }))
+        return record.apply(edit, to: list, at: stamp)
     }
 }
