@@ -37,6 +37,16 @@ struct SyncingSamples {
 
     // sample-begin
     @MainActor
+    func showPhoto(of noteID: Int64, in store: QSStore, sync: QSSync) async throws -> Data? {
+        try await sync.loadBlob("photo", of: .integer(noteID), in: "notes")
+        let rows = try await store.fetchRows("SELECT photo FROM notes WHERE uniqueID = ?", [.integer(noteID)])
+        guard case .blob(let bytes)? = rows.first?.first else { return nil }
+        return bytes
+    }
+    // sample-end
+
+    // sample-begin
+    @MainActor
     func watchForSyncedChanges(in store: QSStore) async {
         for await change in store.changes where change.source == .sync {
             print("sync changed", change.typeNames.sorted())

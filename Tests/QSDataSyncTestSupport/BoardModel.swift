@@ -153,11 +153,22 @@ public enum BoardModel {
     public static let modelWithUniqueTitles = model.replacingOccurrences(
         of: "<key>table</key><string>cards</string>", with: "<key>table</key><string>cards</string><key>uniqueKey</key><string>title</string>")
 
+    /// The model with blobs: a card's cover (downloaded with the card) and a board's
+    /// background (downloaded when asked for). SQL only: the Swift types don't read them.
+    public static let modelWithBlobs = model
+        .replacingOccurrences(of: "<key>points</key><string>double?</string>", with: "<key>points</key><string>double?</string><key>cover</key><string>data?</string>")
+        .replacingOccurrences(of: "<key>draft</key><string>string?</string>", with: "<key>draft</key><string>string?</string><key>background</key><string>data?</string>")
+        .replacingOccurrences(of: "<key>table</key><string>cards</string>", with: "<key>table</key><string>cards</string><key>syncedBlobs</key><dict><key>cover</key><string>eager</string></dict>")
+        .replacingOccurrences(of: "<key>table</key><string>boards</string>", with: "<key>table</key><string>boards</string><key>syncedBlobs</key><dict><key>background</key><string>lazy</string></dict>")
+    public static let schemaWithBlobs = schema + "ALTER TABLE cards ADD COLUMN cover BLOB; ALTER TABLE boards ADD COLUMN background BLOB;"
+
     /// Opens (creating when new) a board store at `url`.
     @MainActor
-    public static func openStore(at url: URL, model: String = BoardModel.model) async throws -> QSStore {
+    public static func openStore(
+        at url: URL, model: String = BoardModel.model, schema: String = BoardModel.schema,
+        types: [any QSDataObject.Type] = [Board.self, Card.self, Setting.self]
+    ) async throws -> QSStore {
         try await QSStore.open(
-            at: url, model: QSDataModel(propertyList: Data(model.utf8), fileName: "Boards.plist"),
-            schema: QSSchema(creationSQL: schema), types: [Board.self, Card.self, Setting.self])
+            at: url, model: QSDataModel(propertyList: Data(model.utf8), fileName: "Boards.plist"), schema: QSSchema(creationSQL: schema), types: types)
     }
 }

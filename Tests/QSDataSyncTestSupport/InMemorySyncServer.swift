@@ -43,6 +43,12 @@ public final class InMemorySyncServer: QSSyncTransport, @unchecked Sendable {
     private var collectedThrough: Int64 = 0
     private var replicas: [SyncReplicaID: (position: Int64, seenAt: Date)] = [:]
     private var lastPush: [SyncReplicaID: Int64] = [:]
+    /// Blobs by SHA-256: the parts received, whether complete, and the sequence number when they came.
+    private var blobs: [String: (parts: [Int: Data], complete: Bool, uploadedAt: Int64)] = [:]
+    /// Every blob part received.
+    public private(set) var blobPartsReceived = 0
+    /// Blobs downloaded.
+    public private(set) var blobDownloads = 0
     private var failuresLeft = 0
     public private(set) var pushes: [SyncPushRequest] = []
     public private(set) var pullCount = 0
@@ -79,6 +85,11 @@ public final class InMemorySyncServer: QSSyncTransport, @unchecked Sendable {
             // A push read from a queue before deletions this server has collected since (or with
             // a token it didn't make) could bring them back: refused.
             if let since = request.since, (Token(since)?.horizon ?? -1) < collectedThrough { throw Self.resyncRequired }
+            for change in request.changes {
+                for case .blobReference(let blob) in change.values.values where blobs[blob.sha256]?.complete != true {
+                    throw QSSyncError.server(status: 409, code: "blobMissing", message: "upload blob \(blob.sha256) first")
+                }
+            }
             var applied = 0
             for change in request.changes {
                 for id in change.ids {
@@ -128,6 +139,54 @@ public final class InMemorySyncServer: QSSyncTransport, @unchecked Sendable {
         }
     }
 
+    public func blobStatus(_ blob: SyncBlobReference) async throws -> SyncBlobStatus {
+        try lock.withLock {
+            try failIfAsked()
+            let held = blobs[blob.sha256]
+            return SyncBlobStatus(complete: held?.complete ?? false, parts: held.map { $0.complete ? [] : $0.parts.keys.sorted() } ?? [])
+        }
+    }
+
+    public func uploadBlobPart(_ blob: SyncBlobReference, index: Int, bytes: Data) async throws -> SyncBlobStatus {
+        try lock.withLock {
+            try failIfAsked()
+            let expected = blob.sizeOfPart(index)
+            guard (0..<blob.partCount).contains(index), bytes.count == expected else {
+                throw QSSyncError.server(status: 400, code: "invalidBlobPart", message: "part \(index) of \(blob) is \(expected) bytes")
+            }
+            blobPartsReceived += 1
+            var held = blobs[blob.sha256] ?? ([:], false, sequence)
+            guard !held.complete else { return SyncBlobStatus(complete: true, parts: []) }
+            held.parts[index] = bytes
+            if held.parts.count == blob.partCount {
+                let whole = (0..<blob.partCount).reduce(into: Data()) { $0.append(held.parts[$1] ?? Data()) }
+                guard SyncBlobReference(of: whole) == blob else {
+                    blobs[blob.sha256] = nil
+                    throw QSSyncError.server(status: 400, code: "blobMismatch", message: "the parts of \(blob) have another digest")
+                }
+                held = ([0: whole], true, sequence)
+            }
+            blobs[blob.sha256] = held
+            return SyncBlobStatus(complete: held.complete, parts: held.complete ? [] : held.parts.keys.sorted())
+        }
+    }
+
+    public func downloadBlob(_ blob: SyncBlobReference) async throws -> Data {
+        try lock.withLock {
+            try failIfAsked()
+            guard let held = blobs[blob.sha256], held.complete, let bytes = held.parts[0] else {
+                throw QSSyncError.server(status: 404, code: "blobNotFound", message: "no blob \(blob.sha256)")
+            }
+            blobDownloads += 1
+            return bytes
+        }
+    }
+
+    /// How many complete blobs the server holds.
+    public var blobCount: Int {
+        lock.withLock { blobs.values.filter(\.complete).count }
+    }
+
     /// Removes what no active replica needs any more, as the real server does after a pull.
     private func collect() {
         let activeSince = now().addingTimeInterval(-inactiveAfter)
@@ -139,6 +198,12 @@ public final class InMemorySyncServer: QSSyncTransport, @unchecked Sendable {
             held[key] = entry.collected()
         }
         collectedThrough = horizon
+        // Blobs no object names, uploaded before every active replica's place.
+        var named: Set<String> = []
+        for entry in held.values where entry.record.exists {
+            for case .blobReference(let blob) in entry.record.values.values { named.insert(blob.sha256) }
+        }
+        for (hash, blob) in blobs where blob.uploadedAt <= horizon && !named.contains(hash) { blobs[hash] = nil }
     }
 
     private static let resyncRequired = QSSyncError.server(status: 410, code: "resyncRequired", message: "pull everything again")

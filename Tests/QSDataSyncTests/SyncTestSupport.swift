@@ -13,10 +13,10 @@ final class Replica {
 
     init(
         server: any QSSyncTransport, url: URL = Replica.temporaryURL(), clock: QSSyncClock = .system, newReplicaID: SyncReplicaID? = nil,
-        model: String = BoardModel.model
+        model: String = BoardModel.model, schema: String = BoardModel.schema, types: [any QSDataObject.Type] = [Board.self, Card.self, Setting.self]
     ) async throws {
         self.url = url
-        store = try await BoardModel.openStore(at: url, model: model)
+        store = try await BoardModel.openStore(at: url, model: model, schema: schema, types: types)
         sync = try await QSSync.attach(to: store, transport: server, clock: clock, newReplicaID: newReplicaID)
     }
 

@@ -127,6 +127,7 @@ public final class QSSync {
                 try await self.pushAll(into: &report)
             }
             try await self.pull(into: &report)
+            report.blobsDownloaded += try await self.downloadEagerBlobs()
             return report
         }
         running = task
@@ -150,6 +151,10 @@ public final class QSSync {
             guard !next.sent.isEmpty else { return }
             if !next.changes.isEmpty {
                 let request = SyncPushRequest(replica: replicaID, changes: next.changes, since: token, number: next.number)
+                // The bytes of the blobs the push names go first: the server takes no reference to bytes it lacks.
+                for (blob, bytes) in next.uploads.sorted(by: { $0.key.sha256 < $1.key.sha256 }) {
+                    report.blobPartsUploaded += try await upload(blob, bytes: bytes)
+                }
                 do {
                     _ = try await transport.push(request)
                 } catch let error as QSSyncError {
@@ -190,6 +195,11 @@ public struct QSSyncReport: Sendable, Equatable {
     /// Times the server said this replica had been away longer than it keeps deletions, so
     /// everything was pulled again.
     public var resyncs = 0
+    /// Parts of blobs' bytes sent (a part the server held already, from an upload cut short or
+    /// another object naming the same bytes, is not sent again).
+    public var blobPartsUploaded = 0
+    /// Blobs whose bytes were downloaded, and the columns they filled.
+    public var blobsDownloaded = 0
     /// Objects removed here by a resync: the server no longer holds them (deleted on another
     /// device, and collected since), and this replica had not just created them.
     public var objectsRemovedByResync = 0

@@ -49,6 +49,34 @@ public struct QSSyncHTTPTransport: QSSyncTransport {
         return try Self.decode(SyncPullResponse.self, from: try await Self.send(request, session: session))
     }
 
+    public func blobStatus(_ blob: SyncBlobReference) async throws -> SyncBlobStatus {
+        try Self.decode(SyncBlobStatus.self, from: try await Self.send(try blobRequest(blob, "parts"), session: session))
+    }
+
+    public func uploadBlobPart(_ blob: SyncBlobReference, index: Int, bytes: Data) async throws -> SyncBlobStatus {
+        var request = try blobRequest(blob, "parts/\(index)")
+        request.httpMethod = "PUT"
+        request.httpBody = bytes
+        request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+        return try Self.decode(SyncBlobStatus.self, from: try await Self.send(request, session: session))
+    }
+
+    public func downloadBlob(_ blob: SyncBlobReference) async throws -> Data {
+        try await Self.send(try blobRequest(blob, nil), session: session)
+    }
+
+    /// `/v1/blobs/SHA256[/rest]?size=N`, authorised.
+    private func blobRequest(_ blob: SyncBlobReference, _ rest: String?) throws -> URLRequest {
+        var url = Self.endpoint(server, "blobs").appendingPathComponent(blob.sha256)
+        if let rest { url = url.appendingPathComponent(rest) }
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        components?.queryItems = [URLQueryItem(name: "size", value: String(blob.size))]
+        guard let withSize = components?.url else { throw QSSyncError.unreachable("can't make a blob URL from \(server)") }
+        var request = URLRequest(url: withSize)
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        return request
+    }
+
     private static func endpoint(_ server: URL, _ name: String) -> URL {
         server.appendingPathComponent(String(SyncProtocol.pathPrefix.dropFirst())).appendingPathComponent(name)
     }

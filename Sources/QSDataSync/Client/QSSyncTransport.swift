@@ -1,12 +1,28 @@
-/// How a ``QSSync`` reaches its server: the two calls of the sync protocol. QSData's own is
-/// ``QSSyncHTTPTransport`` (URLSession); an app with another HTTP client implements these two,
-/// sending the bodies as `Docs/SyncProtocol.md` says.
+import Foundation
+
+/// How a ``QSSync`` reaches its server: the calls of the sync protocol. QSData's own is
+/// ``QSSyncHTTPTransport`` (URLSession); an app with another HTTP client implements push and
+/// pull (and the blob calls, when its model syncs blobs), sending the bodies as
+/// `Docs/SyncProtocol.md` says.
 public protocol QSSyncTransport: Sendable {
     /// `POST /v1/push`.
     func push(_ request: SyncPushRequest) async throws -> SyncPushResponse
     /// `GET /v1/pull?since=TOKEN&limit=N&replica=ID` (no `since` for everything). The server may
     /// leave out what `replica` itself wrote: that replica has it already.
     func pull(since token: String?, limit: Int, replica: SyncReplicaID?) async throws -> SyncPullResponse
+    /// `GET /v1/blobs/SHA256/parts?size=N`: what the server holds of a blob.
+    func blobStatus(_ blob: SyncBlobReference) async throws -> SyncBlobStatus
+    /// `PUT /v1/blobs/SHA256/parts/INDEX?size=N`: one part of a blob's bytes.
+    func uploadBlobPart(_ blob: SyncBlobReference, index: Int, bytes: Data) async throws -> SyncBlobStatus
+    /// `GET /v1/blobs/SHA256?size=N`: a blob's bytes.
+    func downloadBlob(_ blob: SyncBlobReference) async throws -> Data
+}
+
+extension QSSyncTransport {
+    /// A transport written before blobs syncs every model without synced blobs.
+    public func blobStatus(_ blob: SyncBlobReference) async throws -> SyncBlobStatus { throw QSSyncError.blobsUnsupported }
+    public func uploadBlobPart(_ blob: SyncBlobReference, index: Int, bytes: Data) async throws -> SyncBlobStatus { throw QSSyncError.blobsUnsupported }
+    public func downloadBlob(_ blob: SyncBlobReference) async throws -> Data { throw QSSyncError.blobsUnsupported }
 }
 
 /// Why sync failed.
@@ -22,6 +38,10 @@ public enum QSSyncError: Error, Equatable, CustomStringConvertible {
     /// A property or relationship (`*`: the whole table) the file synced before is not synced
     /// by the model now, and ``QSSyncSchemaChanges`` doesn't say it was renamed or removed.
     case syncedPropertyRemoved(table: String, property: String)
+    /// The model syncs blobs and the transport has no blob calls.
+    case blobsUnsupported
+    /// A downloaded blob's bytes are not the ones its reference names.
+    case blobMismatch(SyncBlobReference)
 
     public var description: String {
         switch self {
@@ -29,6 +49,8 @@ public enum QSSyncError: Error, Equatable, CustomStringConvertible {
         case .server(let status, let code, let message): "the sync server answered \(status) \(code): \(message)"
         case .unreadableResponse(let problem): "the sync server's answer could not be read: \(problem)"
         case .unreachable(let problem): "the sync server could not be reached: \(problem)"
+        case .blobsUnsupported: "the sync transport doesn't carry blobs: implement QSSyncTransport's blob calls"
+        case .blobMismatch(let blob): "the bytes downloaded for blob \(blob) have another digest or size"
         case .syncedPropertyRemoved(let table, let property):
             property == "*"
                 ? "the table \(table) synced before and doesn't now: name it removed (\"*\") in QSSyncSchemaChanges"

@@ -15,10 +15,16 @@ public enum SyncValue: Hashable, Sendable, Codable {
     case blob(Data)
     /// A relationship's children, in order: a whole list, from a replica older than list parts.
     case ids([SyncID])
+    /// A blob property's value: the bytes it names travel on their own (see ``SyncBlobReference``).
+    case blobReference(SyncBlobReference)
 
     private enum BlobKey: String, CodingKey { case base64 }
 
     public init(from decoder: any Decoder) throws {
+        if let reference = try? SyncBlobReference(from: decoder) {
+            self = .blobReference(reference)
+            return
+        }
         if let object = try? decoder.container(keyedBy: BlobKey.self) {
             let text = try object.decode(String.self, forKey: .base64)
             guard let data = Data(base64Encoded: text) else {
@@ -67,6 +73,8 @@ public enum SyncValue: Hashable, Sendable, Codable {
         case .ids(let ids):
             var list = encoder.unkeyedContainer()
             for id in ids { try list.encode(id) }
+        case .blobReference(let reference):
+            try reference.encode(to: encoder)
         }
     }
 }

@@ -51,6 +51,20 @@ final class SimulatedNetwork {
         return try await server.pull(since: token, limit: limit, replica: replicaID)
     }
 
+    /// A blob call: cut off like any other, and while misbehaving one in six is lost (an upload
+    /// either before the server took the part or after: a device killed mid-upload).
+    func blob<Answer>(from replica: Int, _ what: String, _ call: () async throws -> Answer) async throws -> Answer {
+        if partitioned.contains(replica) { throw lost("\(what) from \(replica): partitioned") }
+        guard misbehaves else { return try await call() }
+        switch random.next() % 12 {
+        case 0: throw lost("\(what) from \(replica): request lost")
+        case 1:
+            _ = try await call()
+            throw lost("\(what) from \(replica): answer lost")
+        default: return try await call()
+        }
+    }
+
     /// Stops misbehaving, delivers what it held back, and has every replica sync in turn until
     /// a whole round sends nothing (a merge may make edits of its own, a duplicate's deletion
     /// say, which the others need): at most five rounds. `note` hears each sync's report.
@@ -101,5 +115,17 @@ struct SimulatedLink: QSSyncTransport {
 
     func pull(since token: String?, limit: Int, replica replicaID: SyncReplicaID?) async throws -> SyncPullResponse {
         try await network.pull(from: replica, since: token, limit: limit, replicaID: replicaID)
+    }
+
+    func blobStatus(_ blob: SyncBlobReference) async throws -> SyncBlobStatus {
+        try await network.blob(from: replica, "blob status") { try await network.server.blobStatus(blob) }
+    }
+
+    func uploadBlobPart(_ blob: SyncBlobReference, index: Int, bytes: Data) async throws -> SyncBlobStatus {
+        try await network.blob(from: replica, "blob part \(index)") { try await network.server.uploadBlobPart(blob, index: index, bytes: bytes) }
+    }
+
+    func downloadBlob(_ blob: SyncBlobReference) async throws -> Data {
+        try await network.blob(from: replica, "blob download") { try await network.server.downloadBlob(blob) }
     }
 }

@@ -23,7 +23,7 @@ struct SyncSimulatorTests {
     }
 
     /// The same on Vesper's data model: ordered tags named by their normalised names, and attachments.
-    @Test(arguments: seeds.prefix(30))
+    @Test(arguments: seeds.prefix(20))
     func vesperReplicasConvergeAfterTheNetworkHeals(seed: UInt64) async throws {
         let simulation = VesperSimulation(seed: seed)
         let problems = try await simulation.run()

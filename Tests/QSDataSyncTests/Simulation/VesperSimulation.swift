@@ -35,6 +35,11 @@ final class VesperSimulation {
         for table in ["notes", "attachments"] {
             model = model.replacingOccurrences(of: "<string>\(table)</string>", with: "<string>\(table)</string><key>synced</key><true/>")
         }
+        // An attachment's bytes travel with it, as a blob.
+        model = model.replacingOccurrences(
+            of: "<string>attachments</string><key>synced</key><true/>",
+            with: "<string>attachments</string><key>synced</key><true/><key>syncedBlobs</key><dict><key>bytes</key><string>eager</string></dict>")
+            .replacingOccurrences(of: "<key>mimeType</key>", with: "<key>bytes</key><string>data?</string><key>mimeType</key>")
         return model.replacingOccurrences(
             of: "<string>tags</string>\n", with: "<string>tags</string><key>synced</key><true/><key>uniqueKey</key><string>name</string>\n")
     }
@@ -42,7 +47,8 @@ final class VesperSimulation {
     static func schema() throws -> QSSchema {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("DataModels")
-        return try QSSchema(creationFile: folder.appendingPathComponent("Vesper.sql"), migrationsFolder: folder.appendingPathComponent("VesperMigrations"))
+        let vesper = try QSSchema(creationFile: folder.appendingPathComponent("Vesper.sql"), migrationsFolder: folder.appendingPathComponent("VesperMigrations"))
+        return try QSSchema(creationSQL: vesper.creationSQL + "\nALTER TABLE attachments ADD COLUMN bytes BLOB;", migrations: vesper.migrations)
     }
 
     func run(steps: Int = 80) async throws -> [String] {
@@ -116,9 +122,13 @@ final class VesperSimulation {
         case 53..<60:
             guard let id = try await someNote(on: store) else { return }
             let attachment = "attachment-\(newID())"
-            note("attaches \(attachment) to note \(id)")
+            // A few pictures, each attached to many notes: a little over 1 MiB, two parts each.
+            let picture = UInt8(random.next() % 3)
+            let bytes = Data((0..<(SyncProtocol.blobPartSize + 4_096)).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ Int(picture)) })
+            note("attaches \(attachment) (picture \(picture)) to note \(id)")
             try await store.writeAndWait { db in
-                try db.execute("INSERT INTO attachments (uniqueID, mimeType, height, width) VALUES (?, 'image/png', 10, 20)", [.text(attachment)])
+                try db.execute("INSERT INTO attachments (uniqueID, mimeType, height, width, bytes) VALUES (?, 'image/png', 10, 20, ?)",
+                               [.text(attachment), .blob(bytes)])
                 let next = try db.fetchValue("SELECT coalesce(max(ix), 0) + 1024 FROM attachmentsNotesLookup WHERE noteID = ?", [.integer(id)])
                 try db.execute("INSERT INTO attachmentsNotesLookup (attachmentID, noteID, ix) VALUES (?, ?, ?)", [.text(attachment), .integer(id), next ?? .integer(1024)])
             }
@@ -192,7 +202,7 @@ final class VesperSimulation {
         let queries = [
             "SELECT 'note', uniqueID, text FROM notes ORDER BY uniqueID",
             "SELECT 'tag', uniqueID, name FROM tags ORDER BY uniqueID",
-            "SELECT 'attachment', uniqueID, mimeType FROM attachments ORDER BY uniqueID",
+            "SELECT 'attachment', uniqueID, mimeType, length(bytes), hex(substr(bytes, 1, 4)), hex(substr(bytes, -4)) FROM attachments ORDER BY uniqueID",
             "SELECT 'tags of', noteID, group_concat(tagID) FROM (SELECT * FROM tagsNotesLookup ORDER BY noteID, ix) GROUP BY noteID",
             "SELECT 'attachments of', noteID, group_concat(attachmentID) FROM (SELECT * FROM attachmentsNotesLookup ORDER BY noteID, ix) GROUP BY noteID",
         ]

@@ -40,6 +40,10 @@ public struct QSObjectDescription: Sendable, Equatable {
     /// first, and lists that named the other name it instead (a tag called "Paris" made on two
     /// devices offline, say).
     public internal(set) var uniqueKey: String?
+    /// The `data?` properties of a synced type that travel as blobs (the model's `syncedBlobs`
+    /// key): named by the SHA-256 of their bytes, uploaded once however many objects hold the
+    /// same bytes, and downloaded as each says.
+    public internal(set) var syncedBlobs: [String: QSBlobLoading] = [:]
 
     /// The property named `name`, if the model declares one.
     public func property(named name: String) -> QSPropertyDescription? {
@@ -128,6 +132,14 @@ public enum QSDeleteRule: String, Sendable, CaseIterable {
     /// Deleting a parent that still lists children here fails with
     /// ``QSDataError/deleteDenied(type:relationship:)`` and deletes nothing.
     case deny
+}
+
+/// When a synced blob's bytes are downloaded to a device.
+public enum QSBlobLoading: String, Sendable, CaseIterable {
+    /// With the pull that brings the object.
+    case eager
+    /// When the app asks for them (`QSSync.loadBlob`); until then the property is NULL.
+    case lazy
 }
 
 /// How a fetch loads a relationship.

@@ -2,7 +2,7 @@
 struct DataModelReader {
     let fileName: String
 
-    static let objectKeys: Set = ["table", "uniqued", "immutable", "cachePermanently", "fetchAllAtStartup", "logChanges", "synced", "localProperties", "uniqueKey", "properties", "relationships", "search"]
+    static let objectKeys: Set = ["table", "uniqued", "immutable", "cachePermanently", "fetchAllAtStartup", "logChanges", "synced", "localProperties", "uniqueKey", "syncedBlobs", "properties", "relationships", "search"]
     static let relationshipKeys: Set = ["table", "parentID", "childID", "childClass", "indexKey", "loading", "deleteRule"]
     static let searchKeys: Set = ["table", "columns"]
 
@@ -75,6 +75,7 @@ struct DataModelReader {
         description.synced = try bool(object, "synced", in: name)
         description.localProperties = try readLocalProperties(object["localProperties"], of: description)
         description.uniqueKey = try readUniqueKey(object["uniqueKey"], of: description)
+        description.syncedBlobs = try readSyncedBlobs(object["syncedBlobs"], of: description)
         if description.synced, !description.logsChanges {
             throw failure(name, "synced", "a synced type's changes must be logged: it can't also say logChanges false")
         }
@@ -94,6 +95,28 @@ struct DataModelReader {
             throw failure(description.name, "uniqueKey", "only a synced type has a unique key: add <key>synced</key><true/>")
         }
         return name
+    }
+
+    /// The `data?` properties of a synced type that travel as blobs, and how each arrives.
+    private func readSyncedBlobs(_ value: Any?, of description: QSObjectDescription) throws -> [String: QSBlobLoading] {
+        guard let value else { return [:] }
+        guard let blobs = value as? [String: Any] else {
+            throw failure(description.name, "syncedBlobs", "must be a dictionary of property names to eager or lazy")
+        }
+        var loading: [String: QSBlobLoading] = [:]
+        for (name, how) in blobs {
+            guard let property = description.property(named: name), property.type == .data, property.isOptional else {
+                throw failure(description.name, "syncedBlobs.\(name)", "must name a data? property: a blob is NULL until its bytes arrive")
+            }
+            guard let text = how as? String, let mode = QSBlobLoading(rawValue: text) else {
+                throw failure(description.name, "syncedBlobs.\(name)", "must be eager or lazy")
+            }
+            loading[property.name] = mode
+        }
+        guard description.synced else {
+            throw failure(description.name, "syncedBlobs", "only a synced type has synced blobs: add <key>synced</key><true/>")
+        }
+        return loading
     }
 
     /// The properties and relationships a synced type keeps on this device only.

@@ -121,6 +121,7 @@ struct ChangeCapture: Sendable {
             case .deleted:
                 record = SyncRecord(created: record.created, deleted: stamp)
                 try ListItems.forget(parent: id, table: table, on: connection)
+                try BlobColumns.forget(table, id: id, on: connection)
                 try clearOutbox.run([.text(table), id])
                 try queue.run([.text(table), id, .text(OutboxPart.deletion), stampText])
             case .changed(let parts):
@@ -130,6 +131,8 @@ struct ChangeCapture: Sendable {
                     } else {
                         record.stamps[part] = stamp
                         try queue.run([.text(table), id, .text(part), stampText])
+                        // Bytes the app wrote itself are not to be overwritten by a download.
+                        if synced.blobs[part] != nil { try BlobColumns.forget(table, id: id, property: part, on: connection) }
                     }
                 }
                 for part in listParts { try queue.run([.text(table), id, .text(part.name), stampText]) }

@@ -1,3 +1,4 @@
+import Foundation
 import QSData
 
 /// Reads what waits in the outbox into a push, and takes out what the server acknowledged.
@@ -14,7 +15,7 @@ struct Outbox: Sendable {
 
     /// The next push: at most `limit` waiting parts, with their objects' current values, and its
     /// number; parts sent for the first time are marked with it. Empty when nothing waits.
-    func nextPush(limit: Int, on connection: SQLiteConnection) throws -> (changes: [SyncChange], sent: [SentPart], number: Int64) {
+    func nextPush(limit: Int, on connection: SQLiteConnection) throws -> (changes: [SyncChange], sent: [SentPart], number: Int64, uploads: [SyncBlobReference: Data]) {
         // What an earlier push sent goes first, so that every push sends again everything sent
         // before and not acknowledged. A part first sent in push N then arrived exactly when the
         // server has taken a push numbered N or more (see ``acknowledge(through:on:)``).
@@ -29,14 +30,19 @@ struct Outbox: Sendable {
             Self.add(part, of: row[1], to: &partsByTable[table, default: []])
         }
         var changes: [SyncChange] = []
+        var uploads: [SyncBlobReference: Data] = [:]
         for (tableName, objects) in partsByTable.sorted(by: { $0.key < $1.key }) {
             // A table that no longer syncs (the model changed): its waiting parts are dropped below.
             guard let table = schema.tables[tableName] else { continue }
             let ids = objects.map(\.id)
             let records = try LocalRecord.load(ids, table: table, on: connection)
-            let rows = try TableRows.read(ids, of: table, on: connection)
+            var rows = try TableRows.read(ids, of: table, on: connection)
             var outgoing: [(id: SyncID, record: SyncRecord)] = []
             for (id, parts) in objects {
+                for property in table.blobs.keys where rows[id] != nil && (parts.contains(property) || parts.contains(OutboxPart.creation)) {
+                    let value = rows[id]?[property]
+                    rows[id]?[property] = try BlobColumns.outgoing(value, of: property, id: id, in: tableName, uploads: &uploads, on: connection)
+                }
                 guard let syncID = SyncID(sqlValue: id), let held = records[id],
                       let record = Self.outgoing(parts, of: held, row: rows[id], table: table)
                 else { continue }
@@ -52,7 +58,7 @@ struct Outbox: Sendable {
             "UPDATE qsdata_sync_outbox SET sentIn = ? WHERE sentIn IS NULL AND (tableName, id, part) IN "
                 + "(SELECT tableName, id, part FROM qsdata_sync_outbox \(order))",
             [.integer(number), .integer(Int64(limit))])
-        return (changes, sent, number)
+        return (changes, sent, number, uploads)
     }
 
     /// Forgets that push `number` sent anything: the server refused it (it answered with an

@@ -147,14 +147,24 @@ struct RemoteApplier: Sendable {
                 // name it.
                 if merge.tookDeletion { try writer.forgetOutbox(of: id) }
                 try ListItems.forget(parent: id, table: table.name, on: connection)
+                try BlobColumns.forget(table.name, id: id, on: connection)
                 if existing.contains(id) || merge.tookDeletion { try writer.delete(id) }
                 continue
             }
             let listParts = merge.tookProperties.compactMap(SyncListPart.init(name:))
             try ListItems.save(listParts + (adopted[id] ?? []), of: record, parent: id, table: table.name, on: connection)
             try writer.forgetOutbox(of: id, parts: merge.tookProperties + (merge.tookCreation ? [OutboxPart.creation] : []))
-            let columns = merge.tookProperties.compactMap { name in
+            var columns = merge.tookProperties.compactMap { name in
                 table.column(named: name) != nil ? incoming.values[name].map { (name, $0) } : nil
+            }
+            // A blob column that now names bytes not here is NULL until they are downloaded.
+            var awaited: [(property: String, blob: SyncBlobReference)] = []
+            for (offset, (name, value)) in columns.enumerated() where table.blobs[name] != nil {
+                try BlobColumns.forget(table.name, id: id, property: name, on: connection)
+                if case .blobReference(let blob) = value {
+                    awaited.append((name, blob))
+                    columns[offset].1 = .null
+                }
             }
             let changedLists = Set(listParts.map(\.list))
             if existing.contains(id) {
@@ -170,6 +180,7 @@ struct RemoteApplier: Sendable {
                 batch.inserted[table.name, default: []].append(id)
                 batch.keys[table.name]?.note(record.values, heldBy: id)
             }
+            for (property, blob) in awaited { try BlobColumns.await(blob, for: property, of: id, in: table.name, on: connection) }
             for name in changedLists.sorted() { try writer.rewriteList(name, of: id, from: record) }
         }
     }

@@ -45,8 +45,8 @@ extension SyncValue {
     }
 
     /// The value to store in a column of `type`: whole numbers become reals again for `double`
-    /// and `date`, and integral reals integers for `int64` and `boolean`. Nil for a list of IDs,
-    /// which no column holds.
+    /// and `date`, and integral reals integers for `int64` and `boolean`. Nil for a list of IDs or
+    /// a blob reference, which no column holds.
     func column(of type: QSPropertyType) -> SQLValue? {
         switch (self, type) {
         case (.null, _): .null
@@ -57,7 +57,7 @@ extension SyncValue {
         case (.real(let value), _): .real(value)
         case (.text(let value), _): .text(value)
         case (.blob(let value), _): .blob(value)
-        case (.ids, _): nil
+        case (.ids, _), (.blobReference, _): nil
         }
     }
 }

@@ -10,6 +10,8 @@ import QSData
 ///   number of the last push that sent it. Editing one title a thousand times leaves one row.
 /// - `qsdata_sync_kept_parts`: what the server sent that this version of the model doesn't
 ///   sync, kept for a later version (see ``KeptParts``).
+/// - `qsdata_sync_blob_downloads`: blob columns whose bytes are still to be downloaded (see
+///   ``BlobColumns``).
 /// - `qsdata_sync_list_items`: each synced list's children, listed or taken out, with their
 ///   position keys and stamps (see ``ListItems``).
 ///
@@ -37,6 +39,7 @@ enum SyncStateTables {
     static func create(on connection: SQLiteConnection) throws {
         try connection.executeScript(creationSQL)
         try connection.executeScript(KeptParts.creationSQL)
+        try connection.executeScript(BlobColumns.creationSQL)
         let outboxColumns = try connection.fetchRows("SELECT name FROM pragma_table_info('qsdata_sync_outbox')")
         if !outboxColumns.contains([.text("sentIn")]) {
             try connection.execute("ALTER TABLE qsdata_sync_outbox ADD COLUMN sentIn INTEGER")

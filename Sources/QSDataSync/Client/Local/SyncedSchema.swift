@@ -11,6 +11,7 @@ struct SyncedSchema: Sendable {
         for description in descriptions {
             var table = tables[description.table] ?? SyncedTable(name: description.table, uniqueIDType: description.uniqueIDType)
             table.uniqueKey = table.uniqueKey ?? description.uniqueKey
+            table.blobs.merge(description.syncedBlobs) { first, _ in first }
             for property in description.properties.dropFirst() where !description.localProperties.contains(property.name) {
                 if !table.columns.contains(where: { $0.name == property.name }) { table.columns.append(property) }
             }
@@ -67,6 +68,8 @@ struct SyncedTable: Sendable {
     var columns: [QSPropertyDescription] = []
     /// The string column whose value names one object (see ``UniqueKeys``), if the model gives one.
     var uniqueKey: String?
+    /// The columns synced as blobs, and how each arrives.
+    var blobs: [String: QSBlobLoading] = [:]
     /// The synced to-many relationships.
     var lists: [QSRelationshipDescription] = []
     /// The table of each relationship's children, by relationship name, where that table syncs.

@@ -47,7 +47,54 @@ enum SyncRoutes {
                 return try await service.pull(since: query.get("since"), limit: limit, replica: replica, accountID: account)
             }
         }
+        addBlobRoutes(to: router, service: service)
         return router
+    }
+
+    /// `GET /v1/blobs/SHA256/parts`, `PUT /v1/blobs/SHA256/parts/INDEX`, `GET /v1/blobs/SHA256`,
+    /// each with `?size=N`. The SHA-256 in the path names bytes in the database, never a file.
+    private static func addBlobRoutes(to router: Router<BasicRequestContext>, service: SyncService) {
+        let prefix = SyncProtocol.pathPrefix
+        router.get("\(prefix)/blobs/:sha256/parts") { request, context in
+            await answer {
+                let account = try await service.account(forToken: bearerToken(request))
+                return try await service.blobStatus(try blob(request, context), accountID: account)
+            }
+        }
+        router.put("\(prefix)/blobs/:sha256/parts/:index") { request, context in
+            await answer {
+                let account = try await service.account(forToken: bearerToken(request))
+                let reference = try blob(request, context)
+                guard let index = context.parameters.get("index").flatMap(Int.init) else {
+                    throw SyncServiceError.malformedBody("a part index is a whole number")
+                }
+                let bytes: ByteBuffer
+                do {
+                    bytes = try await request.body.collect(upTo: SyncProtocol.blobPartSize)
+                } catch {
+                    throw SyncServiceError.tooLarge("a blob part is at most \(SyncProtocol.blobPartSize) bytes")
+                }
+                return try await service.uploadBlobPart(reference, index: index, bytes: Data(bytes.readableBytesView), accountID: account)
+            }
+        }
+        router.get("\(prefix)/blobs/:sha256") { request, context -> Response in
+            do {
+                let account = try await service.account(forToken: bearerToken(request))
+                let bytes = try await service.downloadBlob(try blob(request, context), accountID: account)
+                return Response(
+                    status: .ok, headers: [.contentType: "application/octet-stream"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+            } catch {
+                return await answer { () async throws -> [String: String] in throw error }
+            }
+        }
+    }
+
+    /// The blob a path and its `size` query name.
+    private static func blob(_ request: Request, _ context: BasicRequestContext) throws -> SyncBlobReference {
+        guard let hash = context.parameters.get("sha256"), let size = request.uri.queryParameters.get("size").flatMap(Int64.init),
+              let reference = SyncBlobReference(sha256: hash, size: size)
+        else { throw SyncServiceError.malformedBody("a blob is named by 64 lowercase hex digits of SHA-256 and ?size= its bytes") }
+        return reference
     }
 
     private static func bearerToken(_ request: Request) -> String? {

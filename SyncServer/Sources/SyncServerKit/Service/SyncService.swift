@@ -77,6 +77,7 @@ public struct SyncService: Sendable {
             if let problem = change.problem { throw SyncServiceError.invalidChange("change \(index): \(problem)") }
             if let stamp = change.record.latestStamp, stamp.milliseconds > latestAllowed { throw SyncServiceError.stampTooFarAhead(stamp.text) }
         }
+        if let missing = try await missingBlobs(in: request.changes, accountID: accountID).first { throw SyncServiceError.blobMissing(missing) }
         // A push without a token (from a client older than collection) can't be checked.
         var base = Int64.max
         if let since = request.since {

@@ -1,3 +1,5 @@
+import QSDataSync
+
 /// What a request did wrong, or what kept the server from answering it: each has the HTTP
 /// status and the protocol's error code it is answered with.
 public struct SyncServiceError: Error, Equatable, CustomStringConvertible {
@@ -25,6 +27,14 @@ public struct SyncServiceError: Error, Equatable, CustomStringConvertible {
         Self(status: 400, code: "stampTooFarAhead", message: "the stamp \(stamp) is more than 24 hours ahead of the server's clock: the device's clock is wrong")
     }
     static func tooLarge(_ message: String) -> Self { Self(status: 413, code: "tooLarge", message: message) }
+    static func invalidBlobPart(_ message: String) -> Self { Self(status: 400, code: "invalidBlobPart", message: message) }
+    static func blobMismatch(_ blob: SyncBlobReference) -> Self {
+        Self(status: 400, code: "blobMismatch", message: "the parts of \(blob) have another digest or size: send them again")
+    }
+    static func blobNotFound(_ blob: SyncBlobReference) -> Self { Self(status: 404, code: "blobNotFound", message: "no whole blob \(blob.sha256)") }
+    static func blobMissing(_ blob: SyncBlobReference) -> Self {
+        Self(status: 409, code: "blobMissing", message: "upload blob \(blob.sha256) first")
+    }
     public static let resyncRequired = Self(
         status: 410, code: "resyncRequired",
         message: "this server removed deletions this replica has not pulled: pull everything again (without since), then push")

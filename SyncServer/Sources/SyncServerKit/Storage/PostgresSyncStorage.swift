@@ -43,6 +43,16 @@ public struct PostgresSyncStorage: SyncStorage {
             account_id BIGINT NOT NULL, replica TEXT NOT NULL, position BIGINT NOT NULL, seen_at DOUBLE PRECISION NOT NULL, last_push BIGINT,
             PRIMARY KEY (account_id, replica))
         """,
+        """
+        CREATE TABLE IF NOT EXISTS sync_blobs (
+            account_id BIGINT NOT NULL, sha256 TEXT NOT NULL, uploaded_at BIGINT NOT NULL, bytes BYTEA,
+            PRIMARY KEY (account_id, sha256))
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS sync_blob_parts (
+            account_id BIGINT NOT NULL, sha256 TEXT NOT NULL, part INTEGER NOT NULL, bytes BYTEA NOT NULL,
+            PRIMARY KEY (account_id, sha256, part))
+        """,
     ]
 
     public func prepare() async throws {
@@ -235,6 +245,20 @@ public struct PostgresSyncStorage: SyncStorage {
                     """, logger: logger)
             }
             try await connection.query("UPDATE sync_accounts SET collected_through = \(horizon) WHERE id = \(accountID)", logger: logger)
+            // Blobs uploaded before the horizon that no live object's record names.
+            let blobs = try await connection.query(
+                """
+                DELETE FROM sync_blobs AS b WHERE b.account_id = \(accountID) AND b.uploaded_at <= \(horizon)
+                AND NOT EXISTS (SELECT 1 FROM sync_records AS r WHERE r.account_id = b.account_id AND strpos(r.record, b.sha256) > 0)
+                RETURNING b.sha256
+                """, logger: logger)
+            var goneBlobs: [String] = []
+            for try await hash in blobs.decode(String.self) { goneBlobs.append(hash) }
+            if !goneBlobs.isEmpty {
+                try await connection.query(
+                    "DELETE FROM sync_blob_parts WHERE account_id = \(accountID) AND sha256 = ANY(\(goneBlobs)::text[])", logger: logger)
+            }
+            collection.blobsRemoved = goneBlobs.count
             collection.removed = removedIDs.count
             collection.trimmed = trimmedIDs.count
             return collection
@@ -244,6 +268,74 @@ public struct PostgresSyncStorage: SyncStorage {
     public func recordCount(accountID: Int64) async throws -> Int {
         for try await count in try await client.query(
             "SELECT count(*) FROM sync_records WHERE account_id = \(accountID)", logger: logger).decode(Int64.self) {
+            return Int(count)
+        }
+        return 0
+    }
+
+    public func blobStatus(accountID: Int64, sha256: String) async throws -> SyncBlobStatus {
+        for try await _ in try await client.query(
+            "SELECT 1 FROM sync_blobs WHERE account_id = \(accountID) AND sha256 = \(sha256) AND bytes IS NOT NULL", logger: logger).decode(Int.self) {
+            return SyncBlobStatus(complete: true, parts: [])
+        }
+        var parts: [Int] = []
+        for try await part in try await client.query(
+            "SELECT part FROM sync_blob_parts WHERE account_id = \(accountID) AND sha256 = \(sha256) ORDER BY part", logger: logger).decode(Int32.self) {
+            parts.append(Int(part))
+        }
+        return SyncBlobStatus(complete: false, parts: parts)
+    }
+
+    public func storeBlobPart(accountID: Int64, sha256: String, index: Int, bytes: Data) async throws {
+        let buffer = ByteBuffer(bytes: bytes)
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query(
+                """
+                INSERT INTO sync_blobs (account_id, sha256, uploaded_at) SELECT id, \(sha256), last_sequence FROM sync_accounts WHERE id = \(accountID)
+                ON CONFLICT DO NOTHING
+                """, logger: logger)
+            try await connection.query(
+                """
+                INSERT INTO sync_blob_parts (account_id, sha256, part, bytes) VALUES (\(accountID), \(sha256), \(Int32(index)), \(buffer))
+                ON CONFLICT (account_id, sha256, part) DO UPDATE SET bytes = excluded.bytes
+                """, logger: logger)
+        }
+    }
+
+    public func blobParts(accountID: Int64, sha256: String, count: Int) async throws -> [Data]? {
+        var parts: [Data] = []
+        for try await bytes in try await client.query(
+            "SELECT bytes FROM sync_blob_parts WHERE account_id = \(accountID) AND sha256 = \(sha256) ORDER BY part", logger: logger).decode(ByteBuffer.self) {
+            parts.append(Data(bytes.readableBytesView))
+        }
+        return parts.count == count ? parts : nil
+    }
+
+    public func finishBlob(accountID: Int64, sha256: String, bytes: Data?) async throws {
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("DELETE FROM sync_blob_parts WHERE account_id = \(accountID) AND sha256 = \(sha256)", logger: logger)
+            if let bytes {
+                let buffer = ByteBuffer(bytes: bytes)
+                try await connection.query(
+                    "UPDATE sync_blobs SET bytes = \(buffer) WHERE account_id = \(accountID) AND sha256 = \(sha256)", logger: logger)
+            } else {
+                try await connection.query("DELETE FROM sync_blobs WHERE account_id = \(accountID) AND sha256 = \(sha256)", logger: logger)
+            }
+        }
+    }
+
+    public func blob(accountID: Int64, sha256: String) async throws -> Data? {
+        for try await bytes in try await client.query(
+            "SELECT bytes FROM sync_blobs WHERE account_id = \(accountID) AND sha256 = \(sha256) AND bytes IS NOT NULL", logger: logger
+        ).decode(ByteBuffer.self) {
+            return Data(bytes.readableBytesView)
+        }
+        return nil
+    }
+
+    public func blobCount(accountID: Int64) async throws -> Int {
+        for try await count in try await client.query(
+            "SELECT count(*) FROM sync_blobs WHERE account_id = \(accountID) AND bytes IS NOT NULL", logger: logger).decode(Int64.self) {
             return Int(count)
         }
         return 0

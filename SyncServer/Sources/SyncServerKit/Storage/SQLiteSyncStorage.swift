@@ -25,6 +25,12 @@ public actor SQLiteSyncStorage: SyncStorage {
         CREATE TABLE IF NOT EXISTS replicas (
             accountID INTEGER NOT NULL, replica TEXT NOT NULL, position INTEGER NOT NULL, seenAt REAL NOT NULL, lastPush INTEGER,
             PRIMARY KEY (accountID, replica)) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS blobs (
+            accountID INTEGER NOT NULL, sha256 TEXT NOT NULL, uploadedAt INTEGER NOT NULL, bytes BLOB,
+            PRIMARY KEY (accountID, sha256)) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS blobParts (
+            accountID INTEGER NOT NULL, sha256 TEXT NOT NULL, part INTEGER NOT NULL, bytes BLOB NOT NULL,
+            PRIMARY KEY (accountID, sha256, part)) WITHOUT ROWID;
         """
 
     /// Columns added since the first version, for databases made before them.
@@ -193,6 +199,7 @@ public actor SQLiteSyncStorage: SyncStorage {
                 }
             }
             try connection.execute("UPDATE accounts SET collectedThrough = ? WHERE id = ?", [.integer(horizon), .integer(accountID)])
+            collection.blobsRemoved = try collectBlobs(accountID: accountID, horizon: horizon)
             return collection
         }
     }
@@ -200,6 +207,66 @@ public actor SQLiteSyncStorage: SyncStorage {
     public func recordCount(accountID: Int64) throws -> Int {
         guard case .integer(let count) = try connection.fetchValue("SELECT count(*) FROM records WHERE accountID = ?", [.integer(accountID)]) else { return 0 }
         return Int(count)
+    }
+
+    public func blobStatus(accountID: Int64, sha256: String) throws -> SyncBlobStatus {
+        if try connection.fetchValue("SELECT 1 FROM blobs WHERE accountID = ? AND sha256 = ? AND bytes IS NOT NULL", [.integer(accountID), .text(sha256)]) != nil {
+            return SyncBlobStatus(complete: true, parts: [])
+        }
+        let parts = try connection.fetchRows("SELECT part FROM blobParts WHERE accountID = ? AND sha256 = ? ORDER BY part", [.integer(accountID), .text(sha256)])
+            .compactMap { row -> Int? in if case .integer(let part) = row[0] { Int(part) } else { nil } }
+        return SyncBlobStatus(complete: false, parts: parts)
+    }
+
+    public func storeBlobPart(accountID: Int64, sha256: String, index: Int, bytes: Data) throws {
+        try connection.transaction {
+            try connection.execute(
+                "INSERT OR IGNORE INTO blobs (accountID, sha256, uploadedAt) SELECT id, ?, lastSequence FROM accounts WHERE id = ?",
+                [.text(sha256), .integer(accountID)])
+            try connection.execute(
+                "INSERT OR REPLACE INTO blobParts (accountID, sha256, part, bytes) VALUES (?, ?, ?, ?)",
+                [.integer(accountID), .text(sha256), .integer(Int64(index)), .blob(bytes)])
+        }
+    }
+
+    public func blobParts(accountID: Int64, sha256: String, count: Int) throws -> [Data]? {
+        let rows = try connection.fetchRows("SELECT bytes FROM blobParts WHERE accountID = ? AND sha256 = ? ORDER BY part", [.integer(accountID), .text(sha256)])
+        guard rows.count == count else { return nil }
+        return rows.compactMap { row -> Data? in if case .blob(let bytes) = row[0] { bytes } else { nil } }
+    }
+
+    public func finishBlob(accountID: Int64, sha256: String, bytes: Data?) throws {
+        try connection.transaction {
+            try connection.execute("DELETE FROM blobParts WHERE accountID = ? AND sha256 = ?", [.integer(accountID), .text(sha256)])
+            if let bytes {
+                try connection.execute("UPDATE blobs SET bytes = ? WHERE accountID = ? AND sha256 = ?", [.blob(bytes), .integer(accountID), .text(sha256)])
+            } else {
+                try connection.execute("DELETE FROM blobs WHERE accountID = ? AND sha256 = ?", [.integer(accountID), .text(sha256)])
+            }
+        }
+    }
+
+    public func blob(accountID: Int64, sha256: String) throws -> Data? {
+        if case .blob(let bytes) = try connection.fetchValue(
+            "SELECT bytes FROM blobs WHERE accountID = ? AND sha256 = ?", [.integer(accountID), .text(sha256)]) { return bytes }
+        return nil
+    }
+
+    public func blobCount(accountID: Int64) throws -> Int {
+        guard case .integer(let count) = try connection.fetchValue(
+            "SELECT count(*) FROM blobs WHERE accountID = ? AND bytes IS NOT NULL", [.integer(accountID)]) else { return 0 }
+        return Int(count)
+    }
+
+    /// Removes the blobs uploaded before `horizon` that no live object's record names (their
+    /// SHA-256 appears in no record's JSON).
+    private func collectBlobs(accountID: Int64, horizon: Int64) throws -> Int {
+        let unnamed = try connection.fetchRows("""
+            SELECT b.sha256 FROM blobs AS b WHERE b.accountID = ? AND b.uploadedAt <= ?
+            AND NOT EXISTS (SELECT 1 FROM records AS r WHERE r.accountID = b.accountID AND instr(r.record, b.sha256) > 0)
+            """, [.integer(accountID), .integer(horizon)]).compactMap { row -> String? in if case .text(let hash) = row[0] { hash } else { nil } }
+        for hash in unnamed { try finishBlob(accountID: accountID, sha256: hash, bytes: nil) }
+        return unnamed.count
     }
 
     private func collectedThrough(accountID: Int64) throws -> Int64 {

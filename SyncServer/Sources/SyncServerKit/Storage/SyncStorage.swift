@@ -29,6 +29,19 @@ public protocol SyncStorage: Sendable {
     func collect(accountID: Int64, activeSince: Date) async throws -> SyncCollection
     /// How many records the account holds, deleted objects' included.
     func recordCount(accountID: Int64) async throws -> Int
+
+    /// Whether the account holds the whole blob, and which parts of it it holds otherwise.
+    func blobStatus(accountID: Int64, sha256: String) async throws -> SyncBlobStatus
+    /// Keeps part `index` of a blob (noting it at the account's current sequence number).
+    func storeBlobPart(accountID: Int64, sha256: String, index: Int, bytes: Data) async throws
+    /// The parts of a blob in order, once all `count` are held; nil before.
+    func blobParts(accountID: Int64, sha256: String, count: Int) async throws -> [Data]?
+    /// Marks the blob whole (its parts joined, their digest checked) or, with nil, forgets its parts.
+    func finishBlob(accountID: Int64, sha256: String, bytes: Data?) async throws
+    /// A whole blob's bytes.
+    func blob(accountID: Int64, sha256: String) async throws -> Data?
+    /// How many whole blobs the account holds.
+    func blobCount(accountID: Int64) async throws -> Int
     /// Names this database: a token from another one (a replaced database) is refused.
     func databaseID() async throws -> String
 }
@@ -57,11 +70,14 @@ public struct SyncCollection: Sendable, Equatable {
     public var removed = 0
     /// Records that lost the list children they had taken out.
     public var trimmed = 0
+    /// Blobs no live object names any more, removed.
+    public var blobsRemoved = 0
 
-    public init(through: Int64, removed: Int = 0, trimmed: Int = 0) {
+    public init(through: Int64, removed: Int = 0, trimmed: Int = 0, blobsRemoved: Int = 0) {
         self.through = through
         self.removed = removed
         self.trimmed = trimmed
+        self.blobsRemoved = blobsRemoved
     }
 }
 
