@@ -50,6 +50,10 @@ public struct SyncServerRecord: Codable, Sendable, Equatable {
     ///
     /// A replica that has not pulled that far is told to pull everything again instead (see the
     /// protocol's `resyncRequired`), so no replica can miss what this removes.
+    /// Whether collection would remove or trim the record: a server marks such records, so
+    /// that collecting reads only them.
+    public var hasSomethingToCollect: Bool { collected() != self }
+
     public func collected() -> SyncServerRecord? {
         guard record.exists else { return nil }
         var kept = self

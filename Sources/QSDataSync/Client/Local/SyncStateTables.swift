@@ -44,6 +44,8 @@ enum SyncStateTables {
         if !outboxColumns.contains([.text("sentIn")]) {
             try connection.execute("ALTER TABLE qsdata_sync_outbox ADD COLUMN sentIn INTEGER")
         }
+        // The few parts sent and not yet answered, found without reading the whole queue.
+        try connection.execute("CREATE INDEX IF NOT EXISTS qsdata_sync_outbox_sent ON qsdata_sync_outbox (sentIn) WHERE sentIn IS NOT NULL")
     }
 
     /// The name the sync's place in the change log goes by in `qsdata_change_readers`, where it

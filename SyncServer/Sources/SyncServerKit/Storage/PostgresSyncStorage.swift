@@ -55,6 +55,14 @@ public struct PostgresSyncStorage: SyncStorage {
         """,
     ]
 
+    /// Columns added since the first version, for databases made before them.
+    static let addedColumns = [
+        ("sync_accounts", "collected_through", "BIGINT NOT NULL DEFAULT 0"),
+        // Whether the record holds something collection removes (a deletion, a child taken out);
+        // records from before the column are looked at once.
+        ("sync_records", "collectable", "BOOLEAN NOT NULL DEFAULT TRUE"),
+    ]
+
     public func prepare() async throws {
         // Several instances may start at once: the schema is made under an advisory lock.
         try await client.withTransaction(logger: logger) { connection in
@@ -62,14 +70,16 @@ public struct PostgresSyncStorage: SyncStorage {
             for statement in Self.schema { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
             // Added since the first version. (ALTER TABLE locks the table even when the column
             // exists, and would wait for every running push: only when it is missing.)
-            var hasColumn = false
-            for try await _ in try await connection.query(
-                "SELECT 1 FROM information_schema.columns WHERE table_name = 'sync_accounts' AND column_name = 'collected_through'",
-                logger: logger).decode(Int.self) {
-                hasColumn = true
-            }
-            if !hasColumn {
-                try await connection.query("ALTER TABLE sync_accounts ADD COLUMN collected_through BIGINT NOT NULL DEFAULT 0", logger: logger)
+            for (table, column, definition) in Self.addedColumns {
+                var hasColumn = false
+                for try await _ in try await connection.query(
+                    "SELECT 1 FROM information_schema.columns WHERE table_name = \(table) AND column_name = \(column)",
+                    logger: logger).decode(Int.self) {
+                    hasColumn = true
+                }
+                if !hasColumn {
+                    try await connection.query(PostgresQuery(unsafeSQL: "ALTER TABLE \(table) ADD COLUMN \(column) \(definition)"), logger: logger)
+                }
             }
             let id = UUID().uuidString
             try await connection.query(
@@ -138,11 +148,14 @@ public struct PostgresSyncStorage: SyncStorage {
                 let changedTables = changed.map(\.0.table), changedIDs = changed.map(\.0.id)
                 let sequences = changed.map(\.1.sequence)
                 let documents = try changed.map { try $0.1.json() }
+                let collectable = changed.map(\.1.hasSomethingToCollect)
                 try await connection.query(
                     """
-                    INSERT INTO sync_records (account_id, table_name, object_id, sequence, record)
-                    SELECT \(accountID), * FROM unnest(\(changedTables)::text[], \(changedIDs)::text[], \(sequences)::bigint[], \(documents)::text[])
-                    ON CONFLICT (account_id, table_name, object_id) DO UPDATE SET sequence = excluded.sequence, record = excluded.record
+                    INSERT INTO sync_records (account_id, table_name, object_id, sequence, record, collectable)
+                    SELECT \(accountID), * FROM unnest(
+                        \(changedTables)::text[], \(changedIDs)::text[], \(sequences)::bigint[], \(documents)::text[], \(collectable)::boolean[])
+                    ON CONFLICT (account_id, table_name, object_id) DO UPDATE
+                    SET sequence = excluded.sequence, record = excluded.record, collectable = excluded.collectable
                     """, logger: logger)
             }
             try await connection.query("UPDATE sync_accounts SET last_sequence = \(merge.lastSequence) WHERE id = \(accountID)", logger: logger)
@@ -215,12 +228,12 @@ public struct PostgresSyncStorage: SyncStorage {
             let rows = try await connection.query(
                 """
                 SELECT table_name, object_id, record FROM sync_records
-                WHERE account_id = \(accountID) AND sequence > \(collected) AND sequence <= \(horizon)
+                WHERE account_id = \(accountID) AND sequence > \(collected) AND sequence <= \(horizon) AND collectable
                 """, logger: logger)
             for try await (table, id, json) in rows.decode((String, String, String).self) {
                 let record = try ServerRecord.decode(json, table: table, id: id)
                 if let kept = record.collected() {
-                    guard kept != record else { continue }
+                    if kept != record { collection.trimmed += 1 }
                     trimmedTables.append(table)
                     trimmedIDs.append(id)
                     trimmedDocuments.append(try kept.json())
@@ -239,7 +252,7 @@ public struct PostgresSyncStorage: SyncStorage {
             if !trimmedIDs.isEmpty {
                 try await connection.query(
                     """
-                    UPDATE sync_records AS r SET record = k.record
+                    UPDATE sync_records AS r SET record = k.record, collectable = FALSE
                     FROM unnest(\(trimmedTables)::text[], \(trimmedIDs)::text[], \(trimmedDocuments)::text[]) AS k(table_name, object_id, record)
                     WHERE r.account_id = \(accountID) AND r.table_name = k.table_name AND r.object_id = k.object_id
                     """, logger: logger)
@@ -260,7 +273,6 @@ public struct PostgresSyncStorage: SyncStorage {
             }
             collection.blobsRemoved = goneBlobs.count
             collection.removed = removedIDs.count
-            collection.trimmed = trimmedIDs.count
             return collection
         } }
     }

@@ -34,7 +34,12 @@ public actor SQLiteSyncStorage: SyncStorage {
         """
 
     /// Columns added since the first version, for databases made before them.
-    static let addedColumns = [(table: "accounts", column: "collectedThrough", definition: "INTEGER NOT NULL DEFAULT 0")]
+    static let addedColumns = [
+        (table: "accounts", column: "collectedThrough", definition: "INTEGER NOT NULL DEFAULT 0"),
+        // Whether the record holds something collection removes (a deletion, a child taken out);
+        // records from before the column are looked at once.
+        (table: "records", column: "collectable", definition: "INTEGER NOT NULL DEFAULT 1"),
+    ]
 
     public init(path: String) throws {
         self.path = path
@@ -109,10 +114,13 @@ public actor SQLiteSyncStorage: SyncStorage {
             var merge = PushMerge(existing: try read(PushMerge.keys(of: changes), accountID: accountID), lastSequence: last)
             merge.merge(changes)
             let write = try connection.statement(
-                "INSERT OR REPLACE INTO records (accountID, tableName, id, sequence, record) VALUES (?, ?, ?, ?, ?)")
+                "INSERT OR REPLACE INTO records (accountID, tableName, id, sequence, record, collectable) VALUES (?, ?, ?, ?, ?, ?)")
             for key in merge.changed {
                 guard let record = merge.records[key] else { continue }
-                try write.run([.integer(accountID), .text(key.table), .text(key.id), .integer(record.sequence), .text(try record.json())])
+                try write.run([
+                    .integer(accountID), .text(key.table), .text(key.id), .integer(record.sequence), .text(try record.json()),
+                    .integer(record.hasSomethingToCollect ? 1 : 0),
+                ])
             }
             try connection.execute("UPDATE accounts SET lastSequence = ? WHERE id = ?", [.integer(merge.lastSequence), .integer(accountID)])
             if let number {
@@ -181,18 +189,17 @@ public actor SQLiteSyncStorage: SyncStorage {
             var collection = SyncCollection(through: max(horizon, collected))
             guard horizon > collected else { return collection }
             let rows = try connection.fetchRows(
-                "SELECT tableName, id, record FROM records WHERE accountID = ? AND sequence > ? AND sequence <= ?",
+                "SELECT tableName, id, record FROM records WHERE accountID = ? AND sequence > ? AND sequence <= ? AND collectable = 1",
                 [.integer(accountID), .integer(collected), .integer(horizon)])
             let remove = try connection.statement("DELETE FROM records WHERE accountID = ? AND tableName = ? AND id = ?")
-            let rewrite = try connection.statement("UPDATE records SET record = ? WHERE accountID = ? AND tableName = ? AND id = ?")
+            let rewrite = try connection.statement("UPDATE records SET record = ?, collectable = 0 WHERE accountID = ? AND tableName = ? AND id = ?")
             for row in rows {
                 guard case .text(let table) = row[0], case .text(let id) = row[1], case .text(let json) = row[2] else { continue }
                 let record = try ServerRecord.decode(json, table: table, id: id)
                 let key: [SQLValue] = [.integer(accountID), .text(table), .text(id)]
                 if let kept = record.collected() {
-                    guard kept != record else { continue }
                     try rewrite.run([.text(try kept.json())] + key)
-                    collection.trimmed += 1
+                    if kept != record { collection.trimmed += 1 }
                 } else {
                     try remove.run(key)
                     collection.removed += 1
