@@ -61,6 +61,27 @@ struct UniqueKeySyncTests {
         for replica in [a, b, c] { try await replica.store.close() }
     }
 
+    /// A renames its "Rome" to "Paris" while B makes a new "Paris": the older object stays.
+    @Test func anEditThatGivesAKeyAnotherObjectHoldsConvergesToo() async throws {
+        let server = InMemorySyncServer()
+        let clock = HandClock()
+        let a = try await Self.replica(server, clock: clock), b = try await Self.replica(server, clock: clock)
+        try await a.store.save(Board(uniqueID: 1, name: "Trips", cards: [Card(uniqueID: 10, title: "Rome")])).committed()
+        for replica in [a, b] { try await replica.sync.sync() }
+        clock.advance(1)
+        try await b.store.save(Board(uniqueID: 2, name: "Food", cards: [Card(uniqueID: 42, title: "Paris")])).committed()
+        let rome = try #require(try await a.store.fetch(Card.self, id: 10))
+        rome.title = "paris"
+        try await a.store.save(rome).committed()
+        for replica in [a, b, a, b] { try await replica.sync.sync() }
+        for replica in [a, b] {
+            #expect(try await replica.store.fetchRows("SELECT uniqueID, title FROM cards") == [[.integer(10), .text("paris")]])
+            #expect(try await Self.lists(replica.store) == [[.integer(1), .text("10")], [.integer(2), .text("10")]])
+        }
+        try await a.store.close()
+        try await b.store.close()
+    }
+
     @Test func aUniqueKeyMustBeAStringPropertyOfASyncedType() throws {
         let optional = BoardModel.model
             .replacingOccurrences(of: "<key>table</key><string>cards</string>", with: "<key>table</key><string>cards</string><key>uniqueKey</key><string>points</string>")

@@ -66,8 +66,8 @@ final class SimulatedNetwork {
     }
 
     /// Stops misbehaving, delivers what it held back, and has every replica sync in turn until
-    /// a whole round sends nothing (a merge may make edits of its own, a duplicate's deletion
-    /// say, which the others need): at most five rounds. `note` hears each sync's report.
+    /// a whole round sends nothing and nothing waits (a merge may make edits of its own, a
+    /// duplicate's deletion say, which the others need): at most five rounds. `note` hears each sync's report.
     func heal(syncing syncs: [QSSync], note: (_ round: Int, _ replica: Int, QSSyncReport) -> Void) async throws {
         misbehaves = false
         partitioned = []
@@ -79,7 +79,9 @@ final class SimulatedNetwork {
                 pushed += report.pushedObjects
                 note(round, index, report)
             }
-            if pushed == 0, round > 1 { return }
+            var waiting = 0
+            for sync in syncs { waiting += try await sync.waitingCount() }
+            if pushed == 0, waiting == 0, round > 1 { return }
         }
     }
 

@@ -168,6 +168,11 @@ struct RemoteApplier: Sendable {
             }
             let changedLists = Set(listParts.map(\.list))
             if existing.contains(id) {
+                // An edit that gives it a key another object here holds: one of the two stays.
+                if let key = table.uniqueKey, merge.tookProperties.contains(key) {
+                    guard try makeRoom(for: id, created: record.created, values: record.values, in: table, on: connection, batch: &batch) else { continue }
+                    batch.keys[table.name]?.note(record.values, heldBy: id)
+                }
                 try writer.update(id, with: columns)
             } else {
                 if table.uniqueKey != nil, try !makeRoom(for: id, created: record.created, values: record.values, in: table, on: connection, batch: &batch) {

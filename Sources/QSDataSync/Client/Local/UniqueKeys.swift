@@ -8,6 +8,7 @@ import QSData
 struct UniqueKeys {
     let column: String
     private var holders: [String: SQLValue] = [:]
+    private var keys: [SQLValue: String] = [:]
 
     /// The key `text` stands for.
     static func normalized(_ text: String) -> String {
@@ -19,7 +20,10 @@ struct UniqueKeys {
         guard let column = table.uniqueKey else { return nil }
         self.column = column
         for row in try connection.fetchRows("SELECT \(quoted("uniqueID")), \(quoted(column)) FROM \(quoted(table.name))") where row.count == 2 {
-            if case .text(let text) = row[1] { holders[Self.normalized(text)] = row[0] }
+            if case .text(let text) = row[1] {
+                holders[Self.normalized(text)] = row[0]
+                keys[row[0]] = Self.normalized(text)
+            }
         }
     }
 
@@ -29,8 +33,12 @@ struct UniqueKeys {
         return holder
     }
 
+    /// Notes that `id` holds the key `values` give it (and no longer the one it held).
     mutating func note(_ values: [String: SyncValue], heldBy id: SQLValue) {
-        if case .text(let text) = values[column] { holders[Self.normalized(text)] = id }
+        guard case .text(let text) = values[column] else { return }
+        if let old = keys[id], holders[old] == id { holders[old] = nil }
+        holders[Self.normalized(text)] = id
+        keys[id] = Self.normalized(text)
     }
 
     /// Whether the object created at `stamp` with `id` stays when it meets the one created at
