@@ -58,12 +58,31 @@ enum BenchModel {
               <key>starred</key><string>boolean</string>
             </dict>
           </dict>
+          <key>BenchFolder</key><dict>
+            <key>table</key><string>folders</string>
+            <key>synced</key><true/>
+            <key>properties</key><dict>
+              <key>uniqueID</key><string>string</string>
+              <key>name</key><string>string</string>
+            </dict>
+            <key>relationships</key><dict>
+              <key>articles</key><dict>
+                <key>table</key><string>folderArticles</string>
+                <key>parentID</key><string>folderID</string>
+                <key>childID</key><string>articleID</string>
+                <key>childClass</key><string>BenchArticle</string>
+                <key>indexKey</key><string>ix</string>
+              </dict>
+            </dict>
+          </dict>
         </dict></dict></plist>
         """
 
     static let schema = """
         CREATE TABLE articles (uniqueID TEXT PRIMARY KEY, feedID TEXT NOT NULL, title TEXT NOT NULL, summary TEXT NOT NULL,
             url TEXT NOT NULL, read INTEGER NOT NULL DEFAULT 0, starred INTEGER NOT NULL DEFAULT 0);
+        CREATE TABLE folders (uniqueID TEXT PRIMARY KEY, name TEXT NOT NULL);
+        CREATE TABLE folderArticles (folderID TEXT NOT NULL, articleID TEXT NOT NULL, ix INTEGER NOT NULL, PRIMARY KEY (folderID, articleID));
         """
 
     @MainActor

@@ -60,6 +60,26 @@ struct Figures: AsyncParsableCommand {
         let read = try await storeB.fetchRows("SELECT count(*) FROM articles WHERE read = 1")
         guard read == [[.integer(10_000)]] else { throw ValidationError("the other replica has \(read) read, not 10,000") }
 
+        // Ordered lists: 100 folders of (up to) 1,000 articles each, each child two parts.
+        let folders = 100, perFolder = min(1_000, objects / folders)
+        try await storeA.writeAndWait { db in
+            for folder in 0..<folders {
+                try db.execute("INSERT INTO folders (uniqueID, name) VALUES (?, ?)", [.text("folder-\(folder)"), .text("Folder \(folder)")])
+                for slot in 0..<perFolder {
+                    try db.execute("INSERT INTO folderArticles (folderID, articleID, ix) VALUES (?, ?, ?)",
+                                   [.text("folder-\(folder)"), .text(articles[folder * perFolder + slot].uniqueID), .integer(Int64(slot + 1) * 1024)])
+                }
+            }
+        }
+        try await measure("\(folders) lists of \(perFolder), pushed", link: linkA) { try await a.sync() }
+        try await measure("\(folders) lists of \(perFolder), pulled", link: linkB) { try await b.sync() }
+        // One article moved to the end of its folder: one position key.
+        try await storeA.execute("UPDATE folderArticles SET ix = 1000000000 WHERE folderID = 'folder-0' AND articleID = ?", [.text(articles[0].uniqueID)])
+        try await measure("one move in a list of \(perFolder), pushed", link: linkA) { try await a.sync() }
+        try await measure("one move in a list of \(perFolder), pulled", link: linkB) { try await b.sync() }
+        let last = try await storeB.fetchRows("SELECT articleID FROM folderArticles WHERE folderID = 'folder-0' ORDER BY ix DESC LIMIT 1")
+        guard last == [[.text(articles[0].uniqueID)]] else { throw ValidationError("the move did not arrive: the list ends with \(last)") }
+
         try await storeA.close()
         try await storeB.close()
         try await server.shutdown()
