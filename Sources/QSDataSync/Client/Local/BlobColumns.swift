@@ -32,7 +32,7 @@ enum BlobColumns {
             uploads[blob] = bytes
             return .blobReference(blob)
         case .null?:
-            return try waiting(table, id: id, property: property, on: connection).map { .blobReference($0) } ?? .null
+            return try waiting(in: table, id: id, property: property, on: connection).first.map { .blobReference($0.blob) } ?? .null
         default:
             return value
         }
@@ -55,25 +55,21 @@ enum BlobColumns {
         }
     }
 
-    private static func waiting(_ table: String, id: SQLValue, property: String, on connection: SQLiteConnection) throws -> SyncBlobReference? {
-        let rows = try connection.fetchRows(
-            "SELECT sha256, size FROM qsdata_sync_blob_downloads WHERE tableName = ? AND id = ? AND property = ?", [.text(table), id, .text(property)])
-        guard let row = rows.first, case .text(let hash) = row[0], case .integer(let size) = row[1] else { return nil }
-        return SyncBlobReference(sha256: hash, size: size)
-    }
-
     /// Every blob column waiting for its bytes, or those of `table` (and `id`, `property`).
     static func waiting(in table: String? = nil, id: SQLValue? = nil, property: String? = nil, on connection: SQLiteConnection) throws -> [Waiting] {
-        try connection.fetchRows("SELECT tableName, id, property, sha256, size FROM qsdata_sync_blob_downloads ORDER BY tableName, id, property")
-            .compactMap { row -> Waiting? in
-                guard row.count == 5, case .text(let rowTable) = row[0], case .text(let rowProperty) = row[2],
-                      case .text(let hash) = row[3], case .integer(let size) = row[4], let blob = SyncBlobReference(sha256: hash, size: size)
-                else { return nil }
-                if let table, table != rowTable { return nil }
-                if let id, id != row[1] { return nil }
-                if let property, property != rowProperty { return nil }
-                return Waiting(table: rowTable, id: row[1], property: rowProperty, blob: blob)
-            }
+        var conditions: [String] = [], arguments: [SQLValue] = []
+        if let table { conditions.append("tableName = ?"); arguments.append(.text(table)) }
+        if let id { conditions.append("id = ?"); arguments.append(id) }
+        if let property { conditions.append("property = ?"); arguments.append(.text(property)) }
+        let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        return try connection.fetchRows(
+            "SELECT tableName, id, property, sha256, size FROM qsdata_sync_blob_downloads\(filter) ORDER BY tableName, id, property", arguments
+        ).compactMap { row -> Waiting? in
+            guard row.count == 5, case .text(let rowTable) = row[0], case .text(let rowProperty) = row[2],
+                  case .text(let hash) = row[3], case .integer(let size) = row[4], let blob = SyncBlobReference(sha256: hash, size: size)
+            else { return nil }
+            return Waiting(table: rowTable, id: row[1], property: rowProperty, blob: blob)
+        }
     }
 
     /// Writes `bytes` into the columns of `waiting` that still wait for that blob; returns how many.

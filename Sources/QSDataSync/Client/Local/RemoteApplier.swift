@@ -191,13 +191,6 @@ struct RemoteApplier: Sendable {
     }
 
     private func existingRows(_ ids: [SQLValue], of table: SyncedTable, on connection: SQLiteConnection) throws -> Set<SQLValue> {
-        var existing: Set<SQLValue> = []
-        for chunk in ids.chunked(by: 10_000) {
-            let rows = try connection.fetchRows(
-                "SELECT \(quoted("uniqueID")) FROM \(quoted(table.name)) WHERE \(quoted("uniqueID")) IN (SELECT value FROM json_each(?))",
-                [IDList.json(chunk)])
-            for row in rows { if let id = row.first { existing.insert(id) } }
-        }
-        return existing
+        Set(try TableRows.existing(ids.compactMap(SyncID.init(sqlValue:)), in: table.name, on: connection).map(\.sqlValue))
     }
 }
