@@ -2,12 +2,13 @@ import Foundation
 import QSData
 
 extension QSSync {
-    /// Sends the parts of `blob` the server doesn't hold yet; returns how many were sent.
-    func upload(_ blob: SyncBlobReference, bytes: Data) async throws -> Int {
-        var status = try await transport.blobStatus(blob)
+    /// Sends the parts of `blob` the server doesn't hold yet (as `group`'s bytes, or the
+    /// account's own); returns how many were sent.
+    func upload(_ blob: SyncBlobReference, bytes: Data, group: String?) async throws -> Int {
+        var status = try await transport.blobStatus(blob, group: group)
         var sent = 0
         for index in 0..<blob.partCount where !status.complete && !status.parts.contains(index) {
-            status = try await transport.uploadBlobPart(blob, index: index, bytes: blob.part(index, of: bytes))
+            status = try await transport.uploadBlobPart(blob, index: index, bytes: blob.part(index, of: bytes), group: group)
             sent += 1
         }
         return sent
@@ -40,12 +41,14 @@ extension QSSync {
         try await store.read { connection in try BlobColumns.waiting(on: connection).count }
     }
 
-    /// Downloads each blob of `waiting` once, checks its digest, and stores it in every column
-    /// still waiting for it.
+    /// Downloads each blob of `waiting` once (from each space that names it), checks its
+    /// digest, and stores it in every column still waiting for it.
     private func download(_ waiting: [BlobColumns.Waiting]) async throws -> Int {
         var downloaded = 0
-        for (blob, entries) in Dictionary(grouping: waiting, by: \.blob).sorted(by: { $0.key.sha256 < $1.key.sha256 }) {
-            let bytes = try await transport.downloadBlob(blob)
+        let bySpace = Dictionary(grouping: waiting) { BlobInSpace(blob: $0.blob, space: $0.space) }
+        for (key, entries) in bySpace.sorted(by: { ($0.key.blob.sha256, $0.key.space ?? "") < ($1.key.blob.sha256, $1.key.space ?? "") }) {
+            let blob = key.blob
+            let bytes = try await transport.downloadBlob(blob, group: key.space)
             guard SyncBlobReference(of: bytes) == blob else { throw QSSyncError.blobMismatch(blob) }
             let capture = self.capture
             _ = try await store.writeInOwnTransaction("sync: store a downloaded blob", source: .sync) { connection in
@@ -58,4 +61,10 @@ extension QSSync {
         }
         return downloaded
     }
+}
+
+/// A blob as one space (a group's, or the account's own) holds it.
+private struct BlobInSpace: Hashable {
+    let blob: SyncBlobReference
+    let space: String?
 }

@@ -1,27 +1,31 @@
 import QSData
 
 extension QSSync {
-    /// The server's token for the next pull, as the file keeps it.
-    func storedToken() async throws -> String? {
-        try await store.read { connection in try SyncStateTables.text(.token, on: connection) }
+    /// The server's token for the next pull of `space` (a group's ID, or nil for the account's
+    /// own objects), as the file keeps it.
+    func storedToken(_ space: String?) async throws -> String? {
+        try await store.read { connection in
+            guard let space else { return try SyncStateTables.text(.token, on: connection) }
+            return try GroupSpaces.syncedGroups(on: connection).first { $0.group == space }?.token
+        }
     }
 
-    /// Pulls everything new, page by page, merging each page in its own transaction.
-    func pull(into report: inout QSSyncReport) async throws {
-        var token = try await storedToken()
+    /// Pulls everything new of `space`, page by page, merging each page in its own transaction.
+    func pull(_ space: String?, into report: inout QSSyncReport) async throws {
+        var token = try await storedToken(space)
         while true {
             let response: SyncPullResponse
             do {
-                response = try await transport.pull(since: token, limit: pullLimit, replica: replicaID)
+                response = try await transport.pull(since: token, limit: pullLimit, replica: replicaID, group: space)
             } catch QSSyncError.server(status: 400, code: "invalidToken", _) where token != nil {
                 // A token the server no longer knows (its database was replaced): everything is
                 // pulled again, which merges to nothing where nothing changed.
                 token = nil
                 continue
             } catch QSSyncError.server(status: 410, code: "resyncRequired", _) {
-                return try await resync(into: &report)
+                return try await resync(space, into: &report)
             }
-            try await merge(response, into: &report)
+            try await merge(response, space: space, into: &report)
             token = response.token
             guard response.more else { return }
         }
@@ -32,39 +36,43 @@ extension QSSync {
     /// the server no longer holds and this replica did not just make: the server collected it
     /// (deleted on another device while this one was away), and an object or list child that
     /// comes back here would come back everywhere. What waits to be pushed stays.
-    func resync(into report: inout QSSyncReport) async throws {
+    func resync(_ space: String?, into report: inout QSSyncReport) async throws {
         report.resyncs += 1
         var inventory = PulledInventory()
         var token: String?
         while true {
-            let response = try await transport.pull(since: token, limit: pullLimit, replica: replicaID)
+            let response = try await transport.pull(since: token, limit: pullLimit, replica: replicaID, group: space)
             inventory.note(response.changes)
-            try await merge(response, into: &report)
+            try await merge(response, space: space, into: &report)
             token = response.token
             guard response.more else { break }
         }
         let capture = self.capture, cleanup = ResyncCleanup(schema: applier.schema), pulled = inventory
         report.objectsRemovedByResync += try await store.writeInOwnTransaction("sync: remove what the server collected", source: .sync) { connection in
             try capture.capture(on: connection)
-            let removed = try cleanup.run(keeping: pulled, on: connection)
+            let removed = try cleanup.run(keeping: pulled, space: space, on: connection)
             try capture.skipToEnd(on: connection)
             return removed
         }
     }
 
-    /// Merges one pulled page and keeps its token, in one transaction.
-    private func merge(_ response: SyncPullResponse, into report: inout QSSyncReport) async throws {
+    /// Merges one pulled page of `space` and keeps its token, in one transaction.
+    private func merge(_ response: SyncPullResponse, space: String?, into report: inout QSSyncReport) async throws {
         report.pullRequests += 1
         report.pulledObjects += response.changes.reduce(0) { $0 + $1.ids.count }
-        let capture = self.capture, applier = self.applier
+        let capture = self.capture, applier = self.applier, outbox = self.outbox
         let outcome = try await store.writeInOwnTransaction("sync: merge pulled changes", source: .sync) { connection in
             // Local edits not yet queued (another process's) are stamped before the merge.
             try capture.capture(on: connection)
             // Pushes the server took whose answers were lost are done with.
-            if let last = response.lastPush { try Outbox.acknowledge(through: last, on: connection) }
-            let outcome = try applier.apply(response.changes, on: connection)
+            if let last = response.lastPush { try outbox.acknowledge(through: last, space: space, on: connection) }
+            let outcome = try applier.apply(response.changes, space: space, on: connection)
             try capture.skipToEnd(on: connection)
-            try SyncStateTables.set(.token, to: .text(response.token), on: connection)
+            if let space {
+                try GroupSpaces.setToken(response.token, of: space, on: connection)
+            } else {
+                try SyncStateTables.set(.token, to: .text(response.token), on: connection)
+            }
             try SyncStateTables.set(.clock, to: .text(capture.clock.reading.text), on: connection)
             return outcome
         }

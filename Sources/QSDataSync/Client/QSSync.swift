@@ -25,7 +25,7 @@ public final class QSSync {
     public var pushLimit = 10_000
 
     let capture: ChangeCapture
-    private let outbox: Outbox
+    let outbox: Outbox
     let applier: RemoteApplier
     private var running: Task<QSSyncReport, any Error>?
 
@@ -83,7 +83,7 @@ public final class QSSync {
         try await store.setCommitHook { connection, source in
             // Sync's own writes place the log themselves: what they merged is not an edit to send back.
             guard source == .app else { return }
-            try capture.capture(on: connection)
+            try capture.capture(on: connection, refusingGroupChanges: true)
         }
         return sync
     }
@@ -106,27 +106,26 @@ public final class QSSync {
         try await store.setCommitHook(nil)
     }
 
-    /// Pushes everything waiting, then pulls everything new. A call made while another runs
-    /// waits for that one and returns its report.
+    /// Pushes everything waiting, then pulls everything new: of the account's own objects, then
+    /// of each group's it is a member of (when the model shares objects in groups; the objects
+    /// of a group it no longer belongs to are removed here first). A call made while another
+    /// runs waits for that one and returns its report.
     @discardableResult
     public func sync() async throws -> QSSyncReport {
         if let running { return try await running.value }
         let task = Task { @MainActor in
             var report = QSSyncReport()
-            // A replica pulls before its first push, so that every push says how far it had
-            // pulled; and after a push whose answer was lost, so as not to send it again if it arrived.
-            let neverPulled = try await self.storedToken() == nil
-            let unanswered = try await self.outbox.hasUnansweredParts(in: self.store)
-            if neverPulled || unanswered {
-                try await self.pull(into: &report)
+            var spaces: [String?] = [nil]
+            if self.applier.schema.sharesGroups { spaces += try await self.followMembership(into: &report) }
+            for space in spaces {
+                do {
+                    try await self.sync(space, into: &report)
+                } catch let QSSyncError.server(status, code, _) 
+                    where space != nil && ((status, code) == (403, "notAMember") || (status, code) == (404, "groupNotFound")) {
+                    // Taken out of the group (or the group gone) since the list was read.
+                    if let group = space { try await self.leave(group, into: &report) }
+                }
             }
-            do {
-                try await self.pushAll(into: &report)
-            } catch QSSyncError.server(status: 410, code: "resyncRequired", _) {
-                try await self.resync(into: &report)
-                try await self.pushAll(into: &report)
-            }
-            try await self.pull(into: &report)
             report.blobsDownloaded += try await self.downloadEagerBlobs()
             return report
         }
@@ -135,25 +134,43 @@ public final class QSSync {
         return try await task.value
     }
 
+    /// Syncs one space: the account's own objects (nil), or a group's.
+    private func sync(_ space: String?, into report: inout QSSyncReport) async throws {
+        // A replica pulls before its first push, so that every push says how far it had
+        // pulled; and after a push whose answer was lost, so as not to send it again if it arrived.
+        let neverPulled = try await storedToken(space) == nil
+        let unanswered = try await outbox.hasUnansweredParts(space: space, in: store)
+        if neverPulled || unanswered {
+            try await pull(space, into: &report)
+        }
+        do {
+            try await pushAll(space, into: &report)
+        } catch QSSyncError.server(status: 410, code: "resyncRequired", _) {
+            try await resync(space, into: &report)
+            try await pushAll(space, into: &report)
+        }
+        try await pull(space, into: &report)
+    }
+
     /// How many parts of objects wait to be pushed (a creation, a deletion, or one property each).
     public func waitingCount() async throws -> Int {
         try await store.read { connection in try Outbox.count(on: connection) }
     }
 
-    private func pushAll(into report: inout QSSyncReport) async throws {
+    private func pushAll(_ space: String?, into report: inout QSSyncReport) async throws {
         let capture = self.capture, outbox = self.outbox, limit = pushLimit
-        let token = try await storedToken()
+        let token = try await storedToken(space)
         while true {
             let next = try await store.writeInOwnTransaction("sync: read the outbox", source: .sync) { connection in
                 try capture.capture(on: connection)
-                return try outbox.nextPush(limit: limit, on: connection)
+                return try outbox.nextPush(limit: limit, space: space, on: connection)
             }
             guard !next.sent.isEmpty else { return }
             if !next.changes.isEmpty {
-                let request = SyncPushRequest(replica: replicaID, changes: next.changes, since: token, number: next.number)
+                let request = SyncPushRequest(replica: replicaID, changes: next.changes, since: token, number: next.number, group: space)
                 // The bytes of the blobs the push names go first: the server takes no reference to bytes it lacks.
                 for (blob, bytes) in next.uploads.sorted(by: { $0.key.sha256 < $1.key.sha256 }) {
-                    report.blobPartsUploaded += try await upload(blob, bytes: bytes)
+                    report.blobPartsUploaded += try await upload(blob, bytes: bytes, group: space)
                 }
                 do {
                     _ = try await transport.push(request)
@@ -203,6 +220,8 @@ public struct QSSyncReport: Sendable, Equatable {
     /// Objects removed here by a resync: the server no longer holds them (deleted on another
     /// device, and collected since), and this replica had not just created them.
     public var objectsRemovedByResync = 0
+    /// Objects removed here because the account is no longer a member of their group.
+    public var objectsRemovedWithGroups = 0
 
     public init() {}
 }

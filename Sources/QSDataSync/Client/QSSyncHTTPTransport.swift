@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The sync protocol over HTTP with URLSession: account creation, login, push and pull.
+/// The sync protocol over HTTP with URLSession: account creation, login, push and pull, blobs and groups.
 ///
 /// ```swift
 /// let server = URL(string: "https://sync.example.com")!
@@ -39,40 +39,81 @@ public struct QSSyncHTTPTransport: QSSyncTransport {
     }
 
     public func pull(since token: String?, limit: Int, replica: SyncReplicaID? = nil) async throws -> SyncPullResponse {
-        var components = URLComponents(url: Self.endpoint(server, "pull"), resolvingAgainstBaseURL: false)
-        components?.queryItems = [URLQueryItem(name: "limit", value: String(limit))]
+        try await pull(since: token, limit: limit, replica: replica, group: nil)
+    }
+
+    public func pull(since token: String?, limit: Int, replica: SyncReplicaID?, group: String?) async throws -> SyncPullResponse {
+        let query = [URLQueryItem(name: "limit", value: String(limit))]
             + (token.map { [URLQueryItem(name: "since", value: $0)] } ?? [])
             + (replica.map { [URLQueryItem(name: "replica", value: $0.text)] } ?? [])
-        guard let url = components?.url else { throw QSSyncError.unreachable("can't make a pull URL from \(server)") }
-        var request = URLRequest(url: url)
-        request.setValue("Bearer \(self.token)", forHTTPHeaderField: "Authorization")
-        return try Self.decode(SyncPullResponse.self, from: try await Self.send(request, session: session))
+            + (group.map { [URLQueryItem(name: "group", value: $0)] } ?? [])
+        return try Self.decode(SyncPullResponse.self, from: try await Self.send(try authorised(Self.endpoint(server, "pull"), query), session: session))
     }
 
     public func blobStatus(_ blob: SyncBlobReference) async throws -> SyncBlobStatus {
-        try Self.decode(SyncBlobStatus.self, from: try await Self.send(try blobRequest(blob, "parts"), session: session))
+        try await blobStatus(blob, group: nil)
     }
 
     public func uploadBlobPart(_ blob: SyncBlobReference, index: Int, bytes: Data) async throws -> SyncBlobStatus {
-        var request = try blobRequest(blob, "parts/\(index)")
+        try await uploadBlobPart(blob, index: index, bytes: bytes, group: nil)
+    }
+
+    public func downloadBlob(_ blob: SyncBlobReference) async throws -> Data {
+        try await downloadBlob(blob, group: nil)
+    }
+
+    public func blobStatus(_ blob: SyncBlobReference, group: String?) async throws -> SyncBlobStatus {
+        try Self.decode(SyncBlobStatus.self, from: try await Self.send(try blobRequest(blob, "parts", group: group), session: session))
+    }
+
+    public func uploadBlobPart(_ blob: SyncBlobReference, index: Int, bytes: Data, group: String?) async throws -> SyncBlobStatus {
+        var request = try blobRequest(blob, "parts/\(index)", group: group)
         request.httpMethod = "PUT"
         request.httpBody = bytes
         request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
         return try Self.decode(SyncBlobStatus.self, from: try await Self.send(request, session: session))
     }
 
-    public func downloadBlob(_ blob: SyncBlobReference) async throws -> Data {
-        try await Self.send(try blobRequest(blob, nil), session: session)
+    public func downloadBlob(_ blob: SyncBlobReference, group: String?) async throws -> Data {
+        try await Self.send(try blobRequest(blob, nil, group: group), session: session)
     }
 
-    /// `/v1/blobs/SHA256[/rest]?size=N`, authorised.
-    private func blobRequest(_ blob: SyncBlobReference, _ rest: String?) throws -> URLRequest {
+    public func groups() async throws -> [SyncGroup] {
+        try Self.decode(SyncGroupList.self, from: try await Self.send(try authorised(Self.endpoint(server, "groups")), session: session)).groups
+    }
+
+    public func createGroup(named name: String) async throws -> SyncGroup {
+        let body = try SyncProtocol.makeEncoder().encode(SyncGroupRequest(name: name))
+        return try Self.decode(SyncGroup.self, from: try await Self.send(Self.post(server, "groups", body: body, token: token), session: session))
+    }
+
+    public func addMember(_ username: String, to group: String) async throws -> SyncGroup {
+        try await member(username, of: group, method: "PUT")
+    }
+
+    public func removeMember(_ username: String, from group: String) async throws -> SyncGroup {
+        try await member(username, of: group, method: "DELETE")
+    }
+
+    private func member(_ username: String, of group: String, method: String) async throws -> SyncGroup {
+        var request = try authorised(Self.endpoint(server, "groups").appendingPathComponent(group).appendingPathComponent("members").appendingPathComponent(username))
+        request.httpMethod = method
+        return try Self.decode(SyncGroup.self, from: try await Self.send(request, session: session))
+    }
+
+    /// `/v1/blobs/SHA256[/rest]?size=N[&group=ID]`, authorised.
+    private func blobRequest(_ blob: SyncBlobReference, _ rest: String?, group: String?) throws -> URLRequest {
         var url = Self.endpoint(server, "blobs").appendingPathComponent(blob.sha256)
         if let rest { url = url.appendingPathComponent(rest) }
+        return try authorised(url, [URLQueryItem(name: "size", value: String(blob.size))] + (group.map { [URLQueryItem(name: "group", value: $0)] } ?? []))
+    }
+
+    /// A request for `url` with `query`, carrying the session's token.
+    private func authorised(_ url: URL, _ query: [URLQueryItem] = []) throws -> URLRequest {
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        components?.queryItems = [URLQueryItem(name: "size", value: String(blob.size))]
-        guard let withSize = components?.url else { throw QSSyncError.unreachable("can't make a blob URL from \(server)") }
-        var request = URLRequest(url: withSize)
+        if !query.isEmpty { components?.queryItems = query }
+        guard let withQuery = components?.url else { throw QSSyncError.unreachable("can't make a URL from \(url)") }
+        var request = URLRequest(url: withQuery)
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         return request
     }

@@ -2,7 +2,8 @@ import Foundation
 
 /// How a ``QSSync`` reaches its server: the calls of the sync protocol. QSData's own is
 /// ``QSSyncHTTPTransport`` (URLSession); an app with another HTTP client implements push and
-/// pull (and the blob calls, when its model syncs blobs), sending the bodies as
+/// pull (and the blob calls, when its model syncs blobs; the group calls and the calls that
+/// name a group, when it shares objects in groups), sending the bodies as
 /// `Docs/SyncProtocol.md` says.
 public protocol QSSyncTransport: Sendable {
     /// `POST /v1/push`.
@@ -16,6 +17,21 @@ public protocol QSSyncTransport: Sendable {
     func uploadBlobPart(_ blob: SyncBlobReference, index: Int, bytes: Data) async throws -> SyncBlobStatus
     /// `GET /v1/blobs/SHA256?size=N`: a blob's bytes.
     func downloadBlob(_ blob: SyncBlobReference) async throws -> Data
+
+    /// `GET /v1/pull?…&group=ID`: a pull of the group's objects (the account's own without one).
+    func pull(since token: String?, limit: Int, replica: SyncReplicaID?, group: String?) async throws -> SyncPullResponse
+    /// The blob calls with `&group=ID`: the bytes a group's objects name are the group's.
+    func blobStatus(_ blob: SyncBlobReference, group: String?) async throws -> SyncBlobStatus
+    func uploadBlobPart(_ blob: SyncBlobReference, index: Int, bytes: Data, group: String?) async throws -> SyncBlobStatus
+    func downloadBlob(_ blob: SyncBlobReference, group: String?) async throws -> Data
+    /// `GET /v1/groups`: the groups the account belongs to.
+    func groups() async throws -> [SyncGroup]
+    /// `POST /v1/groups`: makes a group, owned by the account.
+    func createGroup(named name: String) async throws -> SyncGroup
+    /// `PUT /v1/groups/ID/members/USERNAME`: the owner adds a member.
+    func addMember(_ username: String, to group: String) async throws -> SyncGroup
+    /// `DELETE /v1/groups/ID/members/USERNAME`: the owner takes a member out, or a member leaves.
+    func removeMember(_ username: String, from group: String) async throws -> SyncGroup
 }
 
 extension QSSyncTransport {
@@ -23,6 +39,28 @@ extension QSSyncTransport {
     public func blobStatus(_ blob: SyncBlobReference) async throws -> SyncBlobStatus { throw QSSyncError.blobsUnsupported }
     public func uploadBlobPart(_ blob: SyncBlobReference, index: Int, bytes: Data) async throws -> SyncBlobStatus { throw QSSyncError.blobsUnsupported }
     public func downloadBlob(_ blob: SyncBlobReference) async throws -> Data { throw QSSyncError.blobsUnsupported }
+
+    /// A transport written before groups syncs every model whose objects belong to no group.
+    public func pull(since token: String?, limit: Int, replica: SyncReplicaID?, group: String?) async throws -> SyncPullResponse {
+        guard group == nil else { throw QSSyncError.groupsUnsupported }
+        return try await pull(since: token, limit: limit, replica: replica)
+    }
+    public func blobStatus(_ blob: SyncBlobReference, group: String?) async throws -> SyncBlobStatus {
+        guard group == nil else { throw QSSyncError.groupsUnsupported }
+        return try await blobStatus(blob)
+    }
+    public func uploadBlobPart(_ blob: SyncBlobReference, index: Int, bytes: Data, group: String?) async throws -> SyncBlobStatus {
+        guard group == nil else { throw QSSyncError.groupsUnsupported }
+        return try await uploadBlobPart(blob, index: index, bytes: bytes)
+    }
+    public func downloadBlob(_ blob: SyncBlobReference, group: String?) async throws -> Data {
+        guard group == nil else { throw QSSyncError.groupsUnsupported }
+        return try await downloadBlob(blob)
+    }
+    public func groups() async throws -> [SyncGroup] { throw QSSyncError.groupsUnsupported }
+    public func createGroup(named name: String) async throws -> SyncGroup { throw QSSyncError.groupsUnsupported }
+    public func addMember(_ username: String, to group: String) async throws -> SyncGroup { throw QSSyncError.groupsUnsupported }
+    public func removeMember(_ username: String, from group: String) async throws -> SyncGroup { throw QSSyncError.groupsUnsupported }
 }
 
 /// Why sync failed.
@@ -42,6 +80,11 @@ public enum QSSyncError: Error, Equatable, CustomStringConvertible {
     case blobsUnsupported
     /// A downloaded blob's bytes are not the ones its reference names.
     case blobMismatch(SyncBlobReference)
+    /// The model shares objects in groups and the transport has no group calls.
+    case groupsUnsupported
+    /// A save changed the group of an object that syncs (its type's `syncGroup` property): an
+    /// object stays in the group it was made in; copy it to share it elsewhere.
+    case groupChanged(table: String, id: String)
 
     public var description: String {
         switch self {
@@ -51,6 +94,9 @@ public enum QSSyncError: Error, Equatable, CustomStringConvertible {
         case .unreachable(let problem): "the sync server could not be reached: \(problem)"
         case .blobsUnsupported: "the sync transport doesn't carry blobs: implement QSSyncTransport's blob calls"
         case .blobMismatch(let blob): "the bytes downloaded for blob \(blob) have another digest or size"
+        case .groupsUnsupported: "the sync transport doesn't carry groups: implement QSSyncTransport's group calls"
+        case .groupChanged(let table, let id):
+            "the save moved \(table) \(id) to another group; an object stays in the group it was made in (copy it to share it elsewhere)"
         case .syncedPropertyRemoved(let table, let property):
             property == "*"
                 ? "the table \(table) synced before and doesn't now: name it removed (\"*\") in QSSyncSchemaChanges"

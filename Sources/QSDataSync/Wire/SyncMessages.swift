@@ -25,12 +25,16 @@ public struct SyncPushRequest: Codable, Sendable, Equatable {
     /// highest number the server has taken (``SyncPullResponse/lastPush``), so a push whose
     /// answer was lost is known to have arrived.
     public var number: Int64?
+    /// The group (``SyncGroup/id``) whose objects these are; nil for the account's own. Each
+    /// group keeps its own sequence of changes: a push names one, and so does a pull.
+    public var group: String?
 
-    public init(replica: SyncReplicaID, changes: [SyncChange], since: String? = nil, number: Int64? = nil) {
+    public init(replica: SyncReplicaID, changes: [SyncChange], since: String? = nil, number: Int64? = nil, group: String? = nil) {
         self.replica = replica
         self.changes = changes
         self.since = since
         self.number = number
+        self.group = group
     }
 
     /// How many objects the push names.
@@ -49,8 +53,9 @@ public struct SyncPushResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// `GET /v1/pull?since=TOKEN&limit=N`: what changed on the server after `since` (everything,
-/// without one), at most `limit` objects. `token` is where the next pull starts; `more` says
+/// `GET /v1/pull?since=TOKEN&limit=N&group=ID`: what changed on the server after `since`
+/// (everything, without one), at most `limit` objects, of the group's objects (the account's
+/// own, without `group`). `token` is where the next pull starts; `more` says
 /// whether it would return something at once.
 public struct SyncPullResponse: Codable, Sendable, Equatable {
     public var changes: [SyncChange]

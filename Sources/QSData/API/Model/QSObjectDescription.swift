@@ -44,6 +44,11 @@ public struct QSObjectDescription: Sendable, Equatable {
     /// key): named by the SHA-256 of their bytes, uploaded once however many objects hold the
     /// same bytes, and downloaded as each says.
     public internal(set) var syncedBlobs: [String: QSBlobLoading] = [:]
+    /// The `string?` property of a synced type that names the group an object is shared in
+    /// (the model's `syncGroup` key): an object whose value is a group's ID syncs with every
+    /// member's devices, one whose value is NULL with the account's own. An object stays in the
+    /// group it was made in.
+    public internal(set) var syncGroup: String?
 
     /// The property named `name`, if the model declares one.
     public func property(named name: String) -> QSPropertyDescription? {

@@ -2,7 +2,7 @@
 struct DataModelReader {
     let fileName: String
 
-    static let objectKeys: Set = ["table", "uniqued", "immutable", "cachePermanently", "fetchAllAtStartup", "logChanges", "synced", "localProperties", "uniqueKey", "syncedBlobs", "properties", "relationships", "search"]
+    static let objectKeys: Set = ["table", "uniqued", "immutable", "cachePermanently", "fetchAllAtStartup", "logChanges", "synced", "localProperties", "uniqueKey", "syncedBlobs", "syncGroup", "properties", "relationships", "search"]
     static let relationshipKeys: Set = ["table", "parentID", "childID", "childClass", "indexKey", "loading", "deleteRule"]
     static let searchKeys: Set = ["table", "columns"]
 
@@ -76,6 +76,7 @@ struct DataModelReader {
         description.localProperties = try readLocalProperties(object["localProperties"], of: description)
         description.uniqueKey = try readUniqueKey(object["uniqueKey"], of: description)
         description.syncedBlobs = try readSyncedBlobs(object["syncedBlobs"], of: description)
+        description.syncGroup = try readSyncGroup(object["syncGroup"], of: description)
         if description.synced, !description.logsChanges {
             throw failure(name, "synced", "a synced type's changes must be logged: it can't also say logChanges false")
         }
@@ -93,6 +94,21 @@ struct DataModelReader {
         }
         guard description.synced else {
             throw failure(description.name, "uniqueKey", "only a synced type has a unique key: add <key>synced</key><true/>")
+        }
+        return name
+    }
+
+    /// The `string?` property of a synced type that names the group an object is shared in.
+    private func readSyncGroup(_ value: Any?, of description: QSObjectDescription) throws -> String? {
+        guard let value else { return nil }
+        guard let name = value as? String, let property = description.property(named: name), name != "uniqueID" else {
+            throw failure(description.name, "syncGroup", "must name a string? property other than uniqueID")
+        }
+        guard property.type == .string, property.isOptional else {
+            throw failure(description.name, "syncGroup", "'\(name)' is \(property.typeSpelling); a group is a string? (NULL: the account's own)")
+        }
+        guard description.synced, !description.localProperties.contains(name) else {
+            throw failure(description.name, "syncGroup", "only a synced type's synced property names a group: add <key>synced</key><true/>")
         }
         return name
     }

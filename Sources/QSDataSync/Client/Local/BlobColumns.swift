@@ -19,6 +19,8 @@ enum BlobColumns {
         let id: SQLValue
         let property: String
         let blob: SyncBlobReference
+        /// The group whose bytes these are (nil: the account's own), as the object's.
+        var space: String?
     }
 
     /// What a blob column's `value` travels as: a reference to its bytes (kept in `uploads`),
@@ -58,17 +60,21 @@ enum BlobColumns {
     /// Every blob column waiting for its bytes, or those of `table` (and `id`, `property`).
     static func waiting(in table: String? = nil, id: SQLValue? = nil, property: String? = nil, on connection: SQLiteConnection) throws -> [Waiting] {
         var conditions: [String] = [], arguments: [SQLValue] = []
-        if let table { conditions.append("tableName = ?"); arguments.append(.text(table)) }
-        if let id { conditions.append("id = ?"); arguments.append(id) }
-        if let property { conditions.append("property = ?"); arguments.append(.text(property)) }
+        if let table { conditions.append("d.tableName = ?"); arguments.append(.text(table)) }
+        if let id { conditions.append("d.id = ?"); arguments.append(id) }
+        if let property { conditions.append("d.property = ?"); arguments.append(.text(property)) }
         let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         return try connection.fetchRows(
-            "SELECT tableName, id, property, sha256, size FROM qsdata_sync_blob_downloads\(filter) ORDER BY tableName, id, property", arguments
+            "SELECT d.tableName, d.id, d.property, d.sha256, d.size, r.space FROM qsdata_sync_blob_downloads AS d "
+                + "LEFT JOIN qsdata_sync_records AS r ON r.tableName = d.tableName AND r.id = d.id"
+                + "\(filter) ORDER BY d.tableName, d.id, d.property", arguments
         ).compactMap { row -> Waiting? in
-            guard row.count == 5, case .text(let rowTable) = row[0], case .text(let rowProperty) = row[2],
+            guard row.count == 6, case .text(let rowTable) = row[0], case .text(let rowProperty) = row[2],
                   case .text(let hash) = row[3], case .integer(let size) = row[4], let blob = SyncBlobReference(sha256: hash, size: size)
             else { return nil }
-            return Waiting(table: rowTable, id: row[1], property: rowProperty, blob: blob)
+            var space: String?
+            if case .text(let group) = row[5] { space = group }
+            return Waiting(table: rowTable, id: row[1], property: rowProperty, blob: blob, space: space)
         }
     }
 

@@ -22,7 +22,10 @@ struct ChangeCapture: Sendable {
         case changed(Set<String>)
     }
 
-    func capture(on connection: SQLiteConnection) throws {
+    /// - Parameter refusingGroupChanges: whether a change to an object's group column throws
+    ///   ``QSSyncError/groupChanged(table:id:)`` (in the app's own transaction, which then rolls
+    ///   back) rather than being undone (a change another process made).
+    func capture(on connection: SQLiteConnection, refusingGroupChanges: Bool = false) throws {
         let position = try currentPosition(on: connection)
         let rows = try connection.fetchRows("""
             SELECT c.tableName, c.kind, c.columns, j.value FROM qsdata_changes AS c, json_each(c.ids) AS j
@@ -53,7 +56,7 @@ struct ChangeCapture: Sendable {
         if !pendingByTable.isEmpty {
             let stamp = clock.next()
             for (table, pending) in pendingByTable.sorted(by: { $0.key < $1.key }) {
-                try record(pending.list, table: schema.tables[table], stamp: stamp, on: connection)
+                try record(pending.list, table: schema.tables[table], stamp: stamp, refusingGroupChanges: refusingGroupChanges, on: connection)
             }
             try SyncStateTables.set(.clock, to: .text(clock.reading.text), on: connection)
         }
@@ -80,6 +83,7 @@ struct ChangeCapture: Sendable {
         for table in schema.tables.values where !table.lists.isEmpty {
             try placeEveryList(of: table, at: stamp, on: connection)
         }
+        for table in schema.tables.values { try GroupSpaces.recordEveryGroup(of: table, on: connection) }
         try SyncStateTables.set(.clock, to: .text(clock.reading.text), on: connection)
         try skipToEnd(on: connection)
     }
@@ -98,9 +102,13 @@ struct ChangeCapture: Sendable {
         }
     }
 
-    private func record(_ pending: [(id: SQLValue, pending: Pending)], table synced: SyncedTable?, stamp: SyncStamp, on connection: SQLiteConnection) throws {
+    private func record(
+        _ pending: [(id: SQLValue, pending: Pending)], table synced: SyncedTable?, stamp: SyncStamp, refusingGroupChanges: Bool,
+        on connection: SQLiteConnection
+    ) throws {
         guard let synced else { return }
         let table = synced.name
+        let pending = try keepingGroups(pending, of: synced, refusing: refusingGroupChanges, on: connection)
         var records = try LocalRecord.load(pending.map(\.id), table: synced, on: connection)
         let saved = try savedLists(of: pending, in: synced, on: connection)
         let clearOutbox = try connection.statement("DELETE FROM qsdata_sync_outbox WHERE tableName = ? AND id = ?")
@@ -140,6 +148,35 @@ struct ChangeCapture: Sendable {
             records[id] = record
             try LocalRecord.save(record, id: id, table: table, on: connection)
             try ListItems.save(listParts, of: record, parent: id, table: table, on: connection)
+        }
+        if synced.groupColumn != nil {
+            let created = pending.compactMap { id, happened -> SQLValue? in if case .created = happened { id } else { nil } }
+            let groups = try GroupSpaces.groups(of: created, in: synced, on: connection)
+            for id in created { try GroupSpaces.record(groups[id], of: [id], table: table, on: connection) }
+        }
+    }
+
+    /// `pending` without changes to objects' group columns: an object stays in the group it was
+    /// made in. Refused (the app's own save fails), or undone (another writer's).
+    private func keepingGroups(
+        _ pending: [(id: SQLValue, pending: Pending)], of table: SyncedTable, refusing: Bool, on connection: SQLiteConnection
+    ) throws -> [(id: SQLValue, pending: Pending)] {
+        guard let column = table.groupColumn else { return pending }
+        let changed = pending.compactMap { id, happened -> SQLValue? in
+            if case .changed(let parts) = happened, parts.contains(column) { id } else { nil }
+        }
+        guard !changed.isEmpty else { return pending }
+        let groups = try GroupSpaces.groups(of: changed, in: table, on: connection)
+        let recorded = try GroupSpaces.recordedSpaces(of: changed, table: table.name, on: connection)
+        let undo = try connection.statement("UPDATE \(quoted(table.name)) SET \(quoted(column)) = ? WHERE \(quoted("uniqueID")) = ?")
+        for id in changed where groups[id] != recorded[id] {
+            if refusing { throw QSSyncError.groupChanged(table: table.name, id: SyncID(sqlValue: id)?.json ?? "\(id)") }
+            try undo.run([recorded[id].map { .text($0) } ?? .null, id])
+        }
+        return pending.compactMap { id, happened in
+            guard case .changed(var parts) = happened, parts.contains(column) else { return (id, happened) }
+            parts.remove(column)
+            return parts.isEmpty ? nil : (id, .changed(parts))
         }
     }
 

@@ -55,10 +55,13 @@ enum LocalRecord {
         return records
     }
 
-    /// Saves the record's own row; its list parts are saved with ``ListItems/save(_:of:parent:table:on:)``.
+    /// Saves the record's own row; its list parts are saved with ``ListItems/save(_:of:parent:table:on:)``,
+    /// its group with ``GroupSpaces``.
     static func save(_ record: SyncRecord, id: SQLValue, table: String, on connection: SQLiteConnection) throws {
-        try connection.statement("INSERT OR REPLACE INTO qsdata_sync_records (tableName, id, created, deleted, stamps) VALUES (?, ?, ?, ?, ?)")
-            .run([.text(table), id] + encode(record))
+        try connection.statement("""
+            INSERT INTO qsdata_sync_records (tableName, id, created, deleted, stamps) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (tableName, id) DO UPDATE SET created = excluded.created, deleted = excluded.deleted, stamps = excluded.stamps
+            """).run([.text(table), id] + encode(record))
     }
 }
 

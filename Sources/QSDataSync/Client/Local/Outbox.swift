@@ -13,20 +13,22 @@ struct Outbox: Sendable {
         let stamp: String
     }
 
-    /// The next push: at most `limit` waiting parts, with their objects' current values, and its
-    /// number; parts sent for the first time are marked with it. Empty when nothing waits.
-    func nextPush(limit: Int, on connection: SQLiteConnection) throws -> (changes: [SyncChange], sent: [SentPart], number: Int64, uploads: [SyncBlobReference: Data]) {
+    /// The next push of `space`'s objects (a group's ID; nil for the account's own): at most
+    /// `limit` waiting parts, with their objects' current values, and its number; parts sent for
+    /// the first time are marked with it. Empty when nothing waits.
+    func nextPush(limit: Int, space: String?, on connection: SQLiteConnection) throws -> (changes: [SyncChange], sent: [SentPart], number: Int64, uploads: [SyncBlobReference: Data]) {
+        let (inSpace, spaceArgument) = spaceCondition(space)
         // What an earlier push sent goes first, so that every push sends again everything sent
         // before and not acknowledged. A part first sent in push N then arrived exactly when the
         // server has taken a push numbered N or more (see ``acknowledge(through:on:)``).
         // (Two reads in the key's order, each by an index: one ordering the whole queue by
         // whether it was sent would sort 100,000 rows for every push.)
         let resent = try connection.fetchRows(
-            "SELECT tableName, id, part, stamp FROM qsdata_sync_outbox WHERE sentIn IS NOT NULL ORDER BY tableName, id, part LIMIT ?",
-            [.integer(Int64(limit))])
+            "SELECT tableName, id, part, stamp FROM qsdata_sync_outbox AS o WHERE sentIn IS NOT NULL\(inSpace) ORDER BY tableName, id, part LIMIT ?",
+            spaceArgument + [.integer(Int64(limit))])
         let fresh = try connection.fetchRows(
-            "SELECT tableName, id, part, stamp FROM qsdata_sync_outbox WHERE sentIn IS NULL ORDER BY tableName, id, part LIMIT ?",
-            [.integer(Int64(limit - resent.count))])
+            "SELECT tableName, id, part, stamp FROM qsdata_sync_outbox AS o WHERE sentIn IS NULL\(inSpace) ORDER BY tableName, id, part LIMIT ?",
+            spaceArgument + [.integer(Int64(limit - resent.count))])
         let rows = resent + fresh
         var sent: [SentPart] = []
         var partsByTable: [String: [(id: SQLValue, parts: [String])]] = [:]
@@ -63,9 +65,20 @@ struct Outbox: Sendable {
         // The same rows, in one statement (nothing else writes within this transaction).
         try connection.execute(
             "UPDATE qsdata_sync_outbox SET sentIn = ? WHERE sentIn IS NULL AND (tableName, id, part) IN "
-                + "(SELECT tableName, id, part FROM qsdata_sync_outbox WHERE sentIn IS NULL ORDER BY tableName, id, part LIMIT ?)",
-            [.integer(number), .integer(Int64(fresh.count))])
+                + "(SELECT tableName, id, part FROM qsdata_sync_outbox AS o WHERE sentIn IS NULL\(inSpace) ORDER BY tableName, id, part LIMIT ?)",
+            [.integer(number)] + spaceArgument + [.integer(Int64(fresh.count))])
         return (changes, sent, number, uploads)
+    }
+
+    /// The condition (after another) that keeps an outbox row `o` to `space`'s objects, and its
+    /// argument; nothing when the model shares nothing in groups (every object is the account's).
+    private func spaceCondition(_ space: String?) -> (sql: String, arguments: [SQLValue]) {
+        Self.spaceCondition(space, sharesGroups: schema.sharesGroups)
+    }
+
+    static func spaceCondition(_ space: String?, sharesGroups: Bool) -> (sql: String, arguments: [SQLValue]) {
+        guard sharesGroups else { return ("", []) }
+        return (" AND " + GroupSpaces.outboxRowInSpace, [space.map { .text($0) } ?? .null])
     }
 
     /// Forgets that push `number` sent anything: the server refused it (it answered with an
@@ -74,10 +87,11 @@ struct Outbox: Sendable {
         try connection.execute("UPDATE qsdata_sync_outbox SET sentIn = NULL WHERE sentIn = ?", [.integer(number)])
     }
 
-    /// Takes out what pushes up to number `last` sent and nothing queued again since: the
-    /// server took those pushes, whether or not their answers arrived.
-    static func acknowledge(through last: Int64, on connection: SQLiteConnection) throws {
-        try connection.execute("DELETE FROM qsdata_sync_outbox WHERE sentIn <= ?", [.integer(last)])
+    /// Takes out what pushes of `space` up to number `last` sent and nothing queued again
+    /// since: the server took those pushes, whether or not their answers arrived.
+    func acknowledge(through last: Int64, space: String?, on connection: SQLiteConnection) throws {
+        let (inSpace, spaceArgument) = spaceCondition(space)
+        try connection.execute("DELETE FROM qsdata_sync_outbox AS o WHERE sentIn <= ?\(inSpace)", [.integer(last)] + spaceArgument)
     }
 
     private static func add(_ part: String, of id: SQLValue, to objects: inout [(id: SQLValue, parts: [String])]) {
@@ -124,10 +138,11 @@ struct Outbox: Sendable {
         for part in parts { try queue.run([.text(table), id, .text(part), .text(stamp.text)]) }
     }
 
-    /// Whether a push whose answer never came sent some of what waits.
-    func hasUnansweredParts(in store: QSStore) async throws -> Bool {
-        try await store.read { connection in
-            try connection.fetchValue("SELECT 1 FROM qsdata_sync_outbox WHERE sentIn IS NOT NULL LIMIT 1") != nil
+    /// Whether a push of `space` whose answer never came sent some of what waits.
+    func hasUnansweredParts(space: String?, in store: QSStore) async throws -> Bool {
+        let (inSpace, spaceArgument) = spaceCondition(space)
+        return try await store.read { connection in
+            try connection.fetchValue("SELECT 1 FROM qsdata_sync_outbox AS o WHERE sentIn IS NOT NULL\(inSpace) LIMIT 1", spaceArgument) != nil
         }
     }
 

@@ -32,7 +32,8 @@ struct RemoteApplier: Sendable {
         var duplicates: [(table: String, loser: SQLValue, winner: SQLValue)] = []
     }
 
-    func apply(_ changes: [SyncChange], on connection: SQLiteConnection) throws -> Outcome {
+    /// Merges `changes`, pulled from `space` (a group's ID; nil for the account's own objects).
+    func apply(_ changes: [SyncChange], space: String? = nil, on connection: SQLiteConnection) throws -> Outcome {
         var batch = Batch()
         // Edits before creations: a creation whose unique key an object here held is then
         // weighed against that object's key as this pull leaves it. (Merging is the same in any order.)
@@ -50,6 +51,7 @@ struct RemoteApplier: Sendable {
             if let latest = change.record.latestStamp { clock.observe(latest) }
             let ids = change.ids.filter { $0.fits(table.uniqueIDType) }.map(\.sqlValue)
             try apply(incoming, to: ids, of: table, on: connection, batch: &batch)
+            if let space { try GroupSpaces.record(space, of: ids, table: table.name, on: connection) }
         }
         try rewriteLists(naming: batch.inserted, on: connection)
         for duplicate in batch.duplicates {

@@ -23,14 +23,15 @@ struct PulledInventory: Sendable {
 struct ResyncCleanup: Sendable {
     let schema: SyncedSchema
 
-    /// Returns how many objects were removed.
-    func run(keeping inventory: PulledInventory, on connection: SQLiteConnection) throws -> Int {
+    /// Looks only at `space`'s objects (a group's ID; nil for the account's own): the full
+    /// pull was of that space. Returns how many objects were removed.
+    func run(keeping inventory: PulledInventory, space: String?, on connection: SQLiteConnection) throws -> Int {
         var removed = 0
         for table in schema.tableNames.compactMap({ schema.tables[$0] }) {
             let waiting = try waitingParts(of: table, on: connection)
             let named = inventory.objects[table.name] ?? []
             let writer = RowWriter(table: table, connection: connection)
-            let held = try connection.fetchRows("SELECT \(quoted("uniqueID")) FROM \(quoted(table.name))").compactMap(\.first)
+            let held = try heldObjects(of: table, in: space, on: connection)
             var kept: [SQLValue] = []
             for id in held {
                 guard let syncID = SyncID(sqlValue: id) else { continue }
@@ -75,6 +76,19 @@ struct ResyncCleanup: Sendable {
             try ListItems.save(takenOut, of: record, parent: id, table: table.name, on: connection)
             for list in Set(takenOut.map(\.list)).sorted() { try writer.rewriteList(list, of: id, from: record) }
         }
+    }
+
+    /// The IDs of `table`'s rows whose objects are in `space`.
+    private func heldObjects(of table: SyncedTable, in space: String?, on connection: SQLiteConnection) throws -> [SQLValue] {
+        guard table.groupColumn != nil else {
+            // A table that shares nothing holds only the account's own objects.
+            return space == nil ? try connection.fetchRows("SELECT \(quoted("uniqueID")) FROM \(quoted(table.name))").compactMap(\.first) : []
+        }
+        return try connection.fetchRows(
+            "SELECT t.\(quoted("uniqueID")) FROM \(quoted(table.name)) AS t LEFT JOIN qsdata_sync_records AS r "
+                + "ON r.tableName = ? AND r.id = t.\(quoted("uniqueID")) WHERE r.space IS ?",
+            [.text(table.name), space.map { .text($0) } ?? .null]
+        ).compactMap(\.first)
     }
 
     /// What waits to be pushed of each object of `table`: part names by ID.

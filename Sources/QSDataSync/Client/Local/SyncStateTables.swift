@@ -14,6 +14,8 @@ import QSData
 ///   ``BlobColumns``).
 /// - `qsdata_sync_list_items`: each synced list's children, listed or taken out, with their
 ///   position keys and stamps (see ``ListItems``).
+/// - `qsdata_sync_groups`: the groups this replica syncs, with the server's token for each
+///   one's next pull (see ``GroupSpaces``).
 ///
 /// They are written in the same transactions as the changes they record, so nothing is lost or
 /// sent twice if the app stops at any moment.
@@ -40,6 +42,7 @@ enum SyncStateTables {
         try connection.executeScript(creationSQL)
         try connection.executeScript(KeptParts.creationSQL)
         try connection.executeScript(BlobColumns.creationSQL)
+        try GroupSpaces.create(on: connection)
         let outboxColumns = try connection.fetchRows("SELECT name FROM pragma_table_info('qsdata_sync_outbox')")
         if !outboxColumns.contains([.text("sentIn")]) {
             try connection.execute("ALTER TABLE qsdata_sync_outbox ADD COLUMN sentIn INTEGER")

@@ -11,6 +11,7 @@ struct SyncedSchema: Sendable {
         for description in descriptions {
             var table = tables[description.table] ?? SyncedTable(name: description.table, uniqueIDType: description.uniqueIDType)
             table.uniqueKey = table.uniqueKey ?? description.uniqueKey
+            table.groupColumn = table.groupColumn ?? description.syncGroup
             table.blobs.merge(description.syncedBlobs) { first, _ in first }
             for property in description.properties.dropFirst() where !description.localProperties.contains(property.name) {
                 if !table.columns.contains(where: { $0.name == property.name }) { table.columns.append(property) }
@@ -47,6 +48,8 @@ struct SyncedSchema: Sendable {
     }
 
     var isEmpty: Bool { tables.isEmpty }
+    /// Whether some synced type shares objects in groups.
+    var sharesGroups: Bool { tables.values.contains { $0.groupColumn != nil } }
     var tableNames: [String] { tables.keys.sorted() }
 }
 
@@ -68,6 +71,8 @@ struct SyncedTable: Sendable {
     var columns: [QSPropertyDescription] = []
     /// The string column whose value names one object (see ``UniqueKeys``), if the model gives one.
     var uniqueKey: String?
+    /// The string column naming the group an object is shared in, if the model gives one.
+    var groupColumn: String?
     /// The columns synced as blobs, and how each arrives.
     var blobs: [String: QSBlobLoading] = [:]
     /// The synced to-many relationships.

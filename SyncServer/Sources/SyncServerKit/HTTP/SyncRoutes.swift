@@ -44,10 +44,11 @@ enum SyncRoutes {
                     guard let id = SyncReplicaID(text: text) else { throw SyncServiceError.malformedBody("replica must be 16 lowercase hex digits") }
                     replica = id
                 }
-                return try await service.pull(since: query.get("since"), limit: limit, replica: replica, accountID: account)
+                return try await service.pull(since: query.get("since"), limit: limit, replica: replica, group: query.get("group"), accountID: account)
             }
         }
         addBlobRoutes(to: router, service: service)
+        addGroupRoutes(to: router, service: service)
         return router
     }
 
@@ -58,7 +59,7 @@ enum SyncRoutes {
         router.get("\(prefix)/blobs/:sha256/parts") { request, context in
             await answer {
                 let account = try await service.account(forToken: bearerToken(request))
-                return try await service.blobStatus(try blob(request, context), accountID: account)
+                return try await service.blobStatus(try blob(request, context), group: request.uri.queryParameters.get("group"), accountID: account)
             }
         }
         router.put("\(prefix)/blobs/:sha256/parts/:index") { request, context in
@@ -74,19 +75,56 @@ enum SyncRoutes {
                 } catch {
                     throw SyncServiceError.tooLarge("a blob part is at most \(SyncProtocol.blobPartSize) bytes")
                 }
-                return try await service.uploadBlobPart(reference, index: index, bytes: Data(bytes.readableBytesView), accountID: account)
+                return try await service.uploadBlobPart(
+                    reference, index: index, bytes: Data(bytes.readableBytesView), group: request.uri.queryParameters.get("group"), accountID: account)
             }
         }
         router.get("\(prefix)/blobs/:sha256") { request, context -> Response in
             do {
                 let account = try await service.account(forToken: bearerToken(request))
-                let bytes = try await service.downloadBlob(try blob(request, context), accountID: account)
+                let bytes = try await service.downloadBlob(try blob(request, context), group: request.uri.queryParameters.get("group"), accountID: account)
                 return Response(
                     status: .ok, headers: [.contentType: "application/octet-stream"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
             } catch {
                 return await answer { () async throws -> [String: String] in throw error }
             }
         }
+    }
+
+    /// `GET /v1/groups`, `POST /v1/groups`, `PUT` and `DELETE /v1/groups/ID/members/USERNAME`.
+    private static func addGroupRoutes(to router: Router<BasicRequestContext>, service: SyncService) {
+        let prefix = SyncProtocol.pathPrefix
+        router.get("\(prefix)/groups") { request, _ in
+            await answer { try await service.groups(accountID: try await service.account(forToken: bearerToken(request))) }
+        }
+        router.post("\(prefix)/groups") { request, context in
+            await answer(status: .created) {
+                let account = try await service.account(forToken: bearerToken(request))
+                return try await service.createGroup(try await decode(SyncGroupRequest.self, from: request, context: context), accountID: account)
+            }
+        }
+        router.put("\(prefix)/groups/:group/members/:username") { request, context in
+            await answer {
+                let account = try await service.account(forToken: bearerToken(request))
+                let (group, username) = try member(context)
+                return try await service.addMember(username, toGroup: group, accountID: account)
+            }
+        }
+        router.delete("\(prefix)/groups/:group/members/:username") { request, context in
+            await answer {
+                let account = try await service.account(forToken: bearerToken(request))
+                let (group, username) = try member(context)
+                return try await service.removeMember(username, fromGroup: group, accountID: account)
+            }
+        }
+    }
+
+    /// The group and username a member's path names.
+    private static func member(_ context: BasicRequestContext) throws -> (group: String, username: String) {
+        guard let group = context.parameters.get("group"), let username = context.parameters.get("username") else {
+            throw SyncServiceError.malformedBody("a member's path is /v1/groups/GROUP/members/USERNAME")
+        }
+        return (group, username.removingPercentEncoding ?? username)
     }
 
     /// The blob a path and its `size` query name.

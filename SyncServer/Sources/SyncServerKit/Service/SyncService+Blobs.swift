@@ -6,35 +6,36 @@ import QSDataSync
 /// arrives once; when the last arrives the parts are joined and their digest checked. A push
 /// may name only whole blobs.
 extension SyncService {
-    public func blobStatus(_ blob: SyncBlobReference, accountID: Int64) async throws -> SyncBlobStatus {
-        try await storage.blobStatus(accountID: accountID, sha256: blob.sha256)
+    public func blobStatus(_ blob: SyncBlobReference, group: String? = nil, accountID: Int64) async throws -> SyncBlobStatus {
+        try await storage.blobStatus(accountID: try await space(group: group, accountID: accountID), sha256: blob.sha256)
     }
 
-    public func uploadBlobPart(_ blob: SyncBlobReference, index: Int, bytes: Data, accountID: Int64) async throws -> SyncBlobStatus {
+    public func uploadBlobPart(_ blob: SyncBlobReference, index: Int, bytes: Data, group: String? = nil, accountID: Int64) async throws -> SyncBlobStatus {
+        let space = try await space(group: group, accountID: accountID)
         guard (0..<blob.partCount).contains(index) else {
             throw SyncServiceError.invalidBlobPart("\(blob) has parts 0 to \(blob.partCount - 1), not \(index)")
         }
         guard bytes.count == blob.sizeOfPart(index) else {
             throw SyncServiceError.invalidBlobPart("part \(index) of \(blob) is \(blob.sizeOfPart(index)) bytes, not \(bytes.count)")
         }
-        let status = try await storage.blobStatus(accountID: accountID, sha256: blob.sha256)
+        let status = try await storage.blobStatus(accountID: space, sha256: blob.sha256)
         guard !status.complete else { return status }
-        try await storage.storeBlobPart(accountID: accountID, sha256: blob.sha256, index: index, bytes: bytes)
-        guard let parts = try await storage.blobParts(accountID: accountID, sha256: blob.sha256, count: blob.partCount) else {
-            return try await storage.blobStatus(accountID: accountID, sha256: blob.sha256)
+        try await storage.storeBlobPart(accountID: space, sha256: blob.sha256, index: index, bytes: bytes)
+        guard let parts = try await storage.blobParts(accountID: space, sha256: blob.sha256, count: blob.partCount) else {
+            return try await storage.blobStatus(accountID: space, sha256: blob.sha256)
         }
         let whole = parts.reduce(into: Data()) { $0.append($1) }
         let digest = SHA256.hash(data: whole).map { String(format: "%02x", $0) }.joined()
         guard digest == blob.sha256, Int64(whole.count) == blob.size else {
-            try await storage.finishBlob(accountID: accountID, sha256: blob.sha256, bytes: nil)
+            try await storage.finishBlob(accountID: space, sha256: blob.sha256, bytes: nil)
             throw SyncServiceError.blobMismatch(blob)
         }
-        try await storage.finishBlob(accountID: accountID, sha256: blob.sha256, bytes: whole)
+        try await storage.finishBlob(accountID: space, sha256: blob.sha256, bytes: whole)
         return SyncBlobStatus(complete: true, parts: [])
     }
 
-    public func downloadBlob(_ blob: SyncBlobReference, accountID: Int64) async throws -> Data {
-        guard let bytes = try await storage.blob(accountID: accountID, sha256: blob.sha256) else { throw SyncServiceError.blobNotFound(blob) }
+    public func downloadBlob(_ blob: SyncBlobReference, group: String? = nil, accountID: Int64) async throws -> Data {
+        guard let bytes = try await storage.blob(accountID: try await space(group: group, accountID: accountID), sha256: blob.sha256) else { throw SyncServiceError.blobNotFound(blob) }
         return bytes
     }
 

@@ -47,7 +47,7 @@ public struct SyncService: Sendable {
     public func logIn(_ credentials: SyncCredentials) async throws -> SyncSession {
         let time = now()
         if let wait = await throttle.waitBeforeTrying(credentials.username, now: time) { throw SyncServiceError.tooManyAttempts(retryAfter: wait) }
-        guard let account = try await storage.account(username: credentials.username),
+        guard Self.isUsername(credentials.username), let account = try await storage.account(username: credentials.username),
               try await passwords.verify(credentials.password, against: account.passwordHash)
         else {
             await throttle.recordFailure(credentials.username, now: time)
@@ -69,6 +69,7 @@ public struct SyncService: Sendable {
     }
 
     public func push(_ request: SyncPushRequest, accountID: Int64) async throws -> SyncPushResponse {
+        let space = try await space(group: request.group, accountID: accountID)
         guard request.objectCount <= SyncProtocol.maximumObjectsPerPush else {
             throw SyncServiceError.tooLarge("a push names at most \(SyncProtocol.maximumObjectsPerPush) objects; this one names \(request.objectCount): split it")
         }
@@ -77,36 +78,42 @@ public struct SyncService: Sendable {
             if let problem = change.problem { throw SyncServiceError.invalidChange("change \(index): \(problem)") }
             if let stamp = change.record.latestStamp, stamp.milliseconds > latestAllowed { throw SyncServiceError.stampTooFarAhead(stamp.text) }
         }
-        if let missing = try await missingBlobs(in: request.changes, accountID: accountID).first { throw SyncServiceError.blobMissing(missing) }
+        if let missing = try await missingBlobs(in: request.changes, accountID: space).first { throw SyncServiceError.blobMissing(missing) }
         // A push without a token (from a client older than collection) can't be checked.
         var base = Int64.max
         if let since = request.since {
             // A token from another database (the server's was replaced) can't vouch for anything.
-            guard let token = PullToken(text: since, databaseID: try await storage.databaseID()) else { throw SyncServiceError.resyncRequired }
+            guard let token = PullToken(text: since, databaseID: try await storage.databaseID()), token.group == request.group else {
+                throw SyncServiceError.resyncRequired
+            }
             base = token.horizon
         }
         do {
-            return try await storage.push(request.changes, accountID: accountID, base: base, replica: request.replica, number: request.number)
+            return try await storage.push(request.changes, accountID: space, base: base, replica: request.replica, number: request.number)
         } catch SyncStorageError.resyncRequired {
             throw SyncServiceError.resyncRequired
         }
     }
 
     /// What changed after `token`, leaving out the parts `replica` wrote (it has them already);
-    /// without a token, everything the server holds, the replica's own writes included.
-    public func pull(since token: String?, limit: Int?, replica: SyncReplicaID? = nil, accountID: Int64) async throws -> SyncPullResponse {
+    /// without a token, everything the server holds, the replica's own writes included. Of the
+    /// group's objects when `group` names one the account is a member of; of the account's own without.
+    public func pull(
+        since token: String?, limit: Int?, replica: SyncReplicaID? = nil, group: String? = nil, accountID: Int64
+    ) async throws -> SyncPullResponse {
+        let space = try await space(group: group, accountID: accountID)
         let databaseID = try await storage.databaseID()
-        var start = PullToken(sequence: 0, collected: 0)
+        var start = PullToken(sequence: 0, collected: 0, group: group)
         if let token {
-            guard let read = PullToken(text: token, databaseID: databaseID) else { throw SyncServiceError.invalidToken }
+            guard let read = PullToken(text: token, databaseID: databaseID), read.group == group else { throw SyncServiceError.invalidToken }
             start = read
         }
         let after = start.sequence
         let size = min(max(limit ?? SyncProtocol.defaultPullLimit, 1), SyncProtocol.maximumPullLimit)
         let time = now()
         var lastPush: Int64?
-        if let replica { lastPush = try await storage.recordPull(accountID: accountID, replica: replica, position: after, at: time) }
-        let pulled = try await storage.pull(accountID: accountID, after: after, limit: size)
+        if let replica { lastPush = try await storage.recordPull(accountID: space, replica: replica, position: after, at: time) }
+        let pulled = try await storage.pull(accountID: space, after: after, limit: size)
         // A collection that went past the token since it was made may have removed a deletion
         // the replica needs. (Without a token, the pull is of everything the server holds.)
         if token != nil, start.horizon < pulled.collectedThrough { throw SyncServiceError.resyncRequired }
@@ -120,16 +127,21 @@ public struct SyncService: Sendable {
         }
         let changes = order.flatMap { SyncChange.grouping(byTable[$0] ?? [], table: $0) }
         if !pulled.more {
-            _ = try await storage.collect(accountID: accountID, activeSince: time.addingTimeInterval(-inactiveAfter))
+            _ = try await storage.collect(accountID: space, activeSince: time.addingTimeInterval(-inactiveAfter))
         }
-        let next = PullToken(sequence: pulled.last, collected: pulled.collectedThrough)
+        let next = PullToken(sequence: pulled.last, collected: pulled.collectedThrough, group: group)
         return SyncPullResponse(changes: changes, token: next.text(databaseID: databaseID), more: pulled.more, lastPush: lastPush)
     }
 
-    private static func check(_ credentials: SyncCredentials) throws {
+    /// Whether `text` can be a person's username: 1–64 letters, digits, '.', '_', '-' or '@'.
+    /// (A group's space has a ':' in its name, so no one can take it or log in to it.)
+    static func isUsername(_ text: String) -> Bool {
         let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "._-@"))
-        guard (1...64).contains(credentials.username.count),
-              credentials.username.unicodeScalars.allSatisfy({ allowed.contains($0) })
+        return (1...64).contains(text.count) && text.unicodeScalars.allSatisfy { allowed.contains($0) }
+    }
+
+    private static func check(_ credentials: SyncCredentials) throws {
+        guard isUsername(credentials.username)
         else { throw SyncServiceError.invalidCredentials("a username is 1–64 letters, digits, '.', '_', '-' or '@'") }
         guard (8...1024).contains(credentials.password.count) else {
             throw SyncServiceError.invalidCredentials("a password is 8–1024 characters")

@@ -40,6 +40,18 @@ public struct SyncServiceError: Error, Equatable, CustomStringConvertible {
         message: "this server removed deletions this replica has not pulled: pull everything again (without since), then push")
     static let invalidToken = Self(status: 400, code: "invalidToken", message: "not a pull token of this server: pull again without since")
     static func malformedBody(_ message: String) -> Self { Self(status: 400, code: "malformedBody", message: message) }
+    static func invalidGroup(_ message: String) -> Self { Self(status: 400, code: "invalidGroup", message: message) }
+    static func groupNotFound(_ id: String) -> Self { Self(status: 404, code: "groupNotFound", message: "no group \(id)") }
+    static func notAMember(_ id: String) -> Self {
+        Self(status: 403, code: "notAMember", message: "this account is not a member of group \(id): its objects are not this account's to read or write")
+    }
+    static func notGroupOwner(_ id: String) -> Self {
+        Self(status: 403, code: "notGroupOwner", message: "only the owner of group \(id) adds members and takes others out")
+    }
+    static func ownerCannotLeave(_ id: String) -> Self {
+        Self(status: 409, code: "ownerCannotLeave", message: "the owner of group \(id) can't leave it")
+    }
+    static func userNotFound(_ username: String) -> Self { Self(status: 404, code: "userNotFound", message: "no account \(username)") }
 }
 
 /// A stamp's text, in error messages.

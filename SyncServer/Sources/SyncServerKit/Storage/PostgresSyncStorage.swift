@@ -53,6 +53,17 @@ public struct PostgresSyncStorage: SyncStorage {
             account_id BIGINT NOT NULL, sha256 TEXT NOT NULL, part INTEGER NOT NULL, bytes BYTEA NOT NULL,
             PRIMARY KEY (account_id, sha256, part))
         """,
+        """
+        CREATE TABLE IF NOT EXISTS sync_groups (
+            space BIGINT PRIMARY KEY REFERENCES sync_accounts(id), public_id TEXT NOT NULL UNIQUE, name TEXT NOT NULL,
+            owner_id BIGINT NOT NULL REFERENCES sync_accounts(id))
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS sync_group_members (
+            space BIGINT NOT NULL REFERENCES sync_groups(space), account_id BIGINT NOT NULL REFERENCES sync_accounts(id),
+            PRIMARY KEY (space, account_id))
+        """,
+        "CREATE INDEX IF NOT EXISTS sync_group_members_by_account ON sync_group_members (account_id)",
     ]
 
     /// Columns added since the first version, for databases made before them.

@@ -8,7 +8,7 @@ public actor SQLiteSyncStorage: SyncStorage {
     private let executor = SerialQueueExecutor(label: "qsdata-sync-server.sqlite")
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
-    private let connection: SQLiteConnection
+    let connection: SQLiteConnection
     private let path: String
 
     static let schema = """
@@ -31,6 +31,13 @@ public actor SQLiteSyncStorage: SyncStorage {
         CREATE TABLE IF NOT EXISTS blobParts (
             accountID INTEGER NOT NULL, sha256 TEXT NOT NULL, part INTEGER NOT NULL, bytes BLOB NOT NULL,
             PRIMARY KEY (accountID, sha256, part)) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS groups (
+            space INTEGER PRIMARY KEY REFERENCES accounts(id), publicID TEXT NOT NULL UNIQUE, name TEXT NOT NULL,
+            ownerID INTEGER NOT NULL REFERENCES accounts(id));
+        CREATE TABLE IF NOT EXISTS groupMembers (
+            space INTEGER NOT NULL REFERENCES groups(space), accountID INTEGER NOT NULL REFERENCES accounts(id),
+            PRIMARY KEY (space, accountID)) WITHOUT ROWID;
+        CREATE INDEX IF NOT EXISTS groupMembersByAccount ON groupMembers (accountID);
         """
 
     /// Columns added since the first version, for databases made before them.

@@ -1,8 +1,13 @@
 import Foundation
 import QSDataSync
 
-/// Where the server keeps accounts, sessions and every account's object records. Every call
-/// names the account it is for; no call reads or writes another's.
+/// Where the server keeps accounts, sessions, groups and every account's object records. Every
+/// call names the account it is for; no call reads or writes another's.
+///
+/// A group's objects are kept as an account's are, under an account of the group's own that
+/// no one logs in to (its username is `group:` and the group's ID, which no person's can be;
+/// it has no password): its *space*. Records, replicas' places, collection and blobs work the
+/// same for both.
 public protocol SyncStorage: Sendable {
     /// Creates the tables when missing (PostgreSQL connects first).
     func prepare() async throws
@@ -44,6 +49,41 @@ public protocol SyncStorage: Sendable {
     func blobCount(accountID: Int64) async throws -> Int
     /// Names this database: a token from another one (a replaced database) is refused.
     func databaseID() async throws -> String
+
+    /// Makes a group with its space, owned by `ownerID`, its only member.
+    func createGroup(id: String, name: String, ownerID: Int64) async throws -> StoredGroup
+    /// The group with this ID, if there is one.
+    func group(id: String) async throws -> StoredGroup?
+    /// The groups `accountID` is a member of, by ID.
+    func groups(memberID accountID: Int64) async throws -> [StoredGroup]
+    /// The usernames of the group's members, in order.
+    func members(ofGroup space: Int64) async throws -> [String]
+    func isMember(_ accountID: Int64, ofGroup space: Int64) async throws -> Bool
+    func addMember(_ accountID: Int64, toGroup space: Int64) async throws
+    /// Takes the member out, and forgets the places of its replicas in the group: they no
+    /// longer hold back the group's collection.
+    func removeMember(_ accountID: Int64, fromGroup space: Int64) async throws
+}
+
+/// A group as storage keeps it.
+public struct StoredGroup: Sendable, Equatable {
+    /// The account the group's objects are kept under.
+    public let space: Int64
+    public let id: String
+    public let name: String
+    public let ownerID: Int64
+    public let owner: String
+
+    public init(space: Int64, id: String, name: String, ownerID: Int64, owner: String) {
+        self.space = space
+        self.id = id
+        self.name = name
+        self.ownerID = ownerID
+        self.owner = owner
+    }
+
+    /// The username of a group's space.
+    static func spaceUsername(_ id: String) -> String { "group:\(id)" }
 }
 
 public struct StoredAccount: Sendable, Equatable {
