@@ -162,6 +162,15 @@ public enum BoardModel {
         .replacingOccurrences(of: "<key>table</key><string>boards</string>", with: "<key>table</key><string>boards</string><key>syncedBlobs</key><dict><key>background</key><string>lazy</string></dict>")
     public static let schemaWithBlobs = schema + "ALTER TABLE cards ADD COLUMN cover BLOB; ALTER TABLE boards ADD COLUMN background BLOB;"
 
+    /// The model with boards and cards shared in groups: each names its group in `team` (the
+    /// model's `syncGroup`; NULL: the account's own). SQL only: the Swift types don't read it.
+    public static let modelWithGroups = model
+        .replacingOccurrences(of: "<key>points</key><string>double?</string>", with: "<key>points</key><string>double?</string><key>team</key><string>string?</string>")
+        .replacingOccurrences(of: "<key>draft</key><string>string?</string>", with: "<key>draft</key><string>string?</string><key>team</key><string>string?</string>")
+        .replacingOccurrences(of: "<key>table</key><string>cards</string>", with: "<key>table</key><string>cards</string><key>syncGroup</key><string>team</string>")
+        .replacingOccurrences(of: "<key>table</key><string>boards</string>", with: "<key>table</key><string>boards</string><key>syncGroup</key><string>team</string>")
+    public static let schemaWithGroups = schema + "ALTER TABLE cards ADD COLUMN team TEXT; ALTER TABLE boards ADD COLUMN team TEXT;"
+
     /// Opens (creating when new) a board store at `url`.
     @MainActor
     public static func openStore(

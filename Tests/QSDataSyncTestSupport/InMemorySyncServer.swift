@@ -1,57 +1,34 @@
 import Foundation
 import QSDataSync
 
-/// A sync server in memory for the client's tests: one account, records kept as the real
-/// server keeps them (``SyncServerRecord``), so a pull returns what changed after its token.
-/// Like the real server, it remembers how far each replica has pulled and collects deleted
-/// objects' records once every active replica has pulled past them (a replica that has not
-/// pulled for ``inactiveAfter`` seconds of ``now`` is not waited for, and is told to pull
-/// everything again). Counts requests, and can be told to fail the next ones.
+/// A sync server in memory for the client's tests: records kept as the real server keeps them
+/// (``SyncServerRecord``), so a pull returns what changed after its token. Like the real
+/// server, it remembers how far each replica has pulled and collects deleted objects' records
+/// once every active replica has pulled past them (a replica that has not pulled for
+/// ``inactiveAfter`` seconds of ``now`` is not waited for, and is told to pull everything
+/// again). Counts requests, and can be told to fail the next ones.
+///
+/// The server itself is the transport of one account, `me`; ``session(_:)`` is another
+/// account's. Groups keep their objects apart, as the real server's do, and only members
+/// reach them.
 ///
 /// (The real server, with accounts, storage and HTTP, is its own package, `SyncServer/`.)
 public final class InMemorySyncServer: QSSyncTransport, @unchecked Sendable {
-    private struct Key: Hashable {
-        let table: String
-        let id: SyncID
-    }
-
-    /// A pull token, `SEQUENCE.COLLECTED`: where the next pull starts, and how far the server had
-    /// collected when it made the token (what the real server's tokens say, in their own form).
-    private struct Token {
-        let sequence: Int64
-        let collected: Int64
-
-        /// How far the server may collect while the token stays good.
-        var horizon: Int64 { max(sequence, collected) }
-        var text: String { "\(sequence).\(collected)" }
-
-        init(sequence: Int64, collected: Int64) {
-            self.sequence = sequence
-            self.collected = collected
-        }
-
-        init?(_ text: String) {
-            let parts = text.split(separator: ".").compactMap { Int64($0) }
-            guard parts.count == 2, parts.allSatisfy({ $0 >= 0 }) else { return nil }
-            self.init(sequence: parts[0], collected: parts[1])
-        }
-    }
+    /// The account the server itself is the transport of.
+    public static let owner = "me"
 
     private let lock = NSLock()
-    private var held: [Key: SyncServerRecord] = [:]
-    private var sequence: Int64 = 0
-    private var collectedThrough: Int64 = 0
-    private var replicas: [SyncReplicaID: (position: Int64, seenAt: Date)] = [:]
-    private var lastPush: [SyncReplicaID: Int64] = [:]
-    /// Blobs by SHA-256: the parts received, whether complete, and the sequence number when they came.
-    private var blobs: [String: (parts: [Int: Data], complete: Bool, uploadedAt: Int64)] = [:]
+    /// Every space's objects: an account's own (by username) and each group's (by ID).
+    private var spaces: [SpaceKey: Space] = [:]
+    private var groups: [String: SyncGroup] = [:]
+    private var failuresLeft = 0
+    private var nextGroupNumber = 1
+    public private(set) var pushes: [SyncPushRequest] = []
+    public private(set) var pullCount = 0
     /// Every blob part received.
     public private(set) var blobPartsReceived = 0
     /// Blobs downloaded.
     public private(set) var blobDownloads = 0
-    private var failuresLeft = 0
-    public private(set) var pushes: [SyncPushRequest] = []
-    public private(set) var pullCount = 0
     /// The server's clock (a simulation's moves by hand).
     public var now: @Sendable () -> Date = { Date() }
     /// How long a replica that has not pulled still holds back collection.
@@ -59,158 +36,223 @@ public final class InMemorySyncServer: QSSyncTransport, @unchecked Sendable {
 
     public init() {}
 
+    /// The transport of account `username` (made when first named).
+    public func session(_ username: String) -> Session {
+        Session(server: self, account: username)
+    }
+
     /// Fails the next `count` requests as an unreachable server would.
     public func failNext(_ count: Int) {
         lock.withLock { failuresLeft = count }
     }
 
-    /// Every object the server holds that exists, by table, with its values.
-    public func existingObjects(in table: String) -> [SyncID: [String: SyncValue]] {
-        lock.withLock {
-            var objects: [SyncID: [String: SyncValue]] = [:]
-            for (key, entry) in held where key.table == table && entry.record.exists { objects[key.id] = entry.record.values }
-            return objects
-        }
+    /// Every object the server holds that exists, by table, with its values: of the owner's
+    /// account, or of `group`.
+    public func existingObjects(in table: String, group: String? = nil) -> [SyncID: [String: SyncValue]] {
+        lock.withLock { space(Self.owner, group).existingObjects(in: table) }
     }
 
-    /// How many records the server holds, deleted objects' included.
+    /// How many records the server holds of the owner's account, deleted objects' included.
     public var recordCount: Int {
-        lock.withLock { held.count }
+        lock.withLock { space(Self.owner, nil).recordCount }
+    }
+
+    /// How many complete blobs the server holds for the owner's account.
+    public var blobCount: Int {
+        lock.withLock { space(Self.owner, nil).blobs.values.filter(\.complete).count }
     }
 
     public func push(_ request: SyncPushRequest) async throws -> SyncPushResponse {
+        try push(request, as: Self.owner)
+    }
+
+    public func pull(since token: String?, limit: Int, replica: SyncReplicaID? = nil) async throws -> SyncPullResponse {
+        try pull(since: token, limit: limit, replica: replica, group: nil, as: Self.owner)
+    }
+
+    public func pull(since token: String?, limit: Int, replica: SyncReplicaID?, group: String?) async throws -> SyncPullResponse {
+        try pull(since: token, limit: limit, replica: replica, group: group, as: Self.owner)
+    }
+
+    public func blobStatus(_ blob: SyncBlobReference, group: String?) async throws -> SyncBlobStatus {
+        try blobStatus(blob, group: group, as: Self.owner)
+    }
+
+    public func uploadBlobPart(_ blob: SyncBlobReference, index: Int, bytes: Data, group: String?) async throws -> SyncBlobStatus {
+        try uploadBlobPart(blob, index: index, bytes: bytes, group: group, as: Self.owner)
+    }
+
+    public func downloadBlob(_ blob: SyncBlobReference, group: String?) async throws -> Data {
+        try downloadBlob(blob, group: group, as: Self.owner)
+    }
+
+    public func blobStatus(_ blob: SyncBlobReference) async throws -> SyncBlobStatus { try blobStatus(blob, group: nil, as: Self.owner) }
+    public func uploadBlobPart(_ blob: SyncBlobReference, index: Int, bytes: Data) async throws -> SyncBlobStatus {
+        try uploadBlobPart(blob, index: index, bytes: bytes, group: nil, as: Self.owner)
+    }
+    public func downloadBlob(_ blob: SyncBlobReference) async throws -> Data { try downloadBlob(blob, group: nil, as: Self.owner) }
+    public func groups() async throws -> [SyncGroup] { try groups(of: Self.owner) }
+    public func createGroup(named name: String) async throws -> SyncGroup { try createGroup(named: name, by: Self.owner) }
+    public func addMember(_ username: String, to group: String) async throws -> SyncGroup { try addMember(username, to: group, by: Self.owner) }
+    public func removeMember(_ username: String, from group: String) async throws -> SyncGroup {
+        try removeMember(username, from: group, by: Self.owner)
+    }
+
+    // MARK: The calls, as an account makes them
+
+    func push(_ request: SyncPushRequest, as account: String) throws -> SyncPushResponse {
         try lock.withLock {
             try failIfAsked()
             pushes.append(request)
-            // A push read from a queue before deletions this server has collected since (or with
-            // a token it didn't make) could bring them back: refused.
-            if let since = request.since, (Token(since)?.horizon ?? -1) < collectedThrough { throw Self.resyncRequired }
-            for change in request.changes {
-                for case .blobReference(let blob) in change.values.values where blobs[blob.sha256]?.complete != true {
-                    throw QSSyncError.server(status: 409, code: "blobMissing", message: "upload blob \(blob.sha256) first")
-                }
-            }
-            var applied = 0
-            for change in request.changes {
-                for id in change.ids {
-                    var entry = held[Key(table: change.table, id: id)] ?? SyncServerRecord()
-                    guard entry.merge(change.record, at: sequence + 1) else { continue }
-                    sequence += 1
-                    held[Key(table: change.table, id: id)] = entry
-                    applied += 1
-                }
-            }
-            if let number = request.number { lastPush[request.replica] = max(lastPush[request.replica] ?? 0, number) }
-            return SyncPushResponse(received: request.objectCount, applied: applied)
+            return try memberSpace(account, request.group).push(request)
         }
     }
 
-    /// Returns what changed after the token, leaving out what `replica` wrote; without a token,
-    /// everything, the replica's own writes included.
-    public func pull(since token: String?, limit: Int, replica: SyncReplicaID? = nil) async throws -> SyncPullResponse {
+    func pull(since token: String?, limit: Int, replica: SyncReplicaID?, group: String?, as account: String) throws -> SyncPullResponse {
         try lock.withLock {
             try failIfAsked()
             pullCount += 1
-            var start = Token(sequence: 0, collected: 0)
-            if let token {
-                guard let read = Token(token) else {
-                    throw QSSyncError.server(status: 400, code: "invalidToken", message: "not a token of this server")
-                }
-                start = read
-            }
-            let after = start.sequence
-            if let replica { replicas[replica] = (after, now()) }
-            if token != nil, start.horizon < collectedThrough { throw Self.resyncRequired }
-            let changed = held.filter { $0.value.sequence > after }.sorted { $0.value.sequence < $1.value.sequence }
-            let page = changed.prefix(limit)
-            var byTable: [String: [(id: SyncID, record: SyncRecord)]] = [:]
-            for (key, entry) in page {
-                let record = entry.changes(after: after, leavingOut: token == nil ? nil : replica)
-                guard record.created != nil || record.deleted != nil || !record.stamps.isEmpty else { continue }
-                byTable[key.table, default: []].append((key.id, record))
-            }
-            let changes = byTable.sorted { $0.key < $1.key }.flatMap { SyncChange.grouping($0.value, table: $0.key) }
-            let last = page.last?.value.sequence ?? after
-            let more = changed.count > limit
-            if !more { collect() }
-            return SyncPullResponse(
-                changes: changes, token: Token(sequence: last, collected: collectedThrough).text, more: more,
-                lastPush: replica.flatMap { lastPush[$0] })
+            return try memberSpace(account, group).pull(since: token, limit: limit, replica: replica, group: group, now: now(), inactiveAfter: inactiveAfter)
         }
     }
 
-    public func blobStatus(_ blob: SyncBlobReference) async throws -> SyncBlobStatus {
+    func blobStatus(_ blob: SyncBlobReference, group: String?, as account: String) throws -> SyncBlobStatus {
         try lock.withLock {
             try failIfAsked()
-            let held = blobs[blob.sha256]
-            return SyncBlobStatus(complete: held?.complete ?? false, parts: held.map { $0.complete ? [] : $0.parts.keys.sorted() } ?? [])
+            return try memberSpace(account, group).blobStatus(blob)
         }
     }
 
-    public func uploadBlobPart(_ blob: SyncBlobReference, index: Int, bytes: Data) async throws -> SyncBlobStatus {
+    func uploadBlobPart(_ blob: SyncBlobReference, index: Int, bytes: Data, group: String?, as account: String) throws -> SyncBlobStatus {
         try lock.withLock {
             try failIfAsked()
-            let expected = blob.sizeOfPart(index)
-            guard (0..<blob.partCount).contains(index), bytes.count == expected else {
-                throw QSSyncError.server(status: 400, code: "invalidBlobPart", message: "part \(index) of \(blob) is \(expected) bytes")
-            }
             blobPartsReceived += 1
-            var held = blobs[blob.sha256] ?? ([:], false, sequence)
-            guard !held.complete else { return SyncBlobStatus(complete: true, parts: []) }
-            held.parts[index] = bytes
-            if held.parts.count == blob.partCount {
-                let whole = (0..<blob.partCount).reduce(into: Data()) { $0.append(held.parts[$1] ?? Data()) }
-                guard SyncBlobReference(of: whole) == blob else {
-                    blobs[blob.sha256] = nil
-                    throw QSSyncError.server(status: 400, code: "blobMismatch", message: "the parts of \(blob) have another digest")
-                }
-                held = ([0: whole], true, sequence)
-            }
-            blobs[blob.sha256] = held
-            return SyncBlobStatus(complete: held.complete, parts: held.complete ? [] : held.parts.keys.sorted())
+            return try memberSpace(account, group).uploadBlobPart(blob, index: index, bytes: bytes)
         }
     }
 
-    public func downloadBlob(_ blob: SyncBlobReference) async throws -> Data {
+    func downloadBlob(_ blob: SyncBlobReference, group: String?, as account: String) throws -> Data {
         try lock.withLock {
             try failIfAsked()
-            guard let held = blobs[blob.sha256], held.complete, let bytes = held.parts[0] else {
-                throw QSSyncError.server(status: 404, code: "blobNotFound", message: "no blob \(blob.sha256)")
-            }
+            let bytes = try memberSpace(account, group).downloadBlob(blob)
             blobDownloads += 1
             return bytes
         }
     }
 
-    /// How many complete blobs the server holds.
-    public var blobCount: Int {
-        lock.withLock { blobs.values.filter(\.complete).count }
+    func groups(of account: String) throws -> [SyncGroup] {
+        try lock.withLock {
+            try failIfAsked()
+            return groups.values.filter { $0.members.contains(account) }.sorted { $0.id < $1.id }
+        }
     }
 
-    /// Removes what no active replica needs any more, as the real server does after a pull.
-    private func collect() {
-        let activeSince = now().addingTimeInterval(-inactiveAfter)
-        // With no replica active, none vouches for anything: nothing is collected.
-        guard let active = replicas.values.filter({ $0.seenAt >= activeSince }).map(\.position).min() else { return }
-        let horizon = min(active, sequence)
-        guard horizon > collectedThrough else { return }
-        for (key, entry) in held where entry.sequence > collectedThrough && entry.sequence <= horizon {
-            held[key] = entry.collected()
+    func createGroup(named name: String, by account: String) throws -> SyncGroup {
+        try lock.withLock {
+            try failIfAsked()
+            let id = String(format: "%032x", nextGroupNumber)
+            nextGroupNumber += 1
+            let group = SyncGroup(id: id, name: name, owner: account, members: [account])
+            groups[id] = group
+            return group
         }
-        collectedThrough = horizon
-        // Blobs no object names, uploaded before every active replica's place.
-        var named: Set<String> = []
-        for entry in held.values where entry.record.exists {
-            for case .blobReference(let blob) in entry.record.values.values { named.insert(blob.sha256) }
-        }
-        for (hash, blob) in blobs where blob.uploadedAt <= horizon && !named.contains(hash) { blobs[hash] = nil }
     }
 
-    private static let resyncRequired = QSSyncError.server(status: 410, code: "resyncRequired", message: "pull everything again")
+    func addMember(_ username: String, to id: String, by account: String) throws -> SyncGroup {
+        try lock.withLock {
+            try failIfAsked()
+            guard var group = groups[id], group.members.contains(account) else { throw Self.notAMember(id) }
+            guard group.owner == account else { throw QSSyncError.server(status: 403, code: "notGroupOwner", message: "only the owner adds members") }
+            if !group.members.contains(username) { group.members = (group.members + [username]).sorted() }
+            groups[id] = group
+            return group
+        }
+    }
+
+    func removeMember(_ username: String, from id: String, by account: String) throws -> SyncGroup {
+        try lock.withLock {
+            try failIfAsked()
+            guard var group = groups[id], group.members.contains(account) else { throw Self.notAMember(id) }
+            guard group.owner == account || username == account else {
+                throw QSSyncError.server(status: 403, code: "notGroupOwner", message: "only the owner takes others out")
+            }
+            guard username != group.owner else { throw QSSyncError.server(status: 409, code: "ownerCannotLeave", message: "the owner can't leave") }
+            group.members.removeAll { $0 == username }
+            groups[id] = group
+            // The member's replicas no longer hold back the group's collection.
+            let replicas = Set(space(username, nil).replicas.keys)
+            for replica in replicas { space(Self.owner, id).forget(replica) }
+            return group
+        }
+    }
+
+    // MARK: Spaces
+
+    private struct SpaceKey: Hashable {
+        let account: String?
+        let group: String?
+    }
+
+    /// The space of `group` (the account's own without one), refused unless the account is a member.
+    private func memberSpace(_ account: String, _ group: String?) throws -> Space {
+        if let group {
+            guard groups[group]?.members.contains(account) == true else {
+                if groups[group] == nil { throw QSSyncError.server(status: 404, code: "groupNotFound", message: "no group \(group)") }
+                throw Self.notAMember(group)
+            }
+        }
+        return space(account, group)
+    }
+
+    private func space(_ account: String, _ group: String?) -> Space {
+        let key = group.map { SpaceKey(account: nil, group: $0) } ?? SpaceKey(account: account, group: nil)
+        if let space = spaces[key] { return space }
+        let space = Space()
+        spaces[key] = space
+        return space
+    }
+
+    private static func notAMember(_ group: String) -> QSSyncError {
+        QSSyncError.server(status: 403, code: "notAMember", message: "not a member of group \(group)")
+    }
 
     private func failIfAsked() throws {
         guard failuresLeft > 0 else { return }
         failuresLeft -= 1
         throw QSSyncError.unreachable("the test's server is down")
+    }
+
+    /// The transport of one account of an ``InMemorySyncServer``.
+    public struct Session: QSSyncTransport {
+        let server: InMemorySyncServer
+        public let account: String
+
+        public func push(_ request: SyncPushRequest) async throws -> SyncPushResponse { try server.push(request, as: account) }
+        public func pull(since token: String?, limit: Int, replica: SyncReplicaID?) async throws -> SyncPullResponse {
+            try server.pull(since: token, limit: limit, replica: replica, group: nil, as: account)
+        }
+        public func pull(since token: String?, limit: Int, replica: SyncReplicaID?, group: String?) async throws -> SyncPullResponse {
+            try server.pull(since: token, limit: limit, replica: replica, group: group, as: account)
+        }
+        public func blobStatus(_ blob: SyncBlobReference) async throws -> SyncBlobStatus { try server.blobStatus(blob, group: nil, as: account) }
+        public func uploadBlobPart(_ blob: SyncBlobReference, index: Int, bytes: Data) async throws -> SyncBlobStatus {
+            try server.uploadBlobPart(blob, index: index, bytes: bytes, group: nil, as: account)
+        }
+        public func downloadBlob(_ blob: SyncBlobReference) async throws -> Data { try server.downloadBlob(blob, group: nil, as: account) }
+        public func blobStatus(_ blob: SyncBlobReference, group: String?) async throws -> SyncBlobStatus {
+            try server.blobStatus(blob, group: group, as: account)
+        }
+        public func uploadBlobPart(_ blob: SyncBlobReference, index: Int, bytes: Data, group: String?) async throws -> SyncBlobStatus {
+            try server.uploadBlobPart(blob, index: index, bytes: bytes, group: group, as: account)
+        }
+        public func downloadBlob(_ blob: SyncBlobReference, group: String?) async throws -> Data {
+            try server.downloadBlob(blob, group: group, as: account)
+        }
+        public func groups() async throws -> [SyncGroup] { try server.groups(of: account) }
+        public func createGroup(named name: String) async throws -> SyncGroup { try server.createGroup(named: name, by: account) }
+        public func addMember(_ username: String, to group: String) async throws -> SyncGroup { try server.addMember(username, to: group, by: account) }
+        public func removeMember(_ username: String, from group: String) async throws -> SyncGroup {
+            try server.removeMember(username, from: group, by: account)
+        }
     }
 }
