@@ -17,7 +17,7 @@ public struct SyncServiceError: Error, Equatable, CustomStringConvertible {
 
     static func invalidCredentials(_ message: String) -> Self { Self(status: 400, code: "invalidCredentials", message: message) }
     static let usernameTaken = Self(status: 409, code: "usernameTaken", message: "the username is taken")
-    static let wrongCredentials = Self(status: 401, code: "wrongCredentials", message: "unknown username or wrong password")
+    public static let wrongCredentials = Self(status: 401, code: "wrongCredentials", message: "unknown username or wrong password")
     static let unauthorized = Self(status: 401, code: "unauthorized", message: "no valid session token: log in for one")
     static func tooManyAttempts(retryAfter seconds: Int) -> Self {
         Self(status: 429, code: "tooManyAttempts", message: "too many failed logins; try again in \(seconds) s")
@@ -38,7 +38,7 @@ public struct SyncServiceError: Error, Equatable, CustomStringConvertible {
     public static let resyncRequired = Self(
         status: 410, code: "resyncRequired",
         message: "this server removed deletions this replica has not pulled: pull everything again (without since), then push")
-    static let invalidToken = Self(status: 400, code: "invalidToken", message: "not a pull token of this server: pull again without since")
+    public static let invalidToken = Self(status: 400, code: "invalidToken", message: "not a pull token of this server: pull again without since")
     static func malformedBody(_ message: String) -> Self { Self(status: 400, code: "malformedBody", message: message) }
     static func invalidGroup(_ message: String) -> Self { Self(status: 400, code: "invalidGroup", message: message) }
     static func groupNotFound(_ id: String) -> Self { Self(status: 404, code: "groupNotFound", message: "no group \(id)") }
