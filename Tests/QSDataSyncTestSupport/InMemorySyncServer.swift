@@ -46,10 +46,10 @@ public final class InMemorySyncServer: QSSyncTransport, @unchecked Sendable {
         lock.withLock { failuresLeft = count }
     }
 
-    /// Every object the server holds that exists, by table, with its values: of the owner's
-    /// account, or of `group`.
-    public func existingObjects(in table: String, group: String? = nil) -> [SyncID: [String: SyncValue]] {
-        lock.withLock { space(Self.owner, group).existingObjects(in: table) }
+    /// Every object the server holds that exists, by table, with its values: of an account's
+    /// own (the owner's unless told), or of `group`.
+    public func existingObjects(in table: String, group: String? = nil, account: String = InMemorySyncServer.owner) -> [SyncID: [String: SyncValue]] {
+        lock.withLock { space(account, group).existingObjects(in: table) }
     }
 
     /// How many records the server holds of the owner's account, deleted objects' included.

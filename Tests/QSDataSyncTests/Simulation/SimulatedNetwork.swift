@@ -16,39 +16,48 @@ final class SimulatedNetwork {
     var partitioned: Set<Int> = []
     /// Whether requests go wrong at all (the network heals at the end).
     var misbehaves = true
-    /// Pushes delivered late, in the order held.
-    private var heldPushes: [SyncPushRequest] = []
+    /// Pushes delivered late, in the order held, each with the account that sent it.
+    private var heldPushes: [(request: SyncPushRequest, account: InMemorySyncServer.Session)] = []
     private(set) var log: [String] = []
 
     init(seed: UInt64) {
         random = SeededGenerator(seed: seed ^ 0x6E65_7477_6F72_6B00)
     }
 
-    func push(from replica: Int, _ request: SyncPushRequest) async throws -> SyncPushResponse {
+    func push(from replica: Int, as account: InMemorySyncServer.Session, _ request: SyncPushRequest) async throws -> SyncPushResponse {
         if partitioned.contains(replica) { throw lost("push from \(replica): partitioned") }
-        guard misbehaves else { return try await server.push(request) }
+        guard misbehaves else { return try await account.push(request) }
         switch random.next() % 10 {
         case 0:
             throw lost("push from \(replica): request lost")
         case 1:
-            _ = try await server.push(request)
+            _ = try await account.push(request)
             throw lost("push from \(replica): answer lost")
         case 2:
-            _ = try await server.push(request)
+            _ = try await account.push(request)
             log.append("push from \(replica): delivered twice")
-            return try await server.push(request)
+            return try await account.push(request)
         case 3:
-            heldPushes.append(request)
+            heldPushes.append((request, account))
             throw lost("push from \(replica): held back")
         default:
-            return try await server.push(request)
+            return try await account.push(request)
         }
     }
 
-    func pull(from replica: Int, since token: String?, limit: Int, replicaID: SyncReplicaID?) async throws -> SyncPullResponse {
+    func pull(
+        from replica: Int, as account: InMemorySyncServer.Session, since token: String?, limit: Int, replicaID: SyncReplicaID?, group: String?
+    ) async throws -> SyncPullResponse {
         if partitioned.contains(replica) { throw lost("pull from \(replica): partitioned") }
         if misbehaves, random.next() % 8 == 0 { throw lost("pull from \(replica): answer lost") }
-        return try await server.pull(since: token, limit: limit, replica: replicaID)
+        return try await account.pull(since: token, limit: limit, replica: replicaID, group: group)
+    }
+
+    /// The account's groups: lost like a pull.
+    func groups(from replica: Int, as account: InMemorySyncServer.Session) async throws -> [SyncGroup] {
+        if partitioned.contains(replica) { throw lost("groups from \(replica): partitioned") }
+        if misbehaves, random.next() % 8 == 0 { throw lost("groups from \(replica): answer lost") }
+        return try await account.groups()
     }
 
     /// A blob call: cut off like any other, and while misbehaving one in six is lost (an upload
@@ -89,13 +98,16 @@ final class SimulatedNetwork {
     func deliverHeldPushes() async throws {
         let held = heldPushes
         heldPushes = []
-        for request in held.reversed() {
+        for (request, account) in held.reversed() {
             log.append("a held push of \(request.objectCount) objects arrives late")
             do {
-                _ = try await server.push(request)
+                _ = try await account.push(request)
             } catch QSSyncError.server(status: 410, code: "resyncRequired", _) {
                 // Built before deletions the server has collected since: refused, as it must be.
                 log.append("the late push is refused: resync required")
+            } catch QSSyncError.server(status: 403, code: "notAMember", _) {
+                // Sent by a member taken out of the group since: refused, as it must be.
+                log.append("the late push is refused: not a member")
             }
         }
     }
@@ -106,28 +118,45 @@ final class SimulatedNetwork {
     }
 }
 
-/// One replica's way to the server, through the simulated network.
+/// One replica's way to the server, through the simulated network, as one account (the
+/// server's own, unless told). Group membership calls are an account's administration, made
+/// straight to the server by the simulations.
 struct SimulatedLink: QSSyncTransport {
     let replica: Int
     let network: SimulatedNetwork
+    var account: InMemorySyncServer.Session
+
+    init(replica: Int, network: SimulatedNetwork, account: String = InMemorySyncServer.owner) {
+        self.replica = replica
+        self.network = network
+        self.account = network.server.session(account)
+    }
 
     func push(_ request: SyncPushRequest) async throws -> SyncPushResponse {
-        try await network.push(from: replica, request)
+        try await network.push(from: replica, as: account, request)
     }
 
     func pull(since token: String?, limit: Int, replica replicaID: SyncReplicaID?) async throws -> SyncPullResponse {
-        try await network.pull(from: replica, since: token, limit: limit, replicaID: replicaID)
+        try await network.pull(from: replica, as: account, since: token, limit: limit, replicaID: replicaID, group: nil)
     }
 
-    func blobStatus(_ blob: SyncBlobReference) async throws -> SyncBlobStatus {
-        try await network.blob(from: replica, "blob status") { try await network.server.blobStatus(blob) }
+    func pull(since token: String?, limit: Int, replica replicaID: SyncReplicaID?, group: String?) async throws -> SyncPullResponse {
+        try await network.pull(from: replica, as: account, since: token, limit: limit, replicaID: replicaID, group: group)
     }
 
-    func uploadBlobPart(_ blob: SyncBlobReference, index: Int, bytes: Data) async throws -> SyncBlobStatus {
-        try await network.blob(from: replica, "blob part \(index)") { try await network.server.uploadBlobPart(blob, index: index, bytes: bytes) }
+    func blobStatus(_ blob: SyncBlobReference, group: String?) async throws -> SyncBlobStatus {
+        try await network.blob(from: replica, "blob status") { try await account.blobStatus(blob, group: group) }
     }
 
-    func downloadBlob(_ blob: SyncBlobReference) async throws -> Data {
-        try await network.blob(from: replica, "blob download") { try await network.server.downloadBlob(blob) }
+    func uploadBlobPart(_ blob: SyncBlobReference, index: Int, bytes: Data, group: String?) async throws -> SyncBlobStatus {
+        try await network.blob(from: replica, "blob part \(index)") { try await account.uploadBlobPart(blob, index: index, bytes: bytes, group: group) }
+    }
+
+    func downloadBlob(_ blob: SyncBlobReference, group: String?) async throws -> Data {
+        try await network.blob(from: replica, "blob download") { try await account.downloadBlob(blob, group: group) }
+    }
+
+    func groups() async throws -> [SyncGroup] {
+        try await network.groups(from: replica, as: account)
     }
 }

@@ -22,6 +22,14 @@ struct SyncSimulatorTests {
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))\n\(simulation.replayInstructions)")
     }
 
+    /// Three accounts sharing a group whose members come and go.
+    @Test(arguments: seeds.prefix(30))
+    func groupMembersConvergeAfterTheNetworkHeals(seed: UInt64) async throws {
+        let simulation = GroupSimulation(seed: seed)
+        let problems = try await simulation.run()
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))\n\(simulation.replayInstructions)")
+    }
+
     /// The same on Vesper's data model: ordered tags named by their normalised names, and attachments.
     @Test(arguments: seeds.prefix(20))
     func vesperReplicasConvergeAfterTheNetworkHeals(seed: UInt64) async throws {
