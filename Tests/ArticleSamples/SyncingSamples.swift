@@ -47,6 +47,18 @@ struct SyncingSamples {
 
     // sample-begin
     @MainActor
+    func shareGroceries(_ store: QSStore, sync: QSSync) async throws {
+        let family = try await sync.createGroup(named: "Family")
+        try await sync.addMember("bob", to: family.id)
+        try await store.write { db in
+            try db.execute("INSERT INTO lists (uniqueID, name, team) VALUES (?, ?, ?)", [.integer(1), .text("Groceries"), .text(family.id)])
+        }.committed()
+        try await sync.sync()
+    }
+    // sample-end
+
+    // sample-begin
+    @MainActor
     func watchForSyncedChanges(in store: QSStore) async {
         for await change in store.changes where change.source == .sync {
             print("sync changed", change.typeNames.sorted())

@@ -134,4 +134,58 @@ struct GroupSyncTests {
         #expect(server.existingObjects(in: "cards").isEmpty)
         try await ann.close()
     }
+
+    @Test func aDeviceAwayPastTheGroupsCollectionPullsTheGroupAgainAndKeepsEverythingElse() async throws {
+        let server = InMemorySyncServer()
+        let serverClock = HandClock()
+        server.now = serverClock.clock.now
+        server.inactiveAfter = 60
+        let ann1 = try await Self.device(server), ann2 = try await Self.device(server)
+        let family = try await ann1.sync.createGroup(named: "Family")
+        try await Self.makeBoard(1, "Groceries", cards: [10, 11], team: family.id, on: ann1)
+        try await Self.makeBoard(2, "Ann's", cards: [20], team: nil, on: ann1)
+        for device in [ann1, ann2, ann1] { try await device.sync.sync() }
+        #expect(try await Self.cardIDs(ann2) == [10, 11, 20])
+
+        // Ann's second device goes quiet; the first deletes a shared card, and the server
+        // collects the deletion once the only active device has pulled past it.
+        serverClock.advance(120)
+        try await ann1.store.write { db in
+            try db.execute("DELETE FROM boardCards WHERE cardID = 10")
+            try db.execute("DELETE FROM cards WHERE uniqueID = 10")
+        }.committed()
+        try await ann1.sync.sync()
+        try await ann1.sync.sync()
+        #expect(server.existingObjects(in: "cards", group: family.id).keys.sorted { $0.json < $1.json } == [.integer(11)])
+
+        let report = try await ann2.sync.sync()
+        #expect(report.resyncs == 1, "the group's pull is answered: pull everything again")
+        #expect(try await Self.cardIDs(ann2) == [11, 20], "the deleted card goes; the account's own stay")
+        #expect(try await Self.boards(ann2) == ["1 Groceries \(family.id) 11", "2 Ann's - 20"])
+        try await ann1.close()
+        try await ann2.close()
+    }
+
+    @Test func aUniqueKeyIsUniqueWithinItsGroup() async throws {
+        let server = InMemorySyncServer()
+        let model = BoardModel.modelWithGroups.replacingOccurrences(
+            of: "<key>table</key><string>cards</string>", with: "<key>table</key><string>cards</string><key>uniqueKey</key><string>title</string>")
+        let ann = try await Replica(server: server, model: model, schema: BoardModel.schemaWithGroups, types: [])
+        let bob = try await Replica(server: server.session("bob"), model: model, schema: BoardModel.schemaWithGroups, types: [])
+        let family = try await ann.sync.createGroup(named: "Family")
+        try await ann.sync.addMember("bob", to: family.id)
+        // "Paris" in Ann's own cards and in the group, and again in the group on Bob's device.
+        try await ann.store.write { db in
+            try db.execute("INSERT INTO cards (uniqueID, title) VALUES (1, 'Paris')")
+            try db.execute("INSERT INTO cards (uniqueID, title, team) VALUES (2, 'Paris', ?)", [.text(family.id)])
+        }.committed()
+        try await bob.store.write { db in
+            try db.execute("INSERT INTO cards (uniqueID, title, team) VALUES (3, ' paris', ?)", [.text(family.id)])
+        }.committed()
+        for device in [ann, bob, ann, bob] { try await device.sync.sync() }
+        #expect(try await Self.cardIDs(ann) == [1, 2], "one Paris of Ann's own, one of the group's: the group's made first stays")
+        #expect(try await Self.cardIDs(bob) == [2])
+        try await ann.close()
+        try await bob.close()
+    }
 }

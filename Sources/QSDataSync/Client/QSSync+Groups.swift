@@ -7,7 +7,9 @@ import QSData
 /// ```swift
 /// let family = try await sync.createGroup(named: "Family")
 /// try await sync.addMember("bob", to: family.id)
-/// list.group = family.id   // before the list is first saved: an object stays in its group
+/// try await store.write { db in
+///     try db.execute("INSERT INTO lists (uniqueID, name, team) VALUES (?, ?, ?)", [.integer(1), .text("Groceries"), .text(family.id)])
+/// }.committed()
 /// ```
 extension QSSync {
     /// Makes a group owned by this account, and syncs it from now on.
