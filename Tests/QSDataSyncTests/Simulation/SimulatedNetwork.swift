@@ -160,3 +160,9 @@ struct SimulatedLink: QSSyncTransport {
         try await network.groups(from: replica, as: account)
     }
 }
+
+/// The first few objects (by ID) whose values differ between two replicas, for a failure's message.
+func valuesThatDiffer(_ mine: [Int64: String], _ theirs: [Int64: String]) -> String {
+    let keys = Set(mine.keys).union(theirs.keys).sorted().filter { mine[$0] != theirs[$0] }
+    return keys.prefix(5).map { "\($0): \(mine[$0] ?? "missing") vs \(theirs[$0] ?? "missing")" }.joined(separator: "; ")
+}

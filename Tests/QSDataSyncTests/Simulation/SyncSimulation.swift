@@ -211,8 +211,8 @@ final class SyncSimulation {
         let firstCards = try await replicas[0].cards(), firstBoards = try await replicas[0].boards()
         for (index, replica) in replicas.enumerated().dropFirst() {
             let cards = try await replica.cards(), boards = try await replica.boards()
-            if cards != firstCards { problems.append("replica \(index)'s cards differ from replica 0's: \(describe(cards, firstCards))") }
-            if boards != firstBoards { problems.append("replica \(index)'s boards differ from replica 0's: \(describe(boards, firstBoards))") }
+            if cards != firstCards { problems.append("replica \(index)'s cards differ from replica 0's: \(valuesThatDiffer(cards, firstCards))") }
+            if boards != firstBoards { problems.append("replica \(index)'s boards differ from replica 0's: \(valuesThatDiffer(boards, firstBoards))") }
         }
         let serverCards = Set(network.server.existingObjects(in: "cards").keys)
         if serverCards != Set(firstCards.keys.map { SyncID.integer($0) }) { problems.append("the server's cards differ from the replicas'") }
@@ -242,11 +242,6 @@ final class SyncSimulation {
         var parts = ["pushed \(report.pushedObjects)", "pulled \(report.pulledObjects)", "applied \(report.appliedObjects)"]
         if report.resyncs > 0 { parts.append("resynced, removing \(report.objectsRemovedByResync)") }
         return parts.joined(separator: ", ")
-    }
-
-    private func describe(_ mine: [Int64: String], _ theirs: [Int64: String]) -> String {
-        let keys = Set(mine.keys).union(theirs.keys).sorted().filter { mine[$0] != theirs[$0] }
-        return keys.prefix(5).map { "\($0): \(mine[$0] ?? "missing") vs \(theirs[$0] ?? "missing")" }.joined(separator: "; ")
     }
 
     /// What to print when a run fails: the seed, how to run it alone, and every step.
