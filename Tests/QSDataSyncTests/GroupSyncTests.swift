@@ -188,4 +188,45 @@ struct GroupSyncTests {
         try await ann.close()
         try await bob.close()
     }
+
+    @Test func aGroupsObjectsANewerVersionAddsAreKeptInTheGroupUntilTheOlderOneUpdates() async throws {
+        let server = InMemorySyncServer()
+        let newerModel = BoardModel.modelWithGroups.replacingOccurrences(of: "<key>Setting</key><dict>", with: """
+            <key>Label</key><dict>
+              <key>table</key><string>labels</string>
+              <key>synced</key><true/>
+              <key>syncGroup</key><string>team</string>
+              <key>properties</key><dict>
+                <key>uniqueID</key><string>string</string><key>text</key><string>string</string><key>team</key><string>string?</string>
+              </dict>
+            </dict>
+            <key>Setting</key><dict>
+            """)
+        let newerSchema = try QSSchema(creationSQL: BoardModel.schemaWithGroups, migrations: [
+            QSMigration(version: 1, sql: "CREATE TABLE labels (uniqueID TEXT PRIMARY KEY, text TEXT NOT NULL, team TEXT);"),
+        ])
+        func openNewer(at url: URL) async throws -> QSStore {
+            try await QSStore.open(at: url, model: QSDataModel(propertyList: Data(newerModel.utf8), fileName: "Boards2.plist"), schema: newerSchema, types: [])
+        }
+        let newer = try await openNewer(at: Replica.temporaryURL())
+        let newerSync = try await QSSync.attach(to: newer, transport: server)
+        let family = try await newerSync.createGroup(named: "Family")
+        try await newer.write { db in
+            try db.execute("INSERT INTO labels (uniqueID, text, team) VALUES ('urgent', 'Urgent', ?)", [.text(family.id)])
+        }.committed()
+        try await newerSync.sync()
+
+        let older = try await Self.device(server)
+        #expect(try await older.sync.sync().unknownTables == ["labels"])
+        try await older.store.close()
+        let updated = try await openNewer(at: older.url)
+        let updatedSync = try await QSSync.attach(to: updated, transport: server)
+        #expect(try await updated.fetchRows("SELECT uniqueID, team FROM labels") == [[.text("urgent"), .text(family.id)]])
+        try await updated.write { db in try db.execute("UPDATE labels SET text = 'Urgent!' WHERE uniqueID = 'urgent'") }.committed()
+        try await updatedSync.sync()
+        #expect(server.existingObjects(in: "labels", group: family.id)[.string("urgent")]?["text"] == .text("Urgent!"), "the edit went to the group")
+        #expect(server.existingObjects(in: "labels").isEmpty)
+        try await updated.close()
+        try await newer.close()
+    }
 }

@@ -120,7 +120,7 @@ public final class QSSync {
             for space in spaces {
                 do {
                     try await self.sync(space, into: &report)
-                } catch let QSSyncError.server(status, code, _) 
+                } catch let QSSyncError.server(status, code, _)
                     where space != nil && ((status, code) == (403, "notAMember") || (status, code) == (404, "groupNotFound")) {
                     // Taken out of the group (or the group gone) since the list was read.
                     if let group = space { try await self.leave(group, into: &report) }

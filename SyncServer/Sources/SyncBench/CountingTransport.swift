@@ -1,7 +1,8 @@
 import Foundation
 import QSDataSync
 
-/// A transport that counts requests and the JSON bytes of their bodies both ways.
+/// A transport that counts sync's requests and the JSON bytes of their bodies both ways (the
+/// group calls an app makes itself, to make and manage groups, are passed on uncounted).
 final class CountingTransport: QSSyncTransport, @unchecked Sendable {
     let base: any QSSyncTransport
     private let lock = NSLock()
@@ -26,11 +27,26 @@ final class CountingTransport: QSSyncTransport, @unchecked Sendable {
     }
 
     func pull(since token: String?, limit: Int, replica: SyncReplicaID?) async throws -> SyncPullResponse {
-        let response = try await base.pull(since: token, limit: limit, replica: replica)
+        try await pull(since: token, limit: limit, replica: replica, group: nil)
+    }
+
+    func pull(since token: String?, limit: Int, replica: SyncReplicaID?, group: String?) async throws -> SyncPullResponse {
+        let response = try await base.pull(since: token, limit: limit, replica: replica, group: group)
         let size = try SyncProtocol.makeEncoder().encode(response).count
-        lock.withLock { requests += 1; bytesDown += size; bytesUp += (token?.count ?? 0) + 40 }
+        lock.withLock { requests += 1; bytesDown += size; bytesUp += (token?.count ?? 0) + (group?.count ?? 0) + 40 }
         return response
     }
+
+    func groups() async throws -> [SyncGroup] {
+        let groups = try await base.groups()
+        let size = try SyncProtocol.makeEncoder().encode(SyncGroupList(groups: groups)).count
+        lock.withLock { requests += 1; bytesDown += size }
+        return groups
+    }
+
+    func createGroup(named name: String) async throws -> SyncGroup { try await base.createGroup(named: name) }
+    func addMember(_ username: String, to group: String) async throws -> SyncGroup { try await base.addMember(username, to: group) }
+    func removeMember(_ username: String, from group: String) async throws -> SyncGroup { try await base.removeMember(username, from: group) }
 
     var summary: String {
         lock.withLock { "\(requests) requests, \(Self.bytes(bytesUp)) up, \(Self.bytes(bytesDown)) down" }

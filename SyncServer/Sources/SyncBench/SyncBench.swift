@@ -11,7 +11,7 @@ import SyncServerKit
 struct SyncBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "qsdata-sync-bench", abstract: "Measure QSData's sync and its server.",
-        subcommands: [Figures.self, Load.self], defaultSubcommand: Figures.self)
+        subcommands: [Figures.self, GroupFigures.self, Load.self], defaultSubcommand: Figures.self)
 }
 
 /// Two replicas through a server in this process: a first sync of N objects up and down, one
@@ -84,15 +84,16 @@ struct Figures: AsyncParsableCommand {
         try await storeB.close()
         try await server.shutdown()
     }
+}
 
-    @MainActor
-    private func measure(_ name: String, link: CountingTransport, _ body: () async throws -> QSSyncReport) async throws {
-        link.reset()
-        let clock = ContinuousClock()
-        let start = clock.now
-        let report = try await body()
-        let seconds = Double((clock.now - start).components.attoseconds) / 1e18 + Double((clock.now - start).components.seconds)
-        print(String(format: "%-40@ %8.3f s  %@  (%d pushed, %d pulled, %d applied)",
-                     name as NSString, seconds, link.summary, report.pushedObjects, report.pulledObjects, report.appliedObjects))
-    }
+/// Times one sync and prints it with its requests, bytes and report.
+@MainActor
+func measure(_ name: String, link: CountingTransport, _ body: () async throws -> QSSyncReport) async throws {
+    link.reset()
+    let clock = ContinuousClock()
+    let start = clock.now
+    let report = try await body()
+    let seconds = Double((clock.now - start).components.attoseconds) / 1e18 + Double((clock.now - start).components.seconds)
+    print(String(format: "%-40@ %8.3f s  %@  (%d pushed, %d pulled, %d applied)",
+                 name as NSString, seconds, link.summary, report.pushedObjects, report.pulledObjects, report.appliedObjects))
 }

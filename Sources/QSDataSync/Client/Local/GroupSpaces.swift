@@ -17,10 +17,7 @@ enum GroupSpaces {
     /// Creates the groups table and the records' space column when missing.
     static func create(on connection: SQLiteConnection) throws {
         try connection.execute("CREATE TABLE IF NOT EXISTS qsdata_sync_groups (groupID TEXT PRIMARY KEY, token TEXT) WITHOUT ROWID")
-        let recordColumns = try connection.fetchRows("SELECT name FROM pragma_table_info('qsdata_sync_records')")
-        if !recordColumns.contains([.text("space")]) {
-            try connection.execute("ALTER TABLE qsdata_sync_records ADD COLUMN space TEXT")
-        }
+        try SyncStateTables.addColumnIfMissing("space", "TEXT", to: "qsdata_sync_records", on: connection)
         try connection.execute("CREATE INDEX IF NOT EXISTS qsdata_sync_records_space ON qsdata_sync_records (space) WHERE space IS NOT NULL")
     }
 

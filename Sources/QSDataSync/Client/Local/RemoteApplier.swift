@@ -33,7 +33,7 @@ struct RemoteApplier: Sendable {
     }
 
     /// Merges `changes`, pulled from `space` (a group's ID; nil for the account's own objects).
-    func apply(_ changes: [SyncChange], space: String? = nil, on connection: SQLiteConnection) throws -> Outcome {
+    func apply(_ changes: [SyncChange], space: String?, on connection: SQLiteConnection) throws -> Outcome {
         var batch = Batch()
         // Edits before creations: a creation whose unique key an object here held is then
         // weighed against that object's key as this pull leaves it. (Merging is the same in any order.)
@@ -42,12 +42,12 @@ struct RemoteApplier: Sendable {
             guard let table = schema.tables[change.table] else {
                 // A newer version's table: kept whole for when this device updates.
                 batch.outcome.unknownTables.insert(change.table)
-                try KeptParts.keep(change.record, of: change.ids, in: change.table, where: { _ in true }, on: connection)
+                try KeptParts.keep(change.record, of: change.ids, in: change.table, space: space, where: { _ in true }, on: connection)
                 continue
             }
             let (incoming, unknown) = split(change.record, of: table)
             // A newer version's properties: kept for when this device updates.
-            try KeptParts.keep(unknown, of: change.ids, in: table.name, where: { _ in true }, on: connection)
+            try KeptParts.keep(unknown, of: change.ids, in: table.name, space: space, where: { _ in true }, on: connection)
             if let latest = change.record.latestStamp { clock.observe(latest) }
             let ids = change.ids.filter { $0.fits(table.uniqueIDType) }.map(\.sqlValue)
             try apply(incoming, to: ids, of: table, on: connection, batch: &batch)
@@ -84,9 +84,10 @@ struct RemoteApplier: Sendable {
         for (name, names) in added.sorted(by: { $0.key < $1.key }) {
             guard let table = schema.tables[name] else { continue }
             let wholeTable = names.contains("*")
-            let changes = try KeptParts.take(from: name, where: { part in
+            let changesBySpace = try KeptParts.take(from: name, where: { part in
                 wholeTable || names.contains(part) || SyncListPart(name: part).map { names.contains($0.list) } ?? false
             }, on: connection)
+            let changes = changesBySpace.values.flatMap { $0 }
             guard !changes.isEmpty else { continue }
             if !wholeTable {
                 // A record takes its creation's stamp for every column it doesn't name; a new
@@ -99,7 +100,9 @@ struct RemoteApplier: Sendable {
                     try LocalRecord.save(record, id: id, table: name, on: connection)
                 }
             }
-            _ = try apply(changes, on: connection)
+            for (space, changes) in changesBySpace.sorted(by: { ($0.key ?? "") < ($1.key ?? "") }) {
+                _ = try apply(changes, space: space, on: connection)
+            }
         }
     }
 

@@ -43,12 +43,18 @@ enum SyncStateTables {
         try connection.executeScript(KeptParts.creationSQL)
         try connection.executeScript(BlobColumns.creationSQL)
         try GroupSpaces.create(on: connection)
-        let outboxColumns = try connection.fetchRows("SELECT name FROM pragma_table_info('qsdata_sync_outbox')")
-        if !outboxColumns.contains([.text("sentIn")]) {
-            try connection.execute("ALTER TABLE qsdata_sync_outbox ADD COLUMN sentIn INTEGER")
-        }
+        try addColumnIfMissing("sentIn", "INTEGER", to: "qsdata_sync_outbox", on: connection)
+        try addColumnIfMissing("space", "TEXT", to: "qsdata_sync_kept_parts", on: connection)
         // The few parts sent and not yet answered, found without reading the whole queue.
         try connection.execute("CREATE INDEX IF NOT EXISTS qsdata_sync_outbox_sent ON qsdata_sync_outbox (sentIn) WHERE sentIn IS NOT NULL")
+    }
+
+    /// Adds a column a file made by an older version lacks.
+    static func addColumnIfMissing(_ column: String, _ type: String, to table: String, on connection: SQLiteConnection) throws {
+        let columns = try connection.fetchRows("SELECT name FROM pragma_table_info(?)", [.text(table)])
+        if !columns.contains([.text(column)]) {
+            try connection.execute("ALTER TABLE \(quoted(table)) ADD COLUMN \(quoted(column)) \(type)")
+        }
     }
 
     /// The name the sync's place in the change log goes by in `qsdata_change_readers`, where it
