@@ -67,6 +67,7 @@ struct GroupFigures: AsyncParsableCommand {
         try await insert((objects + 1)...(2 * objects), team: family.id, into: a.store)
         try await measure("\(objects) in a group, pushed", link: a.link) { try await a.sync.sync() }
         try await measure("\(objects) in a group, pulled (a member)", link: b.link) { try await b.sync.sync() }
+        try await measure("\(objects) in a group, pulled (the owner's other device)", link: a2.link) { try await a2.sync.sync() }
 
         try await a.store.write { db in try db.execute("UPDATE cards SET title = 'changed' WHERE uniqueID = ?", [.integer(Int64(objects / 2))]) }.committed()
         try await measure("one own change, pushed", link: a.link) { try await a.sync.sync() }
