@@ -5,7 +5,8 @@ import QSData
 
 /// The incremental-saves workload: a save costs what changed, not what the object graph holds.
 ///
-/// 1. Add one episode at the front of each of 1,000 shows holding 1,000 ordered episodes.
+/// 1. Add one episode at the front of each of 1,000 shows holding 1,000 ordered episodes, and
+///    of each of 10,000 shows holding 100.
 ///    raw sqlite3 and GRDB insert the episode and one lookup row per show, taking an order value
 ///    below the show's first (which they keep in memory, as such an app would); QSData inserts the
 ///    episode into each show's lazily loaded `QSRelated` and saves the 1,000 shows.
@@ -18,7 +19,11 @@ extension Workloads {
         let children = min(sizes.scaled(1_000), 9_000)
         let unchanged = min(sizes.scaled(10_000), parents * children)
         let template = try showsTemplate(parents: parents, children: children)
+        // Ten times the parents, each of a tenth of the children: what a save costs per parent.
+        let manyParents = sizes.scaled(10_000), fewChildren = min(sizes.scaled(100), 9_000)
+        let wideTemplate = try showsTemplate(parents: manyParents, children: fewChildren)
         return try await addOneChildEach(template, parents: parents, children: children)
+            + addOneChildEach(wideTemplate, parents: manyParents, children: fewChildren)
             + resaveUnchanged(template, count: unchanged)
     }
 

@@ -152,7 +152,9 @@ struct ChangeCapture: Sendable {
         if synced.groupColumn != nil {
             let created = pending.compactMap { id, happened -> SQLValue? in if case .created = happened { id } else { nil } }
             let groups = try GroupSpaces.groups(of: created, in: synced, on: connection)
-            for id in created { try GroupSpaces.record(groups[id], of: [id], table: table, on: connection) }
+            for (space, ids) in Dictionary(grouping: created, by: { groups[$0] }) {
+                try GroupSpaces.record(space, of: ids, table: table, on: connection)
+            }
         }
     }
 
