@@ -180,8 +180,8 @@ public final class InMemorySyncServer: QSSyncTransport, @unchecked Sendable {
             group.members.removeAll { $0 == username }
             groups[id] = group
             // The member's replicas no longer hold back the group's collection.
-            let replicas = Set(space(username, nil).replicas.keys)
-            for replica in replicas { space(Self.owner, id).forget(replica) }
+            let groupSpace = space(account, id)
+            for replica in space(username, nil).replicas.keys { groupSpace.forget(replica) }
             return group
         }
     }
@@ -204,6 +204,7 @@ public final class InMemorySyncServer: QSSyncTransport, @unchecked Sendable {
         return space(account, group)
     }
 
+    /// The space of `group`, whoever asks; without one, `account`'s own.
     private func space(_ account: String, _ group: String?) -> Space {
         let key = group.map { SpaceKey(account: nil, group: $0) } ?? SpaceKey(account: account, group: nil)
         if let space = spaces[key] { return space }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Logging
 import QSData
 import QSDataSync
 import SyncServerKit
@@ -34,13 +33,10 @@ struct GroupFigures: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        var logger = Logger(label: "qsdata-sync-bench")
-        logger.logLevel = .warning
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("qsdata-sync-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let database: SyncDatabase = postgres.map { .postgres(url: $0) } ?? .sqlite(path: folder.appendingPathComponent("server.sqlite").path)
-        let server = try await RunningSyncServer.start(SyncServer(database: database, host: "127.0.0.1", port: 0, bcryptCost: 4, logger: logger))
+        let server = try await startBenchServer(in: folder, postgres: postgres)
         let run = UUID().uuidString.prefix(8).lowercased()
         let ann = "ann-\(run)", bob = "bob-\(run)"
         func device(_ username: String, _ name: String) async throws -> (store: QSStore, sync: QSSync, link: CountingTransport) {

@@ -24,13 +24,10 @@ struct Figures: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        var logger = Logger(label: "qsdata-sync-bench")
-        logger.logLevel = .warning
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("qsdata-sync-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let database: SyncDatabase = postgres.map { .postgres(url: $0) } ?? .sqlite(path: folder.appendingPathComponent("server.sqlite").path)
-        let server = try await RunningSyncServer.start(SyncServer(database: database, host: "127.0.0.1", port: 0, bcryptCost: 4, logger: logger))
+        let server = try await startBenchServer(in: folder, postgres: postgres)
         let username = "bench-\(UUID().uuidString.prefix(8))"
         try await QSSyncHTTPTransport.createAccount(server: server.baseURL, username: username, password: "benchmark password")
         let token = try await QSSyncHTTPTransport.logIn(server: server.baseURL, username: username, password: "benchmark password").token
@@ -84,6 +81,15 @@ struct Figures: AsyncParsableCommand {
         try await storeB.close()
         try await server.shutdown()
     }
+}
+
+/// A server in this process on 127.0.0.1 for a figures run: a SQLite file in `folder`, or the
+/// PostgreSQL database at `postgres`.
+func startBenchServer(in folder: URL, postgres: String?) async throws -> RunningSyncServer {
+    var logger = Logger(label: "qsdata-sync-bench")
+    logger.logLevel = .warning
+    let database: SyncDatabase = postgres.map { .postgres(url: $0) } ?? .sqlite(path: folder.appendingPathComponent("server.sqlite").path)
+    return try await RunningSyncServer.start(SyncServer(database: database, host: "127.0.0.1", port: 0, bcryptCost: 4, logger: logger))
 }
 
 /// Times one sync and prints it with its requests, bytes and report.
