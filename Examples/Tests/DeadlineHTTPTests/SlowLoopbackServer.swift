@@ -9,6 +9,10 @@ import Synchronization
 /// (``Behaviour/silent``) or sends a response head at once and then its body one byte at a time
 /// (``Behaviour/trickle(interval:)``), forever: never silent long enough for a read timeout,
 /// only a deadline on the whole transfer ends it. One thread per connection, ended by ``stop()``.
+///
+/// A descriptor is closed exactly once, by its owner, after which nothing here touches it again:
+/// the process runs many tests at once, and a stray `shutdown` or `close` of a number the
+/// kernel has since handed to another test's socket or database file breaks that test.
 final class SlowLoopbackServer: Sendable {
     enum Behaviour: Sendable {
         case silent
@@ -18,7 +22,8 @@ final class SlowLoopbackServer: Sendable {
     let port: Int
     private let listener: Int32
     private let stopped = Atomic<Bool>(false)
-    private let connections = Mutex<[Int32]>([])
+    /// The connections still open; each is closed by the thread serving it, under this lock.
+    private let connections = Mutex<Set<Int32>>([])
 
     init(_ behaviour: Behaviour) throws {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -33,33 +38,46 @@ final class SlowLoopbackServer: Sendable {
                     && getsockname(descriptor, socketAddress, &length) == 0
             }
         }
-        guard bound else { throw SlowServerError.cannotListen(errno) }
+        guard descriptor >= 0, bound else {
+            let error = errno
+            if descriptor >= 0 { close(descriptor) }
+            throw SlowServerError.cannotListen(error)
+        }
         listener = descriptor
         port = Int(UInt16(bigEndian: address.sin_port))
         let thread = Thread { [self] in acceptLoop(behaviour) }
         thread.start()
     }
 
-    /// Stops accepting and closes every connection.
+    /// Stops accepting and ends every connection. The listener is closed once the accepting
+    /// thread, which holds the server, has let go of it.
     func stop() {
         stopped.store(true, ordering: .sequentiallyConsistent)
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-        for connection in connections.withLock({ $0 }) { shutdown(connection, Int32(SHUT_RDWR)) }
+        connections.withLock { open in
+            for connection in open { shutdown(connection, Int32(SHUT_RDWR)) }
+        }
     }
+
+    deinit { close(listener) }
 
     private func acceptLoop(_ behaviour: Behaviour) {
         while !stopped.load(ordering: .sequentiallyConsistent) {
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else { return }
-            connections.withLock { $0.append(connection) }
+            connections.withLock { _ = $0.insert(connection) }
             let thread = Thread { [self] in serve(connection, behaviour) }
             thread.start()
         }
     }
 
     private func serve(_ connection: Int32, _ behaviour: Behaviour) {
-        defer { close(connection) }
+        defer {
+            connections.withLock { open in
+                open.remove(connection)
+                close(connection)
+            }
+        }
         var buffer = [UInt8](repeating: 0, count: 4096)
         _ = buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
         switch behaviour {

@@ -12,7 +12,17 @@ final class RawConnection: @unchecked Sendable {  // used by one test task at a 
     /// Connects to 127.0.0.1:`port` from `source`, another loopback address (127.0.0.2, …) when
     /// a test needs clients the server tells apart.
     init(port: Int, from source: String = "127.0.0.1") throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        descriptor = try Self.connectedSocket(port: port, from: source)
+    }
+
+    /// A socket connected to 127.0.0.1:`port`, or a thrown error with the socket closed.
+    ///
+    /// The descriptor becomes the object's only once connected: a class whose initializer
+    /// throws after its properties are set still runs `deinit`, which would close the
+    /// descriptor a second time, and by then the number may be another test's database file or
+    /// server socket (a failed connect is routine: waiting for a server process polls with them).
+    private static func connectedSocket(port: Int, from source: String) throws -> Int32 {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw RawConnectionError.failed("socket", errno) }
         var local = sockaddr_in()
         local.sin_family = sa_family_t(AF_INET)
@@ -39,6 +49,7 @@ final class RawConnection: @unchecked Sendable {  // used by one test task at a 
             close(descriptor)
             throw RawConnectionError.failed("connect", error)
         }
+        return descriptor
     }
 
     deinit { close(descriptor) }

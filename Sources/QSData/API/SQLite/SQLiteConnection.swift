@@ -25,16 +25,12 @@ public final class SQLiteConnection {
         self.handle = try SQLiteOpener(path: path).open()
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, 5_000)
-        do {
-            try execute("PRAGMA synchronous = NORMAL")
-            // A bulk UPDATE or DELETE keeps its statement journal in memory rather than
-            // writing it to a temporary file (see "Bulk operations" in HowTheStoreWorks).
-            try execute("PRAGMA temp_store = MEMORY")
-        } catch {
-            statements.removeAll()
-            sqlite3_close_v2(handle)
-            throw error
-        }
+        // Every property is set by now, so a throw below still runs `deinit`, which closes the
+        // handle: closing it here too would close it twice.
+        try execute("PRAGMA synchronous = NORMAL")
+        // A bulk UPDATE or DELETE keeps its statement journal in memory rather than
+        // writing it to a temporary file (see "Bulk operations" in HowTheStoreWorks).
+        try execute("PRAGMA temp_store = MEMORY")
     }
 
     /// SQLite's data version of the main database file: it changes with every commit, by this
