@@ -118,4 +118,26 @@ import Testing
         let again = try await store.recordStatements { try store.save(podcast) }
         #expect(again.count == 0, "\(again)")
     }
+
+    /// Integer children's IDs are kept as integers; a lookup row naming a child by text (written
+    /// by SQL outside the store) is read, left out of the typed IDs, and removed on the next save.
+    @Test func aLookupRowNamingAChildByTextIsRemovedWhenItsParentIsSaved() async throws {
+        let url = Fixtures.temporaryDatabaseURL()
+        try await savedStore(url, podcast: 7, firstEpisode: 1_700_000, episodes: 20)
+        let store = try await ShowFixtures.openStore(url: url, episodes: .lazy)
+        _ = try await store.writeAndWait { connection in
+            try connection.execute("INSERT INTO podcastEpisodes (episodeID, podcastID, ix) VALUES ('stray', 7, 1099511627776)")
+        }
+        let podcast = try #require(try await store.fetch(Show.self, id: 7))
+        let stored = (0..<20).map { 1_700_000 + Int64($0) }
+        #expect(podcast.episodes.ids == stored)
+
+        podcast.episodes.insert(ShowEpisode(uniqueID: 1_799_999, title: "Fresh"), at: 0)
+        let log = try await store.recordStatements { try store.save(podcast) }
+        #expect(log.count == 3, "\(log)")  // the episode, its lookup row, the stray row's removal
+        let rows = try await store.fetchRows("SELECT episodeID FROM podcastEpisodes WHERE podcastID = 7 ORDER BY ix")
+        #expect(rows.map { $0.first } == ([1_799_999] + stored).map { .integer($0) })
+        let again = try await store.recordStatements { try store.save(podcast) }
+        #expect(again.count == 0, "\(again)")
+    }
 }

@@ -131,7 +131,7 @@ public final class QSRow {
         guard let lookup = try lookup(for: name, Child.self) else { return QSRelated([]) }
         if let children = lookup as? ChildrenByParentOf<Child> { return QSRelated(children.children(of: parentID)) }
         if let lookup = lookup as? ChildIDsByParent {
-            return QSRelated(ids: lookup.ids(of: parentID).compactMap { Child.UniqueID(anyID: $0) })
+            return QSRelated(ids: lookup.ids(of: parentID).typed(as: Child.UniqueID.self))
         }
         throw wrongChildType(name, Child.self)
     }

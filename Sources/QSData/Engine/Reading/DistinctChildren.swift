@@ -7,7 +7,7 @@ struct DistinctChildren {
     private(set) var positionOfRow: [Int] = []
     private var positionOfID: [QSAnyID: Int]
 
-    init(_ childIDs: [QSAnyID]) {
+    init(_ childIDs: ChildIDs) {
         positionOfID = Dictionary(minimumCapacity: childIDs.count)
         positionOfRow.reserveCapacity(childIDs.count)
         for child in childIDs {

@@ -3,7 +3,7 @@
 protocol RelatedChildren {
     var childTypeName: String { get }
     /// The children's uniqueIDs in order: what the lookup rows store.
-    var childIDs: [QSAnyID] { get }
+    var childIDs: ChildIDs { get }
     /// The same children as the lookup a row reads them from.
     func asLookup(parentID: QSAnyID) -> ChildrenByParent
     /// The children without those in `ids`, in the same order; nil when none of them is listed.
@@ -19,13 +19,13 @@ protocol RelatedChildren {
 struct RelatedChildrenOf<Child: QSDataObject>: RelatedChildren {
     /// The children to save with the parent.
     @usableFromInline let children: [Child]
-    @usableFromInline let childIDs: [QSAnyID]
+    @usableFromInline let childIDs: ChildIDs
     /// True for a relationship held as IDs only: `children` are then just the ones to save.
     @usableFromInline let holdsIDsOnly: Bool
 
     @inlinable
     init(children: [Child]) {
-        self.init(children: children, childIDs: children.map { $0.uniqueID.anyID }, holdsIDsOnly: false)
+        self.init(children: children, childIDs: ChildIDs(children.map(\.uniqueID)), holdsIDsOnly: false)
     }
 
     @inlinable
@@ -33,12 +33,12 @@ struct RelatedChildrenOf<Child: QSDataObject>: RelatedChildren {
         if let loaded = related.children {
             self.init(children: loaded)
         } else {
-            self.init(children: related.added, childIDs: related.ids.map { $0.anyID }, holdsIDsOnly: true)
+            self.init(children: related.added, childIDs: ChildIDs(related.ids), holdsIDsOnly: true)
         }
     }
 
     @usableFromInline
-    init(children: [Child], childIDs: [QSAnyID], holdsIDsOnly: Bool) {
+    init(children: [Child], childIDs: ChildIDs, holdsIDsOnly: Bool) {
         self.children = children
         self.childIDs = childIDs
         self.holdsIDsOnly = holdsIDsOnly
@@ -118,20 +118,20 @@ final class ChildrenByParentOf<Child: QSDataObject>: ChildrenByParent {
 /// A relationship loaded lazily: the children's uniqueIDs only.
 @usableFromInline
 final class ChildIDsByParent: ChildrenByParent {
-    let ids: [QSAnyID]
+    let ids: ChildIDs
 
     init(_ rows: LookupRows) {
         ids = rows.childIDs
         super.init(runs: rows.runs)
     }
 
-    init(parentID: QSAnyID, ids: [QSAnyID]) {
+    init(parentID: QSAnyID, ids: ChildIDs) {
         self.ids = ids
-        super.init(runs: ParentRuns(parent: parentID, range: ids.indices))
+        super.init(runs: ParentRuns(parent: parentID, range: 0..<ids.count))
     }
 
-    func ids(of parentID: QSAnyID) -> [QSAnyID] {
-        guard let range = runs.range(of: parentID, cursor: &cursor) else { return [] }
-        return Array(ids[range])
+    func ids(of parentID: QSAnyID) -> ChildIDs {
+        guard let range = runs.range(of: parentID, cursor: &cursor) else { return .empty }
+        return ids.slice(range)
     }
 }

@@ -60,41 +60,25 @@ struct RowSnapshot: Sendable {
 /// cost). The price: the fetch's rows stay in memory while any of its snapshots does, until a
 /// save gives that parent rows of its own.
 struct LookupSnapshot: Sendable, Equatable {
-    var childIDs: ArraySlice<QSAnyID>
+    var childIDs: ChildIDs
     var indexes: ArraySlice<Int64>
 
-    static let empty = LookupSnapshot(childIDs: [], indexes: [])
+    static let empty = LookupSnapshot(childIDs: .empty, indexes: [])
 
     /// The rows of a parent that has none yet, for `children` in order. A child listed twice keeps
     /// its first position: a lookup table has one row per pair.
-    static func forNewParent(_ children: [QSAnyID]) -> LookupSnapshot {
-        LookupDiff.fresh(firstOccurrences(children)[...])
-    }
-
-    private static func firstOccurrences(_ ids: [QSAnyID]) -> [QSAnyID] {
-        // Most parents have a handful of children, each once: comparing beats building a set,
-        // and the list is kept as it is when nothing repeats.
-        if ids.count <= 8 {
-            let repeats = ids.indices.contains { position in ids[..<position].contains(ids[position]) }
-            guard repeats else { return ids }
-            var kept: [QSAnyID] = []
-            kept.reserveCapacity(ids.count)
-            for id in ids where !kept.contains(id) { kept.append(id) }
-            return kept
-        }
-        // The list is kept as it is when nothing repeats (a parent saved for one child added to
-        // its 1,000), found without hashing each ID when they are integers.
-        if ids.integersRepeat == false { return ids }
-        var seen = Set<QSAnyID>(minimumCapacity: ids.count)  // sized once: growing it cost more than the inserts
-        return ids.filter { seen.insert($0).inserted }
+    static func forNewParent(_ children: ChildIDs) -> LookupSnapshot {
+        LookupDiff.fresh(children.firstOccurrences)
     }
 }
 
 /// Lookup rows read for many parents. The rows arrive ordered by parent, so they are kept as one
 /// flat list, with where each parent's run of it lies: no array per parent is made unless asked for.
 struct LookupRows {
-    /// Every row's child, in the order read: each parent's children in order, parent after parent.
-    private(set) var childIDs: [QSAnyID] = []
+    /// Every row's child, in the order read: each parent's children in order, parent after
+    /// parent; complete once ``finish()`` is called.
+    private(set) var childIDs = ChildIDs.empty
+    private var childIDsSoFar = ChildIDs.Builder()
     private(set) var indexes: [Int64] = []
     /// Where each parent's run of `childIDs` lies, once ``finish()`` is called.
     private(set) var runs = ParentRuns.Builder().finished(at: 0)
@@ -103,23 +87,25 @@ struct LookupRows {
 
     mutating func append(parent: QSAnyID, child: QSAnyID, index: Int64) {
         if parent != currentParent {
-            runsSoFar.beginRun(of: parent, at: childIDs.count)
+            runsSoFar.beginRun(of: parent, at: indexes.count)
             currentParent = parent
         }
-        childIDs.append(child)
+        childIDsSoFar.append(child)
         indexes.append(index)
     }
 
     /// Ends the last parent's run; call once all rows are appended.
     mutating func finish() {
-        runs = runsSoFar.finished(at: childIDs.count)
+        runs = runsSoFar.finished(at: indexes.count)
+        childIDs = childIDsSoFar.finished
+        childIDsSoFar = ChildIDs.Builder()
     }
 
     /// One parent's rows, empty when it has none. `cursor` is the caller's position in the
     /// parents (see ``ParentRuns``).
     func snapshot(of parent: QSAnyID, cursor: inout Int) -> LookupSnapshot {
         guard let range = runs.range(of: parent, cursor: &cursor) else { return .empty }
-        return LookupSnapshot(childIDs: childIDs[range], indexes: indexes[range])
+        return LookupSnapshot(childIDs: childIDs.slice(range), indexes: indexes[range])
     }
 
     /// Moves `cursor` past `parent`'s rows without copying them, for a parent whose snapshot is

@@ -32,10 +32,10 @@ struct LookupDiff {
     let result: LookupSnapshot
 
     /// The rows of a parent that has none yet.
-    static func fresh(_ children: ArraySlice<QSAnyID>) -> LookupSnapshot {
+    static func fresh(_ children: ChildIDs) -> LookupSnapshot {
         let indexes = children.count <= freshIndexes.count
             ? freshIndexes[..<children.count]
-            : children.indices.map { freshIndex(at: $0 - children.startIndex) }[...]
+            : children.indices.map(freshIndex(at:))[...]
         return LookupSnapshot(childIDs: children, indexes: indexes)
     }
 
@@ -50,19 +50,17 @@ struct LookupDiff {
     private static let freshIndexes: [Int64] = (0..<4_096).map(freshIndex(at:))
 
     /// - Parameter new: the children wanted, each once; the result's rows share its storage.
-    init(from old: LookupSnapshot, to new: ArraySlice<QSAnyID>) {
+    init(from old: LookupSnapshot, to new: ChildIDs) {
         if old.childIDs.isEmpty {
             // A new parent, the usual case of a large save: every row is an insert.
             self.init(plan: new.isEmpty ? .unchanged : .insertAll, result: Self.fresh(new))
             return
         }
-        // Read through buffers counting from 0 (the stored rows may be a slice of a larger list),
-        // rather than copied into arrays: a parent with many children is saved for one added,
-        // and each copy of its IDs cost a copy and a destruction of every one.
-        let plan = old.childIDs.withUnsafeBufferPointer { oldIDs in
-            old.indexes.withUnsafeBufferPointer { oldIndexes in
-                new.withUnsafeBufferPointer { newIDs in Self.plan(from: oldIDs, oldIndexes, to: newIDs) }
-            }
+        let plan: Outcome
+        if case .integers(let oldIDs) = old.childIDs.storage, case .integers(let newIDs) = new.storage {
+            plan = Self.plan(from: oldIDs, old.indexes, to: newIDs)
+        } else {
+            plan = Self.plan(from: old.childIDs.anyIDs, old.indexes, to: new.anyIDs)
         }
         switch plan {
         case .unchanged: self.init(plan: .unchanged, result: old)
@@ -78,8 +76,21 @@ struct LookupDiff {
         case edit(deletes: [QSAnyID], inserts: [Row], moves: [Row], indexes: [Int64])
     }
 
-    private static func plan(
-        from oldIDs: UnsafeBufferPointer<QSAnyID>, _ oldIndexes: UnsafeBufferPointer<Int64>, to new: UnsafeBufferPointer<QSAnyID>
+    /// Reads through buffers counting from 0 (the stored rows may be a slice of a larger list),
+    /// rather than copies: a parent with many children is saved for one added, and each copy of
+    /// its IDs cost a copy and a destruction of every one.
+    private static func plan<ID: LookupChildID>(
+        from oldIDs: ArraySlice<ID>, _ oldIndexes: ArraySlice<Int64>, to new: ArraySlice<ID>
+    ) -> Outcome {
+        oldIDs.withUnsafeBufferPointer { oldIDs in
+            oldIndexes.withUnsafeBufferPointer { oldIndexes in
+                new.withUnsafeBufferPointer { new in plan(from: oldIDs, oldIndexes, to: new) }
+            }
+        }
+    }
+
+    private static func plan<ID: LookupChildID>(
+        from oldIDs: UnsafeBufferPointer<ID>, _ oldIndexes: UnsafeBufferPointer<Int64>, to new: UnsafeBufferPointer<ID>
     ) -> Outcome {
         // 1. The unchanged ends: most edits touch a few children in the middle, and saving a
         // parent whose children did not change is the usual case.
@@ -93,11 +104,11 @@ struct LookupDiff {
         let newMiddle = prefix..<(new.count - suffix)
 
         // 2. Which children of the middle are removed, and which keep their rows.
-        var oldPosition: [QSAnyID: Int] = [:]
+        var oldPosition: [ID: Int] = [:]
         oldPosition.reserveCapacity(oldMiddle.count)
         for position in oldMiddle { oldPosition[oldIDs[position]] = position }
         let newSet = Set(new[newMiddle])
-        let deletes = oldIDs[oldMiddle].filter { !newSet.contains($0) }
+        let deletes = oldIDs[oldMiddle].filter { !newSet.contains($0) }.map(\.anyID)
         let kept = Self.longestIncreasingRun(new[newMiddle].map { oldPosition[$0] })
 
         // 3. Order values for the others, between their kept neighbours.
@@ -112,7 +123,7 @@ struct LookupDiff {
             guard let values = Self.values(count: pending.count, after: previous, before: next) else { return false }
             for (position, value) in zip(pending, values) {
                 indexes[position] = value
-                let row = Row(child: new[position], index: value)
+                let row = Row(child: new[position].anyID, index: value)
                 if oldPosition[new[position]] == nil { inserts.append(row) } else { moves.append(row) }
             }
             pending = []
@@ -182,13 +193,24 @@ struct LookupDiff {
     }
 }
 
+/// What a list of children's IDs holds: `Int64`s, or `QSAnyID`s when any ID is text.
+protocol LookupChildID: Hashable {
+    var anyID: QSAnyID { get }
+}
+
+extension Int64: LookupChildID {}
+
+extension QSAnyID: LookupChildID {
+    var anyID: QSAnyID { self }
+}
+
 extension LookupSnapshot {
     /// Each lookup row, child with order value, without copying them out.
     var rows: LazyMapCollection<Range<Int>, LookupDiff.Row> {
         let childIDs = childIDs
         let indexes = indexes
         return (0..<childIDs.count).lazy.map {
-            LookupDiff.Row(child: childIDs[childIDs.startIndex + $0], index: indexes[indexes.startIndex + $0])
+            LookupDiff.Row(child: childIDs[$0], index: indexes[indexes.startIndex + $0])
         }
     }
 }

@@ -22,7 +22,7 @@ final class LookupWriter {
     /// Makes the parent's lookup rows list `childIDs` in order, starting from `stored` (what
     /// the rows are known to be: none for a new parent; nil when unknown, to be read first).
     /// Returns the rows as they now are, and whether any changed.
-    func write(_ childIDs: ArraySlice<QSAnyID>, parentID: QSAnyID, stored: LookupSnapshot?) throws -> (rows: LookupSnapshot, changed: Bool) {
+    func write(_ childIDs: ChildIDs, parentID: QSAnyID, stored: LookupSnapshot?) throws -> (rows: LookupSnapshot, changed: Bool) {
         let parent = parentID.sqlValue
         let diff = LookupDiff(from: try stored ?? storedRows(of: parent), to: childIDs)
         switch diff.plan {
@@ -45,7 +45,7 @@ final class LookupWriter {
 
     /// Writes the lookup rows of a parent that has none yet: `childIDs` in order, numbered as
     /// ``LookupDiff/fresh(_:)`` numbers them.
-    func insertRows(ofNewParent childIDs: ArraySlice<QSAnyID>, parentID: QSAnyID) throws {
+    func insertRows(ofNewParent childIDs: ChildIDs, parentID: QSAnyID) throws {
         let parent = parentID.sqlValue
         guard childIDs.count <= Self.rowsPerStatement else {
             let rows = childIDs.enumerated().map { LookupDiff.Row(child: $1, index: LookupDiff.freshIndex(at: $0)) }
@@ -89,12 +89,13 @@ final class LookupWriter {
         let statement = try connection.statement(sql.rowsOfOneParent)
         try statement.bind([parent])
         defer { statement.reset() }
-        var rows = LookupSnapshot.empty
+        var childIDs = ChildIDs.Builder()
+        var indexes: [Int64] = []
         while try statement.step() {
-            rows.childIDs.append(QSAnyID(column: statement.value(at: 0)))
-            rows.indexes.append(statement.int64(at: 1))
+            childIDs.append(QSAnyID(column: statement.value(at: 0)))
+            indexes.append(statement.int64(at: 1))
         }
-        return rows
+        return LookupSnapshot(childIDs: childIDs.finished, indexes: indexes[...])
     }
 
     /// `[[child, index], …]`, read back by ``RelationshipSQL/insertMany``.
