@@ -89,26 +89,28 @@ struct ChildIDs: RandomAccessCollection, Sendable, Equatable {
             for id in ids where seen.insert(id) { kept.append(id) }
             return ChildIDs(.integers(kept[...]))
         case .any(let ids):
-            if ids.count <= 8 {
-                // Most parents have a handful of children: comparing beats building a set.
-                guard ids.indices.contains(where: { position in ids[..<position].contains(ids[position]) }) else { return self }
-                var kept: [QSAnyID] = []
-                for id in ids where !kept.contains(id) { kept.append(id) }
-                return ChildIDs(.any(kept[...]))
-            }
+            guard Self.repeats(ids) else { return self }
             var seen = Set<QSAnyID>(minimumCapacity: ids.count)  // sized once: growing it cost more than the inserts
-            let kept = ids.filter { seen.insert($0).inserted }
-            return kept.count == ids.count ? self : ChildIDs(.any(kept[...]))
+            return ChildIDs(.any(ids.filter { seen.insert($0).inserted }[...]))
         }
     }
 
+    /// Whether an integer comes more than once, found without hashing each through `Hasher`.
     private static func repeats(_ ids: ArraySlice<Int64>) -> Bool {
-        if ids.count <= 8 {
-            return ids.indices.contains { position in ids[..<position].contains(ids[position]) }
-        }
+        if ids.count <= 8 { return repeatsAmongFew(ids) }
         var seen = IntegerSet(capacity: ids.count)
         for id in ids where !seen.insert(id) { return true }
         return false
+    }
+
+    private static func repeats(_ ids: ArraySlice<QSAnyID>) -> Bool {
+        if ids.count <= 8 { return repeatsAmongFew(ids) }
+        return Set(ids).count != ids.count
+    }
+
+    /// Most parents have a handful of children: comparing each with those before beats a set.
+    private static func repeatsAmongFew<ID: Equatable>(_ ids: ArraySlice<ID>) -> Bool {
+        ids.indices.contains { position in ids[..<position].contains(ids[position]) }
     }
 
     @usableFromInline
@@ -120,26 +122,23 @@ struct ChildIDs: RandomAccessCollection, Sendable, Equatable {
     /// Builds a list one ID at a time, as integers until an ID is not one.
     struct Builder {
         private var integers: [Int64] = []
+        /// Every ID so far, once one is not an integer; empty until then.
         private var others: [QSAnyID] = []
-        private var holdsOthers = false
 
         mutating func append(_ id: QSAnyID) {
-            if !holdsOthers, case .integer(let value) = id {
+            if others.isEmpty, case .integer(let value) = id {
                 integers.append(value)
                 return
             }
-            if !holdsOthers {
+            if others.isEmpty {
                 others = integers.map { QSAnyID.integer($0) }
                 integers = []
-                holdsOthers = true
             }
             others.append(id)
         }
 
-        var count: Int { holdsOthers ? others.count : integers.count }
-
         var finished: ChildIDs {
-            holdsOthers ? ChildIDs(.any(others[...])) : ChildIDs(.integers(integers[...]))
+            others.isEmpty ? ChildIDs(.integers(integers[...])) : ChildIDs(.any(others[...]))
         }
     }
 }
