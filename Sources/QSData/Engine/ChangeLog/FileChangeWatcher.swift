@@ -15,10 +15,18 @@ import Glibc
 final class FileChangeWatcher: @unchecked Sendable {
     private let stopWatching: @Sendable () -> Void
 
+    /// A first event waits this long before the handler runs, so that the rest of its burst can
+    /// arrive: a commit writes each page to the write-ahead log as a header and the page, two
+    /// writes and two events, and a handler run at the first would look before the commit is done
+    /// and find nothing, leaving the commit to the next wake-up, a quiet interval later.
+    static let settleInterval: DispatchTimeInterval = .milliseconds(2)
+
     /// After a wake-up, events wait this long before the next is read: a store's own large write
     /// appends to its write-ahead log thousands of times, and meanwhile the system folds the
-    /// events of one file into one. Other writers' changes arrive this much later at most.
-    static let quietInterval: DispatchTimeInterval = .milliseconds(50)
+    /// events of one file into one. Short, because a change that comes within it (another
+    /// writer's, just after the store's own) waits for its end: a look costs one
+    /// `PRAGMA data_version`, and at most one look waits on the database queue at a time.
+    static let quietInterval: DispatchTimeInterval = .milliseconds(5)
 
     /// Starts watching the database at `path`. Returns nil where no watching is possible.
     init?(path: String, onChange: @escaping @Sendable () -> Void) {
@@ -46,9 +54,11 @@ final class FileChangeWatcher: @unchecked Sendable {
         let source = DispatchSource.makeFileSystemObjectSource(fileDescriptor: descriptor, eventMask: [.write, .extend], queue: queue)
         // The handler holds the source until the source is cancelled, which releases the handler.
         source.setEventHandler {
-            onChange()
             source.suspend()
-            queue.asyncAfter(deadline: .now() + quietInterval) { source.resume() }
+            queue.asyncAfter(deadline: .now() + settleInterval) {
+                onChange()
+                queue.asyncAfter(deadline: .now() + quietInterval) { source.resume() }
+            }
         }
         source.setCancelHandler { close(descriptor) }
         source.resume()
@@ -109,16 +119,22 @@ private final class InotifyHub: @unchecked Sendable {
     }
 
     private func handleEvents() {
-        let events = Self.drainEvents(descriptor)
+        let firstEvents = Self.drainEvents(descriptor)
+        source.suspend()
+        queue.asyncAfter(deadline: .now() + FileChangeWatcher.settleInterval) { [unowned self] in
+            callHandlers(for: firstEvents + Self.drainEvents(descriptor))
+            // Events that come meanwhile are folded together by the system and read at once later.
+            queue.asyncAfter(deadline: .now() + FileChangeWatcher.quietInterval) { [unowned self] in source.resume() }
+        }
+    }
+
+    private func callHandlers(for events: [(watch: Int32, name: String)]) {
         let handlers = watchers.withLock { watchers in
             watchers.values.filter { watcher in
                 events.contains { $0.watch == watcher.folderWatch && watcher.names.contains($0.name) }
             }.map(\.onChange)
         }
         handlers.forEach { $0() }
-        // Events that come meanwhile are folded together by the system and read at once later.
-        source.suspend()
-        queue.asyncAfter(deadline: .now() + FileChangeWatcher.quietInterval) { [unowned self] in source.resume() }
     }
 
     /// Reads every waiting event: the folder's watch and the name of the file written.

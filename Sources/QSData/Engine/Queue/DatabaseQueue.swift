@@ -29,7 +29,11 @@ final class DatabaseQueue: @unchecked Sendable {
     }
 
     /// Runs `work` after everything enqueued before it and returns its result.
-    func perform<Value: Sendable>(_ work: @escaping @Sendable (QueueState) throws -> Value) async throws -> Value {
+    ///
+    /// On its caller's actor (`nonsending`), so that the queue resumes the main actor's wait
+    /// directly: left to the default, the wait would start and end on the global executor,
+    /// four thread switches for every fetch instead of two.
+    nonisolated(nonsending) func perform<Value: Sendable>(_ work: @escaping @Sendable (QueueState) throws -> Value) async throws -> Value {
         try await withCheckedThrowingContinuation { continuation in
             queue.async {
                 guard let state = self.state else {

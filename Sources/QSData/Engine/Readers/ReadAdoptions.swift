@@ -45,7 +45,7 @@ final class ReadAdoptions: Sendable {
     }
 
     /// Returns once no queue work holds the box sealed.
-    func waitUntilUnsealed() async {
+    nonisolated(nonsending) func waitUntilUnsealed() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let isOpen = state.withLock { box -> Bool in
                 if box.seals > 0 { box.waitingForUnseal.append(continuation) }

@@ -23,7 +23,7 @@ final class ReadGate: Sendable {
     }
 
     /// Returns once the gate is open.
-    func waitUntilOpen() async {
+    nonisolated(nonsending) func waitUntilOpen() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let isOpen = state.withLock { state -> Bool in
                 if !state.isOpen { state.waiting.append(continuation) }
