@@ -152,6 +152,17 @@ import Testing
         #expect(try await store.count(Note.self) == 2)
     }
 
+    @Test func wordsEndAtAnyWhitespaceOrControlCharacterAndKeepTheirQuotes() async throws {
+        let store = try await SearchFixtures.openNotesStore()
+        try store.save([Note(uniqueID: 1, text: "naïve café, said \"Zoë\""), Note(uniqueID: 2, text: "naïve tea")])
+        #expect(ids(try await store.search(Note.self, for: "café\u{2003}naïve")) == [1])
+        #expect(ids(try await store.search(Note.self, for: "café\u{85}naïve")) == [1])
+        #expect(ids(try await store.search(Note.self, for: "naïve\u{7F}zo")) == [1])
+        #expect(ids(try await store.search(Note.self, for: "\"zoë\"")) == [1])
+        #expect(ids(try await store.search(Note.self, for: "naïvecafé")) == [])
+        #expect(SQLValue.text("it's \"Zoë\"").description == "'it''s \"Zoë\"'")
+    }
+
     @Test func textWithNoWordsRunsNoSQL() async throws {
         let store = try await SearchFixtures.openNotesStore()
         var results: [QSSearchResult<Note>] = [QSSearchResult]()

@@ -31,7 +31,7 @@ extension SQLValue: CustomStringConvertible {
         case .null: return "NULL"
         case .integer(let value): return String(value)
         case .real(let value): return String(value)
-        case .text(let value): return "'" + value.replacingOccurrences(of: "'", with: "''") + "'"
+        case .text(let value): return enclosed(value, in: "'")
         case .blob(let value): return "x'" + value.map { String(format: "%02x", $0) }.joined() + "'"
         }
     }

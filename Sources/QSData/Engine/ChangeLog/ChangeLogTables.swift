@@ -155,7 +155,7 @@ struct LoggedTable {
     }
 
     static func literal(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        enclosed(text, in: "'")
     }
 }
 

@@ -19,8 +19,3 @@ enum IDList {
         return json.value
     }
 }
-
-/// Quotes an SQL identifier (table or column name).
-func quoted(_ identifier: String) -> String {
-    "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-}

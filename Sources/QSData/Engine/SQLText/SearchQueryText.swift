@@ -9,14 +9,17 @@
 enum SearchQueryText {
     /// The FTS5 query for `text`, or nil when it holds no word to search for.
     static func ftsQuery(for text: String, matchingPrefixes: Bool) -> String? {
-        // Control characters (NUL among them) separate words like spaces do.
-        let scalars = text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }
-        let words = String(String.UnicodeScalarView(scalars))
-            .split(whereSeparator: \.isWhitespace)
-            .filter { $0.contains { $0.isLetter || $0.isNumber } }
+        let words = text.split(whereSeparator: separatesWords).filter { $0.contains { $0.isLetter || $0.isNumber } }
         guard !words.isEmpty else { return nil }
-        var phrases = words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        var phrases = words.map { enclosed($0, in: "\"") }
         if matchingPrefixes { phrases[phrases.count - 1] += "*" }
         return phrases.joined(separator: " ")
+    }
+
+    /// Whitespace, and control characters (NUL among them), which separate words as spaces do.
+    private static func separatesWords(_ character: Character) -> Bool {
+        // ASCII's whitespace and control characters are all the codes up to the space, and DEL.
+        if let ascii = character.asciiValue { return ascii <= 0x20 || ascii == 0x7F }
+        return character.isWhitespace || character.unicodeScalars.first?.properties.generalCategory == .control
     }
 }
