@@ -15,10 +15,19 @@ public final class TestFolder: Sendable {
     }
 
     deinit {
-        do {
-            try FileManager.default.removeItem(at: url)
-        } catch {
-            Issue.record(error, "could not remove the test folder \(url.path)")
+        // A database connection that closes on another thread meanwhile (a server's storage, let
+        // go by its event loops after the server's shutdown) deletes its -wal and -shm files,
+        // and a file gone before the removal reaches it fails the removal: try again then.
+        for attempt in 1 ... 3 {
+            do {
+                try FileManager.default.removeItem(at: url)
+                return
+            } catch let error as CocoaError where error.code == .fileNoSuchFile && attempt < 3 {
+                continue
+            } catch {
+                Issue.record(error, "could not remove the test folder \(url.path)")
+                return
+            }
         }
     }
 

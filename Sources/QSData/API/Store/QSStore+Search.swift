@@ -42,10 +42,13 @@ extension QSStore {
         let valuesPerRow = query.request.extraColumns.count
         if binding.description.relationships.isEmpty || binding.cache.isEmpty {
             let fetched = try await fetchRowsNumbered(binding, query.request)
-            return fetched.objects.indices.map { position in
+            var results: [QSSearchResult<Object>] = []
+            results.reserveCapacity(fetched.objects.count)
+            for (position, object) in fetched.objects.enumerated() {
                 let start = position * valuesPerRow
-                return Self.result(fetched.objects[position], fetched.extraValues[start ..< start + valuesPerRow])
+                results.append(Self.result(object, fetched.extraValues[start ..< start + valuesPerRow]))
             }
+            return results
         }
         // Reading a held instance's lookup rows again would cost more statements than ranking
         // first and reading only the rows not in memory.
