@@ -18,7 +18,7 @@ final class ReaderConnection: @unchecked Sendable {
 
     /// Runs `work` in a read transaction on this connection, opening it first when needed, with
     /// its statements recorded by `recorder` when given.
-    nonisolated(nonsending) func read<Value: Sendable>(
+    func read<Value: Sendable>(
         recordingTo recorder: StatementRecorder?, _ work: @escaping @Sendable (SQLiteConnection) throws -> Value
     ) async throws -> Value {
         try await withCheckedThrowingContinuation { continuation in

@@ -35,11 +35,13 @@ final class ReaderPool: Sendable {
         waitLimit = options.readerWaitLimit
     }
 
-    /// Runs `work` in a read transaction on a reader connection, once one is free. Waits on its
-    /// caller's actor, as ``DatabaseQueue/perform(_:)`` does, for the same reason.
+    /// Runs `work` in a read transaction on a reader connection, once one is free.
+    ///
+    /// Not on its caller's actor, unlike ``DatabaseQueue/perform(_:)``: the reader is given back
+    /// the moment its read ends, so the next read in line never waits for a busy main actor.
     /// - Throws: ``QSDataError/readersBusy(waited:)`` when none was free in time,
     ///   ``QSDataError/storeClosed`` once the pool is closed, or what `work` throws.
-    nonisolated(nonsending) func read<Value: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws -> Value) async throws -> Value {
+    func read<Value: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws -> Value) async throws -> Value {
         let reader = try await take()
         defer { give(back: reader) }
         return try await reader.read(recordingTo: recorder.withLock { $0 }, work)
@@ -51,7 +53,7 @@ final class ReaderPool: Sendable {
         case wait
     }
 
-    nonisolated(nonsending) private func take() async throws -> ReaderConnection {
+    private func take() async throws -> ReaderConnection {
         let taking = state.withLock { state -> Taking in
             if state.isClosed { return .closed }
             if let reader = state.idle.popLast() {
@@ -72,7 +74,7 @@ final class ReaderPool: Sendable {
     }
 
     /// Waits in line for a connection another read gives back, or until the wait limit.
-    nonisolated(nonsending) private func waitForReader() async throws -> ReaderConnection {
+    private func waitForReader() async throws -> ReaderConnection {
         try await withCheckedThrowingContinuation { continuation in
             let outcome = state.withLock { state -> Taking in
                 if state.isClosed { return .closed }
