@@ -7,7 +7,7 @@ func enclosed(_ text: some StringProtocol, in mark: Unicode.Scalar) -> String {
     precondition(mark.isASCII, "a quote mark is ASCII")
     let markByte = UInt8(mark.value)
     let ends = String(mark)
-    guard text.utf8.contains(markByte) else { return ends + text + ends }
+    guard text.utf8.contains(markByte) else { return ends + String(text) + ends }
     var bytes: [UInt8] = [markByte]
     bytes.reserveCapacity(text.utf8.count + 4)
     for byte in text.utf8 {
