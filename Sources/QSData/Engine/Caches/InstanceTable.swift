@@ -16,10 +16,9 @@ final class InstanceTable {
     /// One cached instance, held strongly (boxed: see ``Instance``) or weakly (stored inline, so
     /// keeping a uniqued instance costs no allocation of its own).
     ///
-    /// Read and changed only where it lies in the dictionary (`entries.values[index]`, and the
-    /// `InPlace` methods below, `mutating` for that reason alone): a dictionary lends its values
-    /// in place for mutation, where a plain read copies the entry, and copying the weak
-    /// reference costs atomic operations on the instance's side table.
+    /// Read and changed only where it lies in the table (through ``IDTable/update(at:_:)``): a
+    /// copy of the entry would copy the weak reference, which costs atomic operations on the
+    /// instance's side table.
     private struct Entry {
         weak var weak: AnyObject?
         var strong: StrongInstance?
@@ -31,10 +30,6 @@ final class InstanceTable {
 
         var instance: Any? { strong?.value ?? weak }
         var isDead: Bool { strong == nil && weak == nil }
-
-        mutating func instanceInPlace() -> Any? { instance }
-        mutating func weakInPlace() -> AnyObject? { weak }
-        mutating func isDeadInPlace() -> Bool { isDead }
 
         mutating func holdIfDead(_ instance: Instance) {
             guard isDead else { return }
@@ -66,63 +61,62 @@ final class InstanceTable {
     /// Counts the instances put in other than from a fetch's own report (saves, replacements), so
     /// a fetch can tell cheaply whether one may have arrived while it ran.
     private(set) var outsideInsertions = 0
-    private var entries: [QSAnyID: Entry] = [:]
-    /// Every key of a weak entry in the order it arrived, swept a couple per insert so that dead
-    /// entries go without ever stopping to scan the whole cache (see ``sweepSomeDeadEntries()``).
-    private var sweep = SweepOrder()
+    /// Swept a step per new entry, so that dead entries go without ever stopping to scan the
+    /// whole table (see ``IDTable/sweep(steps:below:isDead:)``).
+    private var entries = IDTable<Entry>()
 
     nonisolated init(policy: Policy) {
         self.policy = policy
     }
 
     func object(for id: QSAnyID) -> Any? {
-        guard let index = entries.index(forKey: id) else { return nil }
-        return entries.values[index].instanceInPlace()
+        guard let position = entries.position(of: id) else { return nil }
+        return entries.update(at: position) { $0.instance }
     }
 
     /// The instance held for `id`, as the table keeps it; nil when none is alive.
     func instance(for id: QSAnyID) -> Instance? {
-        guard let index = entries.index(forKey: id) else { return nil }
-        if let weak = entries.values[index].weakInPlace() { return .weak(weak) }
-        return entries.values[index].strong.map { .strong($0) }
+        guard let position = entries.position(of: id) else { return nil }
+        return entries.update(at: position) { entry in
+            if let weak = entry.weak { return .weak(weak) }
+            return entry.strong.map { .strong($0) }
+        }
     }
 
     func weakObject(for id: QSAnyID) -> AnyObject? {
-        guard let index = entries.index(forKey: id) else { return nil }
-        return entries.values[index].weakInPlace()
+        guard let position = entries.position(of: id) else { return nil }
+        return entries.update(at: position) { $0.weak }
     }
 
     /// Keeps `instance` in the entry for `id`, replacing the instance there (its stamps stay).
     func insert(_ instance: Instance, id: QSAnyID) {
-        let count = entries.count
-        entries[id, default: Entry()].hold(instance, savedAt: nil)
-        if entries.count != count, policy == .weak {
-            sweep.keys.append(id)
-            sweepSomeDeadEntries()
-        }
+        Self.insert(instance, id: id, policy: policy, into: &entries)
         outsideInsertions += 1
+    }
+
+    /// ``insert(_:id:)`` with the table passed in, so that it is one access to it.
+    private static func insert(_ instance: Instance, id: QSAnyID, policy: Policy, into entries: inout IDTable<Entry>) {
+        let (position, isNew) = entries.position(adding: id) { Entry() }
+        entries.update(at: position) { $0.hold(instance, savedAt: nil) }
+        if isNew, policy == .weak { sweepDeadEntries(stepsFor: 1, into: &entries) }
     }
 
     /// Keeps the instances a fetch made, unless an instance for the row is alive: one the app
     /// saved while the fetch ran stands for the row (its save hands it to the queue next).
     func insertFetched(_ instances: [Instance], ids: [QSAnyID]) {
-        let newKeys = Self.insertFetched(instances, ids: ids, into: &entries)
-        // The fetch's objects hold its instances, so no sweep step needs to look at the new keys.
-        if !newKeys.isEmpty, policy == .weak {
-            sweep.appendAlive(newKeys, sweeping: &entries) { $0.isDeadInPlace() }
-        }
+        Self.insertFetched(instances, ids: ids, policy: policy, into: &entries)
     }
 
-    /// The loop of ``insertFetched(_:ids:)``, with the table passed in so that it is one access
-    /// to it. Returns the keys it added.
-    private static func insertFetched(_ instances: [Instance], ids: [QSAnyID], into entries: inout [QSAnyID: Entry]) -> [QSAnyID] {
-        var newKeys: [QSAnyID] = []
+    /// The loop of ``insertFetched(_:ids:)``, with the table passed in so that it is one
+    /// access to it.
+    private static func insertFetched(_ instances: [Instance], ids: [QSAnyID], policy: Policy, into entries: inout IDTable<Entry>) {
+        entries.reserveCapacity(adding: ids.count)
+        let oldCount = entries.count
         for (id, instance) in zip(ids, instances) {
-            let count = entries.count
-            entries[id, default: Entry()].holdIfDead(instance)
-            if entries.count != count { newKeys.append(id) }
+            let position = entries.position(adding: id) { Entry() }.position
+            entries.update(at: position) { $0.holdIfDead(instance) }
         }
-        return newKeys
+        if policy == .weak { sweepDeadEntries(stepsFor: entries.count - oldCount, into: &entries) }
     }
 
     /// Keeps `count` instances the app saved through the save `stamp`, `instance(k)` giving the
@@ -130,57 +124,59 @@ final class InstanceTable {
     func insertFromApp(count: Int, stamp: UInt64, _ instance: (Int) -> (id: QSAnyID, instance: Instance)) -> [Instance] {
         var instances: [Instance] = []
         instances.reserveCapacity(count)
-        let newKeys = Self.insertFromApp(count: count, stamp: stamp, instance, into: &entries, instances: &instances)
-        // The save holds the instances, so no sweep step needs to look at the new keys.
-        if !newKeys.isEmpty, policy == .weak {
-            sweep.appendAlive(newKeys, sweeping: &entries) { $0.isDeadInPlace() }
-        }
+        Self.insertFromApp(count: count, stamp: stamp, instance, policy: policy, into: &entries, instances: &instances)
         outsideInsertions += count
         return instances
     }
 
     /// The loop of ``insertFromApp(count:stamp:_:)``, with the table passed in so that it is one
-    /// access to it. An entry replaced gets the save's `stamp`. Returns the keys it added.
+    /// access to it. An entry replaced gets the save's `stamp`.
     private static func insertFromApp(
-        count: Int, stamp: UInt64, _ instance: (Int) -> (id: QSAnyID, instance: Instance), into entries: inout [QSAnyID: Entry],
-        instances: inout [Instance]
-    ) -> [QSAnyID] {
-        var newKeys: [QSAnyID] = []
+        count: Int, stamp: UInt64, _ instance: (Int) -> (id: QSAnyID, instance: Instance), policy: Policy,
+        into entries: inout IDTable<Entry>, instances: inout [Instance]
+    ) {
+        let oldCount = entries.count
         for k in 0 ..< count {
             let saved = instance(k)
-            let count = entries.count
-            entries[saved.id, default: Entry()].hold(saved.instance, savedAt: stamp)
-            if entries.count != count { newKeys.append(saved.id) }
+            let position = entries.position(adding: saved.id) { Entry() }.position
+            entries.update(at: position) { $0.hold(saved.instance, savedAt: stamp) }
             instances.append(saved.instance)
         }
-        return newKeys
+        if policy == .weak { sweepDeadEntries(stepsFor: entries.count - oldCount, into: &entries) }
+    }
+
+    /// Takes one sweep step for each of the `added` entries just appended, looking only at the
+    /// entries older than them: whoever added them holds their instances.
+    private static func sweepDeadEntries(stepsFor added: Int, into entries: inout IDTable<Entry>) {
+        guard added > 0 else { return }
+        entries.sweep(steps: added, below: entries.count - added) { $0.isDead }
     }
 
     func reserveCapacity(adding count: Int) {
-        entries.reserveCapacity(entries.count + count)
-        if policy == .weak { sweep.keys.reserveCapacity(sweep.keys.count + count) }
+        entries.reserveCapacity(adding: count)
     }
 
     func markValuesSaved(_ id: QSAnyID, stamp: UInt64) {
-        entries[id]?.valuesStamp = stamp
+        guard let position = entries.position(of: id) else { return }
+        entries.update(at: position) { $0.valuesStamp = stamp }
     }
 
     func savedByApp(_ id: QSAnyID, after stamp: UInt64, relationships: Bool) -> Bool {
-        guard let index = entries.index(forKey: id) else { return false }
-        let saved = relationships ? entries.values[index].relationshipsStamp : entries.values[index].valuesStamp
+        guard let position = entries.position(of: id) else { return false }
+        let saved = entries.update(at: position) { relationships ? $0.relationshipsStamp : $0.valuesStamp }
         return saved > stamp
     }
 
     func remove(_ ids: [QSAnyID]) -> [Any] {
         var removed: [Any] = []
         for id in ids {
-            if let instance = entries.removeValue(forKey: id)?.instance { removed.append(instance) }
+            if let instance = entries.remove(id)?.instance { removed.append(instance) }
         }
         return removed
     }
 
     var allObjects: [Any] {
-        entries.values.compactMap(\.instance)
+        entries.entries.compactMap(\.instance)
     }
 
     /// Whether the table has no entry at all, not even one whose instance has died; unlike
@@ -188,21 +184,7 @@ final class InstanceTable {
     var isEmpty: Bool { entries.isEmpty }
 
     var count: Int {
-        pruneDeadEntries()
+        entries.keepOnly { !$0.isDead }
         return entries.count
-    }
-
-    /// Looks at the next key in arrival order and drops its entry if the instance is gone,
-    /// compacting the key list in place as it goes. One per new key is enough: a walk over the
-    /// keys ends after as many new keys as it found, so an entry whose instance died is gone
-    /// within two walks.
-    private func sweepSomeDeadEntries() {
-        sweep.sweepOne(from: &entries) { $0.isDeadInPlace() }
-    }
-
-    /// Drops every entry whose instance is gone.
-    private func pruneDeadEntries() {
-        entries = entries.filter { !$0.value.isDead }
-        sweep = SweepOrder(keys: Array(entries.keys))
     }
 }

@@ -12,10 +12,9 @@ final class KnownRows {
     /// allocation of its own) and strongly for a permanent cache (boxed: see ``Instance``), with the
     /// row's snapshot.
     ///
-    /// Read and changed only where it lies in the dictionary (`entries.values[index]` and the
-    /// `InPlace` methods, `mutating` for that reason alone): a plain read copies the entry, and
-    /// copying the weak reference costs atomic operations on the instance's side table, and the
-    /// snapshot a retain of each of its arrays.
+    /// Read and changed only where it lies in the table (through ``IDTable/update(at:_:)``): a
+    /// copy of the entry would copy the weak reference (atomic operations on the instance's side
+    /// table) and retain each of the snapshot's arrays.
     private struct Entry {
         weak var weak: AnyObject?
         var strong: StrongInstance?
@@ -24,11 +23,8 @@ final class KnownRows {
         var instance: Any? { strong?.value ?? weak }
         var isDead: Bool { strong == nil && weak == nil }
 
-        mutating func instanceInPlace() -> Any? { instance }
-        mutating func weakInPlace() -> AnyObject? { weak }
-        mutating func isDeadInPlace() -> Bool { isDead }
-        mutating func snapshotInPlace() -> RowSnapshot? { snapshot }
-        mutating func keepsSnapshotInPlace(in epoch: UInt64) -> Bool { snapshot?.isKeptInPlace(in: epoch) ?? false }
+        /// Whether a fetch in `epoch` can keep the snapshot for a new instance of the row.
+        func keepsSnapshot(in epoch: UInt64) -> Bool { snapshot?.isKept(in: epoch) ?? false }
 
         /// Holds `instance` from now on, and returns the row's snapshot.
         mutating func adopt(_ instance: Instance) -> RowSnapshot? {
@@ -55,10 +51,9 @@ final class KnownRows {
     }
 
     let policy: Policy
-    private var entries: [QSAnyID: Entry] = [:]
-    /// Every key of a weak table in the order it arrived, swept a couple per new key so that dead
-    /// entries go without ever stopping to scan the whole table (see ``SweepOrder``).
-    private var sweep = SweepOrder()
+    /// Swept a step per new entry, so that dead entries go without ever stopping to scan the
+    /// whole table (see ``IDTable/sweep(steps:below:isDead:)``).
+    private var entries = IDTable<Entry>()
 
     init(policy: Policy) {
         self.policy = policy
@@ -67,16 +62,16 @@ final class KnownRows {
     /// The instances for `ids`, in order (nil where none is alive).
     func instances(for ids: [QSAnyID]) -> [Any?] {
         ids.map { id in
-            guard let index = entries.index(forKey: id) else { return nil }
-            return entries.values[index].instanceInPlace()
+            guard let position = entries.position(of: id) else { return nil }
+            return entries.update(at: position) { $0.instance }
         }
     }
 
     /// The weakly held instances for `ids`, in order.
     func weakInstances(for ids: [QSAnyID]) -> [AnyObject?] {
         ids.map { id in
-            guard let index = entries.index(forKey: id) else { return nil }
-            return entries.values[index].weakInPlace()
+            guard let position = entries.position(of: id) else { return nil }
+            return entries.update(at: position) { $0.weak }
         }
     }
 
@@ -85,33 +80,32 @@ final class KnownRows {
     /// `epoch` (then a new instance keeps it: see ``insert(_:id:snapshot:)``).
     /// For a weak table only.
     func weakInstanceOrKeptSnapshot(for id: QSAnyID, epoch: UInt64) -> (instance: AnyObject?, keepsSnapshot: Bool) {
-        guard let index = entries.index(forKey: id) else { return (nil, false) }
-        if let instance = entries.values[index].weakInPlace() { return (instance, false) }
-        return (nil, entries.values[index].keepsSnapshotInPlace(in: epoch))
+        guard let position = entries.position(of: id) else { return (nil, false) }
+        return entries.update(at: position) { entry in
+            if let instance = entry.weak { return (instance, false) }
+            return (nil, entry.keepsSnapshot(in: epoch))
+        }
     }
 
     /// The instance for `id`, if one is alive.
     func instance(for id: QSAnyID) -> Any? {
-        guard let index = entries.index(forKey: id) else { return nil }
-        return entries.values[index].instanceInPlace()
+        guard let position = entries.position(of: id) else { return nil }
+        return entries.update(at: position) { $0.instance }
     }
 
     /// Keeps `instance` for `id`: with `snapshot` when given, otherwise with the snapshot the
-    /// entry has (a fetch does that only when ``instanceOrKeptSnapshot(for:epoch:)`` said it can;
-    /// a save records the row's new snapshot right after).
+    /// entry has (a fetch does that only when ``weakInstanceOrKeptSnapshot(for:epoch:)`` said it
+    /// can; a save records the row's new snapshot right after).
     func insert(_ instance: Instance, id: QSAnyID, snapshot: RowSnapshot? = nil) {
-        if Self.insert(instance, id: id, snapshot: snapshot, into: &entries), policy == .weak {
-            sweep.keys.append(id)
-            sweepOneDeadEntry()
-        }
+        Self.insert(instance, id: id, snapshot: snapshot, policy: policy, into: &entries)
     }
 
-    /// One look for the entry, whether it is there or made here; returns whether it was made.
-    /// Static, with the table passed in, so that the whole change is one access to it.
-    private static func insert(_ instance: Instance, id: QSAnyID, snapshot: RowSnapshot?, into entries: inout [QSAnyID: Entry]) -> Bool {
-        let count = entries.count
-        entries[id, default: Entry()].hold(instance, snapshot: snapshot)
-        return entries.count != count
+    /// ``insert(_:id:snapshot:)`` with the table passed in, so that the whole change is one
+    /// access to it.
+    private static func insert(_ instance: Instance, id: QSAnyID, snapshot: RowSnapshot?, policy: Policy, into entries: inout IDTable<Entry>) {
+        let (position, isNew) = entries.position(adding: id) { Entry() }
+        entries.update(at: position) { $0.hold(instance, snapshot: snapshot) }
+        if isNew, policy == .weak { sweepDeadEntries(stepsFor: 1, into: &entries) }
     }
 
     /// Keeps `instance`, which a read on a reader connection made, for `id`. The row's snapshot
@@ -119,8 +113,10 @@ final class KnownRows {
     /// it); otherwise it goes, and the next save of the instance writes the row whole.
     func adoptRead(_ instance: Instance, id: QSAnyID, epoch: UInt64) {
         insert(instance, id: id)
-        guard let index = entries.index(forKey: id) else { return }
-        if !entries.values[index].keepsSnapshotInPlace(in: epoch) { entries.values[index].snapshot = nil }
+        guard let position = entries.position(of: id) else { return }
+        entries.update(at: position) { entry in
+            if !entry.keepsSnapshot(in: epoch) { entry.snapshot = nil }
+        }
     }
 
     /// Keeps the instances a save hands over (the app's, which the main actor now holds for these
@@ -128,38 +124,33 @@ final class KnownRows {
     func adopt(_ instances: [Instance?], ids: [QSAnyID]) -> [RowSnapshot?] {
         var snapshots: [RowSnapshot?] = []
         snapshots.reserveCapacity(ids.count)
-        let newKeys = Self.adopt(instances, ids: ids, into: &entries, snapshots: &snapshots)
-        // Only a new key grows the table, so only a new key pays for sweeping. The group holds
-        // the instances of its new keys, so no sweep step needs to look at those.
-        if !newKeys.isEmpty, policy == .weak {
-            sweep.appendAlive(newKeys, sweeping: &entries) { $0.isDeadInPlace() }
-        }
+        Self.adopt(instances, ids: ids, policy: policy, into: &entries, snapshots: &snapshots)
         return snapshots
     }
 
     /// The loop of ``adopt(_:ids:)``, with the table passed in so that it is one access to it.
-    /// Returns the keys it added.
     private static func adopt(
-        _ instances: [Instance?], ids: [QSAnyID], into entries: inout [QSAnyID: Entry], snapshots: inout [RowSnapshot?]
-    ) -> [QSAnyID] {
-        var newKeys: [QSAnyID] = []
+        _ instances: [Instance?], ids: [QSAnyID], policy: Policy, into entries: inout IDTable<Entry>, snapshots: inout [RowSnapshot?]
+    ) {
+        let oldCount = entries.count
         for (id, instance) in zip(ids, instances) {
             guard let instance else {
-                snapshots.append(entries.index(forKey: id).flatMap { entries.values[$0].snapshotInPlace() })
+                snapshots.append(entries.position(of: id).flatMap { position in entries.update(at: position) { $0.snapshot } })
                 continue
             }
-            let count = entries.count
-            snapshots.append(entries[id, default: Entry()].adopt(instance))
-            if entries.count != count { newKeys.append(id) }
+            let position = entries.position(adding: id) { Entry() }.position
+            snapshots.append(entries.update(at: position) { $0.adopt(instance) })
         }
-        return newKeys
+        // Only a new entry grows the table, so only a new entry pays for sweeping. The save holds
+        // the instances of its new entries, so no sweep step needs to look at those.
+        if policy == .weak { sweepDeadEntries(stepsFor: entries.count - oldCount, into: &entries) }
     }
 
     /// The snapshots of `ids`, in order; nil without a look where `isKnownMissing` says there is none.
     func snapshots(for ids: [QSAnyID], isKnownMissing: [Bool]) -> [RowSnapshot?] {
         zip(ids, isKnownMissing).map { id, isKnownMissing in
-            guard !isKnownMissing, let index = entries.index(forKey: id) else { return nil }
-            return entries.values[index].snapshotInPlace()
+            guard !isKnownMissing, let position = entries.position(of: id) else { return nil }
+            return entries.update(at: position) { $0.snapshot }
         }
     }
 
@@ -169,37 +160,39 @@ final class KnownRows {
         // Taken from the end, so that each snapshot moves into its entry instead of being copied
         // (a retain of each of its arrays, which the main actor has just written).
         while let (id, snapshot) = updates.popLast() {
-            guard let index = entries.index(forKey: id) else { continue }
-            entries.values[index].snapshot = snapshot
+            guard let position = entries.position(of: id) else { continue }
+            entries.update(at: position) { $0.snapshot = snapshot }
         }
     }
 
     /// Changes the snapshots' values at `columns` (positions in the layout) for `ids`.
     func patchSnapshots(_ ids: [QSAnyID], columns: [(index: Int, value: SQLValue)]) {
         for id in ids {
-            guard let index = entries.index(forKey: id) else { continue }
-            for column in columns { entries.values[index].snapshot?.values[column.index] = column.value }
+            guard let position = entries.position(of: id) else { continue }
+            entries.update(at: position) { entry in
+                for column in columns { entry.snapshot?.values[column.index] = column.value }
+            }
         }
     }
 
     /// The IDs among `ids` that the table has an entry for, in order.
     func knownIDs(among ids: [QSAnyID]) -> [QSAnyID] {
-        ids.filter { entries.index(forKey: $0) != nil }
+        ids.filter { entries.position(of: $0) != nil }
     }
 
     /// Every ID the table has an entry for.
-    var allIDs: [QSAnyID] { Array(entries.keys) }
+    var allIDs: [QSAnyID] { entries.keys }
 
     /// Forgets the rows `ids`: their instances and snapshots.
     func remove(_ ids: some Sequence<QSAnyID>) {
-        for id in ids { entries.removeValue(forKey: id) }
+        for id in ids { entries.remove(id) }
     }
 
     /// Forgets the rows `ids`, and returns the instances that were alive for them.
     func removeReturningInstances(_ ids: [QSAnyID]) -> [(id: QSAnyID, instance: Instance)] {
         var removed: [(id: QSAnyID, instance: Instance)] = []
         for id in ids {
-            guard let entry = entries.removeValue(forKey: id) else { continue }
+            guard let entry = entries.remove(id) else { continue }
             if let weak = entry.weak {
                 removed.append((id, .weak(weak)))
             } else if let strong = entry.strong {
@@ -212,21 +205,20 @@ final class KnownRows {
     /// Keeps `instance` for `id` unless the table has an entry for it (a rolled-back delete puts
     /// back what it removed, but never over an instance a later save in it handed over).
     func putBack(_ instance: Instance, id: QSAnyID) {
-        guard entries.index(forKey: id) == nil else { return }
+        guard entries.position(of: id) == nil else { return }
         insert(instance, id: id)
     }
 
     /// Drops every entry whose instance is gone, with its snapshot.
     func pruneDeadEntries() {
-        entries = entries.filter { !$0.value.isDead }
-        sweep = SweepOrder(keys: Array(entries.keys))
+        entries.keepOnly { !$0.isDead }
     }
 
-    /// Looks at the next key in arrival order and drops its entry if the instance is gone (and
-    /// with it the snapshot: a row no one holds is read afresh when fetched again). One per new
-    /// key: a walk over the keys ends after as many new keys as it found, so an entry whose
-    /// instance died is gone within two walks (the main actor's table does the same).
-    private func sweepOneDeadEntry() {
-        sweep.sweepOne(from: &entries) { $0.isDeadInPlace() }
+    /// Takes one sweep step for each of the `added` entries just appended, looking only at the
+    /// entries older than them: whoever added them holds their instances. A dead entry goes with
+    /// its snapshot: a row no one holds is read afresh when fetched again.
+    private static func sweepDeadEntries(stepsFor added: Int, into entries: inout IDTable<Entry>) {
+        guard added > 0 else { return }
+        entries.sweep(steps: added, below: entries.count - added) { $0.isDead }
     }
 }

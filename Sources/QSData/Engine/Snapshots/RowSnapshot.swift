@@ -45,10 +45,7 @@ struct RowSnapshot: Sendable {
 
     /// Whether a fetch in `epoch` can keep this for a new instance of the row: it is known true
     /// and knows every relationship's lookup rows, as a snapshot the fetch made would.
-    ///
-    /// `mutating` only so that a dictionary lends the snapshot in place, where a plain read would
-    /// copy it (and retain its arrays) for every row a fetch reads.
-    mutating func isKeptInPlace(in epoch: UInt64) -> Bool {
+    func isKept(in epoch: UInt64) -> Bool {
         self.epoch == epoch && knowsEveryLookup
     }
 }
