@@ -1,10 +1,10 @@
 /// The instances of one type the main actor holds: weakly for uniqued classes, strongly when the
 /// model says `cachePermanently`.
 ///
-/// A typed front for an ``InstanceTable``: the table is not generic, so that its dictionaries are
-/// compiled for their concrete types. (A binding is made from a metatype the app registers, so
-/// generic code in it runs unspecialised and would look up the metadata of every dictionary and
-/// optional it touches at run time, once per call: that was most of a fetch's cost.)
+/// A typed front for an ``InstanceTable``: the table is not generic, so that its storage is
+/// compiled for concrete types. (A binding is made from a metatype the app registers, so generic
+/// code in it runs unspecialised and would look up the metadata of every collection and optional
+/// it touches at run time, once per call: that was most of a fetch's cost.)
 ///
 /// The database queue keeps its own table of the same instances (``KnownRows``), so that a fetch
 /// hands out the instance the app holds. Where the main actor changes which instance stands for a
