@@ -94,12 +94,9 @@ struct LookupDiff {
     ) -> Outcome {
         // 1. The unchanged ends: most edits touch a few children in the middle, and saving a
         // parent whose children did not change is the usual case.
-        var prefix = 0
-        while prefix < oldIDs.count, prefix < new.count, oldIDs[prefix] == new[prefix] { prefix += 1 }
+        let prefix = ID.commonPrefixCount(oldIDs, new)
         if prefix == oldIDs.count && prefix == new.count { return .unchanged }
-        var suffix = 0
-        while suffix < oldIDs.count - prefix, suffix < new.count - prefix,
-              oldIDs[oldIDs.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
+        let suffix = ID.commonSuffixCount(oldIDs, new, atMost: min(oldIDs.count, new.count) - prefix)
         let oldMiddle = prefix..<(oldIDs.count - suffix)
         let newMiddle = prefix..<(new.count - suffix)
 
@@ -111,10 +108,12 @@ struct LookupDiff {
         let deletes = oldIDs[oldMiddle].filter { !newSet.contains($0) }.map(\.anyID)
         let kept = Self.longestIncreasingRun(new[newMiddle].map { oldPosition[$0] })
 
-        // 3. Order values for the others, between their kept neighbours.
-        var indexes = [Int64](repeating: 0, count: new.count)
-        for position in 0..<prefix { indexes[position] = oldIndexes[position] }
-        for offset in 0..<suffix { indexes[new.count - 1 - offset] = oldIndexes[oldIDs.count - 1 - offset] }
+        // 3. Order values, in the new order: the ends keep theirs (copied as a block), the kept
+        // children of the middle theirs, and the others take values between their kept
+        // neighbours. With no room between two neighbours, the parent is written afresh.
+        var indexes: [Int64] = []
+        indexes.reserveCapacity(new.count)
+        indexes.append(contentsOf: UnsafeBufferPointer(rebasing: oldIndexes[..<prefix]))
         var inserts: [Row] = []
         var moves: [Row] = []
         var pending: [Int] = []  // new positions waiting for the next kept neighbour
@@ -122,26 +121,26 @@ struct LookupDiff {
         func place(before next: Int64?) -> Bool {
             guard let values = Self.values(count: pending.count, after: previous, before: next) else { return false }
             for (position, value) in zip(pending, values) {
-                indexes[position] = value
+                indexes.append(value)
                 let row = Row(child: new[position].anyID, index: value)
                 if oldPosition[new[position]] == nil { inserts.append(row) } else { moves.append(row) }
             }
             pending = []
             return true
         }
-        var fits = true
         for (offset, position) in newMiddle.enumerated() {
             if kept.contains(offset), let oldIndex = oldPosition[new[position]] {
-                fits = fits && place(before: oldIndexes[oldIndex])
-                indexes[position] = oldIndexes[oldIndex]
-                previous = indexes[position]
+                guard place(before: oldIndexes[oldIndex]) else { return .rewrite }
+                indexes.append(oldIndexes[oldIndex])
+                previous = oldIndexes[oldIndex]
             } else {
                 pending.append(position)
             }
         }
-        fits = fits && place(before: suffix > 0 ? oldIndexes[oldIDs.count - suffix] : nil)
+        guard place(before: suffix > 0 ? oldIndexes[oldIDs.count - suffix] : nil) else { return .rewrite }
+        indexes.append(contentsOf: UnsafeBufferPointer(rebasing: oldIndexes[(oldIDs.count - suffix)...]))
 
-        if !fits || moves.count > Self.maximumMoves { return .rewrite }
+        if moves.count > Self.maximumMoves { return .rewrite }
         return .edit(deletes: deletes, inserts: inserts, moves: moves, indexes: indexes)
     }
 
@@ -196,9 +195,60 @@ struct LookupDiff {
 /// What a list of children's IDs holds: `Int64`s, or `QSAnyID`s when any ID is text.
 protocol LookupChildID: Hashable {
     var anyID: QSAnyID { get }
+
+    /// How many IDs at the start of `first` and `second` are the same.
+    static func commonPrefixCount(_ first: UnsafeBufferPointer<Self>, _ second: UnsafeBufferPointer<Self>) -> Int
+    /// How many IDs at the end of `first` and `second` are the same, counting up to `limit`.
+    static func commonSuffixCount(_ first: UnsafeBufferPointer<Self>, _ second: UnsafeBufferPointer<Self>, atMost limit: Int) -> Int
 }
 
-extension Int64: LookupChildID {}
+extension LookupChildID {
+    static func commonPrefixCount(_ first: UnsafeBufferPointer<Self>, _ second: UnsafeBufferPointer<Self>) -> Int {
+        let count = min(first.count, second.count)
+        var prefix = 0
+        while prefix < count, first[prefix] == second[prefix] { prefix += 1 }
+        return prefix
+    }
+
+    static func commonSuffixCount(_ first: UnsafeBufferPointer<Self>, _ second: UnsafeBufferPointer<Self>, atMost limit: Int) -> Int {
+        var suffix = 0
+        while suffix < limit, first[first.count - 1 - suffix] == second[second.count - 1 - suffix] { suffix += 1 }
+        return suffix
+    }
+}
+
+extension Int64: LookupChildID {
+    /// Compared a block at a time: a block's loop has no early exit, so the compiler runs it on
+    /// vector registers, and a parent of 1,000 children saved for one added compares its 1,000
+    /// unchanged ones at a fraction of an instruction each.
+    static func commonPrefixCount(_ first: UnsafeBufferPointer<Int64>, _ second: UnsafeBufferPointer<Int64>) -> Int {
+        let count = Swift.min(first.count, second.count)
+        var prefix = 0
+        while prefix + comparedBlock <= count, blocksMatch(first, second, from: prefix, from: prefix) { prefix += comparedBlock }
+        while prefix < count, first[prefix] == second[prefix] { prefix += 1 }
+        return prefix
+    }
+
+    static func commonSuffixCount(_ first: UnsafeBufferPointer<Int64>, _ second: UnsafeBufferPointer<Int64>, atMost limit: Int) -> Int {
+        var suffix = 0
+        while suffix + comparedBlock <= limit,
+              blocksMatch(first, second, from: first.count - suffix - comparedBlock, from: second.count - suffix - comparedBlock) {
+            suffix += comparedBlock
+        }
+        while suffix < limit, first[first.count - 1 - suffix] == second[second.count - 1 - suffix] { suffix += 1 }
+        return suffix
+    }
+
+    private static let comparedBlock = 32
+
+    private static func blocksMatch(
+        _ first: UnsafeBufferPointer<Int64>, _ second: UnsafeBufferPointer<Int64>, from firstStart: Int, from secondStart: Int
+    ) -> Bool {
+        var difference: Int64 = 0
+        for offset in 0 ..< comparedBlock { difference |= first[firstStart + offset] ^ second[secondStart + offset] }
+        return difference == 0
+    }
+}
 
 extension QSAnyID: LookupChildID {
     var anyID: QSAnyID { self }

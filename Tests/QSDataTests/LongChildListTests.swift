@@ -1,0 +1,60 @@
+import Foundation
+import QSData
+import Testing
+
+/// A parent of hundreds of children with integer IDs, edited near its ends, in its middle, and
+/// across the blocks its unchanged ends are compared in: the stored order always matches the
+/// app's, and an edit writes only the rows it changed.
+@MainActor
+@Suite struct LongChildListTests {
+    private func storedOrder(of show: Int64, in store: QSStore) async throws -> [Int64] {
+        let rows = try await store.fetchRows("SELECT episodeID FROM podcastEpisodes WHERE podcastID = ? ORDER BY ix", [.integer(show)])
+        return rows.compactMap { if case .integer(let id) = $0.first { id } else { nil } }
+    }
+
+    private func lookupWrites(_ log: QSStatementLog) -> [String] {
+        log.statements.filter { $0.contains("\"podcastEpisodes\"") && !$0.hasPrefix("SELECT") }
+    }
+
+    @Test func oneChildAddedAtEitherEndOrInsideWritesOneRow() async throws {
+        let store = try await ShowFixtures.openStore()
+        let show = ShowFixtures.podcast(id: 1, episodes: 300, firstID: 1_000)
+        try store.save(show)
+        let extra = (0 ..< 3).map { ShowEpisode(uniqueID: 9_000 + Int64($0), title: "extra \($0)") }
+        try store.save(extra)
+        try await store.flush()
+
+        // At the end, at the start, and at position 100, past three whole blocks of 32.
+        for (episode, position) in zip(extra, [300, 0, 100]) {
+            show.episodes.insert(episode, at: position)
+            let log = try await store.recordStatements { try store.save(show) }
+            #expect(lookupWrites(log).count == 1, "\(log)")
+            #expect(try await storedOrder(of: 1, in: store) == show.episodes.ids)
+        }
+    }
+
+    @Test func seededEditsKeepTheStoredOrder() async throws {
+        let store = try await ShowFixtures.openStore()
+        let show = ShowFixtures.podcast(id: 2, episodes: 200, firstID: 1)
+        try store.save(show)
+        var spare = (0 ..< 400).map { ShowEpisode(uniqueID: 10_000 + Int64($0), title: "spare \($0)") }
+        try store.save(spare)
+
+        var generator = SeededGenerator(seed: 0x5EED)
+        for round in 0 ..< 60 {
+            var episodes = try #require(show.episodes.children)
+            let position = Int(generator.next() % UInt64(episodes.count + 1))
+            switch generator.next() % 4 {
+            case 0 where !spare.isEmpty: episodes.insert(spare.removeLast(), at: position)
+            case 1 where !episodes.isEmpty: episodes.remove(at: min(position, episodes.count - 1))
+            case 2 where episodes.count > 1:
+                let moved = episodes.remove(at: min(position, episodes.count - 1))
+                episodes.insert(moved, at: Int(generator.next() % UInt64(episodes.count + 1)))
+            default: episodes.append(contentsOf: spare.suffix(2)); spare.removeLast(min(2, spare.count))
+            }
+            show.episodes = QSRelated(episodes)
+            try store.save(show)
+            #expect(try await storedOrder(of: 2, in: store) == episodes.map(\.uniqueID), "round \(round)")
+        }
+    }
+}
