@@ -16,13 +16,19 @@ import Testing
         log.statements.filter { $0.contains("\"podcastEpisodes\"") && !$0.hasPrefix("SELECT") }
     }
 
-    @Test func oneChildAddedAtEitherEndOrInsideWritesOneRow() async throws {
+    /// A store holding show `id` with `count` episodes, and `spares` more episodes saved beside it.
+    private func storeWithShow(id: Int64, episodes count: Int, spares: Int) async throws -> (QSStore, Show, [ShowEpisode]) {
         let store = try await ShowFixtures.openStore()
-        let show = ShowFixtures.podcast(id: 1, episodes: 300, firstID: 1_000)
+        let show = ShowFixtures.podcast(id: id, episodes: count, firstID: 1)
         try store.save(show)
-        let extra = (0 ..< 3).map { ShowEpisode(uniqueID: 9_000 + Int64($0), title: "extra \($0)") }
-        try store.save(extra)
+        let spare = (0 ..< spares).map { ShowEpisode(uniqueID: 10_000 + Int64($0), title: "spare \($0)") }
+        try store.save(spare)
         try await store.flush()
+        return (store, show, spare)
+    }
+
+    @Test func oneChildAddedAtEitherEndOrInsideWritesOneRow() async throws {
+        let (store, show, extra) = try await storeWithShow(id: 1, episodes: 300, spares: 3)
 
         // At the end, at the start, and at position 100, past three whole blocks of 32.
         for (episode, position) in zip(extra, [300, 0, 100]) {
@@ -34,11 +40,8 @@ import Testing
     }
 
     @Test func seededEditsKeepTheStoredOrder() async throws {
-        let store = try await ShowFixtures.openStore()
-        let show = ShowFixtures.podcast(id: 2, episodes: 200, firstID: 1)
-        try store.save(show)
-        var spare = (0 ..< 400).map { ShowEpisode(uniqueID: 10_000 + Int64($0), title: "spare \($0)") }
-        try store.save(spare)
+        let (store, show, spares) = try await storeWithShow(id: 2, episodes: 200, spares: 400)
+        var spare = spares
 
         var generator = SeededGenerator(seed: 0x5EED)
         for round in 0 ..< 60 {
