@@ -20,7 +20,7 @@ struct IDTable<Entry> {
     /// 64 minus the number of bits that index `slots`.
     private var shift: UInt64 = 64
     private let seed = UInt64.random(in: .min ... .max)
-    /// Where the next sweep step looks (see ``sweep(steps:below:isDead:)``).
+    /// Where the next sweep step looks (see ``sweep(afterAdding:isDead:)``).
     private var sweepPosition = 0
 
     var count: Int { keys.count }
@@ -110,13 +110,13 @@ struct IDTable<Entry> {
         if 4 * needed > 3 * slots.count { growSlots(toFit: needed) }
     }
 
-    /// Takes up to `steps` steps of a walk over the entries below position `limit` (the entries
-    /// older than those just added, which are known alive), removing each entry `isDead` says is
-    /// dead. Called with one step per entry added, so a walk ends after as many additions as there
-    /// were entries, and an entry whose instance died is gone within two walks.
-    mutating func sweep(steps: Int, below limit: Int, isDead: (inout Entry) -> Bool) {
-        var limit = limit
-        for _ in 0 ..< steps {
+    /// Takes one step of a walk over the entries for each of the `added` entries just appended,
+    /// looking only at the older ones (whoever added the new ones holds their instances), and
+    /// removes each entry `isDead` says is dead. A walk ends after as many additions as there
+    /// were entries, so an entry whose instance died is gone within two walks.
+    mutating func sweep(afterAdding added: Int, isDead: (inout Entry) -> Bool) {
+        var limit = keys.count - added
+        for _ in 0 ..< added {
             limit = min(limit, keys.count)
             guard limit > 0 else { return }
             if sweepPosition >= limit { sweepPosition = 0 }

@@ -62,7 +62,7 @@ final class InstanceTable {
     /// a fetch can tell cheaply whether one may have arrived while it ran.
     private(set) var outsideInsertions = 0
     /// Swept a step per new entry, so that dead entries go without ever stopping to scan the
-    /// whole table (see ``IDTable/sweep(steps:below:isDead:)``).
+    /// whole table (see ``IDTable/sweep(afterAdding:isDead:)``).
     private var entries = IDTable<Entry>()
 
     nonisolated init(policy: Policy) {
@@ -98,7 +98,7 @@ final class InstanceTable {
     private static func insert(_ instance: Instance, id: QSAnyID, policy: Policy, into entries: inout IDTable<Entry>) {
         let (position, isNew) = entries.position(adding: id) { Entry() }
         entries.update(at: position) { $0.hold(instance, savedAt: nil) }
-        if isNew, policy == .weak { sweepDeadEntries(stepsFor: 1, into: &entries) }
+        if isNew, policy == .weak { entries.sweep(afterAdding: 1) { $0.isDead } }
     }
 
     /// Keeps the instances a fetch made, unless an instance for the row is alive: one the app
@@ -116,7 +116,7 @@ final class InstanceTable {
             let position = entries.position(adding: id) { Entry() }.position
             entries.update(at: position) { $0.holdIfDead(instance) }
         }
-        if policy == .weak { sweepDeadEntries(stepsFor: entries.count - oldCount, into: &entries) }
+        if policy == .weak { entries.sweep(afterAdding: entries.count - oldCount) { $0.isDead } }
     }
 
     /// Keeps `count` instances the app saved through the save `stamp`, `instance(k)` giving the
@@ -142,14 +142,7 @@ final class InstanceTable {
             entries.update(at: position) { $0.hold(saved.instance, savedAt: stamp) }
             instances.append(saved.instance)
         }
-        if policy == .weak { sweepDeadEntries(stepsFor: entries.count - oldCount, into: &entries) }
-    }
-
-    /// Takes one sweep step for each of the `added` entries just appended, looking only at the
-    /// entries older than them: whoever added them holds their instances.
-    private static func sweepDeadEntries(stepsFor added: Int, into entries: inout IDTable<Entry>) {
-        guard added > 0 else { return }
-        entries.sweep(steps: added, below: entries.count - added) { $0.isDead }
+        if policy == .weak { entries.sweep(afterAdding: entries.count - oldCount) { $0.isDead } }
     }
 
     func reserveCapacity(adding count: Int) {

@@ -52,7 +52,8 @@ final class KnownRows {
 
     let policy: Policy
     /// Swept a step per new entry, so that dead entries go without ever stopping to scan the
-    /// whole table (see ``IDTable/sweep(steps:below:isDead:)``).
+    /// whole table (see ``IDTable/sweep(afterAdding:isDead:)``). A dead entry goes with its
+    /// snapshot: a row no one holds is read afresh when fetched again.
     private var entries = IDTable<Entry>()
 
     init(policy: Policy) {
@@ -105,7 +106,7 @@ final class KnownRows {
     private static func insert(_ instance: Instance, id: QSAnyID, snapshot: RowSnapshot?, policy: Policy, into entries: inout IDTable<Entry>) {
         let (position, isNew) = entries.position(adding: id) { Entry() }
         entries.update(at: position) { $0.hold(instance, snapshot: snapshot) }
-        if isNew, policy == .weak { sweepDeadEntries(stepsFor: 1, into: &entries) }
+        if isNew, policy == .weak { entries.sweep(afterAdding: 1) { $0.isDead } }
     }
 
     /// Keeps `instance`, which a read on a reader connection made, for `id`. The row's snapshot
@@ -143,7 +144,7 @@ final class KnownRows {
         }
         // Only a new entry grows the table, so only a new entry pays for sweeping. The save holds
         // the instances of its new entries, so no sweep step needs to look at those.
-        if policy == .weak { sweepDeadEntries(stepsFor: entries.count - oldCount, into: &entries) }
+        if policy == .weak { entries.sweep(afterAdding: entries.count - oldCount) { $0.isDead } }
     }
 
     /// The snapshots of `ids`, in order; nil without a look where `isKnownMissing` says there is none.
@@ -212,13 +213,5 @@ final class KnownRows {
     /// Drops every entry whose instance is gone, with its snapshot.
     func pruneDeadEntries() {
         entries.keepOnly { !$0.isDead }
-    }
-
-    /// Takes one sweep step for each of the `added` entries just appended, looking only at the
-    /// entries older than them: whoever added them holds their instances. A dead entry goes with
-    /// its snapshot: a row no one holds is read afresh when fetched again.
-    private static func sweepDeadEntries(stepsFor added: Int, into entries: inout IDTable<Entry>) {
-        guard added > 0 else { return }
-        entries.sweep(steps: added, below: entries.count - added) { $0.isDead }
     }
 }
