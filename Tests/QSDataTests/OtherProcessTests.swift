@@ -29,6 +29,23 @@ struct OtherProcessTests {
         try await store.close()
     }
 
+    /// The store's own write transactions hold the file watcher quiet while they run (their
+    /// appends to the write-ahead log are no news): once one ends, another process's commit is
+    /// heard again, unasked.
+    @Test func aCommitInAnotherProcessRightAfterTheStoresOwnLargeWriteIsHeardUnasked() async throws {
+        let (store, url) = try await OtherWriters.openStore(tasks: 3_000)
+        let task = try #require(try await store.fetch(Todo.self, id: 1))
+        try store.update(Todo.self, where: "uniqueID > 1", set: ["title": "Renamed here"])
+        try await store.flush()
+        let changes = store.changes
+        _ = try await OtherWriters.run(OtherWriters.secondWriter, ["rename", url.path, "1", "Renamed elsewhere"])
+
+        let change = try await OtherWriters.nextChange(on: changes) { $0.origin == .otherConnection }
+        #expect(change.updatedIDs(of: Todo.self) == [1])
+        #expect(task.title == "Renamed elsewhere")
+        try await store.close()
+    }
+
     @Test func aTaskAddedInAnotherProcessReachesTheParentAndALiveQuery() async throws {
         let (store, url) = try await OtherWriters.openStore()
         let project = try #require(try await store.fetch(Project.self, id: 1))

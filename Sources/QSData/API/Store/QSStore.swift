@@ -120,7 +120,9 @@ public final class QSStore {
         let wakeUps = OutsideChangeWakeUps(queue: queue) { [weak center] in
             Task { @MainActor in center?.deliverFinishedWork() }
         }
-        fileWatcher = FileChangeWatcher(path: url.path) { wakeUps.wake() }
+        let watcher = FileChangeWatcher(path: url.path) { wakeUps.wake() }
+        fileWatcher = watcher
+        queue.enqueue { state in state?.fileWatcher = watcher }
     }
 
     /// Installs the change log's tables and triggers where missing, and starts reading it at its end.

@@ -16,6 +16,9 @@ final class QueueState {
     var commitHook: QSCommitHook?
     /// Reads what other writers changed; nil until the store has opened.
     var outsideChanges: OutsideChanges?
+    /// What wakes the store when another writer commits, held quiet while the store's own write
+    /// transactions run; nil until the store has opened, and where files can't be watched.
+    var fileWatcher: FileChangeWatcher?
     /// The instances reads on reader connections made, for the queue's tables; nil until the
     /// store has opened, and on a reader.
     var readAdoptions: ReadAdoptions?

@@ -42,6 +42,7 @@ struct WriteTransaction: Sendable {
         let connection = state.connection
         do {
             try connection.execute("BEGIN IMMEDIATE")
+            open.watchQuiet = state.fileWatcher?.quietDuringOwnWrite()
             state.changeLog?.appSQLRan = false
             // Holding the write lock now: what other connections committed is read first, so
             // the writes below start from it and the store's log entries follow theirs.
@@ -86,6 +87,7 @@ struct WriteTransaction: Sendable {
                 rollBack(state)
             }
         }
+        open.watchQuiet?.end()
         guard let underlying = open.failure else {
             if let state { state.snapshotTrust.explainCommit(on: state.connection) }
             for (change, operation, afterCommit) in open.committed {
@@ -167,6 +169,8 @@ final class OpenTransaction {
     /// What the app's own SQL in the transaction changed, posted after its commit.
     var appSQLChanges: FinishedWrites.Item?
     var failure: (any Error)?
+    /// The file watcher held quiet from `BEGIN` to the end of `COMMIT` or `ROLLBACK`.
+    var watchQuiet: OwnWriteQuiet?
 
     init(writer: RowWriter?, failure: (any Error)? = nil) {
         self.writer = writer
