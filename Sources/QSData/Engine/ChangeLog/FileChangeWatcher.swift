@@ -41,8 +41,8 @@ final class FileChangeWatcher: @unchecked Sendable {
         let sources = [path, path + "-wal"].compactMap { Self.vnodeSource(path: $0, queue: queue, onChange: onChange) }
         if sources.isEmpty { return nil }
         stopWatching = { sources.forEach { $0.cancel() } }
-        // Not measured on Apple systems, where a write raises a vnode note rather than queuing an
-        // event: the watch is left as it is.
+        // Left as it is on Apple systems: what a vnode source's events cost a writing thread was
+        // never measured there (this project builds and measures on Linux).
         holdQuiet = { nil }
         #else
         return nil
@@ -53,11 +53,11 @@ final class FileChangeWatcher: @unchecked Sendable {
 
     /// Holds the watch quiet while the store's own write transaction runs, between its `BEGIN`
     /// and the end of its `COMMIT` or `ROLLBACK`: a large write appends to the write-ahead log
-    /// thousands of times, and every append made an event the writing thread paid for (a tenth
-    /// of a bulk update's time). No other connection can commit meanwhile, as the transaction
-    /// holds the write lock. The quiet ends when the returned value does, with a wake-up, as the
-    /// write's own events would have made: another writer may commit between the store's commit
-    /// and the end of the quiet.
+    /// thousands of times, and on Linux every append queued an event the writing thread paid
+    /// for (up to a tenth of a bulk update's time). No other connection can commit meanwhile, as
+    /// the transaction holds the write lock. The quiet ends when the returned value does, with a
+    /// wake-up, as the write's own events would have made: another writer may commit between the
+    /// store's commit and the end of the quiet.
     func quietDuringOwnWrite() -> OwnWriteQuiet? {
         holdQuiet().map(OwnWriteQuiet.init)
     }
