@@ -8,9 +8,8 @@
 ///
 /// Only uniqueIDs are kept, never values: per row, one `QSAnyID` in an ``IDTable`` (24 bytes,
 /// its stride, and 5 to 11 bytes of slots); a string ID of more than 15 UTF-8 bytes also keeps its
-/// own storage. An integer ID is hashed by one multiplication: a `Set` hashed each through
-/// `Hasher`, and again at every doubling, which was a seventh of the Swift work on the database
-/// queue in a save of 100,000 parents with a value child each.
+/// own storage. An integer ID is hashed by one multiplication, as in the tables of held instances,
+/// rather than through `Hasher`.
 ///
 /// What it knows holds for one ``SnapshotTrust`` epoch: SQL the app runs or another connection
 /// can delete rows behind it, so a new epoch starts it afresh. The store's deletes forget their
