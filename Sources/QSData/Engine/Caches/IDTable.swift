@@ -8,11 +8,11 @@
 /// bytes, and a walk over every entry (the sweep for dead instances) reads the dense arrays in
 /// order instead of keeping a list of keys beside them.
 ///
-/// Integer IDs, the usual kind, are hashed by one multiplication with a seed of the table's own;
-/// text IDs through `Hasher`. Removing an entry moves the last one into its place, so positions
+/// Integer IDs, the usual kind, are kept as 8-byte integers (see ``IDKeys``) and hashed by one
+/// multiplication with a seed of the table's own; text IDs through `Hasher`. Removing an entry moves the last one into its place, so positions
 /// change on removal: a position is good until the next removal.
 struct IDTable<Entry> {
-    private(set) var keys: [QSAnyID] = []
+    private var keys = IDKeys()
     private(set) var entries: [Entry] = []
     /// Position + 1 of the entry whose key hashes near here; 0 for an empty slot. A power of two
     /// in count (or none before the first insert), at most three quarters used.
@@ -24,7 +24,9 @@ struct IDTable<Entry> {
     private var sweepPosition = 0
 
     var count: Int { keys.count }
-    var isEmpty: Bool { keys.isEmpty }
+    var isEmpty: Bool { count == 0 }
+    /// Every key, in entry order.
+    var allKeys: [QSAnyID] { keys.all }
 
     /// The position of `id`'s entry, or nil when there is none.
     func position(of id: QSAnyID) -> Int? {
@@ -33,7 +35,7 @@ struct IDTable<Entry> {
         while true {
             let stored = Int(slots[slot])
             if stored == 0 { return nil }
-            if keys[stored - 1] == id { return stored - 1 }
+            if keys.key(at: stored - 1, is: id) { return stored - 1 }
             slot = (slot + 1) & (slots.count - 1)
         }
     }
@@ -46,7 +48,7 @@ struct IDTable<Entry> {
         while true {
             let stored = Int(slots[slot])
             if stored == 0 { break }
-            if keys[stored - 1] == id { return (stored - 1, false) }
+            if keys.key(at: stored - 1, is: id) { return (stored - 1, false) }
             slot = (slot + 1) & mask
         }
         keys.append(id)
@@ -84,10 +86,10 @@ struct IDTable<Entry> {
 
     /// Keeps only the entries `isKept` says to, and rebuilds the slots for them.
     mutating func keepOnly(where isKept: (Entry) -> Bool) {
-        var keptKeys: [QSAnyID] = []
+        var keptKeys = IDKeys()
         var keptEntries: [Entry] = []
-        for (key, entry) in zip(keys, entries) where isKept(entry) {
-            keptKeys.append(key)
+        for (position, entry) in entries.enumerated() where isKept(entry) {
+            keptKeys.append(keys[position])
             keptEntries.append(entry)
         }
         keys = keptKeys
@@ -95,7 +97,7 @@ struct IDTable<Entry> {
         slots = []
         shift = 64
         sweepPosition = 0
-        if !keys.isEmpty { growSlots(toFit: keys.count) }
+        if keys.count > 0 { growSlots(toFit: keys.count) }
     }
 
     /// Makes room for `count` more entries without growing on the way.

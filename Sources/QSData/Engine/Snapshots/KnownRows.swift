@@ -182,7 +182,7 @@ final class KnownRows {
     }
 
     /// Every ID the table has an entry for.
-    var allIDs: [QSAnyID] { entries.keys }
+    var allIDs: [QSAnyID] { entries.allKeys }
 
     /// Forgets the rows `ids`: their instances and snapshots.
     func remove(_ ids: some Sequence<QSAnyID>) {
