@@ -4,6 +4,7 @@ extension TypeBinding {
     /// Encodes `objects` (and their children) into `batch`, and caches them.
     func encode(_ objects: [Object], into batch: inout SaveBatch, registry: TypeRegistry) throws {
         let group = batch.groupIndex(for: self)
+        batch.groups[group].reserveCapacity(adding: objects.count)
         var positions: [Int] = []
         positions.reserveCapacity(objects.count)
         for index in 0 ..< objects.count {

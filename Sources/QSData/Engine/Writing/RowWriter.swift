@@ -43,14 +43,18 @@ struct RowWriter {
         // Looked up once for the group: finding a statement in the connection's cache hashes its
         // SQL, a few hundred characters, which per row cost more than binding it.
         let statements = try RowStatements(binding, connection: connection)
-        let knowsExistingRows = !binding.cachesInstances && state.knownValueRows.tracks(binding.description.table)
+        // Read once for the group: through the type-erased binding, each read of its description
+        // copies the whole description (its arrays and strings retained, then released).
+        let table = binding.description.table
+        let immutable = binding.description.immutable
+        let knowsExistingRows = !binding.cachesInstances && state.knownValueRows.tracks(table)
         // The value-child rows this group writes or finds, recorded as existing in one go.
         var existing: [QSAnyID] = []
-        defer { tracker.recordExisting(existing, in: binding.description.table) }
+        defer { tracker.recordExisting(existing, in: table) }
         for (offset, row) in group.rows.enumerated() {
             let id = group.ids[offset]
             if group.isReachedThroughParent(offset) {
-                if state.knownValueRows.contains(id, in: binding.description.table) { continue }
+                if state.knownValueRows.contains(id, in: table) { continue }
                 if try insertIfMissing(row, id: id, of: binding, statements: statements, lookupWriters: lookupWriters) {
                     inserted.append(id)
                 }
@@ -58,7 +62,7 @@ struct RowWriter {
                 continue
             }
             let snapshot = recorded.snapshot(of: id) ?? storedSnapshots[offset]
-            let (isNew, rowChanged) = try writeRow(row.values, of: binding, snapshot: snapshot, statements: statements)
+            let (isNew, rowChanged) = try writeRow(row.values, of: binding, immutable: immutable, snapshot: snapshot, statements: statements)
             // Written or found, the row exists now.
             if knowsExistingRows { existing.append(id) }
             if isNew {
@@ -130,13 +134,14 @@ struct RowWriter {
     /// Writes one row: only its changed columns when the snapshot says what the row holds;
     /// otherwise an insert that does nothing when the row exists, then an update that does
     /// nothing when no value differs. A type that can't insert its rows (its table has a required
-    /// column it lacks) only updates, and refuses a row that doesn't exist.
+    /// column it lacks) only updates, and refuses a row that doesn't exist. The rows of an
+    /// `immutable` type are never updated.
     private func writeRow(
-        _ values: [SQLValue], of binding: any AnyTypeBinding, snapshot: RowSnapshot?, statements: RowStatements
+        _ values: [SQLValue], of binding: any AnyTypeBinding, immutable: Bool, snapshot: RowSnapshot?, statements: RowStatements
     ) throws -> (isNew: Bool, changed: Bool) {
         let sql = statements.sql
         if let snapshot {
-            let changedColumns = binding.description.immutable ? [] : ChangeTracker.changedColumns(values, from: snapshot)
+            let changedColumns = immutable ? [] : ChangeTracker.changedColumns(values, from: snapshot)
             if changedColumns.isEmpty { return (false, false) }
             let update = sql.update(columns: changedColumns.map { binding.layout.names[$0] }, where: TableSQL.byID)
             try connection.execute(update, changedColumns.map { values[$0] } + [values[0]])
