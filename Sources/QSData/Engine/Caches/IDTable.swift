@@ -102,13 +102,10 @@ struct IDTable<Entry> {
 
     /// Makes room for `count` more entries without growing on the way.
     mutating func reserveCapacity(adding count: Int) {
-        let needed = keys.count + count
-        guard needed > keys.capacity else { return }
-        // Twice the present size at least, as appending would: reserving exactly what each small
-        // batch needs would copy the arrays once per batch.
-        let capacity = max(needed, 2 * keys.count)
+        guard let capacity = capacityToReserve(count: keys.count, adding: count, capacity: keys.capacity) else { return }
         keys.reserveCapacity(capacity)
         entries.reserveCapacity(capacity)
+        let needed = keys.count + count
         if 4 * needed > 3 * slots.count { growSlots(toFit: needed) }
     }
 

@@ -38,11 +38,7 @@ struct SaveBatch {
         /// Makes room for `count` more rows, so that encoding many objects never stops to grow
         /// the lists (each growth copies every ID and row so far, through unspecialised code).
         mutating func reserveCapacity(adding count: Int) {
-            let needed = ids.count + count
-            guard needed > ids.capacity else { return }
-            // Twice the present size at least, as appending would: a batch that saves a few objects
-            // at a time into the same group must not copy the lists once per save.
-            let capacity = max(needed, 2 * ids.count)
+            guard let capacity = capacityToReserve(count: ids.count, adding: count, capacity: ids.capacity) else { return }
             ids.reserveCapacity(capacity)
             rows.reserveCapacity(capacity)
             if keepsInstances {
