@@ -26,8 +26,12 @@ extension TypeBinding {
         var snapshots: [(id: QSAnyID, snapshot: RowSnapshot?)] = []
         var found: Set<QSAnyID> = []
         for object in fresh {
-            object.encode(to: &encoder)
-            let values = try encoder.finish().values
+            // An instance that records what it sets needs no copy of the row's values.
+            var values: [SQLValue] = []
+            if !tracksChanges {
+                object.encode(to: &encoder)
+                values = try encoder.finish().values
+            }
             let id = object.uniqueID.anyID
             found.insert(id)
             snapshots.append((id, RowSnapshot(values: values, lookups: Array(repeating: nil, count: description.relationships.count), epoch: 0)))
@@ -43,9 +47,10 @@ extension TypeBinding {
     }
 
     /// Main actor: patches each held instance to its row as another writer left it. A column the
-    /// app changed in memory and has not saved (it differs from what the store last knew of the
-    /// row) keeps the app's value; every other column, and every relationship, takes the row's.
-    /// Instances of rows that are gone are dropped.
+    /// app changed in memory and has not saved (one the instance marked, for a type that records
+    /// what it sets; otherwise one that differs from what the store last knew of the row) keeps
+    /// the app's value; every other column, and every relationship, takes the row's. Instances
+    /// of rows that are gone are dropped.
     @MainActor func mergeOutsideChanges(fresh: [Object], before: [QSAnyID: RowSnapshot], gone: [QSAnyID]) -> [QSAnyID] {
         var encoder = QSRowEncoder(layout: layout)
         let row = QSRow(layout: layout, values: [], parentID: .integer(0))
@@ -59,7 +64,11 @@ extension TypeBinding {
                 current.encode(to: &encoder)
                 let held = try encoder.finish().values
                 var values = stored
-                if let known = before[id]?.values, known.count == held.count {
+                if let changeMarks {
+                    for index in changeMarks.markedColumns(of: current, layout: layout) {
+                        values[index] = held[index]  // an unsaved edit in memory wins
+                    }
+                } else if let known = before[id]?.values, known.count == held.count {
                     for index in values.indices where held[index] != known[index] {
                         values[index] = held[index]  // an unsaved edit in memory wins
                     }

@@ -62,7 +62,7 @@ final class QueueState {
     func knownRows(of binding: any AnyTypeBinding) -> KnownRows {
         let key = ObjectIdentifier(binding)
         if let rows = knownRowsByType[key] { return rows }
-        let rows = KnownRows(policy: binding.cachePolicy)
+        let rows = KnownRows(policy: binding.cachePolicy, tracksChanges: binding.tracksChanges)
         knownRowsByType[key] = rows
         return rows
     }

@@ -121,8 +121,12 @@ extension TypeBinding {
     private func snapshot(
         of object: Object, lookups: [LookupRows], cursors: inout [Int], encoder: inout QSRowEncoder, epoch: UInt64
     ) throws -> RowSnapshot {
-        object.encode(to: &encoder)
-        let values = try encoder.finish().values
+        // An instance that records what it sets needs no copy of the row's values.
+        var values: [SQLValue] = []
+        if !tracksChanges {
+            object.encode(to: &encoder)
+            values = try encoder.finish().values
+        }
         let id = object.uniqueID.anyID
         var lookupSnapshots: [LookupSnapshot?] = []
         lookupSnapshots.reserveCapacity(lookups.count)

@@ -39,6 +39,12 @@ extension TypeBinding {
     private func encode(_ object: Object, group: Int, throughParent: Bool, into batch: inout SaveBatch, registry: TypeRegistry) throws -> Int {
         object.encode(to: &batch.groups[group].encoder)
         let encoded = try batch.groups[group].encoder.finish()
+        var markedColumns: [Int] = []
+        if let changeMarks {
+            let taken = try changeMarks.take(from: object, layout: layout, description: description)
+            batch.noteTaken(taken.marks, from: Instance.reference(object), of: self)
+            markedColumns = taken.columns
+        }
 
         // A relationship the object did not set is left as it is in the database (nil here).
         var lookups = [LookupSnapshot?](filledWith: nil, count: description.relationships.count)
@@ -52,7 +58,9 @@ extension TypeBinding {
                 lookups[position] = .forNewParent(children.childIDs)
             }
         }
-        return batch.groups[group].append(object.uniqueID.anyID, row: .encoded(values: encoded.values, lookups: lookups), throughParent: throughParent)
+        return batch.groups[group].append(
+            object.uniqueID.anyID, row: .encoded(values: encoded.values, lookups: lookups), throughParent: throughParent,
+            markedColumns: markedColumns)
     }
 
     func hasCachedInstance(_ id: QSAnyID) -> Bool {

@@ -10,6 +10,9 @@ protocol AnyTypeBinding: AnyObject, Sendable {
     var tableFacts: TableFacts { get }
     /// How the type keeps instances: not at all, while the app holds them, or for good.
     var cachePolicy: InstanceTable.Policy { get }
+    /// Whether the type keeps instances that say which properties they set (see
+    /// ``QSChangeTrackingObject``): the store then keeps no copy of their rows' values.
+    var tracksChanges: Bool { get }
 
     // MARK: Database queue
 
@@ -64,6 +67,10 @@ protocol AnyTypeBinding: AnyObject, Sendable {
     /// connection (see ``HeldOnMainActor``).
     @MainActor func heldInstances(for ids: [QSAnyID]) -> [Instance?]
 
+    /// Gives `object`, an instance of the type, back the change marks a save took from it and
+    /// could not hand over (see ``SaveBatch/putBackTakenMarks()``).
+    @MainActor func putBackMarks(_ marks: QSChangedProperties, on object: AnyObject)
+
     /// Whether a live instance other than `instance` is held for `id` (always false for a value
     /// type, whose copies are not told apart).
     @MainActor func holdsAnother(than instance: Instance, for id: QSAnyID) -> Bool
@@ -88,6 +95,9 @@ final class TypeBinding<Object: QSDataObject>: AnyTypeBinding, @unchecked Sendab
     /// `update(from:)` of the type, when it is a ``QSUpdatableObject``: its conformance is found
     /// once here rather than by a dynamic cast for every instance patched.
     let updateInPlace: ((Object, QSRow) throws -> Void)?
+    /// How to read and set the change marks of a type that keeps instances and records what it
+    /// set (see ``QSChangeTrackingObject``); nil for any other type.
+    let changeMarks: ChangeMarks<Object>?
     let tableFacts = TableFacts()
 
     init(description: QSObjectDescription) {
@@ -102,16 +112,42 @@ final class TypeBinding<Object: QSDataObject>: AnyTypeBinding, @unchecked Sendab
         } else {
             cache = ObjectCache(policy: .none)
         }
+        if let tracking = Object.self as? any QSChangeTrackingObject.Type, cache.policy != .none {
+            changeMarks = ChangeMarks(for: tracking)
+        } else {
+            changeMarks = nil
+        }
         if let updatable = Object.self as? any QSUpdatableObject.Type {
-            updateInPlace = Self.updater(for: updatable)
+            updateInPlace = Self.updater(for: updatable, keeping: changeMarks)
         } else {
             updateInPlace = nil
         }
     }
 
-    /// Calls `update(from:)` on instances of `Object`, which is `Updatable` (a class).
-    private static func updater<Updatable: QSUpdatableObject>(for _: Updatable.Type) -> (Object, QSRow) throws -> Void {
-        { object, row in try unsafeDowncast(unsafeBitCast(object, to: AnyObject.self), to: Updatable.self).update(from: row) }
+    /// Calls `update(from:)` on instances of `Object`, which is `Updatable` (a class). The store
+    /// calls it to show what the row holds, which is no change of the app's: an instance that
+    /// records its changes keeps the marks it had before the call.
+    private static func updater<Updatable: QSUpdatableObject>(
+        for _: Updatable.Type, keeping marks: ChangeMarks<Object>?
+    ) -> (Object, QSRow) throws -> Void {
+        guard let marks else {
+            return { object, row in try unsafeDowncast(unsafeBitCast(object, to: AnyObject.self), to: Updatable.self).update(from: row) }
+        }
+        return { object, row in
+            let kept = marks.read(object)
+            defer { marks.set(kept, object) }
+            try unsafeDowncast(unsafeBitCast(object, to: AnyObject.self), to: Updatable.self).update(from: row)
+        }
+    }
+
+    var tracksChanges: Bool { changeMarks != nil }
+
+    @MainActor func putBackMarks(_ marks: QSChangedProperties, on object: AnyObject) {
+        guard let changeMarks else { return }
+        let instance = Instance.typedReference(object, as: Object.self)
+        var merged = changeMarks.read(instance)
+        merged.formUnion(marks)
+        changeMarks.set(merged, instance)
     }
 
     var cachePolicy: InstanceTable.Policy { cache.policy }

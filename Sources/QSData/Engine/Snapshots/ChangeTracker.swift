@@ -9,6 +9,8 @@ final class ChangeTracker {
     private let state: QueueState
     /// Per group saved, the snapshots it replaced, to put back if the transaction rolls back.
     private var replaced: [(rows: KnownRows, previous: [(id: QSAnyID, snapshot: RowSnapshot?)])] = []
+    /// Rows whose snapshots go if the transaction rolls back: patched by bulk updates, or saved
+    /// from instances that record what they set.
     private var patched: [(rows: KnownRows, ids: [QSAnyID])] = []
     /// The instances of rows deleted, to put back if the transaction rolls back (so that a
     /// rollback's re-read of a parent finds the child instances the app holds).
@@ -46,6 +48,14 @@ final class ChangeTracker {
             rows.patchSnapshots(ids, columns: positioned)
             patched.append((rows, ids))
         }
+    }
+
+    /// Notes that a save is about to write the rows `ids` of `binding`, whose instances record
+    /// what they set: those instances gave their marks up to it, so if it rolls back the rows
+    /// lose their snapshots, and the next save of each writes the row whole.
+    func recordSaving(_ ids: [QSAnyID], of binding: any AnyTypeBinding) {
+        guard binding.tracksChanges, !ids.isEmpty else { return }
+        patched.append((state.knownRows(of: binding), ids))
     }
 
     /// Records that the rows `ids` of `table`, of a value type that is a child, exist: one call

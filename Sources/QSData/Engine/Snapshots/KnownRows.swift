@@ -26,10 +26,22 @@ final class KnownRows {
         /// Whether a fetch in `epoch` can keep the snapshot for a new instance of the row.
         func keepsSnapshot(in epoch: UInt64) -> Bool { snapshot?.isKept(in: epoch) ?? false }
 
-        /// Holds `instance` from now on, and returns the row's snapshot.
-        mutating func adopt(_ instance: Instance) -> RowSnapshot? {
+        /// Holds `instance` from now on, and returns the row's snapshot. When instances record
+        /// what they set, a snapshot is true only beside the instance read or written with it:
+        /// another instance (one the app made, or one after the last died) loses it, and its
+        /// row is written whole.
+        mutating func adopt(_ instance: Instance, tracksChanges: Bool) -> RowSnapshot? {
+            if tracksChanges, !holds(instance) { snapshot = nil }
             hold(instance)
             return snapshot
+        }
+
+        /// Whether `instance` is the very instance held.
+        private func holds(_ instance: Instance) -> Bool {
+            switch instance {
+            case .weak(let object): return weak === object
+            case .strong: return strong.map { Instance.strong($0).object === instance.object } ?? false
+            }
         }
 
         /// Holds `instance` from now on, with `snapshot` when given.
@@ -51,13 +63,17 @@ final class KnownRows {
     }
 
     let policy: Policy
+    /// Whether the instances record which properties they set (see ``QSChangeTrackingObject``):
+    /// then a snapshot keeps no values, only that the row is known and its lookup rows.
+    let tracksChanges: Bool
     /// Swept a step per new entry, so that dead entries go without ever stopping to scan the
     /// whole table (see ``IDTable/sweep(afterAdding:isDead:)``). A dead entry goes with its
     /// snapshot: a row no one holds is read afresh when fetched again.
     private var entries = IDTable<Entry>()
 
-    init(policy: Policy) {
+    init(policy: Policy, tracksChanges: Bool) {
         self.policy = policy
+        self.tracksChanges = tracksChanges
     }
 
     /// The instances for `ids`, in order (nil where none is alive).
@@ -98,7 +114,12 @@ final class KnownRows {
     /// entry has (a fetch does that only when ``weakInstanceOrKeptSnapshot(for:epoch:)`` said it
     /// can; a save records the row's new snapshot right after).
     func insert(_ instance: Instance, id: QSAnyID, snapshot: RowSnapshot? = nil) {
-        Self.insert(instance, id: id, snapshot: snapshot, policy: policy, into: &entries)
+        Self.insert(instance, id: id, snapshot: snapshot.map(kept), policy: policy, into: &entries)
+    }
+
+    /// `snapshot` as this table keeps it: without values when the instances record what they set.
+    private func kept(_ snapshot: RowSnapshot) -> RowSnapshot {
+        tracksChanges ? snapshot.withoutValues : snapshot
     }
 
     /// ``insert(_:id:snapshot:)`` with the table passed in, so that the whole change is one
@@ -125,13 +146,14 @@ final class KnownRows {
     func adopt(_ instances: [Instance?], ids: [QSAnyID]) -> [RowSnapshot?] {
         var snapshots: [RowSnapshot?] = []
         snapshots.reserveCapacity(ids.count)
-        Self.adopt(instances, ids: ids, policy: policy, into: &entries, snapshots: &snapshots)
+        Self.adopt(instances, ids: ids, policy: policy, tracksChanges: tracksChanges, into: &entries, snapshots: &snapshots)
         return snapshots
     }
 
     /// The loop of ``adopt(_:ids:)``, with the table passed in so that it is one access to it.
     private static func adopt(
-        _ instances: [Instance?], ids: [QSAnyID], policy: Policy, into entries: inout IDTable<Entry>, snapshots: inout [RowSnapshot?]
+        _ instances: [Instance?], ids: [QSAnyID], policy: Policy, tracksChanges: Bool, into entries: inout IDTable<Entry>,
+        snapshots: inout [RowSnapshot?]
     ) {
         let oldCount = entries.count
         for (id, instance) in zip(ids, instances) {
@@ -140,7 +162,7 @@ final class KnownRows {
                 continue
             }
             let position = entries.position(adding: id) { Entry() }.position
-            snapshots.append(entries.update(at: position) { $0.adopt(instance) })
+            snapshots.append(entries.update(at: position) { $0.adopt(instance, tracksChanges: tracksChanges) })
         }
         // Only a new entry grows the table, so only a new entry pays for sweeping. The save holds
         // the instances of its new entries, so no sweep step needs to look at those.
@@ -162,12 +184,15 @@ final class KnownRows {
         // (a retain of each of its arrays, which the main actor has just written).
         while let (id, snapshot) = updates.popLast() {
             guard let position = entries.position(of: id) else { continue }
-            entries.update(at: position) { $0.snapshot = snapshot }
+            let kept = snapshot.map(kept)
+            entries.update(at: position) { $0.snapshot = kept }
         }
     }
 
-    /// Changes the snapshots' values at `columns` (positions in the layout) for `ids`.
+    /// Changes the snapshots' values at `columns` (positions in the layout) for `ids`. Snapshots
+    /// without values (see ``tracksChanges``) have none to change.
     func patchSnapshots(_ ids: [QSAnyID], columns: [(index: Int, value: SQLValue)]) {
+        guard !tracksChanges else { return }
         for id in ids {
             guard let position = entries.position(of: id) else { continue }
             entries.update(at: position) { entry in

@@ -43,6 +43,16 @@ struct RowSnapshot: Sendable {
         return snapshot
     }
 
+    /// This snapshot without its values, for a row whose instance says which properties it set
+    /// (see ``QSChangeTrackingObject``): it still says that the row is known, since when, and
+    /// what its lookup rows are.
+    var withoutValues: RowSnapshot {
+        guard !values.isEmpty else { return self }
+        var snapshot = self
+        snapshot.values = []
+        return snapshot
+    }
+
     /// Whether a fetch in `epoch` can keep this for a new instance of the row: it is known true
     /// and knows every relationship's lookup rows, as a snapshot the fetch made would.
     func isKept(in epoch: UInt64) -> Bool {

@@ -38,6 +38,7 @@ struct RowWriter {
         // The group's snapshots are read and recorded in one go each. When an ID comes twice,
         // its second save sees what its first one wrote.
         let storedSnapshots = tracker.adoptInstancesAndReadSnapshots(of: group)
+        tracker.recordSaving(group.ids, of: binding)
         var recorded = RecordedSnapshots(expecting: group.ids.count, idsRepeat: group.repeatsIDs)
         let epoch = state.snapshotTrust.epoch
         // Looked up once for the group: finding a statement in the connection's cache hashes its
@@ -62,7 +63,9 @@ struct RowWriter {
                 continue
             }
             let snapshot = recorded.snapshot(of: id) ?? storedSnapshots[offset]
-            let (isNew, rowChanged) = try writeRow(row.values, of: binding, immutable: immutable, snapshot: snapshot, statements: statements)
+            let marked = group.markedColumns.isEmpty ? nil : group.markedColumns[offset]
+            let (isNew, rowChanged) = try writeRow(
+                row.values, of: binding, immutable: immutable, snapshot: snapshot, marked: marked, statements: statements)
             // Written or found, the row exists now.
             if knowsExistingRows { existing.append(id) }
             if isNew {
@@ -131,17 +134,19 @@ struct RowWriter {
         return isNew
     }
 
-    /// Writes one row: only its changed columns when the snapshot says what the row holds;
-    /// otherwise an insert that does nothing when the row exists, then an update that does
-    /// nothing when no value differs. A type that can't insert its rows (its table has a required
-    /// column it lacks) only updates, and refuses a row that doesn't exist. The rows of an
-    /// `immutable` type are never updated.
+    /// Writes one row: only its changed columns when the snapshot says what the row holds (the
+    /// columns its object `marked`, for a type that records them; otherwise those that differ
+    /// from the snapshot); otherwise an insert that does nothing when the row exists, then an
+    /// update that does nothing when no value differs. A type that can't insert its rows (its
+    /// table has a required column it lacks) only updates, and refuses a row that doesn't exist.
+    /// The rows of an `immutable` type are never updated.
     private func writeRow(
-        _ values: [SQLValue], of binding: any AnyTypeBinding, immutable: Bool, snapshot: RowSnapshot?, statements: RowStatements
+        _ values: [SQLValue], of binding: any AnyTypeBinding, immutable: Bool, snapshot: RowSnapshot?, marked: [Int]?,
+        statements: RowStatements
     ) throws -> (isNew: Bool, changed: Bool) {
         let sql = statements.sql
         if let snapshot {
-            let changedColumns = immutable ? [] : ChangeTracker.changedColumns(values, from: snapshot)
+            let changedColumns = immutable ? [] : marked ?? ChangeTracker.changedColumns(values, from: snapshot)
             if changedColumns.isEmpty { return (false, false) }
             let update = sql.update(columns: changedColumns.map { binding.layout.names[$0] }, where: TableSQL.byID)
             try connection.execute(update, changedColumns.map { values[$0] } + [values[0]])

@@ -13,18 +13,24 @@ struct SaveBatch {
         /// Per row, for a type that keeps no instances, whether it was reached only through a
         /// parent's relationship (not saved itself); empty for a type that keeps instances.
         private(set) var reachedThroughParent: [Bool] = []
+        /// Per row, for a type whose instances record what they set (see
+        /// ``QSChangeTrackingObject``), the positions of the columns its object marked; empty
+        /// for any other type.
+        private(set) var markedColumns: [[Int]] = []
 
         private let keepsInstances: Bool
+        private let tracksChanges: Bool
 
         init(binding: any AnyTypeBinding) {
             self.binding = binding
             keepsInstances = binding.cachesInstances
+            tracksChanges = binding.tracksChanges
             encoder = QSRowEncoder(layout: binding.layout)
         }
 
-        /// Adds a row, of an object saved itself or of a child reached through a parent; returns
-        /// its position.
-        mutating func append(_ id: QSAnyID, row: RowSnapshot, throughParent: Bool) -> Int {
+        /// Adds a row, of an object saved itself or of a child reached through a parent, with the
+        /// columns its object marked when the type records them; returns its position.
+        mutating func append(_ id: QSAnyID, row: RowSnapshot, throughParent: Bool, markedColumns marked: [Int]) -> Int {
             ids.append(id)
             rows.append(row)
             if keepsInstances {
@@ -32,6 +38,7 @@ struct SaveBatch {
             } else {
                 reachedThroughParent.append(throughParent)
             }
+            if tracksChanges { markedColumns.append(marked) }
             return ids.count - 1
         }
 
@@ -46,6 +53,7 @@ struct SaveBatch {
             } else {
                 reachedThroughParent.reserveCapacity(capacity)
             }
+            if tracksChanges { markedColumns.reserveCapacity(capacity) }
         }
 
         /// Sets the instances of the rows at `positions`, in order.
@@ -59,7 +67,7 @@ struct SaveBatch {
                 // Whether an ID comes twice: an object listed twice, or saved both itself and as
                 // the child of another. Looked for once, over the finished list.
                 binding: binding, ids: ids, rows: rows, repeatsIDs: ids.repeatsAnID, reachedThroughParent: reachedThroughParent,
-                instances: ObjectsInTransit(value: instances))
+                markedColumns: markedColumns, instances: ObjectsInTransit(value: instances))
         }
 
         /// Forgets the rows handed over.
@@ -68,7 +76,15 @@ struct SaveBatch {
             rows = []
             instances = []
             reachedThroughParent = []
+            markedColumns = []
         }
+    }
+
+    /// Change marks taken from an instance while encoding it (see ``QSChangeTrackingObject``).
+    private struct TakenMarks {
+        let binding: any AnyTypeBinding
+        let object: AnyObject
+        let marks: QSChangedProperties
     }
 
     private struct ChildKey: Hashable {
@@ -86,6 +102,27 @@ struct SaveBatch {
     }
     private var groupIndexByBinding: [ObjectIdentifier: Int] = [:]
     private var claimedChildren: Set<ChildKey> = []
+    /// The change marks taken from instances since the rows were last handed over: given back
+    /// if encoding fails before they are, so that no change the app made goes unsaved.
+    private var takenMarks: [TakenMarks] = []
+
+    /// Notes that encoding took `marks` from `object`, an instance of `binding`'s type.
+    mutating func noteTaken(_ marks: QSChangedProperties, from object: AnyObject, of binding: any AnyTypeBinding) {
+        guard !marks.isEmpty else { return }
+        takenMarks.append(TakenMarks(binding: binding, object: object, marks: marks))
+    }
+
+    /// The rows were handed over: the marks taken are theirs to write from now on.
+    mutating func handedOver() {
+        takenMarks = []
+    }
+
+    /// Encoding failed before the rows were handed over: gives every instance back the marks
+    /// taken from it.
+    @MainActor mutating func putBackTakenMarks() {
+        for taken in takenMarks { taken.binding.putBackMarks(taken.marks, on: taken.object) }
+        takenMarks = []
+    }
 
     /// The position in ``groups`` of the group for `binding`, created when missing.
     mutating func groupIndex(for binding: any AnyTypeBinding) -> Int {
@@ -140,18 +177,22 @@ struct SaveGroup: Sendable {
     /// doesn't exist, never updated, since the parent may hold an older copy of the child.
     /// Empty for a type that keeps instances (the app holds the store's own instance).
     let reachedThroughParent: [Bool]
+    /// Per row, for a type whose instances record what they set, the positions of the columns
+    /// its object marked (see ``QSChangeTrackingObject``); empty for any other type.
+    let markedColumns: [[Int]]
     /// Per row, for a type that keeps instances, the instance saved (see ``SaveBatch/Group``).
     private let transit: ObjectsInTransit<[Instance?]>
 
     init(
         binding: any AnyTypeBinding, ids: [QSAnyID], rows: [RowSnapshot], repeatsIDs: Bool, reachedThroughParent: [Bool],
-        instances: ObjectsInTransit<[Instance?]>
+        markedColumns: [[Int]], instances: ObjectsInTransit<[Instance?]>
     ) {
         self.binding = binding
         self.ids = ids
         self.rows = rows
         self.repeatsIDs = repeatsIDs
         self.reachedThroughParent = reachedThroughParent
+        self.markedColumns = markedColumns
         transit = instances
     }
 

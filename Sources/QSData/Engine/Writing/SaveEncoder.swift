@@ -13,11 +13,17 @@ struct SaveEncoder {
     /// Encodes `objects` at once; returns their rows and what the save changed in memory.
     func encode<Object>(_ objects: [Object], binding: TypeBinding<Object>) throws -> (groups: [SaveGroup], touches: MemoryTouches) {
         var batch = SaveBatch(stamp: stamp)
-        try binding.encode(objects, into: &batch, registry: registry)
-        let groups = batch.finished
-        let touches = MemoryTouches()
-        try patchSiblings(of: groups, touches: touches)
-        return (groups, touches)
+        do {
+            try binding.encode(objects, into: &batch, registry: registry)
+            let groups = batch.finished
+            let touches = MemoryTouches()
+            try patchSiblings(of: groups, touches: touches)
+            batch.handedOver()
+            return (groups, touches)
+        } catch {
+            batch.putBackTakenMarks()
+            throw error
+        }
     }
 
     /// Encodes the first chunk of a large save now and the rest one per main-actor turn, each
@@ -73,10 +79,16 @@ struct SaveEncoder {
 
     private func encodeChunk<Object>(of objects: [Object], from start: Int, binding: TypeBinding<Object>, into encoding: LargeSaveEncoding) throws {
         let end = min(start + Self.chunkSize, objects.count)
-        try binding.encode(Array(objects[start..<end]), into: &encoding.batch, registry: registry)
-        let groups = encoding.batch.takeFinished()
-        try patchSiblings(of: groups, touches: encoding.touches)
-        encoding.add(groups)
+        do {
+            try binding.encode(Array(objects[start..<end]), into: &encoding.batch, registry: registry)
+            let groups = encoding.batch.takeFinished()
+            try patchSiblings(of: groups, touches: encoding.touches)
+            encoding.add(groups)
+            encoding.batch.handedOver()
+        } catch {
+            encoding.batch.putBackTakenMarks()
+            throw error
+        }
     }
 
     /// Other types on the same table see what was just saved. `touches` learns every cached

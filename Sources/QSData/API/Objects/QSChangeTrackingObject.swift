@@ -1,0 +1,83 @@
+/// A uniqued or cached class that records which of its properties the app set since the store
+/// last read or wrote them, so that the store keeps no copy of its row.
+///
+/// For every instance it holds, the store otherwise keeps a copy of what the row holds, and a
+/// save writes only the columns that differ from it. An instance that says what changed needs no
+/// such copy: holding many of them costs less memory, and saving them compares nothing.
+///
+/// Mark a property's name (its column's name in the model) whenever the app sets it. A property
+/// observer does that; generated model types do it for you:
+/// ```swift
+/// final class Note: QSChangeTrackingObject {
+///     let uniqueID: Int64
+///     var text: String { didSet { changedProperties.insert("text") } }
+///     var changedProperties = QSChangedProperties()
+///
+///     init(uniqueID: Int64, text: String) {
+///         self.uniqueID = uniqueID
+///         self.text = text
+///     }
+///
+///     init(row: QSRow) throws {
+///         uniqueID = try row["uniqueID"]
+///         text = try row["text"]
+///     }
+///
+///     func update(from row: QSRow) throws {
+///         text = try row["text"]
+///     }
+///
+///     func encode(to row: inout QSRowEncoder) {
+///         row["uniqueID"] = uniqueID
+///         row["text"] = text
+///     }
+/// }
+/// ```
+/// The store reads and clears the marks when it encodes the instance for a save, and writes the
+/// marked columns of a row it knows; a row it does not know (a new object, or one whose save
+/// rolled back) is written whole. When the store itself calls `update(from:)` (a bulk update, a
+/// change from another writer), the marks are what they were before the call. A column left
+/// unmarked after the app set it is not saved: mark every stored property `encode(to:)` writes.
+/// Relationships need no mark (the store compares their children), and a mark that names one is
+/// ignored; a mark that names neither a column nor a relationship fails the save with
+/// ``QSDataError/unknownColumn(type:column:)``.
+///
+/// When another writer changes a row, a marked column keeps the app's value in memory and the
+/// next save writes it; every other column takes the row's.
+public protocol QSChangeTrackingObject: QSUpdatableObject {
+    /// The properties set since the store last read or wrote the instance: kept by the type,
+    /// read and cleared by the store.
+    var changedProperties: QSChangedProperties { get set }
+}
+
+/// The names of the properties an instance set since the store last read or wrote it (see
+/// ``QSChangeTrackingObject``).
+///
+/// Empty, it costs one pointer and no allocation.
+public struct QSChangedProperties: Sendable, Equatable {
+    private var names: Set<String> = []
+
+    /// No property changed.
+    public init() {}
+
+    /// Notes that the property `name` (its column's name in the model) changed.
+    public mutating func insert(_ name: String) {
+        names.insert(name)
+    }
+
+    /// Adds every property `other` notes.
+    public mutating func formUnion(_ other: QSChangedProperties) {
+        names.formUnion(other.names)
+    }
+
+    /// Whether the property `name` changed.
+    public func contains(_ name: String) -> Bool {
+        names.contains(name)
+    }
+
+    /// Whether no property changed.
+    public var isEmpty: Bool { names.isEmpty }
+
+    /// The names noted, in no particular order.
+    public var propertyNames: Set<String> { names }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import QSData
+import Testing
+
+/// A note that marks each property the app sets, so that the store keeps no copy of its row.
+final class TrackedNote: QSChangeTrackingObject {
+    static let modelName = "Note"
+
+    let uniqueID: Int64
+    var text: String { didSet { changedProperties.insert("text") } }
+    var archived = false { didSet { changedProperties.insert("archived") } }
+    var sortDate = Fixtures.referenceDate { didSet { changedProperties.insert("sortDate") } }
+    var links: [String]? { didSet { changedProperties.insert("links") } }
+    var tags: [Tag] = [] { didSet { changedProperties.insert("tags") } }
+    var attachments: [Attachment] = []
+    var changedProperties = QSChangedProperties()
+
+    init(uniqueID: Int64, text: String) {
+        self.uniqueID = uniqueID
+        self.text = text
+    }
+
+    init(row: QSRow) throws {
+        uniqueID = try row["uniqueID"]
+        text = try row["text"]
+        archived = try row["archived"]
+        sortDate = try row["sortDate"]
+        links = try row["links"]
+        tags = try row.related("tags")
+        attachments = try row.related("attachments")
+    }
+
+    func update(from row: QSRow) throws {
+        text = try row["text"]
+        archived = try row["archived"]
+        sortDate = try row["sortDate"]
+        links = try row["links"]
+        tags = try row.related("tags")
+        attachments = try row.related("attachments")
+    }
+
+    func encode(to row: inout QSRowEncoder) {
+        row["uniqueID"] = uniqueID
+        row["text"] = text
+        row["archived"] = archived
+        row["sortDate"] = sortDate
+        row["links"] = links
+        row.setRelated("tags", tags)
+        row.setRelated("attachments", attachments)
+    }
+}
+
+/// Saving instances that say which properties they set: the columns they marked are written,
+/// nothing else is compared, and no change is lost when a save fails or another writer changes
+/// the row.
+@MainActor
+@Suite struct ChangeMarkingTests {
+    private func openStore(notes count: Int) async throws -> (QSStore, [TrackedNote]) {
+        let store = try await QSStore.open(
+            at: Fixtures.temporaryDatabaseURL(), model: Fixtures.model(), schema: QSSchema(creationSQL: Fixtures.schemaSQL),
+            types: [TrackedNote.self, Tag.self, Attachment.self])
+        try store.save((0..<Int64(count)).map { TrackedNote(uniqueID: $0, text: "note \($0)") })
+        try await store.flush()
+        return (store, try await store.fetchAll(TrackedNote.self, orderBy: "uniqueID"))
+    }
+
+    /// The row as the database holds it: text, archived.
+    private func row(_ id: Int64, in store: QSStore) async throws -> [SQLValue] {
+        try await store.fetchRows("SELECT text, archived FROM notes WHERE uniqueID = ?", [.integer(id)]).first ?? []
+    }
+
+    @Test func unchangedInstancesWriteNothingAndAMarkedColumnIsWrittenAlone() async throws {
+        let (store, notes) = try await openStore(notes: 50)
+        #expect(notes.allSatisfy { $0.changedProperties.isEmpty }, "reading a row marks nothing")
+        let unchanged = try await store.recordStatements {
+            try store.save(notes)
+            try await store.flush()
+        }
+        #expect(unchanged.count == 0, "\(unchanged)")
+
+        notes[3].text = "edited"
+        #expect(notes[3].changedProperties.propertyNames == ["text"])
+        let edited = try await store.recordStatements {
+            try store.save(notes)
+            try await store.flush()
+        }
+        #expect(edited.statements == [#"UPDATE "notes" SET "text" = ? WHERE "uniqueID" = ?"#], "\(edited)")
+        #expect(notes[3].changedProperties.isEmpty, "the save took the marks")
+        #expect(try await row(3, in: store) == [.text("edited"), .integer(0)])
+        try await store.close()
+    }
+
+    @Test func aPropertySetToTheValueItHadCostsOneUpdateAndChangesNothing() async throws {
+        let (store, notes) = try await openStore(notes: 5)
+        notes[1].archived = false
+        let log = try await store.recordStatements {
+            try store.save(notes[1])
+            try await store.flush()
+        }
+        #expect(log.count == 1, "\(log)")
+        #expect(try await row(1, in: store) == [.text("note 1"), .integer(0)])
+        try await store.close()
+    }
+
+    @Test func aNewInstanceForAKnownRowIsWrittenWhole() async throws {
+        let (store, notes) = try await openStore(notes: 5)
+        // The app makes another instance for row 2 (it never set a property, so nothing is
+        // marked): the store must not take it for the instance it read.
+        let replacement = TrackedNote(uniqueID: 2, text: "replaced")
+        replacement.archived = true
+        replacement.changedProperties = QSChangedProperties()
+        try store.save(replacement)
+        try await store.flush()
+        #expect(try await row(2, in: store) == [.text("replaced"), .integer(1)])
+        withExtendedLifetime(notes) {}
+        try await store.close()
+    }
+
+    @Test func aMarkThatNamesNoColumnFailsTheSaveAndEveryMarkStays() async throws {
+        let (store, notes) = try await openStore(notes: 5)
+        notes[0].text = "first"
+        notes[1].changedProperties.insert("subtitle")
+        #expect(throws: QSDataError.unknownColumn(type: "Note", column: "subtitle")) { try store.save([notes[0], notes[1]]) }
+        #expect(notes[0].changedProperties.propertyNames == ["text"], "given back: the save never ran")
+        #expect(notes[1].changedProperties.contains("subtitle"))
+
+        notes[2].tags = [Tag(name: "Work")]
+        #expect(notes[2].changedProperties.propertyNames == ["tags"])
+        try store.save([notes[0], notes[2]])
+        try await store.flush()
+        #expect(try await row(0, in: store) == [.text("first"), .integer(0)])
+        #expect(try await store.fetchRows("SELECT tagID FROM tagsNotesLookup WHERE noteID = 2") == [[.text("work")]])
+        try await store.close()
+    }
+
+    @Test func aSaveAfterOneThatRollsBackWritesTheWholeObjectAsItWasSaved() async throws {
+        let (store, notes) = try await openStore(notes: 5)
+        try await store.execute("""
+            CREATE TEMP TRIGGER refuseText BEFORE UPDATE OF text ON notes WHEN NEW.text = 'refused'
+            BEGIN SELECT RAISE(ABORT, 'text refused'); END
+            """)
+        // The first save (of the text) rolls back. The second was encoded with that text too,
+        // but took only the mark of `archived`: it must still write the text, and be refused.
+        notes[4].text = "refused"
+        try store.save(notes[4])
+        notes[4].archived = true
+        try store.save(notes[4])
+        let error = await #expect(throws: QSWriteError.self) { try await store.flush() }
+        #expect(error?.wasRolledBack == true)
+        try await store.flush()
+        #expect(try await row(4, in: store) == [.text("note 4"), .integer(0)], "neither save is in the database")
+        #expect(notes[4].text == "note 4" && !notes[4].archived, "restored to what the database holds")
+        try await store.execute("DROP TRIGGER refuseText")
+
+        notes[4].archived = true
+        try store.save(notes[4])
+        try await store.flush()
+        #expect(try await row(4, in: store) == [.text("note 4"), .integer(1)])
+        try await store.close()
+    }
+
+    @Test func aBulkUpdateLeavesTheAppsMarksAsTheyWere() async throws {
+        let (store, notes) = try await openStore(notes: 5)
+        notes[1].text = "unsaved edit"
+        try store.update(TrackedNote.self, ids: [1, 2], set: ["archived": true])
+        #expect(notes[1].archived && notes[2].archived)
+        #expect(notes[1].changedProperties.propertyNames == ["text"])
+        #expect(notes[2].changedProperties.isEmpty)
+        let log = try await store.recordStatements {
+            try store.save([notes[1], notes[2]])
+            try await store.flush()
+        }
+        #expect(log.statements == [#"UPDATE "notes" SET "text" = ? WHERE "uniqueID" = ?"#], "\(log)")
+        #expect(try await row(1, in: store) == [.text("unsaved edit"), .integer(1)])
+        #expect(try await row(2, in: store) == [.text("note 2"), .integer(1)])
+        try await store.close()
+    }
+
+    @Test func anotherWritersChangeKeepsTheAppsMarkedEditsAndTakesTheRest() async throws {
+        let (store, notes) = try await openStore(notes: 5)
+        notes[3].text = "mine"
+        try await store.execute("UPDATE notes SET text = 'theirs', archived = 1 WHERE uniqueID = 3")
+        try await store.flush()
+        #expect(notes[3].text == "mine", "a marked column keeps the app's value")
+        #expect(notes[3].archived, "every other column takes the row's")
+        #expect(notes[3].changedProperties.propertyNames == ["text"])
+        try store.save(notes[3])
+        try await store.flush()
+        #expect(try await row(3, in: store) == [.text("mine"), .integer(1)])
+        try await store.close()
+    }
+
+    @Test func aFetchedInstanceAfterTheLastOneDiedSavesItsEdits() async throws {
+        let (store, notes) = try await openStore(notes: 3)
+        let ids = notes.map(\.uniqueID)
+        _ = consume notes
+        _ = try store.cachedObjectCount(of: TrackedNote.self)
+        let again = try await store.fetchAll(TrackedNote.self, orderBy: "uniqueID")
+        #expect(again.map(\.uniqueID) == ids)
+        again[0].text = "edited again"
+        let log = try await store.recordStatements {
+            try store.save(again)
+            try await store.flush()
+        }
+        #expect(log.statements == [#"UPDATE "notes" SET "text" = ? WHERE "uniqueID" = ?"#], "\(log)")
+        #expect(try await row(0, in: store) == [.text("edited again"), .integer(0)])
+        try await store.close()
+    }
+}
