@@ -23,6 +23,9 @@ struct GeneratedTypeShape {
     let isClass: Bool
     /// Uniqued or cached classes are patched in place, so they implement `update(from:)`.
     let isUpdatable: Bool
+    /// Mutable classes patched in place mark each column property the app sets
+    /// (`QSChangeTrackingObject`), so that the store keeps no copy of their rows.
+    let marksChanges: Bool
     let conformances: [String]
     let members: [Member]
 
@@ -42,7 +45,8 @@ struct GeneratedTypeShape {
         name = model.swiftTypeName(of: description.name)
         isClass = options.kind == .class
         isUpdatable = isClass && description.sharesInstances
-        var conformances = [isUpdatable ? "QSUpdatableObject" : "QSDataObject"]
+        marksChanges = isUpdatable && !description.immutable
+        var conformances = [marksChanges ? "QSChangeTrackingObject" : isUpdatable ? "QSUpdatableObject" : "QSDataObject"]
         if isSendable { conformances.append("Sendable") }
         conformances += options.conformances.filter { !conformances.contains($0) }
         self.conformances = conformances

@@ -45,8 +45,23 @@ struct SwiftTypeWriter {
     private func writeStoredProperties(to source: inout SourceWriter) {
         for member in shape.members {
             if let comment = member.comment { source.line("/// \(comment)") }
-            source.line("\(access.prefix)\(member.binding) \(member.swiftName): \(member.swiftType)")
+            let declaration = "\(access.prefix)\(member.binding) \(member.swiftName): \(member.swiftType)"
+            if marksChanges(of: member) {
+                source.line(declaration + " { didSet { changedProperties.insert(\"\(member.modelName)\") } }")
+            } else {
+                source.line(declaration)
+            }
         }
+        if shape.marksChanges {
+            source.line("/// The properties set since the store last read or wrote this instance.")
+            source.line("\(access.prefix)var changedProperties = QSChangedProperties()")
+        }
+    }
+
+    /// Whether setting `member` marks it: a column property the type can change, in a type that
+    /// marks its changes (relationships need no mark: the store compares their children).
+    private func marksChanges(of member: GeneratedTypeShape.Member) -> Bool {
+        shape.marksChanges && !member.isRelationship && member.binding != "let"
     }
 
     private func writeMemberwiseInitializer(to source: inout SourceWriter) {

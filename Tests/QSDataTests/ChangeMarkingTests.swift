@@ -176,6 +176,29 @@ final class TrackedNote: QSChangeTrackingObject {
         try await store.close()
     }
 
+    @Test func aSaveEncodedBeforeAnUpdateWhereCommitsStillWritesWhatItHeld() async throws {
+        let (store, notes) = try await openStore(notes: 5)
+        // The update's instances are patched once it commits; the save after it in the batch
+        // holds the text it had, unmarked, and is the later write: the row ends with that text.
+        try store.performBatch {
+            try store.update(TrackedNote.self, where: "uniqueID = 1", set: ["text": "bulk"])
+            notes[1].archived = true
+            try store.save(notes[1])
+        }
+        try await store.flush()
+        #expect(try await row(1, in: store) == [.text("note 1"), .integer(1)])
+        #expect(notes[1].text == "note 1", "saved after the update, the instance keeps what it held")
+
+        // The next update where: alone patches the instance, which then saves nothing.
+        try store.update(TrackedNote.self, where: "uniqueID = 1", set: ["text": "bulk again"])
+        try await store.flush()
+        #expect(notes[1].text == "bulk again" && notes[1].changedProperties.isEmpty)
+        try store.save(notes[1])
+        try await store.flush()
+        #expect(try await row(1, in: store) == [.text("bulk again"), .integer(1)])
+        try await store.close()
+    }
+
     @Test func anotherWritersChangeKeepsTheAppsMarkedEditsAndTakesTheRest() async throws {
         let (store, notes) = try await openStore(notes: 5)
         notes[3].text = "mine"

@@ -8,7 +8,8 @@ import QSData
 /// `mallinfo2`, every arena) and the process's peak resident memory are read; the peak is reset
 /// (`/proc/self/clear_refs`) before each fetch. Bytes per object = heap growth / notes held, so
 /// it includes whatever the implementation keeps for each object besides the object itself
-/// (QSData's cache entry and row snapshot for uniqued classes). Peak resident memory compares
+/// (QSData's cache entry and row snapshot for uniqued classes; a snapshot without the row's
+/// values for classes that mark their changes). Peak resident memory compares
 /// only between processes that ran one implementation each: set `MEMORY_IMPLEMENTATION` to part
 /// of an implementation's name to run only that one.
 extension Workloads {
@@ -25,12 +26,14 @@ extension Workloads {
             ("GRDB records", { Held(try GRDBBench.fetchTimelineRecords(dbQueue)) }),
             ("QSData structs", { Held(try await store.fetchAll(VSTimelineNote.self)) }),
             ("QSData uniqued classes", { Held(try await store.fetchAll(VSTimelineNoteObject.self)) }),
+            ("QSData uniqued classes marking changes", { Held(try await store.fetchAll(VSTimelineNoteMarkingObject.self)) }),
         ]
         let only = ProcessInfo.processInfo.environment["MEMORY_IMPLEMENTATION"]
         var results: [BenchResult] = []
         for (name, fetch) in fetches where only.map({ name.localizedCaseInsensitiveContains($0) }) ?? true {
             _ = try await fetch()  // warm-up: statements prepared, caches sized, then released
             _ = try store.cachedObjectCount(of: VSTimelineNoteObject.self)  // drops the warm-up's dead entries
+            _ = try store.cachedObjectCount(of: VSTimelineNoteMarkingObject.self)
             try await store.flush()  // and the database queue's, with their row snapshots
             let heapBefore = csqlitebench_heap_in_use()
             let residentBefore = ProcessMemory.resident()

@@ -149,12 +149,14 @@ extension Book {
 // MARK: - Label
 
 /// `Label` in Library.plist: rows of table `labels`; cached permanently, fetched at startup.
-public final class Label: QSUpdatableObject {
+public final class Label: QSChangeTrackingObject {
     public let uniqueID: String
-    public private(set) var color: String?
-    public private(set) var name: String
+    public private(set) var color: String? { didSet { changedProperties.insert("color") } }
+    public private(set) var name: String { didSet { changedProperties.insert("name") } }
     /// In order; stored in lookup table `tasksLabelsLookup`; loaded lazily (IDs only until fetched).
     public private(set) var tasks: QSRelated<LibraryTask>
+    /// The properties set since the store last read or wrote this instance.
+    public var changedProperties = QSChangedProperties()
 
     /// An instance with the given values, not yet saved.
     public init(
@@ -209,17 +211,19 @@ extension Label {
 // MARK: - Shelf
 
 /// `Shelf` in Library.plist: rows of table `shelves`; uniqued.
-public final class Shelf: QSUpdatableObject {
+public final class Shelf: QSChangeTrackingObject {
     public let uniqueID: Int64
-    public internal(set) var createdAt: Date
-    public internal(set) var note: String?
-    public internal(set) var position: Double
+    public internal(set) var createdAt: Date { didSet { changedProperties.insert("createdAt") } }
+    public internal(set) var note: String? { didSet { changedProperties.insert("note") } }
+    public internal(set) var position: Double { didSet { changedProperties.insert("position") } }
     /// Column `title`.
-    public internal(set) var name: String
+    public internal(set) var name: String { didSet { changedProperties.insert("title") } }
     /// In order; stored in lookup table `booksShelvesLookup`.
     public internal(set) var books: [Book]
     /// In order; stored in lookup table `stickersShelvesLookup`.
     public internal(set) var stickers: [Sticker]
+    /// The properties set since the store last read or wrote this instance.
+    public var changedProperties = QSChangedProperties()
 
     /// An instance with the given values, not yet saved.
     public init(

@@ -149,12 +149,14 @@ extension Book {
 // MARK: - Label
 
 /// `Label` in Library.plist: rows of table `labels`; cached permanently, fetched at startup.
-final class Label: QSUpdatableObject {
+final class Label: QSChangeTrackingObject {
     let uniqueID: String
-    private(set) var color: String?
-    private(set) var name: String
+    private(set) var color: String? { didSet { changedProperties.insert("color") } }
+    private(set) var name: String { didSet { changedProperties.insert("name") } }
     /// In order; stored in lookup table `tasksLabelsLookup`; loaded lazily (IDs only until fetched).
     private(set) var tasks: QSRelated<LibraryTask>
+    /// The properties set since the store last read or wrote this instance.
+    var changedProperties = QSChangedProperties()
 
     /// An instance with the given values, not yet saved.
     init(
@@ -209,17 +211,19 @@ extension Label {
 // MARK: - Shelf
 
 /// `Shelf` in Library.plist: rows of table `shelves`; uniqued.
-final class Shelf: QSUpdatableObject {
+final class Shelf: QSChangeTrackingObject {
     let uniqueID: Int64
-    var createdAt: Date
-    var note: String?
-    var position: Double
+    var createdAt: Date { didSet { changedProperties.insert("createdAt") } }
+    var note: String? { didSet { changedProperties.insert("note") } }
+    var position: Double { didSet { changedProperties.insert("position") } }
     /// Column `title`.
-    var name: String
+    var name: String { didSet { changedProperties.insert("title") } }
     /// In order; stored in lookup table `booksShelvesLookup`.
     var books: [Book]
     /// In order; stored in lookup table `stickersShelvesLookup`.
     var stickers: [Sticker]
+    /// The properties set since the store last read or wrote this instance.
+    var changedProperties = QSChangedProperties()
 
     /// An instance with the given values, not yet saved.
     init(

@@ -56,6 +56,45 @@ final class VSTimelineNoteObject: QSUpdatableObject {
     }
 }
 
+/// The timeline columns as a uniqued class that marks each property the app sets, as generated
+/// model types do (`QSChangeTrackingObject`): the store keeps no copy of its rows' values. For
+/// the memory workload only, on the same store as `VSTimelineNoteObject`.
+final class VSTimelineNoteMarkingObject: QSChangeTrackingObject {
+    let uniqueID: Int64
+    var truncatedText: String? { didSet { changedProperties.insert("truncatedText") } }
+    var links: [String]? { didSet { changedProperties.insert("links") } }
+    var sortDate: Date { didSet { changedProperties.insert("sortDate") } }
+    var thumbnailID: String? { didSet { changedProperties.insert("thumbnailID") } }
+    var archived: Bool { didSet { changedProperties.insert("archived") } }
+    var changedProperties = QSChangedProperties()
+
+    init(row: QSRow) throws {
+        uniqueID = try row["uniqueID"]
+        truncatedText = try row["truncatedText"]
+        links = try row["links"]
+        sortDate = try row["sortDate"]
+        thumbnailID = try row["thumbnailID"]
+        archived = try row["archived"]
+    }
+
+    func update(from row: QSRow) throws {
+        truncatedText = try row["truncatedText"]
+        links = try row["links"]
+        sortDate = try row["sortDate"]
+        thumbnailID = try row["thumbnailID"]
+        archived = try row["archived"]
+    }
+
+    func encode(to row: inout QSRowEncoder) {
+        row["uniqueID"] = uniqueID
+        row["truncatedText"] = truncatedText
+        row["links"] = links
+        row["sortDate"] = sortDate
+        row["thumbnailID"] = thumbnailID
+        row["archived"] = archived
+    }
+}
+
 final class VSNote: QSUpdatableObject {
     let uniqueID: Int64
     var truncatedText: String?
@@ -293,15 +332,17 @@ enum BenchModel {
         }
         return try await QSStore.open(
             at: URL(fileURLWithPath: path), model: model, schema: QSSchema(creationSQL: schemaSQL()),
-            types: generated ? generatedTypes : timelineObjects ? types + [VSTimelineNoteObject.self] : types)
+            types: generated ? generatedTypes : timelineObjects ? types + [VSTimelineNoteObject.self, VSTimelineNoteMarkingObject.self] : types)
     }
 
-    /// Notes.plist with VSTimelineNoteObject: VSTimelineNote's columns, uniqued.
+    /// Notes.plist with VSTimelineNoteObject and VSTimelineNoteMarkingObject: VSTimelineNote's
+    /// columns, uniqued.
     static func timelineObjectsModel() throws -> QSDataModel {
         try editedModel("Notes.plist + VSTimelineNoteObject") { objects in
             guard var timeline = objects["VSTimelineNote"] as? [String: Any] else { return false }
             timeline["uniqued"] = true
             objects["VSTimelineNoteObject"] = timeline
+            objects["VSTimelineNoteMarkingObject"] = timeline
             return true
         }
     }

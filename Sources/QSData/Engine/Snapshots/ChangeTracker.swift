@@ -40,12 +40,24 @@ final class ChangeTracker {
 
     /// Records that `columns` (by name) now hold these values in the rows `ids`, for every type
     /// on the table that reads them.
-    func recordUpdate(of ids: [QSAnyID], columns: [(name: String, value: SQLValue)], bindings: [any AnyTypeBinding]) {
+    ///
+    /// `instancesShowIt` says whether the instances held show the new values already (a bulk
+    /// update by IDs and a save's patch of other types on the table change them before the SQL
+    /// runs). An update `where:` changes them only once it commits, and a save encoded before
+    /// that holds the old values: for instances that record what they set, no mark says so, so
+    /// those rows lose their snapshots and their next save writes them whole.
+    func recordUpdate(
+        of ids: [QSAnyID], columns: [(name: String, value: SQLValue)], bindings: [any AnyTypeBinding], instancesShowIt: Bool
+    ) {
         for binding in bindings where binding.cachesInstances {
             let positioned = columns.compactMap { column in binding.layout.index(of: column.name).map { (index: $0, value: column.value) } }
             guard !positioned.isEmpty else { continue }
             let rows = state.knownRows(of: binding)
-            rows.patchSnapshots(ids, columns: positioned)
+            if binding.tracksChanges, !instancesShowIt {
+                rows.setSnapshots(ids.map { (id: $0, snapshot: nil) })
+            } else {
+                rows.patchSnapshots(ids, columns: positioned)
+            }
             patched.append((rows, ids))
         }
     }

@@ -79,7 +79,7 @@ struct RowWriter {
             if rowChanged, !cachingSiblings.isEmpty {
                 // Other types on the table read some of the same columns.
                 let columns = zip(binding.layout.names, row.values).map { (name: $0, value: $1) }
-                tracker.recordUpdate(of: [id], columns: columns, bindings: cachingSiblings)
+                tracker.recordUpdate(of: [id], columns: columns, bindings: cachingSiblings, instancesShowIt: true)
             }
         }
         tracker.record(consume recorded, of: binding)
@@ -205,7 +205,7 @@ struct RowWriter {
         let sql = binding.sql.updateReturningIDs(columns: columns.map(\.name), where: condition)
         let ids = try idsReturned(by: sql, columns.map(\.value) + arguments)
         record(ids, columns: columns, of: binding, into: &change)
-        tracker.recordUpdate(of: ids, columns: columns, bindings: [binding] + registry.siblings(of: binding))
+        tracker.recordUpdate(of: ids, columns: columns, bindings: [binding] + registry.siblings(of: binding), instancesShowIt: false)
         return ids
     }
 
@@ -218,7 +218,7 @@ struct RowWriter {
     ) throws {
         let updated = try updateRows(binding, columns: columns, ids: ids, idList: idList)
         record(updated, columns: columns, of: binding, into: &change)
-        tracker.recordUpdate(of: updated, columns: columns, bindings: [binding] + registry.siblings(of: binding))
+        tracker.recordUpdate(of: updated, columns: columns, bindings: [binding] + registry.siblings(of: binding), instancesShowIt: true)
     }
 
     /// Runs the UPDATE for `ids`; returns the IDs that had a row.
