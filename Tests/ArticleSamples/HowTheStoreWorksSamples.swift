@@ -18,3 +18,33 @@ struct HowTheStoreWorksSamples {
     }
     // sample-end
 }
+
+/// A class that marks the properties the app sets, as the article shows it.
+enum ChangeMarkingSample {
+    // sample-begin
+    final class Note: QSChangeTrackingObject {
+        let uniqueID: Int64
+        var text: String { didSet { changedProperties.insert("text") } }
+        var changedProperties = QSChangedProperties()
+
+        init(uniqueID: Int64, text: String) {
+            self.uniqueID = uniqueID
+            self.text = text
+        }
+
+        init(row: QSRow) throws {
+            uniqueID = try row["uniqueID"]
+            text = try row["text"]
+        }
+
+        func update(from row: QSRow) throws {
+            text = try row["text"]
+        }
+
+        func encode(to row: inout QSRowEncoder) {
+            row["uniqueID"] = uniqueID
+            row["text"] = text
+        }
+    }
+    // sample-end
+}
