@@ -31,6 +31,8 @@ enum Impl {
     static let qsdata = "QSData"
     /// QSData with the types QSDataModelPlugin generates from the data model.
     static let qsdataGenerated = "QSData generated types"
+    /// QSData with uniqued classes that mark the properties the app sets (`QSChangeTrackingObject`).
+    static let qsdataMarking = "QSData marking changes"
 }
 
 /// The workloads. Each does the same work with raw sqlite3, GRDB and QSData on identical data.

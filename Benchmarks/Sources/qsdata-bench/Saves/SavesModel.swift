@@ -43,6 +43,25 @@ enum SavesModel {
             schema: QSSchema(creationSQL: schemaSQL), types: [Show.self, ShowEpisode.self])
     }
 
+    /// A store on `path` with episodes alone, as `MarkingShowEpisode`s.
+    @MainActor
+    static func openMarkingStore(_ path: String) async throws -> QSStore {
+        let plist = """
+        <plist version="1.0"><dict><key>objects</key><dict>
+          <key>ShowEpisode</key><dict>
+            <key>table</key><string>episodes</string>
+            <key>uniqued</key><true/>
+            <key>properties</key><dict>
+              <key>uniqueID</key><string>int64</string><key>title</key><string>string</string><key>duration</key><string>double</string>
+            </dict>
+          </dict>
+        </dict></dict></plist>
+        """
+        return try await QSStore.open(
+            at: URL(fileURLWithPath: path), model: QSDataModel(propertyList: Data(plist.utf8)),
+            schema: QSSchema(creationSQL: schemaSQL), types: [MarkingShowEpisode.self])
+    }
+
     static func episodeID(show: Int64, position: Int) -> Int64 { show * 10_000 + Int64(position) }
     /// The ID of the episode added at the front of a show.
     static func newEpisodeID(show: Int64) -> Int64 { show * 10_000 + 9_999 }
@@ -81,6 +100,34 @@ final class ShowEpisode: QSUpdatableObject {
         self.title = title
         self.duration = duration
     }
+
+    init(row: QSRow) throws {
+        uniqueID = try row["uniqueID"]
+        title = try row["title"]
+        duration = try row["duration"]
+    }
+
+    func update(from row: QSRow) throws {
+        title = try row["title"]
+        duration = try row["duration"]
+    }
+
+    func encode(to row: inout QSRowEncoder) {
+        row["uniqueID"] = uniqueID
+        row["title"] = title
+        row["duration"] = duration
+    }
+}
+
+/// An episode that marks each property the app sets (`QSChangeTrackingObject`), as generated
+/// model types do: the store keeps no copy of its row's values, and a save compares none.
+final class MarkingShowEpisode: QSChangeTrackingObject {
+    static let modelName = "ShowEpisode"
+
+    let uniqueID: Int64
+    var title: String { didSet { changedProperties.insert("title") } }
+    var duration: Double { didSet { changedProperties.insert("duration") } }
+    var changedProperties = QSChangedProperties()
 
     init(row: QSRow) throws {
         uniqueID = try row["uniqueID"]

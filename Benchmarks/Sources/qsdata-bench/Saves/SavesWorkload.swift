@@ -165,7 +165,12 @@ extension Workloads {
         let storePath = try harness.copyDatabase(template, name: "s2-qsdata")
         let store = try await SavesModel.openStore(storePath)
         let episodes = try await store.fetch(ShowEpisode.self, where: condition)
-        try check([rawEpisodes.count, grdbEpisodes.count, episodes.count] == [count, count, count], "fetched episodes")
+        let markingPath = try harness.copyDatabase(template, name: "s2-qsdata-marking")
+        let markingStore = try await SavesModel.openMarkingStore(markingPath)
+        let markingEpisodes = try await markingStore.fetch(MarkingShowEpisode.self, where: condition)
+        try check(
+            [rawEpisodes.count, grdbEpisodes.count, episodes.count, markingEpisodes.count] == [count, count, count, count],
+            "fetched episodes")
         let samples = try await harness.interleave([
             (Impl.raw, harness.trial(setup: {}) {
                 try raw.execute("BEGIN")
@@ -191,17 +196,30 @@ extension Workloads {
                 try store.save(episodes)
                 try await store.flush()
             }),
+            (Impl.qsdataMarking, harness.trial(setup: {}) {
+                try markingStore.save(markingEpisodes)
+                try await markingStore.flush()
+            }),
         ], threading: .sideBySide)
         let log = try await store.recordStatements {
             try store.save(episodes)
             try await store.flush()
         }
+        let markingLog = try await markingStore.recordStatements {
+            try markingStore.save(markingEpisodes)
+            try await markingStore.flush()
+        }
         try await store.close()
+        try await markingStore.close()
         harness.deleteDatabase(storePath)
+        harness.deleteDatabase(markingPath)
         return [
             harness.result(workload, Impl.raw, samples[Impl.raw] ?? [], statements: count, note: "a guarded UPDATE per object, writing nothing"),
             harness.result(workload, Impl.grdb, samples[Impl.grdb] ?? [], statements: 0, note: "updateChanges(_:from:) against a kept copy"),
             harness.result(workload, Impl.qsdata, samples[Impl.qsdata] ?? [], statements: log.count, note: "save(episodes) of fetched, uniqued objects"),
+            harness.result(
+                workload, Impl.qsdataMarking, samples[Impl.qsdataMarking] ?? [], statements: markingLog.count,
+                note: "the same, of uniqued objects that mark what they set"),
         ]
     }
 
