@@ -9,18 +9,29 @@ struct RowSnapshot: Sendable {
     var values: [SQLValue]
     /// Per relationship, in the model's order: its lookup rows, or nil when not known.
     let lookups: [LookupSnapshot?]
-    /// Whether every relationship's lookup rows are known: worked out once, here, because a
-    /// fetch asks for every row it reads, and searching `lookups` copied each of its slices.
-    let knowsEveryLookup: Bool
-    /// The ``SnapshotTrust`` epoch in which this was known to be what the row holds; a fetch
-    /// keeps the snapshot for a new instance only in that epoch.
-    private(set) var epoch: UInt64
+    /// ``epoch`` in the low 63 bits and ``knowsEveryLookup`` in the top one: one word rather
+    /// than two, since the queue keeps a snapshot for every row whose instance is held.
+    private var epochAndKnowsEveryLookup: UInt64
+
+    private static let knowsEveryLookupBit: UInt64 = 1 << 63
 
     init(values: [SQLValue], lookups: [LookupSnapshot?], epoch: UInt64) {
         self.values = values
         self.lookups = lookups
-        knowsEveryLookup = lookups.allSatisfy { $0 != nil }
-        self.epoch = epoch
+        epochAndKnowsEveryLookup = epoch
+        if lookups.allSatisfy({ $0 != nil }) { epochAndKnowsEveryLookup |= Self.knowsEveryLookupBit }
+    }
+
+    /// Whether every relationship's lookup rows are known: worked out once, at creation, because
+    /// a fetch asks for every row it reads, and searching `lookups` copied each of its slices.
+    var knowsEveryLookup: Bool { epochAndKnowsEveryLookup & Self.knowsEveryLookupBit != 0 }
+
+    /// The ``SnapshotTrust`` epoch in which this was known to be what the row holds; a fetch
+    /// keeps the snapshot for a new instance only in that epoch. Epochs count the store's
+    /// reasons to distrust its snapshots, far below 2⁶³.
+    private(set) var epoch: UInt64 {
+        get { epochAndKnowsEveryLookup & ~Self.knowsEveryLookupBit }
+        set { epochAndKnowsEveryLookup = (epochAndKnowsEveryLookup & Self.knowsEveryLookupBit) | newValue }
     }
 
     /// What a row will hold once a save writes it, as far as its object says, made on the main

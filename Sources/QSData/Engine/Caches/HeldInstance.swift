@@ -1,0 +1,61 @@
+/// How a table of instances (the main actor's ``InstanceTable``, the queue's ``KnownRows``) holds
+/// one row's instance: weakly for a uniqued class, strongly for a permanent cache.
+///
+/// Each table is generic over it, so that an entry holds one word, not a weak and a strong
+/// reference of which one is always empty: the weak tables hold nearly every row an app keeps.
+///
+/// An entry is read and changed only where it lies in its table: a copy of a weak reference costs
+/// atomic operations on the instance's side table.
+protocol HeldInstance {
+    init()
+
+    /// Whether no instance is held any more (a weak table's instance the app let go).
+    var isDead: Bool { get }
+
+    /// The instance as the tables exchange it.
+    var instance: Instance? { get }
+
+    /// The instance itself: the object, or a permanently cached value unboxed.
+    var value: Any? { get }
+
+    /// Holds `instance` from now on.
+    mutating func hold(_ instance: Instance)
+}
+
+extension HeldInstance {
+    /// Whether `instance` is the very instance held (a permanently cached value, boxed anew on
+    /// its way between the tables, is told by its box's content for classes only).
+    func holds(_ instance: Instance) -> Bool {
+        self.instance.map { $0.object === instance.object } ?? false
+    }
+}
+
+/// A uniqued class's instance, held weakly: found again while the app holds it.
+struct WeaklyHeld: HeldInstance {
+    weak var object: AnyObject?
+
+    var isDead: Bool { object == nil }
+    var instance: Instance? { object.map { .weak($0) } }
+    var value: Any? { object }
+
+    mutating func hold(_ instance: Instance) {
+        object = instance.object
+    }
+}
+
+/// A permanently cached instance, held strongly for the life of the store (boxed: see ``Instance``).
+struct StronglyHeld: HeldInstance {
+    var box: StrongInstance?
+
+    var isDead: Bool { box == nil }
+    var instance: Instance? { box.map { .strong($0) } }
+    var value: Any? { box?.value }
+
+    mutating func hold(_ instance: Instance) {
+        switch instance {
+        case .strong(let box): self.box = box
+        // A strong table is only given boxed instances; a bare object is boxed here all the same.
+        case .weak(let object): box = StrongInstance(object)
+        }
+    }
+}
