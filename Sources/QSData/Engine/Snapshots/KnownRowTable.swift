@@ -1,0 +1,170 @@
+/// The table of known rows (see ``KnownRows``), holding instances as `Held` says (weakly or
+/// strongly) and keeping snapshots as `Stored` says (whole, or only their epoch).
+final class KnownRowTable<Held: HeldInstance, Stored: StoredSnapshot>: KnownRows {
+    /// One row's instance with its snapshot.
+    ///
+    /// Read and changed only where it lies in the table (through ``IDTable/update(at:_:)``): a
+    /// copy of the entry would copy the weak reference (atomic operations on the instance's side
+    /// table) and retain each of the snapshot's arrays.
+    private struct Row {
+        var held = Held()
+        var stored = Stored()
+
+        /// Holds `instance` from now on, and returns the row's snapshot. When instances record
+        /// what they set, a snapshot is true only beside the instance read or written with it:
+        /// another instance (one the app made, or one after the last died) loses it, and its
+        /// row is written whole.
+        mutating func adopt(_ instance: Instance, tracksChanges: Bool) -> RowSnapshot? {
+            if tracksChanges, !held.holds(instance) { stored = Stored() }
+            held.hold(instance)
+            return stored.snapshot
+        }
+    }
+
+    let tracksChanges: Bool
+    /// Swept a step per new entry when instances can die, so that dead entries go without ever
+    /// stopping to scan the whole table (see ``IDTable/sweep(afterAdding:isDead:)``). A dead
+    /// entry goes with its snapshot: a row no one holds is read afresh when fetched again.
+    private var entries = IDTable<Row>()
+
+    init(tracksChanges: Bool) {
+        self.tracksChanges = tracksChanges
+    }
+
+    func instances(for ids: [QSAnyID]) -> [Any?] {
+        ids.map { instance(for: $0) }
+    }
+
+    func weakInstances(for ids: [QSAnyID]) -> [AnyObject?] {
+        ids.map { id in
+            guard let position = entries.position(of: id) else { return nil }
+            return entries.update(at: position) { row in
+                if case .weak(let instance) = row.held.instance { return instance }
+                return nil
+            }
+        }
+    }
+
+    func weakInstanceOrKeptSnapshot(for id: QSAnyID, epoch: UInt64) -> (instance: AnyObject?, keepsSnapshot: Bool) {
+        guard let position = entries.position(of: id) else { return (nil, false) }
+        return entries.update(at: position) { row in
+            if case .weak(let instance) = row.held.instance { return (instance, false) }
+            return (nil, row.stored.isKept(in: epoch))
+        }
+    }
+
+    func instance(for id: QSAnyID) -> Any? {
+        guard let position = entries.position(of: id) else { return nil }
+        return entries.update(at: position) { $0.held.value }
+    }
+
+    func insert(_ instance: Instance, id: QSAnyID, snapshot: RowSnapshot?) {
+        let stored = snapshot.map(kept)
+        let (position, isNew) = entries.position(adding: id) { Row() }
+        entries.update(at: position) { row in
+            row.held.hold(instance)
+            if let stored { row.stored = stored }
+        }
+        if isNew { sweep(afterAdding: 1) }
+    }
+
+    func adoptRead(_ instance: Instance, id: QSAnyID, epoch: UInt64) {
+        insert(instance, id: id)
+        guard let position = entries.position(of: id) else { return }
+        entries.update(at: position) { row in
+            if !row.stored.isKept(in: epoch) { row.stored = Stored() }
+        }
+    }
+
+    func adopt(_ instances: [Instance?], ids: [QSAnyID]) -> [RowSnapshot?] {
+        var snapshots: [RowSnapshot?] = []
+        snapshots.reserveCapacity(ids.count)
+        Self.adopt(instances, ids: ids, tracksChanges: tracksChanges, into: &entries, snapshots: &snapshots)
+        return snapshots
+    }
+
+    /// The loop of ``adopt(_:ids:)``, with the table passed in so that it is one access to it.
+    private static func adopt(
+        _ instances: [Instance?], ids: [QSAnyID], tracksChanges: Bool, into entries: inout IDTable<Row>, snapshots: inout [RowSnapshot?]
+    ) {
+        let oldCount = entries.count
+        for (id, instance) in zip(ids, instances) {
+            guard let instance else {
+                snapshots.append(entries.position(of: id).flatMap { position in entries.update(at: position) { $0.stored.snapshot } })
+                continue
+            }
+            let position = entries.position(adding: id) { Row() }.position
+            snapshots.append(entries.update(at: position) { $0.adopt(instance, tracksChanges: tracksChanges) })
+        }
+        // Only a new entry grows the table, so only a new entry pays for sweeping. The save holds
+        // the instances of its new entries, so no sweep step needs to look at those.
+        sweep(&entries, afterAdding: entries.count - oldCount)
+    }
+
+    func snapshots(for ids: [QSAnyID], isKnownMissing: [Bool]) -> [RowSnapshot?] {
+        zip(ids, isKnownMissing).map { id, isKnownMissing in
+            guard !isKnownMissing, let position = entries.position(of: id) else { return nil }
+            return entries.update(at: position) { $0.stored.snapshot }
+        }
+    }
+
+    func setSnapshots(_ updates: consuming [(id: QSAnyID, snapshot: RowSnapshot?)]) {
+        // Taken from the end, so that each snapshot moves into its entry instead of being copied
+        // (a retain of each of its arrays, which the main actor has just written).
+        while let (id, snapshot) = updates.popLast() {
+            guard let position = entries.position(of: id) else { continue }
+            let stored = snapshot.map(kept) ?? Stored()
+            entries.update(at: position) { $0.stored = stored }
+        }
+    }
+
+    func patchSnapshots(_ ids: [QSAnyID], columns: [(index: Int, value: SQLValue)]) {
+        guard !tracksChanges else { return }
+        for id in ids {
+            guard let position = entries.position(of: id) else { continue }
+            entries.update(at: position) { $0.stored.patch(columns) }
+        }
+    }
+
+    func knownIDs(among ids: [QSAnyID]) -> [QSAnyID] {
+        ids.filter { entries.position(of: $0) != nil }
+    }
+
+    var allIDs: [QSAnyID] { entries.allKeys }
+
+    func remove(_ ids: [QSAnyID]) {
+        for id in ids { entries.remove(id) }
+    }
+
+    func removeReturningInstances(_ ids: [QSAnyID]) -> [(id: QSAnyID, instance: Instance)] {
+        var removed: [(id: QSAnyID, instance: Instance)] = []
+        for id in ids {
+            if let instance = entries.remove(id)?.held.instance { removed.append((id, instance)) }
+        }
+        return removed
+    }
+
+    func putBack(_ instance: Instance, id: QSAnyID) {
+        guard entries.position(of: id) == nil else { return }
+        insert(instance, id: id)
+    }
+
+    func pruneDeadEntries() {
+        entries.keepOnly { !$0.held.isDead }
+    }
+
+    /// `snapshot` as this table keeps it: without values when the instances record what they set.
+    private func kept(_ snapshot: RowSnapshot) -> Stored {
+        Stored(tracksChanges ? snapshot.withoutValues : snapshot)
+    }
+
+    private func sweep(afterAdding added: Int) {
+        Self.sweep(&entries, afterAdding: added)
+    }
+
+    /// A strong table's instances never die, so it is never swept.
+    private static func sweep(_ entries: inout IDTable<Row>, afterAdding added: Int) {
+        guard Held.self == WeaklyHeld.self else { return }
+        entries.sweep(afterAdding: added) { $0.held.isDead }
+    }
+}
