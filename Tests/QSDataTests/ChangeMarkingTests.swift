@@ -50,6 +50,35 @@ final class TrackedNote: QSChangeTrackingObject {
     }
 }
 
+/// A tag that marks what the app sets: a type without relationships, whose rows the store knows
+/// by an epoch alone.
+final class TrackedTag: QSChangeTrackingObject {
+    static let modelName = "Tag"
+
+    let uniqueID: String
+    var name: String { didSet { changedProperties.insert("name") } }
+    var changedProperties = QSChangedProperties()
+
+    init(uniqueID: String, name: String) {
+        self.uniqueID = uniqueID
+        self.name = name
+    }
+
+    init(row: QSRow) throws {
+        uniqueID = try row["uniqueID"]
+        name = try row["name"]
+    }
+
+    func update(from row: QSRow) throws {
+        name = try row["name"]
+    }
+
+    func encode(to row: inout QSRowEncoder) {
+        row["uniqueID"] = uniqueID
+        row["name"] = name
+    }
+}
+
 /// Saving instances that say which properties they set: the columns they marked are written,
 /// nothing else is compared, and no change is lost when a save fails or another writer changes
 /// the row.
@@ -87,6 +116,30 @@ final class TrackedNote: QSChangeTrackingObject {
         #expect(edited.statements == [#"UPDATE "notes" SET "text" = ? WHERE "uniqueID" = ?"#], "\(edited)")
         #expect(notes[3].changedProperties.isEmpty, "the save took the marks")
         #expect(try await row(3, in: store) == [.text("edited"), .integer(0)])
+        try await store.close()
+    }
+
+    @Test func addingOneChildToFiveThousandStillCostsItsOwnRows() async throws {
+        let (store, notes) = try await openStore(notes: 1)
+        notes[0].tags = (0..<5_000).map { Tag(name: "Tag\($0)") }
+        try store.save(notes[0])
+        try await store.flush()
+        let unchanged = try await store.recordStatements {
+            try store.save(notes[0])
+            try await store.flush()
+        }
+        #expect(unchanged.count == 0, "\(unchanged)")
+
+        notes[0].tags.insert(Tag(name: "Added"), at: 2_500)
+        let log = try await store.recordStatements {
+            try store.save(notes[0])
+            try await store.flush()
+        }
+        // The tag's row and one row of the lookup table; the note's own row is unchanged.
+        #expect(log.count == 2, "\(log)")
+        #expect(log.statements.filter { $0.hasPrefix("INSERT INTO \"tagsNotesLookup\"") }.count == 1)
+        let order = try await store.fetchRows("SELECT tagID FROM tagsNotesLookup WHERE noteID = 0 ORDER BY ix")
+        #expect(order.map { $0.first } == notes[0].tags.map { .text($0.uniqueID) })
         try await store.close()
     }
 
@@ -227,6 +280,66 @@ final class TrackedNote: QSChangeTrackingObject {
         }
         #expect(log.statements == [#"UPDATE "notes" SET "text" = ? WHERE "uniqueID" = ?"#], "\(log)")
         #expect(try await row(0, in: store) == [.text("edited again"), .integer(0)])
+        try await store.close()
+    }
+
+    /// Uniqued (the store knows each row by an epoch alone) and permanently cached.
+    @Test(arguments: [false, true])
+    func aTypeWithoutRelationshipsFollowsTheSameRules(cachedPermanently: Bool) async throws {
+        let store = try await QSStore.open(
+            at: Fixtures.temporaryDatabaseURL(), model: Fixtures.model(tagsCached: cachedPermanently),
+            schema: QSSchema(creationSQL: Fixtures.schemaSQL),
+            types: [Note.self, TrackedTag.self, Attachment.self])
+        try store.save((0..<4).map { TrackedTag(uniqueID: "t\($0)", name: "Tag \($0)") })
+        try await store.flush()
+        func name(_ id: String) async throws -> [[SQLValue]] {
+            try await store.fetchRows("SELECT name FROM tags WHERE uniqueID = ?", [.text(id)])
+        }
+        func statements(_ body: () throws -> Void) async throws -> QSStatementLog {
+            try await store.recordStatements {
+                try body()
+                try await store.flush()
+            }
+        }
+
+        var tags = try await store.fetchAll(TrackedTag.self, orderBy: "uniqueID")
+        #expect(try await statements { try store.save(tags) }.count == 0)
+        tags[1].name = "Renamed"
+        #expect(try await statements { try store.save(tags) }.statements == [#"UPDATE "tags" SET "name" = ? WHERE "uniqueID" = ?"#])
+
+        // Let go and fetched again: the new instances are known as read, unchanged.
+        tags = []
+        _ = try store.cachedObjectCount(of: TrackedTag.self)
+        tags = try await store.fetchAll(TrackedTag.self, orderBy: "uniqueID")
+        #expect(tags[1].name == "Renamed")
+        #expect(try await statements { try store.save(tags) }.count == 0)
+
+        // Another instance for a known row, nothing marked: written whole.
+        let replacement = TrackedTag(uniqueID: "t2", name: "Replaced")
+        try store.save(replacement)
+        try await store.flush()
+        #expect(try await name("t2") == [[.text("Replaced")]])
+
+        // An update where:, then a save encoded before it commits: the save's values win.
+        try store.performBatch {
+            try store.update(TrackedTag.self, where: "uniqueID = 't3'", set: ["name": "Bulk"])
+            try store.save(tags[3])
+        }
+        try await store.flush()
+        #expect(try await name("t3") == [[.text("Tag 3")]])
+
+        // A save that rolls back: the next save writes the row whole.
+        try await store.execute("""
+            CREATE TEMP TRIGGER refuseName BEFORE UPDATE OF name ON tags WHEN NEW.name = 'refused'
+            BEGIN SELECT RAISE(ABORT, 'name refused'); END
+            """)
+        tags[0].name = "refused"
+        try store.save(tags[0])
+        await #expect(throws: QSWriteError.self) { try await store.flush() }
+        #expect(tags[0].name == "Tag 0", "restored to what the database holds")
+        try await store.execute("DROP TRIGGER refuseName")
+        #expect(try await statements { try store.save(tags[0]) }.count == 2, "an insert that finds the row, then a guarded update")
+        #expect(try await name("t0") == [[.text("Tag 0")]])
         try await store.close()
     }
 }
