@@ -47,7 +47,8 @@ struct SwiftTypeWriter {
             if let comment = member.comment { source.line("/// \(comment)") }
             let declaration = "\(access.prefix)\(member.binding) \(member.swiftName): \(member.swiftType)"
             if marksChanges(of: member) {
-                source.line(declaration + " { didSet { changedProperties.insert(\"\(member.modelName)\") } }")
+                let reference = reference(to: member)
+                source.line(declaration + " { didSet { changedProperties.insert(\"\(member.modelName)\", from: oldValue, to: \(reference)) } }")
             } else {
                 source.line(declaration)
             }

@@ -24,7 +24,7 @@ enum ChangeMarkingSample {
     // sample-begin
     final class Note: QSChangeTrackingObject {
         let uniqueID: Int64
-        var text: String { didSet { changedProperties.insert("text") } }
+        var text: String { didSet { changedProperties.insert("text", from: oldValue, to: text) } }
         var changedProperties = QSChangedProperties()
 
         init(uniqueID: Int64, text: String) {

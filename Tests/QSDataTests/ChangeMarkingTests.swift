@@ -7,11 +7,11 @@ final class TrackedNote: QSChangeTrackingObject {
     static let modelName = "Note"
 
     let uniqueID: Int64
-    var text: String { didSet { changedProperties.insert("text") } }
-    var archived = false { didSet { changedProperties.insert("archived") } }
-    var sortDate = Fixtures.referenceDate { didSet { changedProperties.insert("sortDate") } }
-    var links: [String]? { didSet { changedProperties.insert("links") } }
-    var tags: [Tag] = [] { didSet { changedProperties.insert("tags") } }
+    var text: String { didSet { changedProperties.insert("text", from: oldValue, to: text) } }
+    var archived = false { didSet { changedProperties.insert("archived", from: oldValue, to: archived) } }
+    var sortDate = Fixtures.referenceDate { didSet { changedProperties.insert("sortDate", from: oldValue, to: sortDate) } }
+    var links: [String]? { didSet { changedProperties.insert("links", from: oldValue, to: links) } }
+    var tags: [Tag] = [] { didSet { changedProperties.insert("tags", from: oldValue, to: tags) } }
     var attachments: [Attachment] = []
     var changedProperties = QSChangedProperties()
 
@@ -56,7 +56,7 @@ final class TrackedTag: QSChangeTrackingObject {
     static let modelName = "Tag"
 
     let uniqueID: String
-    var name: String { didSet { changedProperties.insert("name") } }
+    var name: String { didSet { changedProperties.insert("name", from: oldValue, to: name) } }
     var changedProperties = QSChangedProperties()
 
     init(uniqueID: String, name: String) {
@@ -143,14 +143,24 @@ final class TrackedTag: QSChangeTrackingObject {
         try await store.close()
     }
 
-    @Test func aPropertySetToTheValueItHadCostsOneUpdateAndChangesNothing() async throws {
+    @Test func aPropertySetToTheValueItHasMarksNothing() async throws {
         let (store, notes) = try await openStore(notes: 5)
         notes[1].archived = false
-        let log = try await store.recordStatements {
+        notes[1].text = "note 1"
+        #expect(notes[1].changedProperties.isEmpty, "the observer compares the old value with the new")
+        let unchanged = try await store.recordStatements {
             try store.save(notes[1])
             try await store.flush()
         }
-        #expect(log.count == 1, "\(log)")
+        #expect(unchanged.count == 0, "\(unchanged)")
+
+        // Marked without comparing, it costs its UPDATE, which leaves the row as it was.
+        notes[1].changedProperties.insert("archived")
+        let marked = try await store.recordStatements {
+            try store.save(notes[1])
+            try await store.flush()
+        }
+        #expect(marked.statements == [#"UPDATE "notes" SET "archived" = ? WHERE "uniqueID" = ?"#], "\(marked)")
         #expect(try await row(1, in: store) == [.text("note 1"), .integer(0)])
         try await store.close()
     }

@@ -173,9 +173,9 @@ final class Podcast: QSUpdatableObject {
 /// model-based one among them, run saves that compare no row snapshot's values.
 final class Episode: QSChangeTrackingObject {
     let uniqueID: String
-    var title: String { didSet { changedProperties.insert("title") } }
-    var played: Bool { didSet { changedProperties.insert("played") } }
-    var audioURL: String { didSet { changedProperties.insert("audioURL") } }
+    var title: String { didSet { changedProperties.insert("title", from: oldValue, to: title) } }
+    var played: Bool { didSet { changedProperties.insert("played", from: oldValue, to: played) } }
+    var audioURL: String { didSet { changedProperties.insert("audioURL", from: oldValue, to: audioURL) } }
     var hosts: [Host]
     var changedProperties = QSChangedProperties()
 

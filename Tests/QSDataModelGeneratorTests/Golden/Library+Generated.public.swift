@@ -151,8 +151,8 @@ extension Book {
 /// `Label` in Library.plist: rows of table `labels`; cached permanently, fetched at startup.
 public final class Label: QSChangeTrackingObject {
     public let uniqueID: String
-    public private(set) var color: String? { didSet { changedProperties.insert("color") } }
-    public private(set) var name: String { didSet { changedProperties.insert("name") } }
+    public private(set) var color: String? { didSet { changedProperties.insert("color", from: oldValue, to: color) } }
+    public private(set) var name: String { didSet { changedProperties.insert("name", from: oldValue, to: name) } }
     /// In order; stored in lookup table `tasksLabelsLookup`; loaded lazily (IDs only until fetched).
     public private(set) var tasks: QSRelated<LibraryTask>
     /// The properties set since the store last read or wrote this instance.
@@ -213,11 +213,11 @@ extension Label {
 /// `Shelf` in Library.plist: rows of table `shelves`; uniqued.
 public final class Shelf: QSChangeTrackingObject {
     public let uniqueID: Int64
-    public internal(set) var createdAt: Date { didSet { changedProperties.insert("createdAt") } }
-    public internal(set) var note: String? { didSet { changedProperties.insert("note") } }
-    public internal(set) var position: Double { didSet { changedProperties.insert("position") } }
+    public internal(set) var createdAt: Date { didSet { changedProperties.insert("createdAt", from: oldValue, to: createdAt) } }
+    public internal(set) var note: String? { didSet { changedProperties.insert("note", from: oldValue, to: note) } }
+    public internal(set) var position: Double { didSet { changedProperties.insert("position", from: oldValue, to: position) } }
     /// Column `title`.
-    public internal(set) var name: String { didSet { changedProperties.insert("title") } }
+    public internal(set) var name: String { didSet { changedProperties.insert("title", from: oldValue, to: name) } }
     /// In order; stored in lookup table `booksShelvesLookup`.
     public internal(set) var books: [Book]
     /// In order; stored in lookup table `stickersShelvesLookup`.

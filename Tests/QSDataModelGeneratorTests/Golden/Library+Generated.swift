@@ -151,8 +151,8 @@ extension Book {
 /// `Label` in Library.plist: rows of table `labels`; cached permanently, fetched at startup.
 final class Label: QSChangeTrackingObject {
     let uniqueID: String
-    private(set) var color: String? { didSet { changedProperties.insert("color") } }
-    private(set) var name: String { didSet { changedProperties.insert("name") } }
+    private(set) var color: String? { didSet { changedProperties.insert("color", from: oldValue, to: color) } }
+    private(set) var name: String { didSet { changedProperties.insert("name", from: oldValue, to: name) } }
     /// In order; stored in lookup table `tasksLabelsLookup`; loaded lazily (IDs only until fetched).
     private(set) var tasks: QSRelated<LibraryTask>
     /// The properties set since the store last read or wrote this instance.
@@ -213,11 +213,11 @@ extension Label {
 /// `Shelf` in Library.plist: rows of table `shelves`; uniqued.
 final class Shelf: QSChangeTrackingObject {
     let uniqueID: Int64
-    var createdAt: Date { didSet { changedProperties.insert("createdAt") } }
-    var note: String? { didSet { changedProperties.insert("note") } }
-    var position: Double { didSet { changedProperties.insert("position") } }
+    var createdAt: Date { didSet { changedProperties.insert("createdAt", from: oldValue, to: createdAt) } }
+    var note: String? { didSet { changedProperties.insert("note", from: oldValue, to: note) } }
+    var position: Double { didSet { changedProperties.insert("position", from: oldValue, to: position) } }
     /// Column `title`.
-    var name: String { didSet { changedProperties.insert("title") } }
+    var name: String { didSet { changedProperties.insert("title", from: oldValue, to: name) } }
     /// In order; stored in lookup table `booksShelvesLookup`.
     var books: [Book]
     /// In order; stored in lookup table `stickersShelvesLookup`.

@@ -61,11 +61,11 @@ final class VSTimelineNoteObject: QSUpdatableObject {
 /// the memory workload only, on the same store as `VSTimelineNoteObject`.
 final class VSTimelineNoteMarkingObject: QSChangeTrackingObject {
     let uniqueID: Int64
-    var truncatedText: String? { didSet { changedProperties.insert("truncatedText") } }
-    var links: [String]? { didSet { changedProperties.insert("links") } }
-    var sortDate: Date { didSet { changedProperties.insert("sortDate") } }
-    var thumbnailID: String? { didSet { changedProperties.insert("thumbnailID") } }
-    var archived: Bool { didSet { changedProperties.insert("archived") } }
+    var truncatedText: String? { didSet { changedProperties.insert("truncatedText", from: oldValue, to: truncatedText) } }
+    var links: [String]? { didSet { changedProperties.insert("links", from: oldValue, to: links) } }
+    var sortDate: Date { didSet { changedProperties.insert("sortDate", from: oldValue, to: sortDate) } }
+    var thumbnailID: String? { didSet { changedProperties.insert("thumbnailID", from: oldValue, to: thumbnailID) } }
+    var archived: Bool { didSet { changedProperties.insert("archived", from: oldValue, to: archived) } }
     var changedProperties = QSChangedProperties()
 
     init(row: QSRow) throws {

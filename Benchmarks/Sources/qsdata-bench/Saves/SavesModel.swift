@@ -125,8 +125,8 @@ final class MarkingShowEpisode: QSChangeTrackingObject {
     static let modelName = "ShowEpisode"
 
     let uniqueID: Int64
-    var title: String { didSet { changedProperties.insert("title") } }
-    var duration: Double { didSet { changedProperties.insert("duration") } }
+    var title: String { didSet { changedProperties.insert("title", from: oldValue, to: title) } }
+    var duration: Double { didSet { changedProperties.insert("duration", from: oldValue, to: duration) } }
     var changedProperties = QSChangedProperties()
 
     init(row: QSRow) throws {

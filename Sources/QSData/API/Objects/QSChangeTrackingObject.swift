@@ -5,12 +5,12 @@
 /// save writes only the columns that differ from it. An instance that says what changed needs no
 /// such copy: holding many of them costs less memory, and saving them compares nothing.
 ///
-/// Mark a property's name (its column's name in the model) whenever the app sets it. A property
-/// observer does that; generated model types do it for you:
+/// Mark a property's name (its column's name in the model) whenever the app sets it to a new
+/// value. A property observer does that; generated model types do it for you:
 /// ```swift
 /// final class Note: QSChangeTrackingObject {
 ///     let uniqueID: Int64
-///     var text: String { didSet { changedProperties.insert("text") } }
+///     var text: String { didSet { changedProperties.insert("text", from: oldValue, to: text) } }
 ///     var changedProperties = QSChangedProperties()
 ///
 ///     init(uniqueID: Int64, text: String) {
@@ -62,6 +62,22 @@ public struct QSChangedProperties: Sendable, Equatable {
 
     /// Notes that the property `name` (its column's name in the model) changed.
     public mutating func insert(_ name: String) {
+        names.insert(name)
+    }
+
+    /// Notes that the property `name` changed, unless `newValue` equals `oldValue`: for a
+    /// property observer, so that setting a property to the value it has (re-importing the same
+    /// data, say) writes nothing.
+    /// ```swift
+    /// var title: String { didSet { changedProperties.insert("title", from: oldValue, to: title) } }
+    /// ```
+    public mutating func insert<Value: Equatable>(_ name: String, from oldValue: Value, to newValue: Value) {
+        if oldValue != newValue { names.insert(name) }
+    }
+
+    /// Notes that the property `name` changed: a value that can't be compared counts as changed
+    /// whenever it is set.
+    public mutating func insert<Value>(_ name: String, from oldValue: Value, to newValue: Value) {
         names.insert(name)
     }
 
