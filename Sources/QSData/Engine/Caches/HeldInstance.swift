@@ -9,6 +9,10 @@
 protocol HeldInstance {
     init()
 
+    /// Whether a held instance can die (a weak table's, when the app lets it go): only then is
+    /// the table swept for dead entries.
+    static var canDie: Bool { get }
+
     /// Whether no instance is held any more (a weak table's instance the app let go).
     var isDead: Bool { get }
 
@@ -23,8 +27,8 @@ protocol HeldInstance {
 }
 
 extension HeldInstance {
-    /// Whether `instance` is the very instance held (a permanently cached value, boxed anew on
-    /// its way between the tables, is told by its box's content for classes only).
+    /// Whether `instance` is the very instance held: the same object for a class; the same box
+    /// for a permanently cached value.
     func holds(_ instance: Instance) -> Bool {
         self.instance.map { $0.object === instance.object } ?? false
     }
@@ -33,6 +37,8 @@ extension HeldInstance {
 /// A uniqued class's instance, held weakly: found again while the app holds it.
 struct WeaklyHeld: HeldInstance {
     weak var object: AnyObject?
+
+    static var canDie: Bool { true }
 
     var isDead: Bool { object == nil }
     var instance: Instance? { object.map { .weak($0) } }
@@ -46,6 +52,8 @@ struct WeaklyHeld: HeldInstance {
 /// A permanently cached instance, held strongly for the life of the store (boxed: see ``Instance``).
 struct StronglyHeld: HeldInstance {
     var box: StrongInstance?
+
+    static var canDie: Bool { false }
 
     var isDead: Bool { box == nil }
     var instance: Instance? { box.map { .strong($0) } }

@@ -232,10 +232,10 @@ private struct HeldRows<Held: HeldInstance> {
         return entries.count
     }
 
-    /// Only a new entry grows the table, so only a new entry pays for sweeping. A strong table's
-    /// instances never die, so it is never swept.
+    /// Only a new entry grows the table, so only a new entry pays for sweeping; a table whose
+    /// instances never die is never swept.
     private mutating func sweep(afterAdding added: Int) {
-        guard Held.self == WeaklyHeld.self else { return }
+        guard Held.canDie else { return }
         entries.sweep(afterAdding: added) { $0.held.isDead }
     }
 }

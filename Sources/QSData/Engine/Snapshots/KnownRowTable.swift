@@ -162,9 +162,9 @@ final class KnownRowTable<Held: HeldInstance, Stored: StoredSnapshot>: KnownRows
         Self.sweep(&entries, afterAdding: added)
     }
 
-    /// A strong table's instances never die, so it is never swept.
+    /// A table whose instances never die is never swept.
     private static func sweep(_ entries: inout IDTable<Row>, afterAdding added: Int) {
-        guard Held.self == WeaklyHeld.self else { return }
+        guard Held.canDie else { return }
         entries.sweep(afterAdding: added) { $0.held.isDead }
     }
 }
