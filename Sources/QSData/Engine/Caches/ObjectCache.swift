@@ -196,7 +196,7 @@ struct KnownRowsNotes: @unchecked Sendable {
     }
 
     /// Database queue: makes `rows` follow, in the order the main actor made the changes.
-    func apply(to rows: any KnownRows) {
+    func apply(to rows: KnownRows) {
         for note in notes {
             switch note {
             case .adopt(let id, let instance): rows.insert(instance, id: id)

@@ -25,7 +25,7 @@ final class QueueState {
     /// The size the write-ahead log is cut back to after a background write grew it past it
     /// (``QSStoreOptions/walSizeLimit``).
     var walSizeLimit = QSStoreOptions().walSizeLimit
-    private var knownRowsByType: [ObjectIdentifier: any KnownRows] = [:]
+    private var knownRowsByType: [ObjectIdentifier: KnownRows] = [:]
     /// Which rows of the types that keep no instances and are children of a relationship exist.
     let knownValueRows: KnownValueRows
 
@@ -59,26 +59,14 @@ final class QueueState {
     }
 
     /// What the queue knows of the rows of `binding`'s type (a type that keeps instances).
-    func knownRows(of binding: any AnyTypeBinding) -> any KnownRows {
+    func knownRows(of binding: any AnyTypeBinding) -> KnownRows {
         let key = ObjectIdentifier(binding)
         if let rows = knownRowsByType[key] { return rows }
-        let rows = Self.makeKnownRows(for: binding)
+        let rows = KnownRows(
+            policy: binding.cachePolicy, tracksChanges: binding.tracksChanges,
+            hasRelationships: !binding.description.relationships.isEmpty)
         knownRowsByType[key] = rows
         return rows
-    }
-
-    /// The table of known rows for `binding`'s type, a type that keeps instances: weak or strong as
-    /// its cache is, and keeping only an epoch per row for a uniqued class that marks its changes
-    /// and has no relationships (a snapshot of it holds nothing else).
-    private static func makeKnownRows(for binding: any AnyTypeBinding) -> any KnownRows {
-        let tracks = binding.tracksChanges
-        if binding.cachePolicy == .strong {
-            return KnownRowTable<StronglyHeld, WholeSnapshot>(tracksChanges: tracks)
-        }
-        if tracks, binding.description.relationships.isEmpty {
-            return KnownRowTable<WeaklyHeld, EpochOnlySnapshot>(tracksChanges: tracks)
-        }
-        return KnownRowTable<WeaklyHeld, WholeSnapshot>(tracksChanges: tracks)
     }
 }
 

@@ -8,13 +8,13 @@
 final class ChangeTracker {
     private let state: QueueState
     /// Per group saved, the snapshots it replaced, to put back if the transaction rolls back.
-    private var replaced: [(rows: any KnownRows, previous: [(id: QSAnyID, snapshot: RowSnapshot?)])] = []
+    private var replaced: [(rows: KnownRows, previous: [(id: QSAnyID, snapshot: RowSnapshot?)])] = []
     /// Rows whose snapshots go if the transaction rolls back: patched by bulk updates, or saved
     /// from instances that record what they set.
-    private var patched: [(rows: any KnownRows, ids: [QSAnyID])] = []
+    private var patched: [(rows: KnownRows, ids: [QSAnyID])] = []
     /// The instances of rows deleted, to put back if the transaction rolls back (so that a
     /// rollback's re-read of a parent finds the child instances the app holds).
-    private var deleted: [(rows: any KnownRows, instances: [(id: QSAnyID, instance: Instance)])] = []
+    private var deleted: [(rows: KnownRows, instances: [(id: QSAnyID, instance: Instance)])] = []
     /// The value-type rows this transaction made known (see ``KnownValueRows``), by table, to
     /// forget if it rolls back.
     private var madeKnown: [String: [QSAnyID]] = [:]

@@ -1,6 +1,8 @@
-/// The table of known rows (see ``KnownRows``), holding instances as `Held` says (weakly or
-/// strongly) and keeping snapshots as `Stored` says (whole, or only their epoch).
-final class KnownRowTable<Held: HeldInstance, Stored: StoredSnapshot>: KnownRows {
+/// The rows of a ``KnownRows``, holding instances as `Held` says (weakly or strongly) and keeping
+/// snapshots as `Stored` says (whole, or only their epoch). A value, used only through its
+/// concrete types, so that its code is compiled for each of them. Each method changes the table
+/// in one access to it.
+struct KnownRowTable<Held: HeldInstance, Stored: StoredSnapshot> {
     /// One row's instance with its snapshot.
     ///
     /// Read and changed only where it lies in the table (through ``IDTable/update(at:_:)``): a
@@ -31,11 +33,11 @@ final class KnownRowTable<Held: HeldInstance, Stored: StoredSnapshot>: KnownRows
         self.tracksChanges = tracksChanges
     }
 
-    func instances(for ids: [QSAnyID]) -> [Any?] {
+    mutating func instances(for ids: [QSAnyID]) -> [Any?] {
         ids.map { instance(for: $0) }
     }
 
-    func weakInstances(for ids: [QSAnyID]) -> [AnyObject?] {
+    mutating func weakInstances(for ids: [QSAnyID]) -> [AnyObject?] {
         ids.map { id in
             guard let position = entries.position(of: id) else { return nil }
             return entries.update(at: position) { row in
@@ -45,7 +47,7 @@ final class KnownRowTable<Held: HeldInstance, Stored: StoredSnapshot>: KnownRows
         }
     }
 
-    func weakInstanceOrKeptSnapshot(for id: QSAnyID, epoch: UInt64) -> (instance: AnyObject?, keepsSnapshot: Bool) {
+    mutating func weakInstanceOrKeptSnapshot(for id: QSAnyID, epoch: UInt64) -> (instance: AnyObject?, keepsSnapshot: Bool) {
         guard let position = entries.position(of: id) else { return (nil, false) }
         return entries.update(at: position) { row in
             if case .weak(let instance) = row.held.instance { return (instance, false) }
@@ -53,12 +55,12 @@ final class KnownRowTable<Held: HeldInstance, Stored: StoredSnapshot>: KnownRows
         }
     }
 
-    func instance(for id: QSAnyID) -> Any? {
+    mutating func instance(for id: QSAnyID) -> Any? {
         guard let position = entries.position(of: id) else { return nil }
         return entries.update(at: position) { $0.held.value }
     }
 
-    func insert(_ instance: Instance, id: QSAnyID, snapshot: RowSnapshot?) {
+    mutating func insert(_ instance: Instance, id: QSAnyID, snapshot: RowSnapshot?) {
         let stored = snapshot.map(kept)
         let (position, isNew) = entries.position(adding: id) { Row() }
         entries.update(at: position) { row in
@@ -68,25 +70,17 @@ final class KnownRowTable<Held: HeldInstance, Stored: StoredSnapshot>: KnownRows
         if isNew { sweep(afterAdding: 1) }
     }
 
-    func adoptRead(_ instance: Instance, id: QSAnyID, epoch: UInt64) {
-        insert(instance, id: id)
+    mutating func adoptRead(_ instance: Instance, id: QSAnyID, epoch: UInt64) {
+        insert(instance, id: id, snapshot: nil)
         guard let position = entries.position(of: id) else { return }
         entries.update(at: position) { row in
             if !row.stored.isKept(in: epoch) { row.stored = Stored() }
         }
     }
 
-    func adopt(_ instances: [Instance?], ids: [QSAnyID]) -> [RowSnapshot?] {
+    mutating func adopt(_ instances: [Instance?], ids: [QSAnyID]) -> [RowSnapshot?] {
         var snapshots: [RowSnapshot?] = []
         snapshots.reserveCapacity(ids.count)
-        Self.adopt(instances, ids: ids, tracksChanges: tracksChanges, into: &entries, snapshots: &snapshots)
-        return snapshots
-    }
-
-    /// The loop of ``adopt(_:ids:)``, with the table passed in so that it is one access to it.
-    private static func adopt(
-        _ instances: [Instance?], ids: [QSAnyID], tracksChanges: Bool, into entries: inout IDTable<Row>, snapshots: inout [RowSnapshot?]
-    ) {
         let oldCount = entries.count
         for (id, instance) in zip(ids, instances) {
             guard let instance else {
@@ -98,17 +92,18 @@ final class KnownRowTable<Held: HeldInstance, Stored: StoredSnapshot>: KnownRows
         }
         // Only a new entry grows the table, so only a new entry pays for sweeping. The save holds
         // the instances of its new entries, so no sweep step needs to look at those.
-        sweep(&entries, afterAdding: entries.count - oldCount)
+        sweep(afterAdding: entries.count - oldCount)
+        return snapshots
     }
 
-    func snapshots(for ids: [QSAnyID], isKnownMissing: [Bool]) -> [RowSnapshot?] {
+    mutating func snapshots(for ids: [QSAnyID], isKnownMissing: [Bool]) -> [RowSnapshot?] {
         zip(ids, isKnownMissing).map { id, isKnownMissing in
             guard !isKnownMissing, let position = entries.position(of: id) else { return nil }
             return entries.update(at: position) { $0.stored.snapshot }
         }
     }
 
-    func setSnapshots(_ updates: consuming [(id: QSAnyID, snapshot: RowSnapshot?)]) {
+    mutating func setSnapshots(_ updates: consuming [(id: QSAnyID, snapshot: RowSnapshot?)]) {
         // Taken from the end, so that each snapshot moves into its entry instead of being copied
         // (a retain of each of its arrays, which the main actor has just written).
         while let (id, snapshot) = updates.popLast() {
@@ -118,7 +113,8 @@ final class KnownRowTable<Held: HeldInstance, Stored: StoredSnapshot>: KnownRows
         }
     }
 
-    func patchSnapshots(_ ids: [QSAnyID], columns: [(index: Int, value: SQLValue)]) {
+    /// Snapshots without values (see ``tracksChanges``) have none to change.
+    mutating func patchSnapshots(_ ids: [QSAnyID], columns: [(index: Int, value: SQLValue)]) {
         guard !tracksChanges else { return }
         for id in ids {
             guard let position = entries.position(of: id) else { continue }
@@ -132,11 +128,11 @@ final class KnownRowTable<Held: HeldInstance, Stored: StoredSnapshot>: KnownRows
 
     var allIDs: [QSAnyID] { entries.allKeys }
 
-    func remove(_ ids: [QSAnyID]) {
+    mutating func remove(_ ids: [QSAnyID]) {
         for id in ids { entries.remove(id) }
     }
 
-    func removeReturningInstances(_ ids: [QSAnyID]) -> [(id: QSAnyID, instance: Instance)] {
+    mutating func removeReturningInstances(_ ids: [QSAnyID]) -> [(id: QSAnyID, instance: Instance)] {
         var removed: [(id: QSAnyID, instance: Instance)] = []
         for id in ids {
             if let instance = entries.remove(id)?.held.instance { removed.append((id, instance)) }
@@ -144,12 +140,12 @@ final class KnownRowTable<Held: HeldInstance, Stored: StoredSnapshot>: KnownRows
         return removed
     }
 
-    func putBack(_ instance: Instance, id: QSAnyID) {
+    mutating func putBack(_ instance: Instance, id: QSAnyID) {
         guard entries.position(of: id) == nil else { return }
-        insert(instance, id: id)
+        insert(instance, id: id, snapshot: nil)
     }
 
-    func pruneDeadEntries() {
+    mutating func pruneDeadEntries() {
         entries.keepOnly { !$0.held.isDead }
     }
 
@@ -158,12 +154,8 @@ final class KnownRowTable<Held: HeldInstance, Stored: StoredSnapshot>: KnownRows
         Stored(tracksChanges ? snapshot.withoutValues : snapshot)
     }
 
-    private func sweep(afterAdding added: Int) {
-        Self.sweep(&entries, afterAdding: added)
-    }
-
     /// A table whose instances never die is never swept.
-    private static func sweep(_ entries: inout IDTable<Row>, afterAdding added: Int) {
+    private mutating func sweep(afterAdding added: Int) {
         guard Held.canDie else { return }
         entries.sweep(afterAdding: added) { $0.held.isDead }
     }

@@ -6,77 +6,145 @@
 /// the queue is given. The main actor keeps its own table of the instances it holds
 /// (``InstanceTable``); the two exchange instances by value as work crosses the queue.
 ///
-/// One implementation, ``KnownRowTable``, generic over how it holds an instance and keeps a
-/// snapshot, so that each row costs only what its type needs (see
-/// ``QueueState/knownRows(of:)``).
-protocol KnownRows: AnyObject {
+/// Its rows are a ``KnownRowTable``, generic over how it holds an instance and keeps a snapshot,
+/// so that each row costs only what its type needs: weakly or strongly held as the type's cache
+/// is, and only an epoch per row for a uniqued class that marks its changes and has no
+/// relationships (a snapshot of it holds nothing else). Each method hands the work to whichever
+/// of the three kinds of table the type has, by its concrete type, so that the table's code is
+/// compiled for it (through a protocol, a generic type's methods run unspecialised, looking up
+/// type metadata at every call).
+final class KnownRows {
+    typealias Policy = InstanceTable.Policy
+
     /// Whether the instances record which properties they set (see ``QSChangeTrackingObject``):
     /// then a snapshot keeps no values, only that the row is known and its lookup rows.
-    var tracksChanges: Bool { get }
+    let tracksChanges: Bool
+    /// The rows: exactly one of the three exists.
+    private var weakWhole: KnownRowTable<WeaklyHeld, WholeSnapshot>?
+    private var weakEpoch: KnownRowTable<WeaklyHeld, EpochOnlySnapshot>?
+    private var strongWhole: KnownRowTable<StronglyHeld, WholeSnapshot>?
+
+    init(policy: Policy, tracksChanges: Bool, hasRelationships: Bool) {
+        self.tracksChanges = tracksChanges
+        if policy == .strong {
+            strongWhole = KnownRowTable(tracksChanges: tracksChanges)
+        } else if tracksChanges, !hasRelationships {
+            weakEpoch = KnownRowTable(tracksChanges: tracksChanges)
+        } else {
+            weakWhole = KnownRowTable(tracksChanges: tracksChanges)
+        }
+    }
 
     /// The instances for `ids`, in order (nil where none is alive).
-    func instances(for ids: [QSAnyID]) -> [Any?]
+    func instances(for ids: [QSAnyID]) -> [Any?] {
+        weakWhole?.instances(for: ids) ?? weakEpoch?.instances(for: ids) ?? strongWhole?.instances(for: ids) ?? []
+    }
 
     /// The weakly held instances for `ids`, in order (nil for every ID in a strong table).
-    func weakInstances(for ids: [QSAnyID]) -> [AnyObject?]
+    func weakInstances(for ids: [QSAnyID]) -> [AnyObject?] {
+        weakWhole?.weakInstances(for: ids) ?? weakEpoch?.weakInstances(for: ids) ?? strongWhole?.weakInstances(for: ids) ?? []
+    }
 
     /// What a fetch asks of every row it reads, in one look: the instance alive for `id`, or, when
     /// there is none, whether the snapshot kept from a dead one still says what the row holds in
     /// `epoch` (then a new instance keeps it: see ``insert(_:id:snapshot:)``).
     /// For a weak table only.
-    func weakInstanceOrKeptSnapshot(for id: QSAnyID, epoch: UInt64) -> (instance: AnyObject?, keepsSnapshot: Bool)
+    func weakInstanceOrKeptSnapshot(for id: QSAnyID, epoch: UInt64) -> (instance: AnyObject?, keepsSnapshot: Bool) {
+        weakWhole?.weakInstanceOrKeptSnapshot(for: id, epoch: epoch)
+            ?? weakEpoch?.weakInstanceOrKeptSnapshot(for: id, epoch: epoch) ?? (nil, false)
+    }
 
     /// The instance for `id`, if one is alive.
-    func instance(for id: QSAnyID) -> Any?
+    func instance(for id: QSAnyID) -> Any? {
+        weakWhole?.instance(for: id) ?? weakEpoch?.instance(for: id) ?? strongWhole?.instance(for: id)
+    }
 
     /// Keeps `instance` for `id`: with `snapshot` when given, otherwise with the snapshot the
     /// entry has (a fetch does that only when ``weakInstanceOrKeptSnapshot(for:epoch:)`` said it
     /// can; a save records the row's new snapshot right after).
-    func insert(_ instance: Instance, id: QSAnyID, snapshot: RowSnapshot?)
+    func insert(_ instance: Instance, id: QSAnyID, snapshot: RowSnapshot? = nil) {
+        weakWhole?.insert(instance, id: id, snapshot: snapshot)
+        weakEpoch?.insert(instance, id: id, snapshot: snapshot)
+        strongWhole?.insert(instance, id: id, snapshot: snapshot)
+    }
 
     /// Keeps `instance`, which a read on a reader connection made, for `id`. The row's snapshot
     /// stays only if it is true in `epoch` and knows every relationship (as a fetch would keep
     /// it); otherwise it goes, and the next save of the instance writes the row whole.
-    func adoptRead(_ instance: Instance, id: QSAnyID, epoch: UInt64)
+    func adoptRead(_ instance: Instance, id: QSAnyID, epoch: UInt64) {
+        weakWhole?.adoptRead(instance, id: id, epoch: epoch)
+        weakEpoch?.adoptRead(instance, id: id, epoch: epoch)
+        strongWhole?.adoptRead(instance, id: id, epoch: epoch)
+    }
 
     /// Keeps the instances a save hands over (the app's, which the main actor now holds for these
     /// rows), and returns the snapshots the rows have, in order: one look per row for both.
-    func adopt(_ instances: [Instance?], ids: [QSAnyID]) -> [RowSnapshot?]
+    func adopt(_ instances: [Instance?], ids: [QSAnyID]) -> [RowSnapshot?] {
+        weakWhole?.adopt(instances, ids: ids) ?? weakEpoch?.adopt(instances, ids: ids) ?? strongWhole?.adopt(instances, ids: ids) ?? []
+    }
 
     /// The snapshots of `ids`, in order; nil without a look where `isKnownMissing` says there is none.
-    func snapshots(for ids: [QSAnyID], isKnownMissing: [Bool]) -> [RowSnapshot?]
+    func snapshots(for ids: [QSAnyID], isKnownMissing: [Bool]) -> [RowSnapshot?] {
+        weakWhole?.snapshots(for: ids, isKnownMissing: isKnownMissing)
+            ?? weakEpoch?.snapshots(for: ids, isKnownMissing: isKnownMissing)
+            ?? strongWhole?.snapshots(for: ids, isKnownMissing: isKnownMissing) ?? []
+    }
 
     /// Sets the snapshots of these uniqueIDs; an ID without an entry is skipped, and an ID listed
     /// twice gets either of its snapshots.
-    func setSnapshots(_ updates: consuming [(id: QSAnyID, snapshot: RowSnapshot?)])
+    func setSnapshots(_ updates: consuming [(id: QSAnyID, snapshot: RowSnapshot?)]) {
+        if weakWhole != nil {
+            weakWhole?.setSnapshots(updates)
+        } else if weakEpoch != nil {
+            weakEpoch?.setSnapshots(updates)
+        } else {
+            strongWhole?.setSnapshots(updates)
+        }
+    }
 
     /// Changes the snapshots' values at `columns` (positions in the layout) for `ids`. Snapshots
     /// without values (see ``tracksChanges``) have none to change.
-    func patchSnapshots(_ ids: [QSAnyID], columns: [(index: Int, value: SQLValue)])
+    func patchSnapshots(_ ids: [QSAnyID], columns: [(index: Int, value: SQLValue)]) {
+        weakWhole?.patchSnapshots(ids, columns: columns)
+        weakEpoch?.patchSnapshots(ids, columns: columns)
+        strongWhole?.patchSnapshots(ids, columns: columns)
+    }
 
     /// The IDs among `ids` that the table has an entry for, in order.
-    func knownIDs(among ids: [QSAnyID]) -> [QSAnyID]
+    func knownIDs(among ids: [QSAnyID]) -> [QSAnyID] {
+        weakWhole?.knownIDs(among: ids) ?? weakEpoch?.knownIDs(among: ids) ?? strongWhole?.knownIDs(among: ids) ?? []
+    }
 
     /// Every ID the table has an entry for.
-    var allIDs: [QSAnyID] { get }
+    var allIDs: [QSAnyID] {
+        weakWhole?.allIDs ?? weakEpoch?.allIDs ?? strongWhole?.allIDs ?? []
+    }
 
     /// Forgets the rows `ids`: their instances and snapshots.
-    func remove(_ ids: [QSAnyID])
+    func remove(_ ids: [QSAnyID]) {
+        weakWhole?.remove(ids)
+        weakEpoch?.remove(ids)
+        strongWhole?.remove(ids)
+    }
 
     /// Forgets the rows `ids`, and returns the instances that were alive for them.
-    func removeReturningInstances(_ ids: [QSAnyID]) -> [(id: QSAnyID, instance: Instance)]
+    func removeReturningInstances(_ ids: [QSAnyID]) -> [(id: QSAnyID, instance: Instance)] {
+        weakWhole?.removeReturningInstances(ids) ?? weakEpoch?.removeReturningInstances(ids)
+            ?? strongWhole?.removeReturningInstances(ids) ?? []
+    }
 
     /// Keeps `instance` for `id` unless the table has an entry for it (a rolled-back delete puts
     /// back what it removed, but never over an instance a later save in it handed over).
-    func putBack(_ instance: Instance, id: QSAnyID)
+    func putBack(_ instance: Instance, id: QSAnyID) {
+        weakWhole?.putBack(instance, id: id)
+        weakEpoch?.putBack(instance, id: id)
+        strongWhole?.putBack(instance, id: id)
+    }
 
     /// Drops every entry whose instance is gone, with its snapshot.
-    func pruneDeadEntries()
-}
-
-extension KnownRows {
-    /// Keeps `instance` for `id`, with the snapshot the entry has.
-    func insert(_ instance: Instance, id: QSAnyID) {
-        insert(instance, id: id, snapshot: nil)
+    func pruneDeadEntries() {
+        weakWhole?.pruneDeadEntries()
+        weakEpoch?.pruneDeadEntries()
+        strongWhole?.pruneDeadEntries()
     }
 }
