@@ -45,7 +45,13 @@ struct WeaklyHeld: HeldInstance {
     var value: Any? { object }
 
     mutating func hold(_ instance: Instance) {
-        object = instance.object
+        // Matched here rather than read through `Instance.object`, whose result is an extra
+        // retain and release of the object: on the slow path, since the object has a weak
+        // reference (every save of a held instance paid it twice).
+        switch instance {
+        case .weak(let object): self.object = object
+        case .strong(let box): self.object = box  // a weak table is never given one
+        }
     }
 }
 
