@@ -1,4 +1,5 @@
-/// Fetching. Every fetch runs on the database queue after the writes enqueued before it;
+/// Fetching. Every fetch runs on the database queue (or, a short one finding the queue idle, on the
+/// calling thread as the queue) after the writes enqueued before it;
 /// fetches by uniqueID are answered from the caches when they can, with no SQL at all.
 extension QSStore {
     /// The object with `id`, or nil when there is none.
@@ -140,12 +141,13 @@ extension QSStore {
         let registry = self.registry
         let finishedWrites = changeCenter.finishedWrites
         let insertionsBefore = binding.cache.outsideInsertions
-        let transfer = try await database.perform { state in
+        let read: @Sendable (QueueState) throws -> FetchTransfer<Object> = { state in
             let context = QueueContext(state: state, registry: registry)
             var extraValues: [SQLValue] = []
             let objects = try binding.fetch(request, in: context, extraValues: &extraValues)
             return (ObjectsInTransit(value: objects), extraValues, context.made.handOver(), finishedWrites.lastCommitNumber)
         }
+        let transfer = if request.isShort, let done = try database.readIfIdle(read) { done } else { try await database.perform(read) }
         let (objects, extraValues, keepMade, commitNumber) = transfer
         keepMade()
         // What other connections changed, read on the queue before the fetch: the instances
@@ -171,3 +173,10 @@ extension QSStore {
         return try await database.performLetting { state in try work(state.connection) }
     }
 }
+
+/// What a fetch on the queue hands back to the main actor: the objects, the values selected after
+/// each row's columns, the work that keeps the instances it made, and the number of the last
+/// write it reflects.
+private typealias FetchTransfer<Object> = (
+    objects: ObjectsInTransit<[Object]>, extraValues: [SQLValue], keepMade: @MainActor @Sendable () -> Void, commitNumber: UInt64
+)

@@ -64,19 +64,41 @@ final class QueueEntrance {
         return try await queue.perform(work)
     }
 
+    /// Runs `work`, a short read, at once on this thread as the queue when nothing handed over is
+    /// waiting or running there (see ``DatabaseQueue/performIfIdle(_:)``); returns nil, having run
+    /// nothing, when something is. A read can run before nothing but what reads issued now wait
+    /// for anyway, so it sees every write handed over before it.
+    func readIfIdle<Value>(_ work: (QueueState) throws -> Value) throws -> Value? {
+        let notes = registry.takeKnownRowsNotes()
+        let registry = self.registry
+        let result = try queue.performIfIdle { state in
+            if let notes { Self.apply(notes, to: state, registry: registry) }
+            return try work(state)
+        }
+        if result == nil, let notes {
+            queue.enqueue { state in
+                if let state { Self.apply(notes, to: state, registry: registry) }
+            }
+        }
+        return result
+    }
+
     /// Hands the queue what the main actor changed in its instance tables that the queue's own
     /// tables must follow (see ``ObjectCache``), ahead of the work about to be handed over.
     private func handOverNotes() {
         guard let notes = registry.takeKnownRowsNotes() else { return }
         let registry = self.registry
-        let work: @Sendable (QueueState?) -> Void = { state in
-            guard let state else { return }
-            for (name, typeNotes) in notes {
-                guard let binding = registry.binding(named: name) else { continue }
-                typeNotes.apply(to: state.knownRows(of: binding))
-            }
+        queue.enqueue { state in
+            if let state { Self.apply(notes, to: state, registry: registry) }
         }
-        queue.enqueue(work)
+    }
+
+    /// Database queue: makes the queue's tables follow what the main actor changed in its own.
+    private nonisolated static func apply(_ notes: [(String, KnownRowsNotes)], to state: QueueState, registry: TypeRegistry) {
+        for (name, typeNotes) in notes {
+            guard let binding = registry.binding(named: name) else { continue }
+            typeNotes.apply(to: state.knownRows(of: binding))
+        }
     }
 
     /// Closes the connection after everything handed over before.
