@@ -14,6 +14,8 @@ final class TrackedNote: QSChangeTrackingObject {
     var tags: [Tag] = [] { didSet { changedProperties.insert("tags", from: oldValue, to: tags) } }
     var attachments: [Attachment] = []
     var changedProperties = QSChangedProperties()
+    /// How many times the store encoded the instance.
+    private(set) var timesEncoded = 0
 
     init(uniqueID: Int64, text: String) {
         self.uniqueID = uniqueID
@@ -40,6 +42,7 @@ final class TrackedNote: QSChangeTrackingObject {
     }
 
     func encode(to row: inout QSRowEncoder) {
+        timesEncoded += 1
         row["uniqueID"] = uniqueID
         row["text"] = text
         row["archived"] = archived
@@ -58,6 +61,8 @@ final class TrackedTag: QSChangeTrackingObject {
     let uniqueID: String
     var name: String { didSet { changedProperties.insert("name", from: oldValue, to: name) } }
     var changedProperties = QSChangedProperties()
+    /// How many times the store encoded the instance.
+    private(set) var timesEncoded = 0
 
     init(uniqueID: String, name: String) {
         self.uniqueID = uniqueID
@@ -74,6 +79,7 @@ final class TrackedTag: QSChangeTrackingObject {
     }
 
     func encode(to row: inout QSRowEncoder) {
+        timesEncoded += 1
         row["uniqueID"] = uniqueID
         row["name"] = name
     }
@@ -348,8 +354,13 @@ final class TrackedTag: QSChangeTrackingObject {
         await #expect(throws: QSWriteError.self) { try await store.flush() }
         #expect(tags[0].name == "Tag 0", "restored to what the database holds")
         try await store.execute("DROP TRIGGER refuseName")
-        #expect(try await statements { try store.save(tags[0]) }.count == 2, "an insert that finds the row, then a guarded update")
+        // Restored, with its marks gone with the failed save: nothing to write.
+        #expect(try await statements { try store.save(tags[0]) }.count == 0)
         #expect(try await name("t0") == [[.text("Tag 0")]])
+        // Its snapshot went with the rollback: an insert that finds the row, then a guarded update.
+        tags[0].name = "Renamed after the failure"
+        #expect(try await statements { try store.save(tags[0]) }.count == 2)
+        #expect(try await name("t0") == [[.text("Renamed after the failure")]])
         try await store.close()
     }
 }

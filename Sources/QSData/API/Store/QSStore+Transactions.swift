@@ -47,7 +47,9 @@ extension QSStore {
     func restoreMemory(touchedBy writes: [(touches: MemoryTouches?, source: QSChangeSource)]) {
         let registry = self.registry
         let finishedWrites = changeCenter.finishedWrites
+        changeCenter.writeHandedOver()
         database.enqueue { state in
+            defer { finishedWrites.post(.settled) }
             guard let state else { return }
             state.withReadAdoptionsTaken {
                 let context = QueueContext(state: state, registry: registry)
@@ -82,6 +84,7 @@ extension QSStore {
     /// ``performInBackground(_:)``), and ends the background write once it has run.
     func enqueue(_ writes: [PendingWrite], ticket: QSWrite?, inBackground: Bool = false) {
         var transaction = WriteTransaction(writes: writes, ticket: ticket, registry: registry, finishedWrites: changeCenter.finishedWrites)
+        changeCenter.writeHandedOver()
         func work(_ transaction: WriteTransaction) -> @Sendable (QueueState?) -> Void {
             { [weak self] state in
                 transaction.run(on: state)

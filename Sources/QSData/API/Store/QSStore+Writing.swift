@@ -33,7 +33,10 @@ extension QSStore {
         let stamp = WriteStamp.next()
         let binding = try registry.binding(for: Object.self)
         let operation = "save \(objects.count) \(Object.modelName)"
-        let encoder = SaveEncoder(registry: registry, stamp: stamp)
+        // With every earlier write settled and none collected, each instance held shows its row
+        // but for what the app marked since: those with nothing marked need no row at all.
+        let skipsUnchanged = collectedBatch == nil && changeCenter.writesUnsettled == 0
+        let encoder = SaveEncoder(registry: registry, stamp: stamp, skipsUnchanged: skipsUnchanged)
         guard objects.count > SaveEncoder.chunkSize else {
             let (groups, touches) = try encoder.encode(objects, binding: binding)
             return submitWrite(operation, source: source, touches: touches) { writer, change in
@@ -114,6 +117,7 @@ extension QSStore {
         // they are: the commit (or, when an instance refused the values, the rollback) is
         // enqueued right behind it, so the queue never waits for the main actor.
         let transaction = WriteTransaction(writes: [write], ticket: nil, registry: registry, finishedWrites: changeCenter.finishedWrites)
+        changeCenter.writeHandedOver()
         database.enqueue { state in transaction.begin(on: state) }
         do {
             try patchInstances()

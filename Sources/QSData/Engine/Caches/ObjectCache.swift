@@ -46,6 +46,12 @@ final class ObjectCache<Object: QSDataObject> {
         }
     }
 
+    /// Whether `object` is the very instance held for its uniqueID.
+    func holds(_ object: Object) -> Bool {
+        guard let held = table.instance(for: object.uniqueID.anyID) else { return false }
+        return held.object === Instance.reference(object)
+    }
+
     /// Keeps instances a fetch made (the queue's table has them already).
     func insertFetched(ids: [QSAnyID], instances: [Instance]) {
         guard policy != .none else { return }

@@ -13,6 +13,10 @@ final class ChangeCenter {
     /// Live queries, held weakly: releasing one stops it.
     private var listeners: [ObjectIdentifier: WeakCommitListener] = [:]
     let finishedWrites: FinishedWrites
+    /// Write transactions handed to the queue whose outcome the main actor has not taken in yet.
+    /// While there are none, every instance held shows what the database holds of its row, but
+    /// for what the app changed since (see ``SaveBatch/skipsUnchanged``).
+    private(set) var writesUnsettled = 0
 
     init(finishedWrites: FinishedWrites) {
         self.finishedWrites = finishedWrites
@@ -87,6 +91,12 @@ final class ChangeCenter {
 
     // MARK: Delivering
 
+    /// A write transaction (or a restore of writes that never ran) was handed to the queue: it
+    /// posts ``FinishedWrites/Item/settled`` once it has posted its outcome.
+    func writeHandedOver() {
+        writesUnsettled += 1
+    }
+
     /// Hands everything the queue finished to the main actor, in the order it finished.
     func deliverFinishedWork() {
         for (item, commitNumber) in finishedWrites.takeAll() {
@@ -104,6 +114,8 @@ final class ChangeCenter {
                 report(error, writes: writes)
             case .restored(let restores):
                 restore(restores, commitNumber: commitNumber)
+            case .settled:
+                writesUnsettled -= 1
             }
         }
     }

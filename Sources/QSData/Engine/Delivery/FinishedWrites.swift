@@ -12,6 +12,10 @@ final class FinishedWrites: @unchecked Sendable {
         /// Writes that never ran (their batch's body threw) changed instances in memory; these
         /// bring them back.
         case restored([@MainActor @Sendable () -> QSChange])
+        /// A write transaction (or the restore of writes that never ran) has posted all it will:
+        /// once the main actor has taken this in, its outcome is known there (see
+        /// ``ChangeCenter/writesUnsettled``).
+        case settled
     }
 
     private let lock = NSLock()

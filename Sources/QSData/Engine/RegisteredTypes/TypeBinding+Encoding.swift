@@ -5,10 +5,12 @@ extension TypeBinding {
     func encode(_ objects: [Object], into batch: inout SaveBatch, registry: TypeRegistry) throws {
         let group = batch.groupIndex(for: self)
         batch.groups[group].reserveCapacity(adding: objects.count)
+        let skipsUnchanged = skipsUnchanged(in: batch, registry: registry)
         var positions: [Int] = []
         positions.reserveCapacity(objects.count)
         for index in 0 ..< objects.count {
-            positions.append(try encode(objects[index], group: group, throughParent: false, into: &batch, registry: registry))
+            positions.append(try encode(
+                objects[index], group: group, throughParent: false, skipsUnchanged: skipsUnchanged, into: &batch, registry: registry))
         }
         batch.groups[group].setInstances(cache.insertFromApp(objects, at: Array(0 ..< objects.count), stamp: batch.stamp), at: positions)
     }
@@ -20,6 +22,7 @@ extension TypeBinding {
                 problems: ["a relationship to \(description.name) was given children of type \(children.childTypeName)"])
         }
         let group = batch.groupIndex(for: self)
+        let skipsUnchanged = skipsUnchanged(in: batch, registry: registry)
         // Indexes from a range of Int, not an array of the children claimed nor `indices`: in this
         // unspecialised code those look up generic metadata at run time (see `ObjectCache.insertFromApp`).
         var claimed: [Int] = []
@@ -27,16 +30,30 @@ extension TypeBinding {
         for index in 0 ..< typedChildren.count {
             let child = typedChildren[index]
             guard batch.claimChild(of: self, id: child.uniqueID.anyID) else { continue }
-            positions.append(try encode(child, group: group, throughParent: true, into: &batch, registry: registry))
+            positions.append(try encode(
+                child, group: group, throughParent: true, skipsUnchanged: skipsUnchanged, into: &batch, registry: registry))
             claimed.append(index)
         }
         guard !claimed.isEmpty else { return }
         batch.groups[group].setInstances(cache.insertFromApp(typedChildren, at: claimed, stamp: batch.stamp), at: positions)
     }
 
+    /// Whether this save leaves the held instances of the type that marked nothing unencoded
+    /// (see ``SaveBatch/skipsUnchanged`` for which types can).
+    private func skipsUnchanged(in batch: SaveBatch, registry: TypeRegistry) -> Bool {
+        batch.skipsUnchanged && changeMarks != nil && description.relationships.isEmpty
+            && !registry.siblings(of: self).contains(where: \.cachesInstances)
+    }
+
     /// Encodes `object` into the group at `group`, as an object saved itself or as a child reached
-    /// through a parent; returns the position of its row there.
-    private func encode(_ object: Object, group: Int, throughParent: Bool, into batch: inout SaveBatch, registry: TypeRegistry) throws -> Int {
+    /// through a parent; returns the position of its row there. With `skipsUnchanged`, the
+    /// instance held for its row that marked nothing adds its row unencoded.
+    private func encode(
+        _ object: Object, group: Int, throughParent: Bool, skipsUnchanged: Bool, into batch: inout SaveBatch, registry: TypeRegistry
+    ) throws -> Int {
+        if skipsUnchanged, let changeMarks, changeMarks.read(object).isEmpty, cache.holds(object) {
+            return batch.groups[group].appendUnchanged(object.uniqueID.anyID)
+        }
         object.encode(to: &batch.groups[group].encoder)
         let encoded = try batch.groups[group].encoder.finish()
         var markedColumns: [Int] = []

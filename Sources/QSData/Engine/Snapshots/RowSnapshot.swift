@@ -43,6 +43,10 @@ struct RowSnapshot: Sendable {
         RowSnapshot(values: values, lookups: lookups, epoch: 0)
     }
 
+    /// The row of a held instance a save leaves unencoded, since it marked nothing: no values
+    /// (see ``SaveBatch/skipsUnchanged``).
+    static let unencoded = RowSnapshot(values: [], lookups: [], epoch: 0)
+
     /// An encoded row (see ``encoded(values:lookups:)``) as the snapshot of the row just inserted
     /// in `epoch`: a relationship its object left alone has no lookup rows yet.
     func inserted(in epoch: UInt64) -> RowSnapshot {

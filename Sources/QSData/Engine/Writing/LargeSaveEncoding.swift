@@ -31,8 +31,8 @@ final class LargeSaveEncoding: @unchecked Sendable {
     private var failure: (any Error)?
     private var stopAsked = false
 
-    init(stamp: UInt64) {
-        batch = SaveBatch(stamp: stamp)
+    init(stamp: UInt64, skipsUnchanged: Bool) {
+        batch = SaveBatch(stamp: stamp, skipsUnchanged: skipsUnchanged)
     }
 
     /// Main actor: adds the groups of the chunk just encoded, for the queue to write.

@@ -53,6 +53,8 @@ struct RowWriter {
         var existing: [QSAnyID] = []
         defer { tracker.recordExisting(existing, in: table) }
         for (offset, row) in group.rows.enumerated() {
+            // A held instance that marked nothing, its row as the database holds it: kept above.
+            if group.isUnchanged(offset) { continue }
             let id = group.ids[offset]
             if group.isReachedThroughParent(offset) {
                 if state.knownValueRows.contains(id, in: table) { continue }

@@ -17,6 +17,10 @@ struct SaveBatch {
         /// ``QSChangeTrackingObject``), the positions of the columns its object marked; empty
         /// for any other type.
         private(set) var markedColumns: [[Int]] = []
+        /// Per row, for a type whose instances record what they set, whether it is a held
+        /// instance with nothing marked, left unencoded (see ``SaveBatch/skipsUnchanged``);
+        /// empty for any other type.
+        private(set) var unchanged: [Bool] = []
 
         private let keepsInstances: Bool
         private let tracksChanges: Bool
@@ -38,7 +42,21 @@ struct SaveBatch {
             } else {
                 reachedThroughParent.append(throughParent)
             }
-            if tracksChanges { markedColumns.append(marked) }
+            if tracksChanges {
+                markedColumns.append(marked)
+                unchanged.append(false)
+            }
+            return ids.count - 1
+        }
+
+        /// Adds the row of a held instance that marked nothing, without its values: the
+        /// queue keeps the instance and writes nothing for it. Returns its position.
+        mutating func appendUnchanged(_ id: QSAnyID) -> Int {
+            ids.append(id)
+            rows.append(RowSnapshot.unencoded)
+            instances.append(nil)
+            markedColumns.append([])
+            unchanged.append(true)
             return ids.count - 1
         }
 
@@ -53,7 +71,10 @@ struct SaveBatch {
             } else {
                 reachedThroughParent.reserveCapacity(capacity)
             }
-            if tracksChanges { markedColumns.reserveCapacity(capacity) }
+            if tracksChanges {
+                markedColumns.reserveCapacity(capacity)
+                unchanged.reserveCapacity(capacity)
+            }
         }
 
         /// Sets the instances of the rows at `positions`, in order.
@@ -67,7 +88,7 @@ struct SaveBatch {
                 // Whether an ID comes twice: an object listed twice, or saved both itself and as
                 // the child of another. Looked for once, over the finished list.
                 binding: binding, ids: ids, rows: rows, repeatsIDs: ids.repeatsAnID, reachedThroughParent: reachedThroughParent,
-                markedColumns: markedColumns, instances: ObjectsInTransit(value: instances))
+                markedColumns: markedColumns, unchanged: unchanged, instances: ObjectsInTransit(value: instances))
         }
 
         /// Forgets the rows handed over.
@@ -77,6 +98,7 @@ struct SaveBatch {
             instances = []
             reachedThroughParent = []
             markedColumns = []
+            unchanged = []
         }
     }
 
@@ -96,9 +118,20 @@ struct SaveBatch {
     /// The ``WriteStamp`` of the save being encoded: the instances it caches are marked with it,
     /// even when a large save encodes them turns later, after other writes took stamps of their own.
     let stamp: UInt64
+    /// Whether a held instance that marked nothing is left unencoded, and its row unwritten.
+    ///
+    /// True when the save began with every earlier write settled on the main actor (committed,
+    /// or rolled back and its instances restored) and outside a batch: then every instance the
+    /// main actor holds shows what the database holds of its row, but for the properties it
+    /// marked since (another writer's change to the row is merged into it the same way, marks
+    /// kept). Only for a type that records what it sets, has no relationships (whose children
+    /// a save must still compare) and shares its table with no other type that keeps instances
+    /// (which a save patches).
+    let skipsUnchanged: Bool
 
-    init(stamp: UInt64) {
+    init(stamp: UInt64, skipsUnchanged: Bool) {
         self.stamp = stamp
+        self.skipsUnchanged = skipsUnchanged
     }
     private var groupIndexByBinding: [ObjectIdentifier: Int] = [:]
     private var claimedChildren: Set<ChildKey> = []
@@ -180,12 +213,16 @@ struct SaveGroup: Sendable {
     /// Per row, for a type whose instances record what they set, the positions of the columns
     /// its object marked (see ``QSChangeTrackingObject``); empty for any other type.
     let markedColumns: [[Int]]
+    /// Per row, for a type whose instances record what they set, whether it is a held instance
+    /// that marked nothing, left unencoded: nothing is written for it (see
+    /// ``SaveBatch/skipsUnchanged``). Empty for any other type.
+    private let unchanged: [Bool]
     /// Per row, for a type that keeps instances, the instance saved (see ``SaveBatch/Group``).
     private let transit: ObjectsInTransit<[Instance?]>
 
     init(
         binding: any AnyTypeBinding, ids: [QSAnyID], rows: [RowSnapshot], repeatsIDs: Bool, reachedThroughParent: [Bool],
-        markedColumns: [[Int]], instances: ObjectsInTransit<[Instance?]>
+        markedColumns: [[Int]], unchanged: [Bool], instances: ObjectsInTransit<[Instance?]>
     ) {
         self.binding = binding
         self.ids = ids
@@ -193,7 +230,13 @@ struct SaveGroup: Sendable {
         self.repeatsIDs = repeatsIDs
         self.reachedThroughParent = reachedThroughParent
         self.markedColumns = markedColumns
+        self.unchanged = unchanged
         transit = instances
+    }
+
+    /// Whether the row at `offset` is a held instance that marked nothing, left unencoded.
+    func isUnchanged(_ offset: Int) -> Bool {
+        offset < unchanged.count && unchanged[offset]
     }
 
     /// Whether the row at `offset` is a value-type child reached through a parent.

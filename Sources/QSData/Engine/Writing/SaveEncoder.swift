@@ -9,10 +9,13 @@ struct SaveEncoder {
     let registry: TypeRegistry
     /// The save's ``WriteStamp``, taken when the app called it.
     let stamp: UInt64
+    /// Whether held instances that changed nothing are left out of the rows (see
+    /// ``SaveBatch/skipsUnchanged``).
+    let skipsUnchanged: Bool
 
     /// Encodes `objects` at once; returns their rows and what the save changed in memory.
     func encode<Object>(_ objects: [Object], binding: TypeBinding<Object>) throws -> (groups: [SaveGroup], touches: MemoryTouches) {
-        var batch = SaveBatch(stamp: stamp)
+        var batch = SaveBatch(stamp: stamp, skipsUnchanged: skipsUnchanged)
         do {
             try binding.encode(objects, into: &batch, registry: registry)
             let groups = batch.finished
@@ -31,7 +34,7 @@ struct SaveEncoder {
     /// Stops early when the write has failed; ``LargeSaveEncoding/encodeRestNow()`` encodes
     /// whatever is left at once.
     func beginEncoding<Object>(_ objects: [Object], binding: TypeBinding<Object>) throws -> LargeSaveEncoding {
-        let encoding = LargeSaveEncoding(stamp: stamp)
+        let encoding = LargeSaveEncoding(stamp: stamp, skipsUnchanged: skipsUnchanged)
         binding.cache.reserveCapacity(adding: objects.count)
         try encodeChunk(of: objects, from: 0, binding: binding, into: encoding)
         encoding.nextStart = Self.chunkSize
@@ -100,7 +103,8 @@ struct SaveEncoder {
             let siblings = registry.siblings(of: group.binding).filter(\.cachesInstances)
             guard !siblings.isEmpty else { continue }
             let names = group.binding.layout.names
-            for (offset, (id, row)) in zip(group.ids, group.rows).enumerated() where !group.isReachedThroughParent(offset) {
+            for (offset, (id, row)) in zip(group.ids, group.rows).enumerated()
+            where !group.isReachedThroughParent(offset) && !group.isUnchanged(offset) {
                 for sibling in siblings where sibling.hasCachedInstance(id) {
                     let columns = Dictionary(uniqueKeysWithValues: zip(names, row.values))
                     touches.changed(sibling, ids: try sibling.patchCachedInstances(ids: [id], with: columns, timing: .saved(stamp: stamp)))

@@ -94,6 +94,7 @@ struct WriteTransaction: Sendable {
                 finishedWrites.post(.committed(change, operation: operation, afterCommit: afterCommit))
             }
             if let appSQLChanges = open.appSQLChanges { finishedWrites.post(appSQLChanges) }
+            finishedWrites.post(.settled)
             whenEnding(state)
             finishTickets(failure: nil, committed: open.committed.map(\.change))
             return
@@ -119,6 +120,7 @@ struct WriteTransaction: Sendable {
         } else {
             post([])
         }
+        finishedWrites.post(.settled)
         whenEnding(state)
         finishTickets(failure: failure, committed: [])
     }
