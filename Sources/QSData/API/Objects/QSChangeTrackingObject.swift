@@ -38,6 +38,10 @@
 /// rolled back) is written whole. When the store itself calls `update(from:)` (a bulk update, a
 /// change from another writer), the marks are what they were before the call. A column left
 /// unmarked after the app set it is not saved: mark every stored property `encode(to:)` writes.
+///
+/// Once every earlier write has settled, a save outside a batch does not even encode a held
+/// instance that marked nothing, when the type has no relationships and no other type that keeps
+/// instances reads its table: its row already holds what it shows.
 /// Relationships need no mark (the store compares their children), and a mark that names one is
 /// ignored; a mark that names neither a column nor a relationship fails the save with
 /// ``QSDataError/unknownColumn(type:column:)``.
