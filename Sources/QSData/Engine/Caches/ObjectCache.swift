@@ -46,10 +46,11 @@ final class ObjectCache<Object: QSDataObject> {
         }
     }
 
-    /// Whether `object` is the very instance held for its uniqueID.
-    func holds(_ object: Object) -> Bool {
-        guard let held = table.instance(for: object.uniqueID.anyID) else { return false }
-        return held.object === Instance.reference(object)
+    /// The instance held for `object`'s uniqueID, as the tables keep it, when it is `object`
+    /// itself; nil otherwise.
+    func heldInstance(of object: Object) -> Instance? {
+        guard let held = table.instance(for: object.uniqueID.anyID), held.object === Instance.reference(object) else { return nil }
+        return held
     }
 
     /// Keeps instances a fetch made (the queue's table has them already).

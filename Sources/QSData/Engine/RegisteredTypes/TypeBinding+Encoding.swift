@@ -6,13 +6,20 @@ extension TypeBinding {
         let group = batch.groupIndex(for: self)
         batch.groups[group].reserveCapacity(adding: objects.count)
         let skipsUnchanged = skipsUnchanged(in: batch, registry: registry)
+        // The objects encoded, and where their rows are: the main actor's table keeps them. One
+        // left unencoded is the very instance it holds already.
+        var encoded: [Int] = []
         var positions: [Int] = []
+        encoded.reserveCapacity(objects.count)
         positions.reserveCapacity(objects.count)
         for index in 0 ..< objects.count {
-            positions.append(try encode(
-                objects[index], group: group, throughParent: false, skipsUnchanged: skipsUnchanged, into: &batch, registry: registry))
+            guard let position = try encode(
+                objects[index], group: group, throughParent: false, skipsUnchanged: skipsUnchanged, into: &batch, registry: registry)
+            else { continue }
+            encoded.append(index)
+            positions.append(position)
         }
-        batch.groups[group].setInstances(cache.insertFromApp(objects, at: Array(0 ..< objects.count), stamp: batch.stamp), at: positions)
+        batch.groups[group].setInstances(cache.insertFromApp(objects, at: encoded, stamp: batch.stamp), at: positions)
     }
 
     func addChildren(_ children: any RelatedChildren, to batch: inout SaveBatch, registry: TypeRegistry) throws {
@@ -29,9 +36,11 @@ extension TypeBinding {
         var positions: [Int] = []
         for index in 0 ..< typedChildren.count {
             let child = typedChildren[index]
-            guard batch.claimChild(of: self, id: child.uniqueID.anyID) else { continue }
-            positions.append(try encode(
-                child, group: group, throughParent: true, skipsUnchanged: skipsUnchanged, into: &batch, registry: registry))
+            guard batch.claimChild(of: self, id: child.uniqueID.anyID),
+                  let position = try encode(
+                      child, group: group, throughParent: true, skipsUnchanged: skipsUnchanged, into: &batch, registry: registry)
+            else { continue }
+            positions.append(position)
             claimed.append(index)
         }
         guard !claimed.isEmpty else { return }
@@ -47,12 +56,14 @@ extension TypeBinding {
 
     /// Encodes `object` into the group at `group`, as an object saved itself or as a child reached
     /// through a parent; returns the position of its row there. With `skipsUnchanged`, the
-    /// instance held for its row that marked nothing adds its row unencoded.
+    /// instance held for its row that marked nothing adds its row unencoded, with the instance,
+    /// and returns nil: the main actor's table has nothing to change.
     private func encode(
         _ object: Object, group: Int, throughParent: Bool, skipsUnchanged: Bool, into batch: inout SaveBatch, registry: TypeRegistry
-    ) throws -> Int {
-        if skipsUnchanged, let changeMarks, changeMarks.read(object).isEmpty, cache.holds(object) {
-            return batch.groups[group].appendUnchanged(object.uniqueID.anyID)
+    ) throws -> Int? {
+        if skipsUnchanged, let changeMarks, changeMarks.read(object).isEmpty, let held = cache.heldInstance(of: object) {
+            batch.groups[group].appendUnchanged(object.uniqueID.anyID, instance: held)
+            return nil
         }
         object.encode(to: &batch.groups[group].encoder)
         let encoded = try batch.groups[group].encoder.finish()

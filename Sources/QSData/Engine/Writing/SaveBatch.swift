@@ -49,15 +49,14 @@ struct SaveBatch {
             return ids.count - 1
         }
 
-        /// Adds the row of a held instance that marked nothing, without its values: the
-        /// queue keeps the instance and writes nothing for it. Returns its position.
-        mutating func appendUnchanged(_ id: QSAnyID) -> Int {
+        /// Adds the row of `instance`, held for it and marking nothing, without its values: the
+        /// queue keeps the instance and writes nothing for it.
+        mutating func appendUnchanged(_ id: QSAnyID, instance: Instance) {
             ids.append(id)
             rows.append(RowSnapshot.unencoded)
-            instances.append(nil)
+            instances.append(instance)
             markedColumns.append([])
             unchanged.append(true)
-            return ids.count - 1
         }
 
         /// Makes room for `count` more rows, so that encoding many objects never stops to grow
