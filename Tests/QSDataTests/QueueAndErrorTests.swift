@@ -43,6 +43,29 @@ import Testing
         observation.cancel()
     }
 
+    /// The failed save's instances are put back to what the database holds, read right after the
+    /// rollback; an instance the app saved again before the failure reached the main actor keeps
+    /// what that later save holds, which the database holds too once it commits.
+    @Test func aRestoreLeavesAnInstanceSavedAgainSinceAsThatSaveLeftIt() async throws {
+        let store = try await Fixtures.openStore()
+        let note = Note(uniqueID: 32_000, text: "first")
+        try store.save(note)
+        try await store.flush()
+        try await store.execute("""
+            CREATE TEMP TRIGGER refuseText BEFORE UPDATE OF text ON notes WHEN NEW.text = 'refused'
+            BEGIN SELECT RAISE(ABORT, 'text refused'); END
+            """)
+        note.text = "refused"
+        try store.save(note)
+        note.text = "accepted"
+        try store.save(note)
+        let error = await #expect(throws: QSWriteError.self) { try await store.flush() }
+        #expect(error?.operation == "save 1 Note")
+        #expect(note.text == "accepted")
+        #expect(try await store.fetchRows("SELECT text FROM notes WHERE uniqueID = 32000") == [[.text("accepted")]])
+        try await store.close()
+    }
+
     @Test func aCachedInstanceThatRefusesABulkUpdateIsReportedAndForgotten() async throws {
         let store = try await QSStore.open(
             at: Fixtures.temporaryDatabaseURL(), model: Fixtures.model(),

@@ -137,17 +137,22 @@ import Testing
         try await store.close()
     }
 
-    /// Random renames, saves of some or all tags, updates `where:`, the app's own SQL and batches,
-    /// flushed now and then. Whatever the order, once everything has settled each tag that marked
-    /// nothing shows its row, and a save of every tag leaves the rows and the tags alike.
+    /// Random renames, saves of some or all tags, saves that fail, updates `where:`, the app's own
+    /// SQL and batches, flushed now and then. Whatever the order, once everything has settled each
+    /// tag that marked nothing shows its row, and a save of every tag leaves the rows and the tags
+    /// alike.
     ///
-    /// Left out: bulk updates by IDs and saves that fail. Either, in flight while later writes of
-    /// the same rows are made, has its instances patched or restored when it settles, after those
-    /// writes: an older value then stands in memory over a newer one in the row (with or without
-    /// the skipping tested here).
+    /// Left out: bulk updates by IDs. One made while an earlier write of the same column is in
+    /// flight has that write's patch (or, if it fails, its restore) reach the instance after it,
+    /// with the older value: the row then holds the newer one (with or without the skipping
+    /// tested here). Tracking who set which column last, per instance, would fix it.
     @Test(arguments: Array(1 ... 12) as [UInt64])
     func randomWritesLeaveTheRowsAndTheInstancesAlike(seed: UInt64) async throws {
         let (store, tags) = try await openStore()
+        try await store.execute("""
+            CREATE TEMP TRIGGER refuseName BEFORE UPDATE OF name ON tags WHEN NEW.name LIKE 'refused%'
+            BEGIN SELECT RAISE(ABORT, 'name refused'); END
+            """)
         var random = SeededGenerator(seed: seed)
         var serial = 0
         func newName(_ prefix: String = "n") -> String {
@@ -158,7 +163,11 @@ import Testing
             tags.filter { _ in Bool.random(using: &random) }
         }
         func settledTagsShowTheirRows() async throws {
-            try await store.flush()
+            do {
+                try await store.flush()
+            } catch let failure as QSWriteError {
+                #expect(failure.wasRolledBack, "only the refused saves fail")
+            }
             let rows = try await names(in: store)
             for (tag, row) in zip(tags, rows) where tag.changedProperties.isEmpty {
                 #expect(row == .text(tag.name), "seed \(seed): \(tag.uniqueID) holds \(tag.name), its row \(row)")
@@ -166,12 +175,15 @@ import Testing
         }
         for _ in 0 ..< 60 {
             let tag = tags[Int.random(in: 0 ..< tags.count, using: &random)]
-            switch Int.random(in: 0 ..< 7, using: &random) {
+            switch Int.random(in: 0 ..< 8, using: &random) {
             case 0, 1: tag.name = newName()
             case 2: try store.save(someTags())
             case 3: try store.save(tags)
             case 4: try store.update(TrackedTag.self, where: "uniqueID = ?", arguments: [.text(tag.uniqueID)], set: ["name": newName("w")])
             case 5: try await store.execute("UPDATE tags SET name = ? WHERE uniqueID = ?", [.text(newName("sql")), .text(tag.uniqueID)])
+            case 6:
+                tag.name = newName("refused")
+                try store.save(tag)
             default:
                 try store.performBatch {
                     try store.update(TrackedTag.self, where: "uniqueID = ?", arguments: [.text(tag.uniqueID)], set: ["name": newName("b")])
@@ -180,6 +192,7 @@ import Testing
             }
             if Int.random(in: 0 ..< 4, using: &random) == 0 { try await settledTagsShowTheirRows() }
         }
+        for tag in tags where tag.name.hasPrefix("refused") { tag.name = newName() }
         try store.save(tags)
         try await settledTagsShowTheirRows()
         #expect(tags.allSatisfy { $0.changedProperties.isEmpty })

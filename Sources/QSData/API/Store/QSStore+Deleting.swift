@@ -58,7 +58,7 @@ extension QSStore {
         let binding = try registry.binding(for: type)
         let table = binding.description.table
         try checkDenials(onTable: table, ids: ids)
-        let touches = MemoryTouches()
+        let touches = MemoryTouches(stamp: stamp)
         registry.forgetDeleted([table: ids], timing: .atOnce, touches: touches)
         let argument = IDList.json(ids)
         let registry = self.registry

@@ -81,12 +81,12 @@ extension QSStore {
         _ type: Object.Type, anyIDs ids: [QSAnyID], set values: [String: any QSColumnValue], source: QSChangeSource
     ) throws -> QSWrite {
         try beginWrite()
-        _ = WriteStamp.next()
+        let stamp = WriteStamp.next()
         let binding = try registry.binding(for: type)
         let columns = try binding.columnValues(values)
         let patch = Dictionary(uniqueKeysWithValues: columns.map { ($0.name, $0.value) })
         let bindings = [binding] + registry.siblings(of: binding)
-        let touches = MemoryTouches()
+        let touches = MemoryTouches(stamp: stamp)
         // A restore after a failure brings back every instance the patch may have reached.
         for typeBinding in bindings { touches.changed(typeBinding, ids: ids) }
         let argument = IDList.json(ids)

@@ -47,7 +47,7 @@ extension TypeBinding {
         return try encoder.finish().relationships[position].map { !$0.childIDs.isEmpty } ?? false
     }
 
-    func restoreCachedInstances(ids: [QSAnyID], in context: QueueContext) throws -> @MainActor @Sendable () -> [QSAnyID] {
+    func restoreCachedInstances(ids: [QSAnyID], stamp: UInt64, in context: QueueContext) throws -> @MainActor @Sendable () -> [QSAnyID] {
         guard cachePolicy != .none, !ids.isEmpty else { return { [] } }
         var request = FetchRequest.ids(ids)
         request.bypassesCache = true
@@ -56,12 +56,14 @@ extension TypeBinding {
         // of the instance it adopted for it, as the main actor's does below.
         let found = Set(stored.value.map(\.uniqueID.anyID))
         context.state.knownRows(of: self).remove(ids.filter { !found.contains($0) })
-        return { self.restore(ids: ids, from: stored.value) }
+        return { self.restore(ids: ids, from: stored.value, timing: .afterCommit(of: stamp)) }
     }
 
-    /// Makes the cached instances hold what `stored` holds, and forgets those of the
-    /// `ids` that have no row.
-    @MainActor private func restore(ids: [QSAnyID], from stored: [Object]) -> [QSAnyID] {
+    /// Makes the cached instances hold what `stored` holds, and forgets those of the `ids` that
+    /// have no row. An instance `timing` skips (the app saved it again after the write that
+    /// rolled back, before this reached the main actor) keeps what that later save holds: read
+    /// back here, the row is older than it.
+    @MainActor private func restore(ids: [QSAnyID], from stored: [Object], timing: PatchTiming) -> [QSAnyID] {
         var encoder = QSRowEncoder(layout: layout)
         let row = QSRow(layout: layout, values: [], parentID: .integer(0))
         var restored: [QSAnyID] = []
@@ -69,7 +71,7 @@ extension TypeBinding {
         for object in stored {
             let id = object.uniqueID.anyID
             found.insert(id)
-            guard let current = cache.object(for: object.uniqueID) else { continue }
+            guard let current = cache.object(for: object.uniqueID), !timing.skips(object.uniqueID, in: cache) else { continue }
             object.encode(to: &encoder)
             do {
                 let (values, related) = try encoder.finish()
@@ -80,6 +82,7 @@ extension TypeBinding {
             restored.append(id)
         }
         let gone = ids.filter { !found.contains($0) }.compactMap { Object.UniqueID(anyID: $0) }
+            .filter { !timing.skips($0, in: cache) }
         restored += cache.removeDeleted(gone.map { $0.anyID }).map { $0.uniqueID.anyID }
         return restored
     }

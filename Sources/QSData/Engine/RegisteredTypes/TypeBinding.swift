@@ -20,8 +20,9 @@ protocol AnyTypeBinding: AnyObject, Sendable {
     func childrenByParent(_ rows: LookupRows, in context: QueueContext) throws -> ChildrenByParent
 
     /// Reads the rows of `ids` as the database holds them, and returns the main-actor work that
-    /// makes the cached instances match. The work returns the IDs it patched or evicted.
-    func restoreCachedInstances(ids: [QSAnyID], in context: QueueContext) throws -> @MainActor @Sendable () -> [QSAnyID]
+    /// makes the cached instances match, but for those the app saved through a write after the
+    /// write `stamp`, which rolled back. The work returns the IDs it patched or evicted.
+    func restoreCachedInstances(ids: [QSAnyID], stamp: UInt64, in context: QueueContext) throws -> @MainActor @Sendable () -> [QSAnyID]
 
     /// Re-reads the rows of `ids` another writer changed, and returns the main-actor work that
     /// patches the instances kept for them (see ``TypeBinding/outsideChangeWork(ids:in:)``).

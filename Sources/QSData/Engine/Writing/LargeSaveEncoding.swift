@@ -17,7 +17,7 @@ final class LargeSaveEncoding: @unchecked Sendable {
     /// storage (and the same set of written children) instead of copying it.
     var batch: SaveBatch
     /// What the save changed in memory, put back if its write rolls back (locks on its own).
-    let touches = MemoryTouches()
+    let touches: MemoryTouches
     /// Main actor only: where the next chunk begins in the saved objects.
     var nextStart = 0
     /// Main actor only: encodes every chunk left, at once (see ``encodeRestNow()``).
@@ -33,6 +33,7 @@ final class LargeSaveEncoding: @unchecked Sendable {
 
     init(stamp: UInt64, skipsUnchanged: Bool) {
         batch = SaveBatch(stamp: stamp, skipsUnchanged: skipsUnchanged)
+        touches = MemoryTouches(stamp: stamp)
     }
 
     /// Main actor: adds the groups of the chunk just encoded, for the queue to write.

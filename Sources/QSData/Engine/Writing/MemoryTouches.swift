@@ -6,11 +6,18 @@ import Foundation
 /// Filled on the main actor while the write is prepared (a large save adds each chunk as it
 /// encodes it); read on the database queue when the write's transaction rolls back.
 final class MemoryTouches: @unchecked Sendable {
+    /// The ``WriteStamp`` of the write: an instance the app saved through a later write keeps what
+    /// that save holds when this one's rollback is restored.
+    let stamp: UInt64
     private let lock = NSLock()
     private var idsByBinding: [ObjectIdentifier: (binding: any AnyTypeBinding, ids: [QSAnyID])] = [:]
     private var undos: [@MainActor @Sendable () -> Void] = []
     /// The rows whose instances the write took out of a cache (their rows deleted), by table.
     private var removedByTable: [String: [QSAnyID]] = [:]
+
+    init(stamp: UInt64) {
+        self.stamp = stamp
+    }
 
     /// The cached instances of `binding` with these IDs were changed in memory.
     func changed(_ binding: any AnyTypeBinding, ids: some Sequence<QSAnyID>) {
@@ -93,7 +100,7 @@ final class MemoryTouches: @unchecked Sendable {
         var patches: [(name: String, work: @MainActor @Sendable () -> [QSAnyID])] = []
         for (binding, ids) in touched {
             do {
-                patches.append((binding.description.name, try binding.restoreCachedInstances(ids: ids, in: context)))
+                patches.append((binding.description.name, try binding.restoreCachedInstances(ids: ids, stamp: stamp, in: context)))
             } catch {
                 // The rows can't be read back: forget the instances, so the next fetch reads them.
                 patches.append((binding.description.name, { binding.evict(ids, afterCommitOf: nil); return ids }))

@@ -19,7 +19,7 @@ struct SaveEncoder {
         do {
             try binding.encode(objects, into: &batch, registry: registry)
             let groups = batch.finished
-            let touches = MemoryTouches()
+            let touches = MemoryTouches(stamp: stamp)
             try patchSiblings(of: groups, touches: touches)
             batch.handedOver()
             return (groups, touches)
