@@ -66,6 +66,23 @@ import Testing
         try await store.close()
     }
 
+    /// An update `where:` patches its instances once it commits; a bulk update by IDs made before
+    /// that patches them at once. The earlier update's patch, arriving after, leaves the column the
+    /// later one set and sets its own others.
+    @Test func anUpdateWhereLeavesWhatALaterUpdateByIDsSetInMemory() async throws {
+        let store = try await Fixtures.openStore()
+        let note = Note(uniqueID: 33_000, text: "first")
+        try store.save(note)
+        try await store.flush()
+        try store.update(Note.self, where: "uniqueID = 33000", set: ["text": "by condition", "archived": true])
+        try store.update(Note.self, ids: [33_000], set: ["text": "by ID"])
+        #expect(note.text == "by ID" && !note.archived)
+        try await store.flush()
+        #expect(note.text == "by ID" && note.archived)
+        #expect(try await store.fetchRows("SELECT text, archived FROM notes WHERE uniqueID = 33000") == [[.text("by ID"), .integer(1)]])
+        try await store.close()
+    }
+
     @Test func aCachedInstanceThatRefusesABulkUpdateIsReportedAndForgotten() async throws {
         let store = try await QSStore.open(
             at: Fixtures.temporaryDatabaseURL(), model: Fixtures.model(),

@@ -99,7 +99,7 @@ extension QSStore {
             touches: touches, ticket: QSWrite(operation: "update \(ids.count) \(Object.modelName)", center: changeCenter))
         func patchInstances() throws {
             for typeBinding in bindings {
-                try typeBinding.patchCachedInstances(ids: ids, with: patch, timing: .atOnce)
+                try typeBinding.patchCachedInstances(ids: ids, with: patch, timing: .updatedByID(stamp: stamp))
             }
         }
         guard collectedBatch == nil else {

@@ -19,6 +19,11 @@ final class ObjectCache<Object: QSDataObject> {
     private let table: InstanceTable
     /// What the queue's table must hear of before the next work reaches it.
     private var notes = KnownRowsNotes()
+    /// Per instance, the columns (positions in the layout) bulk updates by uniqueIDs set in memory,
+    /// each with the stamp of the last update to set it: an earlier write's patch or restore that
+    /// reaches the main actor after them leaves those columns as they are. Emptied whenever every
+    /// write has settled (no such patch is left to come).
+    private var columnsSetByID: [QSAnyID: [Int: UInt64]] = [:]
 
     nonisolated init(policy: Policy) {
         self.policy = policy
@@ -129,6 +134,22 @@ final class ObjectCache<Object: QSDataObject> {
     func savedByApp(_ id: Object.UniqueID, after stamp: UInt64, relationships: Bool) -> Bool {
         guard policy != .none else { return false }
         return table.savedByApp(id.anyID, after: stamp, relationships: relationships)
+    }
+
+    /// Notes that a bulk update by uniqueIDs, `stamp`, set `columns` of the instance for `id`.
+    func noteColumnsSetByID(_ columns: [Int], of id: Object.UniqueID, stamp: UInt64) {
+        for column in columns { columnsSetByID[id.anyID, default: [:]][column] = stamp }
+    }
+
+    /// The columns of the instance for `id` that a bulk update by uniqueIDs after `stamp` set.
+    func columnsSetByID(of id: Object.UniqueID, after stamp: UInt64) -> Set<Int> {
+        guard !columnsSetByID.isEmpty, let columns = columnsSetByID[id.anyID] else { return [] }
+        return Set(columns.compactMap { column, setAt in setAt > stamp ? column : nil })
+    }
+
+    /// Every write has settled: no earlier write's patch or restore is left to come.
+    func forgetColumnsSetByID() {
+        if !columnsSetByID.isEmpty { columnsSetByID = [:] }
     }
 
     /// Forgets the instances for `ids` because the rows went (a delete, whose write tells the

@@ -17,6 +17,8 @@ final class ChangeCenter {
     /// While there are none, every instance held shows what the database holds of its row, but
     /// for what the app changed since (see ``SaveBatch/skipsUnchanged``).
     private(set) var writesUnsettled = 0
+    /// Runs each time the last unsettled write settles.
+    var whenAllSettled: (@MainActor () -> Void)?
 
     init(finishedWrites: FinishedWrites) {
         self.finishedWrites = finishedWrites
@@ -116,6 +118,7 @@ final class ChangeCenter {
                 restore(restores, commitNumber: commitNumber)
             case .settled:
                 writesUnsettled -= 1
+                if writesUnsettled == 0 { whenAllSettled?() }
             }
         }
     }

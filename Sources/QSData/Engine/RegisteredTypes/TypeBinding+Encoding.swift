@@ -114,9 +114,10 @@ extension TypeBinding {
             else { continue }
             current.encode(to: &encoder)
             var (values, related) = try encoder.finish()
-            for (index, value) in overlay { values[index] = value }
+            let kept = timing.columnsKept(typedID, in: cache)
+            for (index, value) in overlay where !kept.contains(index) { values[index] = value }
             try replace(current, values: values, related: related, id: id, using: row)
-            timing.record(typedID, in: cache)
+            timing.record(typedID, columns: overlay.map(\.0), in: cache)
             patched.append(id)
         }
         return patched

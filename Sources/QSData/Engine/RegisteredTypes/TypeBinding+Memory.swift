@@ -61,8 +61,9 @@ extension TypeBinding {
 
     /// Makes the cached instances hold what `stored` holds, and forgets those of the `ids` that
     /// have no row. An instance `timing` skips (the app saved it again after the write that
-    /// rolled back, before this reached the main actor) keeps what that later save holds: read
-    /// back here, the row is older than it.
+    /// rolled back, before this reached the main actor) keeps what that later save holds, and
+    /// columns a later bulk update by uniqueIDs set keep what it set: read back here, the row is
+    /// older than they are.
     @MainActor private func restore(ids: [QSAnyID], from stored: [Object], timing: PatchTiming) -> [QSAnyID] {
         var encoder = QSRowEncoder(layout: layout)
         let row = QSRow(layout: layout, values: [], parentID: .integer(0))
@@ -72,9 +73,16 @@ extension TypeBinding {
             let id = object.uniqueID.anyID
             found.insert(id)
             guard let current = cache.object(for: object.uniqueID), !timing.skips(object.uniqueID, in: cache) else { continue }
-            object.encode(to: &encoder)
             do {
-                let (values, related) = try encoder.finish()
+                object.encode(to: &encoder)
+                var (values, related) = try encoder.finish()
+                // Columns a later bulk update by uniqueIDs set keep what it set.
+                let kept = timing.columnsKept(object.uniqueID, in: cache)
+                if !kept.isEmpty {
+                    current.encode(to: &encoder)
+                    let held = try encoder.finish().values
+                    for index in kept { values[index] = held[index] }
+                }
                 try replace(current, values: values, related: related, id: id, using: row)
             } catch {
                 cache.removeKeepingRows([object.uniqueID])

@@ -64,6 +64,10 @@ protocol AnyTypeBinding: AnyObject, Sendable {
     /// What the main actor's table of instances noted for the queue's (see ``ObjectCache``).
     @MainActor func takeKnownRowsNotes() -> KnownRowsNotes?
 
+    /// Every write has settled: forgets which columns bulk updates by uniqueIDs set (see
+    /// ``ObjectCache/forgetColumnsSetByID()``).
+    @MainActor func forgetColumnsSetByID()
+
     /// The instances held for `ids`, in order (nil where none is): asked by a read on a reader
     /// connection (see ``HeldOnMainActor``).
     @MainActor func heldInstances(for ids: [QSAnyID]) -> [Instance?]
@@ -177,6 +181,10 @@ final class TypeBinding<Object: QSDataObject>: AnyTypeBinding, @unchecked Sendab
 
     @MainActor func takeKnownRowsNotes() -> KnownRowsNotes? {
         cache.takeNotes()
+    }
+
+    @MainActor func forgetColumnsSetByID() {
+        cache.forgetColumnsSetByID()
     }
 
     @MainActor func heldInstances(for ids: [QSAnyID]) -> [Instance?] {

@@ -75,6 +75,12 @@ final class TypeRegistry: Sendable {
         return taken.isEmpty ? nil : taken
     }
 
+    /// Every write has settled: the caches forget which columns bulk updates by uniqueIDs set.
+    @MainActor
+    func forgetColumnsSetByID() {
+        for binding in cachingBindings { binding.forgetColumnsSetByID() }
+    }
+
     var all: [any AnyTypeBinding] {
         bindingsByName.values.sorted { $0.description.name < $1.description.name }
     }

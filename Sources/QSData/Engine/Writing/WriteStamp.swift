@@ -18,10 +18,14 @@ enum PatchTiming {
     /// As the app saves: the instances are marked as changed by the save `stamp`, whose values
     /// they hold.
     case saved(stamp: UInt64)
-    /// As the app makes any other write (a bulk update or delete by uniqueIDs).
+    /// As the app makes a bulk update by uniqueIDs: the columns it sets are noted with its `stamp`
+    /// (see ``ObjectCache/noteColumnsSetByID(_:of:stamp:)``).
+    case updatedByID(stamp: UInt64)
+    /// Any other change made at once (a delete by uniqueIDs and the children it drops).
     case atOnce
-    /// Once the write with this stamp has committed: instances the app saved through a later
-    /// write are left as they are.
+    /// Once the write with this stamp has committed (or, for a restore, rolled back): instances the
+    /// app saved through a later write are left as they are, and so are the columns a later bulk
+    /// update by uniqueIDs set.
     case afterCommit(of: UInt64)
 
     /// Whether to leave the column values (or, with `relationships`, the relationships) of the
@@ -31,8 +35,20 @@ enum PatchTiming {
         return cache.savedByApp(id, after: stamp, relationships: relationships)
     }
 
-    /// Marks the instance for `id` as holding the column values of the app's save.
-    @MainActor func record<Object>(_ id: Object.UniqueID, in cache: ObjectCache<Object>) {
-        if case .saved(let stamp) = self { cache.markValuesSaved(id, stamp: stamp) }
+    /// The columns (positions in the layout) of the instance for `id` to leave as they are: those a
+    /// bulk update by uniqueIDs set after the write being patched in.
+    @MainActor func columnsKept<Object>(_ id: Object.UniqueID, in cache: ObjectCache<Object>) -> Set<Int> {
+        guard case .afterCommit(let stamp) = self else { return [] }
+        return cache.columnsSetByID(of: id, after: stamp)
+    }
+
+    /// Records that the instance for `id` holds the values the app gave `columns` (positions in
+    /// the layout): all its column values for a save.
+    @MainActor func record<Object>(_ id: Object.UniqueID, columns: [Int], in cache: ObjectCache<Object>) {
+        switch self {
+        case .saved(let stamp): cache.markValuesSaved(id, stamp: stamp)
+        case .updatedByID(let stamp): cache.noteColumnsSetByID(columns, of: id, stamp: stamp)
+        case .atOnce, .afterCommit: break
+        }
     }
 }
