@@ -80,6 +80,15 @@ import Testing
         try await store.flush()
         #expect(note.text == "by ID" && note.archived)
         #expect(try await store.fetchRows("SELECT text, archived FROM notes WHERE uniqueID = 33000") == [[.text("by ID"), .integer(1)]])
+
+        // The same in one batch, whose update `where:` is patched in once the batch commits.
+        try store.performBatch {
+            try store.update(Note.self, where: "uniqueID = 33000", set: ["text": "by condition again"])
+            try store.update(Note.self, ids: [33_000], set: ["text": "by ID again"])
+        }
+        try await store.flush()
+        #expect(note.text == "by ID again")
+        #expect(try await store.fetchRows("SELECT text FROM notes WHERE uniqueID = 33000") == [[.text("by ID again")]])
         try await store.close()
     }
 

@@ -87,6 +87,9 @@ extension QSStore {
         let patch = Dictionary(uniqueKeysWithValues: columns.map { ($0.name, $0.value) })
         let bindings = [binding] + registry.siblings(of: binding)
         let touches = MemoryTouches(stamp: stamp)
+        // The columns set are noted only while an earlier write (unsettled, or collected in this
+        // batch) may still patch or restore the same instances after this.
+        let timing: PatchTiming = changeCenter.writesUnsettled > 0 || collectedBatch != nil ? .updatedByID(stamp: stamp) : .atOnce
         // A restore after a failure brings back every instance the patch may have reached.
         for typeBinding in bindings { touches.changed(typeBinding, ids: ids) }
         let argument = IDList.json(ids)
@@ -99,7 +102,7 @@ extension QSStore {
             touches: touches, ticket: QSWrite(operation: "update \(ids.count) \(Object.modelName)", center: changeCenter))
         func patchInstances() throws {
             for typeBinding in bindings {
-                try typeBinding.patchCachedInstances(ids: ids, with: patch, timing: .updatedByID(stamp: stamp))
+                try typeBinding.patchCachedInstances(ids: ids, with: patch, timing: timing)
             }
         }
         guard collectedBatch == nil else {

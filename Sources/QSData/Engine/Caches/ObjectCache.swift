@@ -19,11 +19,17 @@ final class ObjectCache<Object: QSDataObject> {
     private let table: InstanceTable
     /// What the queue's table must hear of before the next work reaches it.
     private var notes = KnownRowsNotes()
-    /// Per instance, the columns (positions in the layout) bulk updates by uniqueIDs set in memory,
-    /// each with the stamp of the last update to set it: an earlier write's patch or restore that
-    /// reaches the main actor after them leaves those columns as they are. Emptied whenever every
-    /// write has settled (no such patch is left to come).
-    private var columnsSetByID: [QSAnyID: [Int: UInt64]] = [:]
+    /// The columns of held instances that bulk updates by uniqueIDs set in memory while an earlier
+    /// write was unsettled, each with the stamp of the last update to set it: that write's patch or
+    /// restore, reaching the main actor after them, leaves those columns as they are. Emptied
+    /// whenever every write has settled (no such patch is left to come).
+    private var columnsSetByID: [ColumnOfRow: UInt64] = [:]
+
+    private struct ColumnOfRow: Hashable {
+        let id: QSAnyID
+        /// A position in the layout.
+        let column: Int
+    }
 
     nonisolated init(policy: Policy) {
         self.policy = policy
@@ -138,13 +144,13 @@ final class ObjectCache<Object: QSDataObject> {
 
     /// Notes that a bulk update by uniqueIDs, `stamp`, set `columns` of the instance for `id`.
     func noteColumnsSetByID(_ columns: [Int], of id: Object.UniqueID, stamp: UInt64) {
-        for column in columns { columnsSetByID[id.anyID, default: [:]][column] = stamp }
+        for column in columns { columnsSetByID[ColumnOfRow(id: id.anyID, column: column)] = stamp }
     }
 
-    /// The columns of the instance for `id` that a bulk update by uniqueIDs after `stamp` set.
-    func columnsSetByID(of id: Object.UniqueID, after stamp: UInt64) -> Set<Int> {
-        guard !columnsSetByID.isEmpty, let columns = columnsSetByID[id.anyID] else { return [] }
-        return Set(columns.compactMap { column, setAt in setAt > stamp ? column : nil })
+    /// Whether a bulk update by uniqueIDs after `stamp` set `column` of the instance for `id`.
+    func columnSetByID(_ column: Int, of id: Object.UniqueID, after stamp: UInt64) -> Bool {
+        guard !columnsSetByID.isEmpty, let setAt = columnsSetByID[ColumnOfRow(id: id.anyID, column: column)] else { return false }
+        return setAt > stamp
     }
 
     /// Every write has settled: no earlier write's patch or restore is left to come.

@@ -108,16 +108,16 @@ extension TypeBinding {
         // One row for every instance: it learns the order in which the type reads its columns
         // on the first and follows it after that (a new row per instance searched by name each time).
         let row = QSRow(layout: layout, values: [], parentID: .integer(0))
+        let overlaidColumns = overlay.map(\.0)
         for id in ids {
             guard let typedID = Object.UniqueID(anyID: id), let current = cache.object(for: typedID),
                   !timing.skips(typedID, in: cache)
             else { continue }
             current.encode(to: &encoder)
             var (values, related) = try encoder.finish()
-            let kept = timing.columnsKept(typedID, in: cache)
-            for (index, value) in overlay where !kept.contains(index) { values[index] = value }
+            for (index, value) in overlay where !timing.keeps(index, of: typedID, in: cache) { values[index] = value }
             try replace(current, values: values, related: related, id: id, using: row)
-            timing.record(typedID, columns: overlay.map(\.0), in: cache)
+            timing.record(typedID, columns: overlaidColumns, in: cache)
             patched.append(id)
         }
         return patched

@@ -77,7 +77,7 @@ extension TypeBinding {
                 object.encode(to: &encoder)
                 var (values, related) = try encoder.finish()
                 // Columns a later bulk update by uniqueIDs set keep what it set.
-                let kept = timing.columnsKept(object.uniqueID, in: cache)
+                let kept = values.indices.filter { timing.keeps($0, of: object.uniqueID, in: cache) }
                 if !kept.isEmpty {
                     current.encode(to: &encoder)
                     let held = try encoder.finish().values

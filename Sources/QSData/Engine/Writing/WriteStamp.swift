@@ -18,8 +18,9 @@ enum PatchTiming {
     /// As the app saves: the instances are marked as changed by the save `stamp`, whose values
     /// they hold.
     case saved(stamp: UInt64)
-    /// As the app makes a bulk update by uniqueIDs: the columns it sets are noted with its `stamp`
-    /// (see ``ObjectCache/noteColumnsSetByID(_:of:stamp:)``).
+    /// As the app makes a bulk update by uniqueIDs while an earlier write may still patch or
+    /// restore the instances: the columns it sets are noted with its `stamp` (see
+    /// ``ObjectCache/noteColumnsSetByID(_:of:stamp:)``).
     case updatedByID(stamp: UInt64)
     /// Any other change made at once (a delete by uniqueIDs and the children it drops).
     case atOnce
@@ -35,11 +36,11 @@ enum PatchTiming {
         return cache.savedByApp(id, after: stamp, relationships: relationships)
     }
 
-    /// The columns (positions in the layout) of the instance for `id` to leave as they are: those a
-    /// bulk update by uniqueIDs set after the write being patched in.
-    @MainActor func columnsKept<Object>(_ id: Object.UniqueID, in cache: ObjectCache<Object>) -> Set<Int> {
-        guard case .afterCommit(let stamp) = self else { return [] }
-        return cache.columnsSetByID(of: id, after: stamp)
+    /// Whether to leave `column` (a position in the layout) of the instance for `id` as it is: a
+    /// bulk update by uniqueIDs set it after the write being patched in.
+    @MainActor func keeps<Object>(_ column: Int, of id: Object.UniqueID, in cache: ObjectCache<Object>) -> Bool {
+        guard case .afterCommit(let stamp) = self else { return false }
+        return cache.columnSetByID(column, of: id, after: stamp)
     }
 
     /// Records that the instance for `id` holds the values the app gave `columns` (positions in
