@@ -16,25 +16,16 @@ final class DatabaseQueue: @unchecked Sendable {
     /// `valueChildTables` are the tables whose existing rows the queue keeps (see ``KnownValueRows``).
     func open(path: String, valueChildTables: Set<String>) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            unfinished.withLock { $0 += 1 }
-            queue.async {
-                let opened = Result {
-                    self.state = QueueState(connection: try SQLiteConnection(path: path), valueChildTables: valueChildTables)
-                }
-                self.unfinished.withLock { $0 -= 1 }
-                continuation.resume(with: opened)
-            }
+            run({
+                Result { self.state = QueueState(connection: try SQLiteConnection(path: path), valueChildTables: valueChildTables) }
+            }, then: { continuation.resume(with: $0) })
         }
     }
 
     /// Runs `work` after everything enqueued before it, without waiting for it.
     /// `work` receives nil when the store is closed.
     func enqueue(_ work: @escaping @Sendable (QueueState?) -> Void) {
-        unfinished.withLock { $0 += 1 }
-        queue.async {
-            work(self.state)
-            self.unfinished.withLock { $0 -= 1 }
-        }
+        run({ work(self.state) }, then: { _ in })
     }
 
     /// Runs `work` after everything enqueued before it and returns its result.
@@ -44,17 +35,12 @@ final class DatabaseQueue: @unchecked Sendable {
     /// four thread switches for every fetch instead of two.
     nonisolated(nonsending) func perform<Value: Sendable>(_ work: @escaping @Sendable (QueueState) throws -> Value) async throws -> Value {
         try await withCheckedThrowingContinuation { continuation in
-            unfinished.withLock { $0 += 1 }
-            queue.async {
-                let result = Result {
+            run({
+                Result {
                     guard let state = self.state else { throw QSDataError.storeClosed }
                     return try state.runSealed(work)
                 }
-                // Counted finished before the caller resumes, so that its next short read can
-                // find the queue idle.
-                self.unfinished.withLock { $0 -= 1 }
-                continuation.resume(with: result)
-            }
+            }, then: { continuation.resume(with: $0) })
         }
     }
 
@@ -82,12 +68,19 @@ final class DatabaseQueue: @unchecked Sendable {
     /// Closes the connection after everything enqueued before.
     func close() async {
         await withCheckedContinuation { continuation in
-            unfinished.withLock { $0 += 1 }
-            queue.async {
-                self.state = nil
-                self.unfinished.withLock { $0 -= 1 }
-                continuation.resume()
-            }
+            run({ self.state = nil }, then: { continuation.resume() })
+        }
+    }
+
+    /// Runs `body` on the queue, counted unfinished until it returns, then hands its outcome to
+    /// `finish` (a waiting caller's resumption): counted finished first, so that the caller's next
+    /// short read can find the queue idle.
+    private func run<Outcome: Sendable>(_ body: @escaping @Sendable () -> Outcome, then finish: @escaping @Sendable (Outcome) -> Void) {
+        unfinished.withLock { $0 += 1 }
+        queue.async {
+            let outcome = body()
+            self.unfinished.withLock { $0 -= 1 }
+            finish(outcome)
         }
     }
 }

@@ -65,9 +65,8 @@ final class QueueEntrance {
     }
 
     /// Runs `work`, a short read, at once on this thread as the queue when nothing handed over is
-    /// waiting or running there (see ``DatabaseQueue/performIfIdle(_:)``); returns nil, having run
-    /// nothing, when something is. A read can run before nothing but what reads issued now wait
-    /// for anyway, so it sees every write handed over before it.
+    /// waiting or running there (see ``DatabaseQueue/performIfIdle(_:)``), so it sees every write
+    /// handed over before it; returns nil, having run nothing, when something is.
     func readIfIdle<Value>(_ work: (QueueState) throws -> Value) throws -> Value? {
         let notes = registry.takeKnownRowsNotes()
         let registry = self.registry
@@ -75,11 +74,7 @@ final class QueueEntrance {
             if let notes { Self.apply(notes, to: state, registry: registry) }
             return try work(state)
         }
-        if result == nil, let notes {
-            queue.enqueue { state in
-                if let state { Self.apply(notes, to: state, registry: registry) }
-            }
-        }
+        if result == nil, let notes { handOver(notes) }
         return result
     }
 
@@ -87,6 +82,10 @@ final class QueueEntrance {
     /// tables must follow (see ``ObjectCache``), ahead of the work about to be handed over.
     private func handOverNotes() {
         guard let notes = registry.takeKnownRowsNotes() else { return }
+        handOver(notes)
+    }
+
+    private func handOver(_ notes: [(String, KnownRowsNotes)]) {
         let registry = self.registry
         queue.enqueue { state in
             if let state { Self.apply(notes, to: state, registry: registry) }
