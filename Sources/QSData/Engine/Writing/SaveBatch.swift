@@ -17,10 +17,6 @@ struct SaveBatch {
         /// ``QSChangeTrackingObject``), the positions of the columns its object marked; empty
         /// for any other type.
         private(set) var markedColumns: [[Int]] = []
-        /// Per row, for a type whose instances record what they set, whether it is a held
-        /// instance with nothing marked, left unencoded (see ``SaveBatch/skipsUnchanged``);
-        /// empty for any other type.
-        private(set) var unchanged: [Bool] = []
 
         private let keepsInstances: Bool
         private let tracksChanges: Bool
@@ -42,10 +38,7 @@ struct SaveBatch {
             } else {
                 reachedThroughParent.append(throughParent)
             }
-            if tracksChanges {
-                markedColumns.append(marked)
-                unchanged.append(false)
-            }
+            if tracksChanges { markedColumns.append(marked) }
             return ids.count - 1
         }
 
@@ -56,7 +49,6 @@ struct SaveBatch {
             rows.append(RowSnapshot.unencoded)
             instances.append(instance)
             markedColumns.append([])
-            unchanged.append(true)
         }
 
         /// Makes room for `count` more rows, so that encoding many objects never stops to grow
@@ -70,10 +62,7 @@ struct SaveBatch {
             } else {
                 reachedThroughParent.reserveCapacity(capacity)
             }
-            if tracksChanges {
-                markedColumns.reserveCapacity(capacity)
-                unchanged.reserveCapacity(capacity)
-            }
+            if tracksChanges { markedColumns.reserveCapacity(capacity) }
         }
 
         /// Sets the instances of the rows at `positions`, in order.
@@ -87,7 +76,7 @@ struct SaveBatch {
                 // Whether an ID comes twice: an object listed twice, or saved both itself and as
                 // the child of another. Looked for once, over the finished list.
                 binding: binding, ids: ids, rows: rows, repeatsIDs: ids.repeatsAnID, reachedThroughParent: reachedThroughParent,
-                markedColumns: markedColumns, unchanged: unchanged, instances: ObjectsInTransit(value: instances))
+                markedColumns: markedColumns, instances: ObjectsInTransit(value: instances))
         }
 
         /// Forgets the rows handed over.
@@ -97,7 +86,6 @@ struct SaveBatch {
             instances = []
             reachedThroughParent = []
             markedColumns = []
-            unchanged = []
         }
     }
 
@@ -212,16 +200,12 @@ struct SaveGroup: Sendable {
     /// Per row, for a type whose instances record what they set, the positions of the columns
     /// its object marked (see ``QSChangeTrackingObject``); empty for any other type.
     let markedColumns: [[Int]]
-    /// Per row, for a type whose instances record what they set, whether it is a held instance
-    /// that marked nothing, left unencoded: nothing is written for it (see
-    /// ``SaveBatch/skipsUnchanged``). Empty for any other type.
-    private let unchanged: [Bool]
     /// Per row, for a type that keeps instances, the instance saved (see ``SaveBatch/Group``).
     private let transit: ObjectsInTransit<[Instance?]>
 
     init(
         binding: any AnyTypeBinding, ids: [QSAnyID], rows: [RowSnapshot], repeatsIDs: Bool, reachedThroughParent: [Bool],
-        markedColumns: [[Int]], unchanged: [Bool], instances: ObjectsInTransit<[Instance?]>
+        markedColumns: [[Int]], instances: ObjectsInTransit<[Instance?]>
     ) {
         self.binding = binding
         self.ids = ids
@@ -229,13 +213,14 @@ struct SaveGroup: Sendable {
         self.repeatsIDs = repeatsIDs
         self.reachedThroughParent = reachedThroughParent
         self.markedColumns = markedColumns
-        self.unchanged = unchanged
         transit = instances
     }
 
-    /// Whether the row at `offset` is a held instance that marked nothing, left unencoded.
+    /// Whether the row at `offset` is a held instance that marked nothing, left unencoded: nothing
+    /// is written for it (see ``SaveBatch/skipsUnchanged``). Every encoded row holds at least its
+    /// uniqueID, so only such a row (``RowSnapshot/unencoded``) has no values.
     func isUnchanged(_ offset: Int) -> Bool {
-        offset < unchanged.count && unchanged[offset]
+        rows[offset].values.isEmpty
     }
 
     /// Whether the row at `offset` is a value-type child reached through a parent.
