@@ -1,10 +1,19 @@
-/// The keys of an ``IDTable``, in entry order, kept as small as they allow: as integers alone
-/// (8 bytes a key, where a ``QSAnyID`` takes 24) until a text key arrives, then every key as a
-/// ``QSAnyID``. A type's uniqueIDs are all of one kind, so a table of integer IDs never converts.
+/// The keys of an ``IDTable``, in entry order, and how they hash, kept as small as they allow: as
+/// integers alone (8 bytes a key, where a ``QSAnyID`` takes 24) until a text key arrives, then
+/// every key as a ``QSAnyID`` with its hash beside it. A type's uniqueIDs are all of one kind, so
+/// a table of integer IDs never converts.
+///
+/// An integer key hashes by one multiplication (in ``IDTable``) of the key mixed with a seed of
+/// the table's own. A text key hashes through `Hasher`, which reads the whole text: its hash is
+/// kept, so that a probe past another key compares two hashes instead of two texts (reading each
+/// text's storage, somewhere else in memory), and growing the table hashes no text again.
 struct IDKeys {
     private var integers: [Int64] = []
     /// Every key, once any is text; nil while all are integers.
     private var anyKeys: [QSAnyID]?
+    /// The hash of each key in `anyKeys`, in the same order.
+    private var anyHashes: [UInt64] = []
+    private let seed = UInt64.random(in: .min ... .max)
 
     var count: Int { anyKeys?.count ?? integers.count }
     var capacity: Int { anyKeys?.capacity ?? integers.capacity }
@@ -15,9 +24,24 @@ struct IDKeys {
         return .integer(integers[position])
     }
 
-    /// Whether the key at `position` is `id`: for integer keys a comparison of two integers.
-    func key(at position: Int, is id: QSAnyID) -> Bool {
-        if let anyKeys { return anyKeys[position] == id }
+    /// The hash of `id` in this table.
+    func hash(of id: QSAnyID) -> UInt64 {
+        switch id {
+        case .integer(let value): UInt64(bitPattern: value) ^ seed
+        case .string: UInt64(bitPattern: Int64(id.hashValue))
+        }
+    }
+
+    /// The hash of the key at `position`: kept for text keys, worked out again for integers.
+    func hash(at position: Int) -> UInt64 {
+        if anyKeys != nil { return anyHashes[position] }
+        return UInt64(bitPattern: integers[position]) ^ seed
+    }
+
+    /// Whether the key at `position` is `id`, whose hash is `hash`: for integer keys a comparison
+    /// of two integers, for text keys of their hashes first.
+    func key(at position: Int, is id: QSAnyID, hash: UInt64) -> Bool {
+        if let anyKeys { return anyHashes[position] == hash && anyKeys[position] == id }
         guard case .integer(let value) = id else { return false }
         return integers[position] == value
     }
@@ -27,18 +51,21 @@ struct IDKeys {
         anyKeys ?? integers.map(QSAnyID.integer)
     }
 
-    mutating func append(_ id: QSAnyID) {
+    /// Appends `id`, whose hash (from ``hash(of:)``) is `hash`.
+    mutating func append(_ id: QSAnyID, hash: UInt64) {
         if anyKeys == nil, case .integer(let value) = id {
             integers.append(value)
             return
         }
         if anyKeys == nil { convertToAnyKeys() }
         anyKeys?.append(id)
+        anyHashes.append(hash)
     }
 
     mutating func swapAt(_ first: Int, _ second: Int) {
         if anyKeys != nil {
             anyKeys?.swapAt(first, second)
+            anyHashes.swapAt(first, second)
         } else {
             integers.swapAt(first, second)
         }
@@ -47,6 +74,7 @@ struct IDKeys {
     mutating func removeLast() {
         if anyKeys != nil {
             anyKeys?.removeLast()
+            anyHashes.removeLast()
         } else {
             integers.removeLast()
         }
@@ -55,6 +83,7 @@ struct IDKeys {
     mutating func reserveCapacity(_ capacity: Int) {
         if anyKeys != nil {
             anyKeys?.reserveCapacity(capacity)
+            anyHashes.reserveCapacity(capacity)
         } else {
             integers.reserveCapacity(capacity)
         }
@@ -62,9 +91,14 @@ struct IDKeys {
 
     /// Moves every key into `anyKeys`, for a table that is given its first text key.
     private mutating func convertToAnyKeys() {
+        let capacity = Swift.max(integers.capacity, integers.count + 1)
         var converted: [QSAnyID] = []
-        converted.reserveCapacity(Swift.max(integers.capacity, integers.count + 1))
-        for value in integers { converted.append(.integer(value)) }
+        converted.reserveCapacity(capacity)
+        anyHashes.reserveCapacity(capacity)
+        for position in integers.indices {
+            converted.append(.integer(integers[position]))
+            anyHashes.append(hash(at: position))
+        }
         anyKeys = converted
         integers = []
     }

@@ -9,7 +9,8 @@
 /// order instead of keeping a list of keys beside them.
 ///
 /// Integer IDs, the usual kind, are kept as 8-byte integers (see ``IDKeys``) and hashed by one
-/// multiplication with a seed of the table's own; text IDs through `Hasher`. Removing an entry
+/// multiplication with a seed of the table's own; text IDs through `Hasher`, once (their hashes are
+/// kept beside them). Removing an entry
 /// moves the last one into its place, so positions change on removal: a position is good until
 /// the next removal.
 struct IDTable<Entry> {
@@ -20,7 +21,6 @@ struct IDTable<Entry> {
     private var slots: [UInt32] = []
     /// 64 minus the number of bits that index `slots`.
     private var shift: UInt64 = 64
-    private let seed = UInt64.random(in: .min ... .max)
     /// Where the next sweep step looks (see ``sweep(afterAdding:isDead:)``).
     private var sweepPosition = 0
 
@@ -32,11 +32,12 @@ struct IDTable<Entry> {
     /// The position of `id`'s entry, or nil when there is none.
     func position(of id: QSAnyID) -> Int? {
         guard !slots.isEmpty else { return nil }
-        var slot = homeSlot(of: id)
+        let hash = keys.hash(of: id)
+        var slot = homeSlot(ofHash: hash)
         while true {
             let stored = Int(slots[slot])
             if stored == 0 { return nil }
-            if keys.key(at: stored - 1, is: id) { return stored - 1 }
+            if keys.key(at: stored - 1, is: id, hash: hash) { return stored - 1 }
             slot = (slot + 1) & (slots.count - 1)
         }
     }
@@ -45,14 +46,15 @@ struct IDTable<Entry> {
     mutating func position(adding id: QSAnyID, _ newEntry: () -> Entry) -> (position: Int, isNew: Bool) {
         if 4 * (keys.count + 1) > 3 * slots.count { growSlots(toFit: keys.count + 1) }
         let mask = slots.count - 1
-        var slot = homeSlot(of: id)
+        let hash = keys.hash(of: id)
+        var slot = homeSlot(ofHash: hash)
         while true {
             let stored = Int(slots[slot])
             if stored == 0 { break }
-            if keys.key(at: stored - 1, is: id) { return (stored - 1, false) }
+            if keys.key(at: stored - 1, is: id, hash: hash) { return (stored - 1, false) }
             slot = (slot + 1) & mask
         }
-        keys.append(id)
+        keys.append(id, hash: hash)
         entries.append(newEntry())
         slots[slot] = UInt32(keys.count)
         return (keys.count - 1, true)
@@ -90,7 +92,8 @@ struct IDTable<Entry> {
         var keptKeys = IDKeys()
         var keptEntries: [Entry] = []
         for (position, entry) in entries.enumerated() where isKept(entry) {
-            keptKeys.append(keys[position])
+            let key = keys[position]
+            keptKeys.append(key, hash: keptKeys.hash(of: key))
             keptEntries.append(entry)
         }
         keys = keptKeys
@@ -131,19 +134,14 @@ struct IDTable<Entry> {
 
     // MARK: Slots
 
-    private func homeSlot(of id: QSAnyID) -> Int {
-        let hash: UInt64
-        switch id {
-        case .integer(let value): hash = UInt64(bitPattern: value) ^ seed
-        case .string: hash = UInt64(bitPattern: Int64(id.hashValue))
-        }
+    private func homeSlot(ofHash hash: UInt64) -> Int {
         // Fibonacci hashing: the top bits of the product spread nearby IDs over the slots.
         return Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) >> shift)
     }
 
     /// The slot that holds `position`.
     private func slot(pointingTo position: Int) -> Int {
-        var slot = homeSlot(of: keys[position])
+        var slot = homeSlot(ofHash: keys.hash(at: position))
         while Int(slots[slot]) != position + 1 { slot = (slot + 1) & (slots.count - 1) }
         return slot
     }
@@ -162,7 +160,7 @@ struct IDTable<Entry> {
             next = (next + 1) & mask
             let stored = Int(slots[next])
             if stored == 0 { break }
-            let home = homeSlot(of: keys[stored - 1])
+            let home = homeSlot(ofHash: keys.hash(at: stored - 1))
             // The entry stays where it is if its home lies cyclically after the gap, up to it.
             let distanceFromHome = (next - home) & mask
             let distanceFromGap = (next - gap) & mask
@@ -182,7 +180,7 @@ struct IDTable<Entry> {
         slots = Array(repeating: 0, count: size)
         let mask = size - 1
         for position in keys.indices {
-            var slot = homeSlot(of: keys[position])
+            var slot = homeSlot(ofHash: keys.hash(at: position))
             while slots[slot] != 0 { slot = (slot + 1) & mask }
             slots[slot] = UInt32(position + 1)
         }

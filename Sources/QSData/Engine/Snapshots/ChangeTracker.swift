@@ -77,6 +77,20 @@ final class ChangeTracker {
         if !new.isEmpty { madeKnown[table, default: []].append(contentsOf: new) }
     }
 
+    /// Records that the value-type children `group` reached through a parent exist, before the
+    /// save writes them, in one go for the group (a rollback forgets them again); returns, per
+    /// row of the group, whether it is such a child not known before, which the save inserts when
+    /// its row is missing. A child known already is skipped: the copy a parent holds may be older
+    /// than its row.
+    func recordReachedChildren(of group: SaveGroup, in table: String) -> [Bool] {
+        guard !group.reachedThroughParent.isEmpty else { return [] }
+        let isNew = state.knownValueRows.insert(group.ids, selected: group.reachedThroughParent, in: table)
+        if state.knownValueRows.tracks(table) {
+            madeKnown[table, default: []].append(contentsOf: group.ids.indices.lazy.filter { isNew[$0] }.map { group.ids[$0] })
+        }
+        return isNew
+    }
+
     /// Records that the rows `ids` of `table` are gone, for every type on the table.
     func recordDeletion(of ids: [QSAnyID], fromTable table: String, bindings: [any AnyTypeBinding]) {
         // Not put back on a rollback: a row not known to exist only costs its next parent's save

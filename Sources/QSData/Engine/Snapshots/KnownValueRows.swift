@@ -7,8 +7,8 @@
 /// statement when every child is known here, and one `INSERT … DO NOTHING` per child otherwise.
 ///
 /// Only uniqueIDs are kept, never values: per row, one `QSAnyID` in an ``IDTable`` (24 bytes,
-/// its stride, and 5 to 11 bytes of slots); a string ID of more than 15 UTF-8 bytes also keeps its
-/// own storage. An integer ID is hashed by one multiplication, as in the tables of held instances,
+/// its stride, and 5 to 11 bytes of slots); a string ID also keeps its hash (8 bytes) and, past
+/// 15 UTF-8 bytes, its own storage. An integer ID is hashed by one multiplication, as in the tables of held instances,
 /// rather than through `Hasher`.
 ///
 /// What it knows holds for one ``SnapshotTrust`` epoch: SQL the app runs or another connection
@@ -36,19 +36,6 @@ final class KnownValueRows {
         tables.contains(table)
     }
 
-    /// Whether the row `id` of `table` is known to exist.
-    func contains(_ id: QSAnyID, in table: String) -> Bool {
-        forgetIfDistrusted()
-        return idsByTable[table]?.position(of: id) != nil
-    }
-
-    /// Records that the row `id` of `table` exists; returns whether it was not known before.
-    func insert(_ id: QSAnyID, in table: String) -> Bool {
-        guard tables.contains(table) else { return false }
-        forgetIfDistrusted()
-        return idsByTable[table, default: IDTable()].position(adding: id) {}.isNew
-    }
-
     /// Records that the rows `ids` of `table` exist.
     func insert(_ ids: some Sequence<QSAnyID>, in table: String) {
         guard tables.contains(table) else { return }
@@ -68,6 +55,21 @@ final class KnownValueRows {
         for id in ids where known.position(adding: id, {}).isNew { new.append(id) }
         idsByTable[table] = known
         return new
+    }
+
+    /// Records that the rows of `table` exist whose IDs `ids` holds where `selected` is true (the
+    /// two of the same count); returns, per position, whether that row is selected and was not
+    /// known before. When `table`'s rows are not kept, every selected row counts as not known.
+    func insert(_ ids: [QSAnyID], selected: [Bool], in table: String) -> [Bool] {
+        guard tables.contains(table) else { return selected }
+        forgetIfDistrusted()
+        var known = idsByTable.removeValue(forKey: table) ?? IDTable()
+        var isNew = Array(repeating: false, count: ids.count)
+        for position in ids.indices where selected[position] {
+            isNew[position] = known.position(adding: ids[position], {}).isNew
+        }
+        idsByTable[table] = known
+        return isNew
     }
 
     /// Forgets the rows `ids` of `table` (deleted, or not known after all).

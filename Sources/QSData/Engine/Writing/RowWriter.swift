@@ -49,7 +49,8 @@ struct RowWriter {
         let table = binding.description.table
         let immutable = binding.description.immutable
         let knowsExistingRows = !binding.cachesInstances && state.knownValueRows.tracks(table)
-        // The value-child rows this group writes or finds, recorded as existing in one go.
+        let isUnknownChild = tracker.recordReachedChildren(of: group, in: table)
+        // The value-type rows this group saves itself, recorded as existing in one go.
         var existing: [QSAnyID] = []
         defer { tracker.recordExisting(existing, in: table) }
         for (offset, row) in group.rows.enumerated() {
@@ -57,11 +58,10 @@ struct RowWriter {
             if group.isUnchanged(offset) { continue }
             let id = group.ids[offset]
             if group.isReachedThroughParent(offset) {
-                if state.knownValueRows.contains(id, in: table) { continue }
+                guard isUnknownChild[offset] else { continue }
                 if try insertIfMissing(row, id: id, of: binding, statements: statements, lookupWriters: lookupWriters) {
                     inserted.append(id)
                 }
-                existing.append(id)
                 continue
             }
             let snapshot = recorded.snapshot(of: id) ?? storedSnapshots[offset]
