@@ -15,56 +15,62 @@
 /// them when loaded, otherwise only the ones added with ``insert(_:at:)`` or ``append(_:)``.
 public struct QSRelated<Child: QSDataObject> {
     /// The children's uniqueIDs, in order.
-    public private(set) var ids: [Child.UniqueID]
+    @inlinable public var ids: [Child.UniqueID] { storedIDs }
     /// The children in order when the relationship was loaded eagerly; nil when it holds IDs only.
-    public private(set) var children: [Child]?
+    @inlinable public var children: [Child]? { storedChildren }
+
+    // The changes below are inlined into the app, where they run specialised for its types: in
+    // the framework they are generic, and inserting one child into a list of 1,000 moved every
+    // ID through the ID type's value witnesses. So what they change is reachable from there.
+    @usableFromInline var storedIDs: [Child.UniqueID]
+    @usableFromInline var storedChildren: [Child]?
     /// Children added while only IDs were held; they are saved with the parent.
-    @usableFromInline private(set) var added: [Child] = []
+    @usableFromInline var added: [Child] = []
 
     /// Loaded children.
-    public init(_ children: [Child]) {
-        self.ids = children.map { $0.uniqueID }
-        self.children = children
+    @inlinable public init(_ children: [Child]) {
+        self.storedIDs = children.map { $0.uniqueID }
+        self.storedChildren = children
     }
 
     /// Children known by uniqueID only.
-    public init(ids: [Child.UniqueID]) {
-        self.ids = ids
-        self.children = nil
+    @inlinable public init(ids: [Child.UniqueID]) {
+        self.storedIDs = ids
+        self.storedChildren = nil
     }
 
     /// Whether the children themselves are held, not only their IDs.
-    public var isLoaded: Bool { children != nil }
+    @inlinable public var isLoaded: Bool { storedChildren != nil }
 
     /// The number of children.
-    public var count: Int { ids.count }
+    @inlinable public var count: Int { storedIDs.count }
 
     /// Inserts `child` at `index` (0…count).
-    public mutating func insert(_ child: Child, at index: Int) {
-        ids.insert(child.uniqueID, at: index)
-        if children != nil {
-            children?.insert(child, at: index)
+    @inlinable public mutating func insert(_ child: Child, at index: Int) {
+        storedIDs.insert(child.uniqueID, at: index)
+        if storedChildren != nil {
+            storedChildren?.insert(child, at: index)
         } else {
             added.append(child)
         }
     }
 
     /// Adds `child` at the end.
-    public mutating func append(_ child: Child) {
-        insert(child, at: ids.count)
+    @inlinable public mutating func append(_ child: Child) {
+        insert(child, at: storedIDs.count)
     }
 
     /// Removes the child at `index`. The child itself stays in the database.
-    public mutating func remove(at index: Int) {
-        let id = ids.remove(at: index)
-        children?.remove(at: index)
+    @inlinable public mutating func remove(at index: Int) {
+        let id = storedIDs.remove(at: index)
+        storedChildren?.remove(at: index)
         added.removeAll { $0.uniqueID == id }
     }
 
     /// Exchanges the children at two positions.
-    public mutating func swapAt(_ first: Int, _ second: Int) {
-        ids.swapAt(first, second)
-        children?.swapAt(first, second)
+    @inlinable public mutating func swapAt(_ first: Int, _ second: Int) {
+        storedIDs.swapAt(first, second)
+        storedChildren?.swapAt(first, second)
     }
 }
 
