@@ -17,14 +17,14 @@ final class ReaderConnection: @unchecked Sendable {
     }
 
     /// Runs `work` in a read transaction on this connection, opening it first when needed, with
-    /// its statements recorded by `recorder` when given.
-    func read<Value: Sendable>(
-        recordingTo recorder: StatementRecorder?, _ work: @escaping @Sendable (SQLiteConnection) throws -> Value
-    ) async throws -> Value {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async {
-                continuation.resume(with: Result { try self.readInTransaction(recordingTo: recorder, work) })
-            }
+    /// its statements recorded by `recorder` when given; then calls `finished` with the outcome,
+    /// still on the connection's queue.
+    func read<Value>(
+        recordingTo recorder: StatementRecorder?, _ work: @escaping @Sendable (SQLiteConnection) throws -> Value,
+        then finished: @escaping @Sendable (Result<Value, any Error>) -> Void
+    ) {
+        queue.async {
+            finished(Result { try self.readInTransaction(recordingTo: recorder, work) })
         }
     }
 

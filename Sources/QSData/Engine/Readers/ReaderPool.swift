@@ -5,11 +5,18 @@ import Dispatch
 /// its turn, first come first served, for at most ``QSStoreOptions/readerWaitLimit``.
 ///
 /// A read never waits for another read while it holds a connection, so more reads at once than
-/// connections only queue: they cannot deadlock.
+/// connections only queue: they cannot deadlock. A connection passes from one read to the next on
+/// its own queue, the moment the first read ends: the reads in line go on even while every thread
+/// of Swift's cooperative pool is busy (each read's caller waits for one of those to resume, but
+/// the next read does not wait with it).
 final class ReaderPool: Sendable {
+    /// A read waiting in line for a connection.
     private struct Waiter {
         let number: UInt64
-        let continuation: CheckedContinuation<ReaderConnection, any Error>
+        /// Runs the read on the connection given.
+        let start: @Sendable (ReaderConnection) -> Void
+        /// Ends the read with an error, without a connection.
+        let fail: @Sendable (any Error) -> Void
     }
 
     private struct State {
@@ -37,62 +44,53 @@ final class ReaderPool: Sendable {
 
     /// Runs `work` in a read transaction on a reader connection, once one is free.
     ///
-    /// Not on its caller's actor, unlike ``DatabaseQueue/perform(_:)``: the reader is given back
-    /// the moment its read ends, so the next read in line never waits for a busy main actor.
+    /// Not on its caller's actor, unlike ``DatabaseQueue/perform(_:)``: the reader goes to the next
+    /// read in line the moment this one ends, so that read never waits for a busy main actor.
     /// - Throws: ``QSDataError/readersBusy(waited:)`` when none was free in time,
     ///   ``QSDataError/storeClosed`` once the pool is closed, or what `work` throws.
     func read<Value: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws -> Value) async throws -> Value {
-        let reader = try await take()
-        defer { give(back: reader) }
-        return try await reader.read(recordingTo: recorder.withLock { $0 }, work)
+        let recorder = recorder.withLock { $0 }
+        return try await withCheckedThrowingContinuation { continuation in
+            let start: @Sendable (ReaderConnection) -> Void = { reader in
+                reader.read(recordingTo: recorder, work) { outcome in
+                    self.give(back: reader)
+                    continuation.resume(with: outcome)
+                }
+            }
+            switch take(orWait: { number in Waiter(number: number, start: start, fail: { continuation.resume(throwing: $0) }) }) {
+            case .taken(let reader): start(reader)
+            case .closed: continuation.resume(throwing: QSDataError.storeClosed)
+            case .waiting(let number): self.scheduleGiveUp(number: number)
+            }
+        }
     }
 
     private enum Taking {
         case taken(ReaderConnection)
         case closed
-        case wait
+        /// In line, as the waiter of this number.
+        case waiting(UInt64)
     }
 
-    private func take() async throws -> ReaderConnection {
-        let taking = state.withLock { state -> Taking in
+    /// Takes an idle connection, or opens one while fewer than the limit are; otherwise puts the
+    /// waiter `waiter(number)` makes in line, to be started when a connection is given back or
+    /// failed at the wait limit.
+    private func take(orWait waiter: (UInt64) -> Waiter) -> Taking {
+        state.withLock { state -> Taking in
             if state.isClosed { return .closed }
             if let reader = state.idle.popLast() {
                 state.busy += 1
                 return .taken(reader)
             }
-            guard state.opened.count < limit else { return .wait }
-            let reader = ReaderConnection(path: path)
-            state.opened.append(reader)
-            state.busy += 1
-            return .taken(reader)
-        }
-        switch taking {
-        case .taken(let reader): return reader
-        case .closed: throw QSDataError.storeClosed
-        case .wait: return try await waitForReader()
-        }
-    }
-
-    /// Waits in line for a connection another read gives back, or until the wait limit.
-    private func waitForReader() async throws -> ReaderConnection {
-        try await withCheckedThrowingContinuation { continuation in
-            let outcome = state.withLock { state -> Taking in
-                if state.isClosed { return .closed }
-                // Given back between the first look and now: no need to wait.
-                if let reader = state.idle.popLast() {
-                    state.busy += 1
-                    return .taken(reader)
-                }
-                state.nextWaiter += 1
-                state.waiting.append(Waiter(number: state.nextWaiter, continuation: continuation))
-                scheduleGiveUp(number: state.nextWaiter)
-                return .wait
+            if state.opened.count < limit {
+                let reader = ReaderConnection(path: path)
+                state.opened.append(reader)
+                state.busy += 1
+                return .taken(reader)
             }
-            switch outcome {
-            case .taken(let reader): continuation.resume(returning: reader)
-            case .closed: continuation.resume(throwing: QSDataError.storeClosed)
-            case .wait: break
-            }
+            state.nextWaiter += 1
+            state.waiting.append(waiter(state.nextWaiter))
+            return .waiting(state.nextWaiter)
         }
     }
 
@@ -106,7 +104,7 @@ final class ReaderPool: Sendable {
                 guard let index = state.waiting.firstIndex(where: { $0.number == number }) else { return nil }
                 return state.waiting.remove(at: index)
             }
-            waiter?.continuation.resume(throwing: QSDataError.readersBusy(waited: waitLimit))
+            waiter?.fail(QSDataError.readersBusy(waited: waitLimit))
         }
     }
 
@@ -120,7 +118,7 @@ final class ReaderPool: Sendable {
             defer { state.closing = nil }
             return (nil, state.closing)
         }
-        waiter?.continuation.resume(returning: reader)
+        waiter?.start(reader)
         closing?.resume()
     }
 
@@ -132,7 +130,7 @@ final class ReaderPool: Sendable {
             defer { state.waiting = [] }
             return (state.waiting, state.busy > 0)
         }
-        for waiter in waiting { waiter.continuation.resume(throwing: QSDataError.storeClosed) }
+        for waiter in waiting { waiter.fail(QSDataError.storeClosed) }
         if mustWait {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let finished = state.withLock { state -> Bool in
@@ -155,4 +153,7 @@ final class ReaderPool: Sendable {
 
     /// The number of reader connections opened so far.
     var openedCount: Int { state.withLock { $0.opened.count } }
+
+    /// The number of reads waiting in line for a connection.
+    var waitingCount: Int { state.withLock { $0.waiting.count } }
 }
