@@ -8,8 +8,8 @@
 ///
 /// Only uniqueIDs are kept, never values: per row, one `QSAnyID` in an ``IDTable`` (24 bytes,
 /// its stride, and 5 to 11 bytes of slots); a string ID also keeps its hash (8 bytes) and, past
-/// 15 UTF-8 bytes, its own storage. An integer ID is hashed by one multiplication, as in the tables of held instances,
-/// rather than through `Hasher`.
+/// 15 UTF-8 bytes, its own storage. An integer ID is hashed by one multiplication, as in the
+/// tables of held instances, rather than through `Hasher`.
 ///
 /// What it knows holds for one ``SnapshotTrust`` epoch: SQL the app runs or another connection
 /// can delete rows behind it, so a new epoch starts it afresh. The store's deletes forget their
