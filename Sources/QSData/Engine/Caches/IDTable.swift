@@ -10,9 +10,8 @@
 ///
 /// Integer IDs, the usual kind, are kept as 8-byte integers (see ``IDKeys``) and hashed by one
 /// multiplication with a seed of the table's own; text IDs through `Hasher`, once (their hashes are
-/// kept beside them). Removing an entry
-/// moves the last one into its place, so positions change on removal: a position is good until
-/// the next removal.
+/// kept beside them). Removing an entry moves the last one into its place, so positions change on
+/// removal: a position is good until the next removal.
 struct IDTable<Entry> {
     private var keys = IDKeys()
     private(set) var entries: [Entry] = []

@@ -70,21 +70,13 @@ final class ChangeTracker {
         patched.append((state.knownRows(of: binding), ids))
     }
 
-    /// Records that the rows `ids` of `table`, of a value type that is a child, exist: one call
-    /// for a save's group, so the table is looked up once, not once a row.
-    func recordExisting(_ ids: [QSAnyID], in table: String) {
-        let new = state.knownValueRows.insertReturningNew(ids, in: table)
-        if !new.isEmpty { madeKnown[table, default: []].append(contentsOf: new) }
-    }
-
-    /// Records that the value-type children `group` reached through a parent exist, before the
-    /// save writes them, in one go for the group (a rollback forgets them again); returns, per
-    /// row of the group, whether it is such a child not known before, which the save inserts when
-    /// its row is missing. A child known already is skipped: the copy a parent holds may be older
-    /// than its row.
-    func recordReachedChildren(of group: SaveGroup, in table: String) -> [Bool] {
-        guard !group.reachedThroughParent.isEmpty else { return [] }
-        let isNew = state.knownValueRows.insert(group.ids, selected: group.reachedThroughParent, in: table)
+    /// Records that the rows of `group`, of a type that keeps no instances, exist, before the save
+    /// writes them, in one go for the group (a rollback forgets them again); returns, per row,
+    /// whether it was not known before. A child reached through a parent is inserted only then:
+    /// the copy a parent holds may be older than its row. Empty for a type that keeps instances.
+    func recordExisting(_ group: SaveGroup, in table: String) -> [Bool] {
+        guard !group.binding.cachesInstances else { return [] }
+        let isNew = state.knownValueRows.insertNoting(group.ids, in: table)
         if state.knownValueRows.tracks(table) {
             madeKnown[table, default: []].append(contentsOf: group.ids.indices.lazy.filter { isNew[$0] }.map { group.ids[$0] })
         }

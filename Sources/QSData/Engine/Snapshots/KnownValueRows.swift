@@ -46,28 +46,13 @@ final class KnownValueRows {
         idsByTable[table] = known
     }
 
-    /// Records that the rows `ids` of `table` exist; returns those not known before.
-    func insertReturningNew(_ ids: [QSAnyID], in table: String) -> [QSAnyID] {
-        guard tables.contains(table), !ids.isEmpty else { return [] }
+    /// Records that the rows `ids` of `table` exist; returns, per position, whether that row was not
+    /// known before (every one, when `table`'s rows are not kept).
+    func insertNoting(_ ids: [QSAnyID], in table: String) -> [Bool] {
+        guard tables.contains(table) else { return Array(repeating: true, count: ids.count) }
         forgetIfDistrusted()
         var known = idsByTable.removeValue(forKey: table) ?? IDTable()
-        var new: [QSAnyID] = []
-        for id in ids where known.position(adding: id, {}).isNew { new.append(id) }
-        idsByTable[table] = known
-        return new
-    }
-
-    /// Records that the rows of `table` exist whose IDs `ids` holds where `selected` is true (the
-    /// two of the same count); returns, per position, whether that row is selected and was not
-    /// known before. When `table`'s rows are not kept, every selected row counts as not known.
-    func insert(_ ids: [QSAnyID], selected: [Bool], in table: String) -> [Bool] {
-        guard tables.contains(table) else { return selected }
-        forgetIfDistrusted()
-        var known = idsByTable.removeValue(forKey: table) ?? IDTable()
-        var isNew = Array(repeating: false, count: ids.count)
-        for position in ids.indices where selected[position] {
-            isNew[position] = known.position(adding: ids[position], {}).isNew
-        }
+        let isNew = ids.map { known.position(adding: $0, {}).isNew }
         idsByTable[table] = known
         return isNew
     }

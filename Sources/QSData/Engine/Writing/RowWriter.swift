@@ -48,17 +48,13 @@ struct RowWriter {
         // copies the whole description (its arrays and strings retained, then released).
         let table = binding.description.table
         let immutable = binding.description.immutable
-        let knowsExistingRows = !binding.cachesInstances && state.knownValueRows.tracks(table)
-        let isUnknownChild = tracker.recordReachedChildren(of: group, in: table)
-        // The value-type rows this group saves itself, recorded as existing in one go.
-        var existing: [QSAnyID] = []
-        defer { tracker.recordExisting(existing, in: table) }
+        let isNewValueRow = tracker.recordExisting(group, in: table)
         for (offset, row) in group.rows.enumerated() {
             // A held instance that marked nothing, its row as the database holds it: kept above.
             if group.isUnchanged(offset) { continue }
             let id = group.ids[offset]
             if group.isReachedThroughParent(offset) {
-                guard isUnknownChild[offset] else { continue }
+                guard isNewValueRow[offset] else { continue }
                 if try insertIfMissing(row, id: id, of: binding, statements: statements, lookupWriters: lookupWriters) {
                     inserted.append(id)
                 }
@@ -68,8 +64,6 @@ struct RowWriter {
             let marked = group.markedColumns.isEmpty ? nil : group.markedColumns[offset]
             let (isNew, rowChanged) = try writeRow(
                 row.values, of: binding, immutable: immutable, snapshot: snapshot, marked: marked, statements: statements)
-            // Written or found, the row exists now.
-            if knowsExistingRows { existing.append(id) }
             if isNew {
                 // The usual case of a large save: the encoded row is the new row's snapshot.
                 try lookupWriters.insertRows(of: row, parentID: id)
