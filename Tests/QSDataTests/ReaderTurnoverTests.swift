@@ -37,27 +37,33 @@ struct ReaderTurnoverTests {
         }
 
         // Every thread of the cooperative pool blocked, then the first read let go: the second
-        // must start on the reader's queue. The main actor runs on the main thread, outside the
-        // pool, so it can wait for that.
-        let blockers = CooperativePoolBlocker()
-        let allBlocked = blockers.blockEveryThread()
-        let secondStartedWhileBlocked: Bool
-        if allBlocked {
+        // must start on the reader's queue. The blocking and the waiting happen on a thread of
+        // the test's own, so that neither the main actor nor any other test's work on it stalls
+        // meanwhile (reads that load relationships wait for a turn on the main actor).
+        let outcome = await onOwnThread { () -> (allBlocked: Bool, secondStarted: Bool) in
+            let blockers = CooperativePoolBlocker()
+            defer { blockers.release() }
+            guard blockers.blockEveryThread() else { return (false, false) }
             firstPause.release()
-            secondStartedWhileBlocked = secondStarted.wait(timeout: .now() + 10) == .success
-        } else {
-            secondStartedWhileBlocked = false
+            return (true, secondStarted.wait(timeout: .now() + 10) == .success)
         }
-        blockers.release()
         firstPause.release()
-        #expect(allBlocked, "every thread of the cooperative pool was blocked")
-        #expect(secondStartedWhileBlocked, "the read in line started while no cooperative thread was free")
+        #expect(outcome.allBlocked, "every thread of the cooperative pool was blocked")
+        #expect(outcome.secondStarted, "the read in line started while no cooperative thread was free")
 
         try await first.value
         #expect(try await second.value == .integer(1), "the read's snapshot is from before the background write")
         writerPause.release()
         try await write.committed()
         try await store.close()
+    }
+}
+
+/// Runs `body` on a new thread, outside Swift's cooperative pool and the main thread, and returns
+/// what it returns.
+private func onOwnThread<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
+    await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: body()) }.start()
     }
 }
 
