@@ -26,6 +26,15 @@ public struct QSRelated<Child: QSDataObject> {
     @usableFromInline var storedChildren: [Child]?
     /// Children added while only IDs were held; they are saved with the parent.
     @usableFromInline var added: [Child] = []
+    /// Whether `storedIDs` is known to hold no ID twice, so that a save need not look for repeats
+    /// (on a parent of 1,000 children, a hash of each, more than the rest of its encoding). True
+    /// for a list read from the store, whose lookup table has one row per parent and child; kept
+    /// by the changes below while they can tell cheaply that they add no repeat.
+    @usableFromInline var idsAreDistinct = false
+
+    /// The longest list an insert looks through for the child it adds, to keep `idsAreDistinct`;
+    /// past it, the save looks for repeats instead (once, rather than once per insert).
+    @inlinable static var longestListSearched: Int { 4_096 }
 
     /// Loaded children.
     @inlinable public init(_ children: [Child]) {
@@ -39,6 +48,18 @@ public struct QSRelated<Child: QSDataObject> {
         self.storedChildren = nil
     }
 
+    /// Children read from the store: no ID comes twice.
+    init(readChildren children: [Child]) {
+        self.init(children)
+        idsAreDistinct = true
+    }
+
+    /// Children read from the store by uniqueID only: no ID comes twice.
+    init(readIDs ids: [Child.UniqueID]) {
+        self.init(ids: ids)
+        idsAreDistinct = true
+    }
+
     /// Whether the children themselves are held, not only their IDs.
     @inlinable public var isLoaded: Bool { storedChildren != nil }
 
@@ -47,6 +68,9 @@ public struct QSRelated<Child: QSDataObject> {
 
     /// Inserts `child` at `index` (0…count).
     @inlinable public mutating func insert(_ child: Child, at index: Int) {
+        if idsAreDistinct {
+            idsAreDistinct = storedIDs.count <= Self.longestListSearched && !storedIDs.contains(child.uniqueID)
+        }
         storedIDs.insert(child.uniqueID, at: index)
         if storedChildren != nil {
             storedChildren?.insert(child, at: index)
@@ -77,4 +101,8 @@ public struct QSRelated<Child: QSDataObject> {
 extension QSRelated: Sendable where Child: Sendable {}
 
 /// Equal when they hold the same IDs in the same order, and the same children (loaded or added).
-extension QSRelated: Equatable where Child: Equatable {}
+extension QSRelated: Equatable where Child: Equatable {
+    @inlinable public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.storedIDs == rhs.storedIDs && lhs.storedChildren == rhs.storedChildren && lhs.added == rhs.added
+    }
+}

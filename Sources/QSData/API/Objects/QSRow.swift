@@ -129,9 +129,9 @@ public final class QSRow {
     /// when the fetch loaded them.
     public func related<Child: QSDataObject>(_ name: String) throws -> QSRelated<Child> {
         guard let lookup = try lookup(for: name, Child.self) else { return QSRelated([]) }
-        if let children = lookup as? ChildrenByParentOf<Child> { return QSRelated(children.children(of: parentID)) }
+        if let children = lookup as? ChildrenByParentOf<Child> { return QSRelated(readChildren: children.children(of: parentID)) }
         if let lookup = lookup as? ChildIDsByParent {
-            return QSRelated(ids: lookup.ids(of: parentID).typed(as: Child.UniqueID.self))
+            return QSRelated(readIDs: lookup.ids(of: parentID).typed(as: Child.UniqueID.self))
         }
         throw wrongChildType(name, Child.self)
     }

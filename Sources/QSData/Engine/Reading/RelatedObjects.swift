@@ -4,6 +4,8 @@ protocol RelatedChildren {
     var childTypeName: String { get }
     /// The children's uniqueIDs in order: what the lookup rows store.
     var childIDs: ChildIDs { get }
+    /// Whether `childIDs` is known to name no child twice; false when it may.
+    var childIDsAreDistinct: Bool { get }
     /// The same children as the lookup a row reads them from.
     func asLookup(parentID: QSAnyID) -> ChildrenByParent
     /// The children without those in `ids`, in the same order; nil when none of them is listed.
@@ -20,27 +22,29 @@ struct RelatedChildrenOf<Child: QSDataObject>: RelatedChildren {
     /// The children to save with the parent.
     @usableFromInline let children: [Child]
     @usableFromInline let childIDs: ChildIDs
+    @usableFromInline let childIDsAreDistinct: Bool
     /// True for a relationship held as IDs only: `children` are then just the ones to save.
     @usableFromInline let holdsIDsOnly: Bool
 
     @inlinable
-    init(children: [Child]) {
-        self.init(children: children, childIDs: ChildIDs(children.map(\.uniqueID)), holdsIDsOnly: false)
+    init(children: [Child], areDistinct: Bool = false) {
+        self.init(children: children, childIDs: ChildIDs(children.map(\.uniqueID)), areDistinct: areDistinct, holdsIDsOnly: false)
     }
 
     @inlinable
     init(_ related: QSRelated<Child>) {
         if let loaded = related.children {
-            self.init(children: loaded)
+            self.init(children: loaded, areDistinct: related.idsAreDistinct)
         } else {
-            self.init(children: related.added, childIDs: ChildIDs(related.ids), holdsIDsOnly: true)
+            self.init(children: related.added, childIDs: ChildIDs(related.ids), areDistinct: related.idsAreDistinct, holdsIDsOnly: true)
         }
     }
 
     @usableFromInline
-    init(children: [Child], childIDs: ChildIDs, holdsIDsOnly: Bool) {
+    init(children: [Child], childIDs: ChildIDs, areDistinct: Bool, holdsIDsOnly: Bool) {
         self.children = children
         self.childIDs = childIDs
+        self.childIDsAreDistinct = areDistinct
         self.holdsIDsOnly = holdsIDsOnly
     }
 
@@ -60,7 +64,8 @@ struct RelatedChildrenOf<Child: QSDataObject>: RelatedChildren {
 
     @usableFromInline func removing(_ ids: Set<QSAnyID>) -> (any RelatedChildren)? {
         let kept = children.filter { !ids.contains($0.uniqueID.anyID) }
-        return kept.count == children.count ? nil : RelatedChildrenOf(children: kept)
+        // Fewer children of a list that named none twice still name none twice.
+        return kept.count == children.count ? nil : RelatedChildrenOf(children: kept, areDistinct: childIDsAreDistinct)
     }
 }
 

@@ -83,7 +83,7 @@ extension TypeBinding {
                     throw QSDataError.unregisteredType(relationship.childType)
                 }
                 try childBinding.addChildren(children, to: &batch, registry: registry)
-                lookups[position] = .forNewParent(children.childIDs)
+                lookups[position] = .forNewParent(children.childIDs, knownDistinct: children.childIDsAreDistinct)
             }
         }
         return batch.groups[group].append(

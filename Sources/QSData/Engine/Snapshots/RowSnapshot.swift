@@ -88,9 +88,10 @@ struct LookupSnapshot: Sendable, Equatable {
     static let empty = LookupSnapshot(childIDs: .empty, indexes: [])
 
     /// The rows of a parent that has none yet, for `children` in order. A child listed twice keeps
-    /// its first position: a lookup table has one row per pair.
-    static func forNewParent(_ children: ChildIDs) -> LookupSnapshot {
-        LookupDiff.fresh(children.firstOccurrences)
+    /// its first position: a lookup table has one row per pair. Repeats are looked for unless the
+    /// list is `knownDistinct`.
+    static func forNewParent(_ children: ChildIDs, knownDistinct: Bool) -> LookupSnapshot {
+        LookupDiff.fresh(knownDistinct ? children : children.firstOccurrences)
     }
 }
 
