@@ -52,6 +52,37 @@ import Testing
         try await store.close()
     }
 
+    /// Each round reads the show again (a list read from the store), edits it with a few seeded
+    /// inserts, appends, removals and swaps, some of them adding a child it lists already, saves
+    /// it, and compares the stored order with the list's first occurrences.
+    @Test(arguments: [QSLoading.eager, .lazy])
+    func seededEditsOfAReadListWithRepeatsStoreEachChildOnceInItsFirstPlace(loading: QSLoading) async throws {
+        let (store, _) = try await readShow(episodes: 20, loading: loading)
+        try await store.save((101 ... 106).map { ShowEpisode(uniqueID: $0, title: "spare \($0)") }).committed()
+        let episodes = try await store.fetchAll(ShowEpisode.self)
+        var generator = SeededGenerator(seed: 0xD157_1AC7)
+        for round in 0 ..< 40 {
+            let show = try #require(try await store.fetch(Show.self, id: 1))
+            for _ in 0 ... generator.next() % 3 {
+                let count = show.episodes.count
+                let position = Int(generator.next() % UInt64(count + 1))
+                let child = episodes[Int(generator.next() % UInt64(episodes.count))]
+                switch generator.next() % 4 {
+                case 0: show.episodes.insert(child, at: position)
+                case 1: show.episodes.append(child)
+                case 2 where count > 1: show.episodes.remove(at: min(position, count - 1))
+                case 3 where count > 1: show.episodes.swapAt(min(position, count - 1), Int(generator.next() % UInt64(count)))
+                default: show.episodes.append(child)
+                }
+            }
+            var seen: Set<Int64> = []
+            let expected = show.episodes.ids.filter { seen.insert($0).inserted }
+            try await store.save(show).committed()
+            #expect(try await storedOrder(of: 1, in: store) == expected, "round \(round)")
+        }
+        try await store.close()
+    }
+
     @Test func aReadListEqualsTheSameListMadeByTheApp() async throws {
         let (store, show) = try await readShow(episodes: 3, loading: .lazy)
         #expect(show.episodes == QSRelated<ShowEpisode>(ids: [1, 2, 3]))
