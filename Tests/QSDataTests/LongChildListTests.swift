@@ -7,15 +7,6 @@ import Testing
 /// app's, and an edit writes only the rows it changed.
 @MainActor
 @Suite struct LongChildListTests {
-    private func storedOrder(of show: Int64, in store: QSStore) async throws -> [Int64] {
-        let rows = try await store.fetchRows("SELECT episodeID FROM podcastEpisodes WHERE podcastID = ? ORDER BY ix", [.integer(show)])
-        return rows.compactMap { if case .integer(let id) = $0.first { id } else { nil } }
-    }
-
-    private func lookupWrites(_ log: QSStatementLog) -> [String] {
-        log.statements.filter { $0.contains("\"podcastEpisodes\"") && !$0.hasPrefix("SELECT") }
-    }
-
     /// A store holding show `id` with `count` episodes, and `spares` more episodes saved beside it.
     private func storeWithShow(id: Int64, episodes count: Int, spares: Int) async throws -> (QSStore, Show, [ShowEpisode]) {
         let store = try await ShowFixtures.openStore()
@@ -34,8 +25,8 @@ import Testing
         for (episode, position) in zip(extra, [300, 0, 100]) {
             show.episodes.insert(episode, at: position)
             let log = try await store.recordStatements { try store.save(show) }
-            #expect(lookupWrites(log).count == 1, "\(log)")
-            #expect(try await storedOrder(of: 1, in: store) == show.episodes.ids)
+            #expect(ShowFixtures.lookupWrites(log).count == 1, "\(log)")
+            #expect(try await ShowFixtures.storedEpisodeOrder(of: 1, in: store) == show.episodes.ids)
         }
     }
 
@@ -57,7 +48,7 @@ import Testing
             }
             show.episodes = QSRelated(episodes)
             try store.save(show)
-            #expect(try await storedOrder(of: 2, in: store) == episodes.map(\.uniqueID), "round \(round)")
+            #expect(try await ShowFixtures.storedEpisodeOrder(of: 2, in: store) == episodes.map(\.uniqueID), "round \(round)")
         }
     }
 }

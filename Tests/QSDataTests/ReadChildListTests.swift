@@ -7,11 +7,6 @@ import Testing
 /// the relationship was loaded and however long the list.
 @MainActor
 @Suite struct ReadChildListTests {
-    private func storedOrder(of show: Int64, in store: QSStore) async throws -> [Int64] {
-        let rows = try await store.fetchRows("SELECT episodeID FROM podcastEpisodes WHERE podcastID = ? ORDER BY ix", [.integer(show)])
-        return rows.compactMap { if case .integer(let id) = $0.first { id } else { nil } }
-    }
-
     /// Show 1 with `count` episodes (IDs from 1), saved, then read back by a store opened anew.
     private func readShow(episodes count: Int, loading: QSLoading) async throws -> (QSStore, Show) {
         let url = Fixtures.temporaryDatabaseURL()
@@ -32,13 +27,13 @@ import Testing
         // Added again at the front: its first position is now there, so the save moves it.
         show.episodes.insert(third, at: 0)
         try await store.save(show).committed()
-        #expect(try await storedOrder(of: 1, in: store) == [3, 1, 2, 4, 5])
+        #expect(try await ShowFixtures.storedEpisodeOrder(of: 1, in: store) == [3, 1, 2, 4, 5])
 
         // Added again at the end: its first position is still the front, so nothing changes.
         show.episodes.append(third)
         let log = try await store.recordStatements { try store.save(show) }
-        #expect(log.statements.filter { $0.contains("\"podcastEpisodes\"") && !$0.hasPrefix("SELECT") } == [])
-        #expect(try await storedOrder(of: 1, in: store) == [3, 1, 2, 4, 5])
+        #expect(ShowFixtures.lookupWrites(log) == [])
+        #expect(try await ShowFixtures.storedEpisodeOrder(of: 1, in: store) == [3, 1, 2, 4, 5])
         try await store.close()
     }
 
@@ -48,7 +43,7 @@ import Testing
         let last = try #require(try await store.fetch(ShowEpisode.self, id: Int64(count)))
         show.episodes.insert(last, at: 0)
         try await store.save(show).committed()
-        #expect(try await storedOrder(of: 1, in: store) == [Int64(count)] + (1 ..< Int64(count)).map { $0 })
+        #expect(try await ShowFixtures.storedEpisodeOrder(of: 1, in: store) == [Int64(count)] + (1 ..< Int64(count)).map { $0 })
         try await store.close()
     }
 
@@ -78,7 +73,7 @@ import Testing
             var seen: Set<Int64> = []
             let expected = show.episodes.ids.filter { seen.insert($0).inserted }
             try await store.save(show).committed()
-            #expect(try await storedOrder(of: 1, in: store) == expected, "round \(round)")
+            #expect(try await ShowFixtures.storedEpisodeOrder(of: 1, in: store) == expected, "round \(round)")
         }
         try await store.close()
     }

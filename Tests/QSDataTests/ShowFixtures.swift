@@ -88,6 +88,18 @@ enum ShowFixtures {
             schema: QSSchema(creationSQL: schemaSQL), types: [Show.self, ShowList.self, ShowEpisode.self, Tag.self])
     }
 
+    /// The episodes of show `id` in their stored order, read from its lookup rows.
+    @MainActor
+    static func storedEpisodeOrder(of id: Int64, in store: QSStore) async throws -> [Int64] {
+        let rows = try await store.fetchRows("SELECT episodeID FROM podcastEpisodes WHERE podcastID = ? ORDER BY ix", [.integer(id)])
+        return rows.compactMap { if case .integer(let id) = $0.first { id } else { nil } }
+    }
+
+    /// The statements of `log` that wrote episodes' lookup rows.
+    static func lookupWrites(_ log: QSStatementLog) -> [String] {
+        log.statements.filter { $0.contains("\"podcastEpisodes\"") && !$0.hasPrefix("SELECT") }
+    }
+
     /// A podcast with `count` episodes numbered from `firstID`, each with two of ten shared hosts.
     static func podcast(id: Int64, episodes count: Int, firstID: Int64) -> Show {
         let hosts = (0..<10).map { Tag(name: "Host-\($0)") }
