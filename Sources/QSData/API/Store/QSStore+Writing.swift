@@ -37,7 +37,7 @@ extension QSStore {
         // but for what the app marked since: those with nothing marked need no row at all.
         let skipsUnchanged = collectedBatch == nil && changeCenter.writesUnsettled == 0
         let encoder = SaveEncoder(registry: registry, stamp: stamp, skipsUnchanged: skipsUnchanged)
-        guard objects.count > SaveEncoder.chunkSize else {
+        guard objects.count > SaveEncoder.largeSaveThreshold else {
             let (groups, touches) = try encoder.encode(objects, binding: binding)
             return submitWrite(operation, source: source, touches: touches) { writer, change in
                 try writer.save(groups, into: &change)

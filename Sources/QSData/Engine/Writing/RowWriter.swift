@@ -7,10 +7,14 @@ struct RowWriter {
     /// What the rows held before this transaction, and what it has written.
     let tracker: ChangeTracker
 
+    /// What writing each type needs, found once for the transaction.
+    private let typeWritings: TypeWritings
+
     init(state: QueueState, registry: TypeRegistry) {
         self.state = state
         self.registry = registry
         tracker = ChangeTracker(state: state)
+        typeWritings = TypeWritings(registry: registry, connection: state.connection)
     }
 
     var connection: SQLiteConnection { state.connection }
@@ -30,9 +34,9 @@ struct RowWriter {
 
     private func save(_ group: SaveGroup, into change: inout QSChange) throws {
         let binding = group.binding
-        let siblings = registry.siblings(of: binding)
-        let cachingSiblings = siblings.filter(\.cachesInstances)
-        let lookupWriters = LookupWriters(binding.sql, connection: connection)
+        let writing = try typeWritings.of(binding)
+        let statements = writing.statements
+        let lookupWriters = writing.lookupWriters
         var inserted: [QSAnyID] = []
         var updated: [QSAnyID] = []
         // The group's snapshots are read and recorded in one go each. When an ID comes twice,
@@ -41,14 +45,7 @@ struct RowWriter {
         tracker.recordSaving(group.ids, of: binding)
         var recorded = RecordedSnapshots(expecting: group.ids.count, idsRepeat: group.repeatsIDs)
         let epoch = state.snapshotTrust.epoch
-        // Looked up once for the group: finding a statement in the connection's cache hashes its
-        // SQL, a few hundred characters, which per row cost more than binding it.
-        let statements = try RowStatements(binding, connection: connection)
-        // Read once for the group: through the type-erased binding, each read of its description
-        // copies the whole description (its arrays and strings retained, then released).
-        let table = binding.description.table
-        let immutable = binding.description.immutable
-        let isNewValueRow = tracker.recordExisting(group, in: table)
+        let isNewValueRow = tracker.recordExisting(group, in: writing.table)
         for (offset, row) in group.rows.enumerated() {
             // A held instance that marked nothing, its row as the database holds it: kept above.
             if group.isUnchanged(offset) { continue }
@@ -63,7 +60,7 @@ struct RowWriter {
             let snapshot = recorded.snapshot(of: id) ?? storedSnapshots[offset]
             let marked = group.markedColumns.isEmpty ? nil : group.markedColumns[offset]
             let (isNew, rowChanged) = try writeRow(
-                row.values, of: binding, immutable: immutable, snapshot: snapshot, marked: marked, statements: statements)
+                row.values, of: binding, immutable: writing.immutable, snapshot: snapshot, marked: marked, statements: statements)
             if isNew {
                 // The usual case of a large save: the encoded row is the new row's snapshot.
                 try lookupWriters.insertRows(of: row, parentID: id)
@@ -72,16 +69,16 @@ struct RowWriter {
             } else if try writeExisting(row, id: id, snapshot: snapshot, rowChanged: rowChanged, epoch: epoch, lookupWriters: lookupWriters, into: &recorded) {
                 updated.append(id)
             }
-            if rowChanged, !cachingSiblings.isEmpty {
+            if rowChanged, !writing.cachingSiblings.isEmpty {
                 // Other types on the table read some of the same columns.
                 let columns = zip(binding.layout.names, row.values).map { (name: $0, value: $1) }
-                tracker.recordUpdate(of: [id], columns: columns, bindings: cachingSiblings, instancesShowIt: true)
+                tracker.recordUpdate(of: [id], columns: columns, bindings: writing.cachingSiblings, instancesShowIt: true)
             }
         }
         tracker.record(consume recorded, of: binding)
-        for typeBinding in [binding] + siblings {
-            change.record(\.insertedList, inserted, of: typeBinding.description.name)
-            change.record(\.updatedList, updated, of: typeBinding.description.name)
+        for name in writing.typeNames {
+            change.record(\.insertedList, inserted, of: name)
+            change.record(\.updatedList, updated, of: name)
         }
     }
 
@@ -237,24 +234,5 @@ struct RowWriter {
 
     private func idsReturned(by sql: String, _ arguments: [SQLValue]) throws -> [QSAnyID] {
         try RowDeleter(connection: connection, registry: registry).idsReturned(by: sql, arguments)
-    }
-}
-
-/// The statements that write a type's whole rows, prepared (or found in the connection's cache)
-/// once per save group, with what else writing a row asks of the type.
-private struct RowStatements {
-    let sql: TableSQL
-    /// Inserts a row, doing nothing when it exists.
-    let insert: SQLiteStatement
-    /// Updates an existing row where any value differs; nil for a type whose only column is its uniqueID.
-    let updateIfChanged: SQLiteStatement?
-    /// The table's required columns the type lacks: when any, the type can't insert its rows.
-    let columnsMissingForInsert: [String]
-
-    init(_ binding: any AnyTypeBinding, connection: SQLiteConnection) throws {
-        sql = binding.sql
-        insert = try connection.statement(sql.insert)
-        updateIfChanged = try sql.updateIfChanged.map { try connection.statement($0) }
-        columnsMissingForInsert = binding.tableFacts.columnsMissingForInsert
     }
 }
