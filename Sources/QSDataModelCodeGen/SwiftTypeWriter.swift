@@ -1,5 +1,6 @@
 /// Writes one generated type's declaration: stored properties, the memberwise initializer,
-/// `init(row:)`, `update(from:)` for classes patched in place, and `encode(to:)`.
+/// `init(row:)`, `update(from:)` and `update(column:from:)` for classes patched in place, and
+/// `encode(to:)`.
 struct SwiftTypeWriter {
     let shape: GeneratedTypeShape
     let access: AccessLevel
@@ -25,6 +26,10 @@ struct SwiftTypeWriter {
             if shape.isUpdatable {
                 body.line()
                 writeUpdate(to: &body)
+                if !patchableColumns.isEmpty {
+                    body.line()
+                    writeColumnUpdate(to: &body)
+                }
             }
             body.line()
             writeEncode(to: &body)
@@ -117,6 +122,24 @@ struct SwiftTypeWriter {
         }
     }
 
+    /// The members a bulk update can set one by one: every column but `uniqueID`.
+    private var patchableColumns: [GeneratedTypeShape.Member] {
+        shape.members.filter { !$0.isRelationship && $0.modelName != "uniqueID" }
+    }
+
+    private func writeColumnUpdate(to source: inout SourceWriter) {
+        source.line("/// Sets the property of one column a bulk update changed, for the instance everyone holds.")
+        source.block("\(access.prefix)func update(column: String, from row: QSRow) throws -> Bool {") { body in
+            body.line("switch column {")
+            for member in patchableColumns {
+                body.line("case \"\(member.modelName)\": \(assignment(member))")
+            }
+            body.line("default: return false")
+            body.line("}")
+            body.line("return true")
+        }
+    }
+
     private func writeEncode(to source: inout SourceWriter) {
         source.line("/// Writes every property and relationship into `row`, for saving.")
         source.block("\(access.prefix)func encode(to row: inout QSRowEncoder) {") { body in
@@ -139,8 +162,9 @@ struct SwiftTypeWriter {
         member.isRelationship ? "row.related(\"\(member.modelName)\")" : "row[\"\(member.modelName)\"]"
     }
 
-    /// The member as code inside the type, where the parameter `row` would hide a member `row`.
+    /// The member as code inside the type, where the parameters `row` and `column` would hide
+    /// members of those names.
     private func reference(to member: GeneratedTypeShape.Member) -> String {
-        member.swiftName == "row" ? "self.row" : member.swiftName
+        ["row", "column"].contains(member.swiftName) ? "self.\(member.swiftName)" : member.swiftName
     }
 }

@@ -108,6 +108,14 @@ enum HandWritten {
             tags = try row.related("tags")
         }
 
+        func update(column: String, from row: QSRow) throws -> Bool {
+            switch column {
+            case "text": text = try row["text"]
+            default: return false
+            }
+            return true
+        }
+
         func encode(to row: inout QSRowEncoder) {
             row["uniqueID"] = uniqueID
             row["text"] = text

@@ -78,6 +78,8 @@ import Testing
         #expect(log.count == 1, "\(log)")
         #expect(shelf.name == "Verse")
         #expect(shelf.note == nil)
+        // Set column by column (`title` into `name`), which is no change of the app's.
+        #expect(shelf.changedProperties.isEmpty)
         #expect(try await store.fetch(ShelfSummary.self, id: 7)?.title == "Verse")
     }
 

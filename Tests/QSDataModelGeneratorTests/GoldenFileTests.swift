@@ -62,6 +62,27 @@ import Testing
         #expect(source.contains("        row[\"row\"] = self.row\n"))
     }
 
+    @Test func aSharedClassSetsEachColumnAloneReachingMembersNamedLikeItsParametersThroughSelf() throws {
+        let url = try GeneratorFixtures.modelFile("""
+        <key>Cell</key><dict><key>table</key><string>cells</string><key>generate</key><true/>
+        <key>kind</key><string>class</string><key>uniqued</key><true/>
+        <key>properties</key><dict><key>uniqueID</key><string>int64</string><key>row</key><string>int64</string>
+        <key>column</key><string>int64</string><key>label</key><string>string</string></dict></dict>
+        """, fileName: "Grid.plist")
+        let source = try GeneratorFixtures.generate(url)
+        #expect(source.contains("""
+            func update(column: String, from row: QSRow) throws -> Bool {
+                switch column {
+                case "column": self.column = try row["column"]
+                case "label": label = try row["label"]
+                case "row": self.row = try row["row"]
+                default: return false
+                }
+                return true
+            }
+        """))
+    }
+
     @Test func aStructReadsItsRowIntoTheMemberwiseInitializer() throws {
         let url = try GeneratorFixtures.modelFile("""
         <key>Tag</key><dict><key>table</key><string>tags</string><key>generate</key><true/>

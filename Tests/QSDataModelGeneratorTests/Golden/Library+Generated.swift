@@ -186,6 +186,16 @@ final class Label: QSChangeTrackingObject {
         tasks = try row.related("tasks")
     }
 
+    /// Sets the property of one column a bulk update changed, for the instance everyone holds.
+    func update(column: String, from row: QSRow) throws -> Bool {
+        switch column {
+        case "color": color = try row["color"]
+        case "name": name = try row["name"]
+        default: return false
+        }
+        return true
+    }
+
     /// Writes every property and relationship into `row`, for saving.
     func encode(to row: inout QSRowEncoder) {
         row["uniqueID"] = uniqueID
@@ -263,6 +273,18 @@ final class Shelf: QSChangeTrackingObject {
         name = try row["title"]
         books = try row.related("books")
         stickers = try row.related("stickers")
+    }
+
+    /// Sets the property of one column a bulk update changed, for the instance everyone holds.
+    func update(column: String, from row: QSRow) throws -> Bool {
+        switch column {
+        case "createdAt": createdAt = try row["createdAt"]
+        case "note": note = try row["note"]
+        case "position": position = try row["position"]
+        case "title": name = try row["title"]
+        default: return false
+        }
+        return true
     }
 
     /// Writes every property and relationship into `row`, for saving.

@@ -285,6 +285,19 @@ final class Article: QSUpdatableObject {
         starred = try row["starred"]
     }
 
+    func update(column name: String, from row: QSRow) throws -> Bool {
+        switch name {
+        case "feedID": feedID = try row["feedID"]
+        case "title": title = try row["title"]
+        case "url": url = try row["url"]
+        case "datePublished": datePublished = try row["datePublished"]
+        case "read": read = try row["read"]
+        case "starred": starred = try row["starred"]
+        default: return false
+        }
+        return true
+    }
+
     func encode(to row: inout QSRowEncoder) {
         row["uniqueID"] = uniqueID
         row["feedID"] = feedID

@@ -96,23 +96,34 @@ extension TypeBinding {
         return cache.object(for: typedID) != nil
     }
 
-    /// Makes cached instances reflect new column values: classes change in place through
-    /// `update(from:)`, values are replaced in the cache. Returns the IDs that were cached.
+    /// Makes cached instances reflect new column values: classes change in place, through
+    /// `update(column:from:)` for each column when the type sets them alone and `update(from:)`
+    /// otherwise; values are replaced in the cache. Returns the IDs that were cached.
     @discardableResult
     func patchCachedInstances(ids: [QSAnyID], with columns: [String: SQLValue], timing: PatchTiming) throws -> [QSAnyID] {
         guard cache.policy != .none else { return [] }
-        let overlay = columns.compactMap { name, value in layout.index(of: name).map { ($0, value) } }
+        let overlay = columns.compactMap { name, value in layout.index(of: name).map { (index: $0, value: value) } }
         guard !overlay.isEmpty else { return [] }
         var encoder = QSRowEncoder(layout: layout)
         var patched: [QSAnyID] = []
         // One row for every instance: it learns the order in which the type reads its columns
         // on the first and follows it after that (a new row per instance searched by name each time).
         let row = QSRow(layout: layout, values: [], parentID: .integer(0))
-        let overlaidColumns = overlay.map(\.0)
+        let overlaidColumns = overlay.map(\.index)
+        // Until the first instance says the type doesn't set them alone: the new values alone.
+        var columnPatch = updateColumnsInPlace.map { ColumnPatch(overlay, layout: layout, update: $0) }
         for id in ids {
             guard let typedID = Object.UniqueID(anyID: id), let current = cache.object(for: typedID),
                   !timing.skips(typedID, in: cache)
             else { continue }
+            if let patch = columnPatch {
+                if try patch.apply(to: current, id: id, keeping: { timing.keeps($0, of: typedID, in: cache) }) {
+                    timing.record(typedID, columns: overlaidColumns, in: cache)
+                    patched.append(id)
+                    continue
+                }
+                columnPatch = nil
+            }
             current.encode(to: &encoder)
             var (values, related) = try encoder.finish()
             for (index, value) in overlay where !timing.keeps(index, of: typedID, in: cache) { values[index] = value }

@@ -100,6 +100,9 @@ final class TypeBinding<Object: QSDataObject>: AnyTypeBinding, @unchecked Sendab
     /// `update(from:)` of the type, when it is a ``QSUpdatableObject``: its conformance is found
     /// once here rather than by a dynamic cast for every instance patched.
     let updateInPlace: ((Object, QSRow) throws -> Void)?
+    /// `update(column:from:)` of the type for each column named, when it is a
+    /// ``QSUpdatableObject``; false at the first column it doesn't set alone.
+    let updateColumnsInPlace: ((Object, [String], QSRow) throws -> Bool)?
     /// How to read and set the change marks of a type that keeps instances and records what it
     /// set (see ``QSChangeTrackingObject``); nil for any other type.
     let changeMarks: ChangeMarks<Object>?
@@ -124,8 +127,10 @@ final class TypeBinding<Object: QSDataObject>: AnyTypeBinding, @unchecked Sendab
         }
         if let updatable = Object.self as? any QSUpdatableObject.Type {
             updateInPlace = Self.updater(for: updatable, keeping: changeMarks)
+            updateColumnsInPlace = Self.columnUpdater(for: updatable, keeping: changeMarks)
         } else {
             updateInPlace = nil
+            updateColumnsInPlace = nil
         }
     }
 
@@ -142,6 +147,22 @@ final class TypeBinding<Object: QSDataObject>: AnyTypeBinding, @unchecked Sendab
             let kept = marks.read(object)
             defer { marks.set(kept, object) }
             try unsafeDowncast(unsafeBitCast(object, to: AnyObject.self), to: Updatable.self).update(from: row)
+        }
+    }
+
+    /// Calls `update(column:from:)` for each column named, as ``updater(for:keeping:)`` calls
+    /// `update(from:)`; stops with false at the first column the type doesn't set alone.
+    private static func columnUpdater<Updatable: QSUpdatableObject>(
+        for _: Updatable.Type, keeping marks: ChangeMarks<Object>?
+    ) -> (Object, [String], QSRow) throws -> Bool {
+        { object, names, row in
+            let kept = marks?.read(object)
+            defer { if let marks, let kept { marks.set(kept, object) } }
+            let updatable = unsafeDowncast(unsafeBitCast(object, to: AnyObject.self), to: Updatable.self)
+            for name in names {
+                guard try updatable.update(column: name, from: row) else { return false }
+            }
+            return true
         }
     }
 
