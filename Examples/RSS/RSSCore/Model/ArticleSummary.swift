@@ -38,6 +38,18 @@ public final class ArticleSummary: QSUpdatableObject {
         starred = try row["starred"]
     }
 
+    /// Marking a feed's articles read sets `read` alone on each instance held.
+    public func update(column: String, from row: QSRow) throws -> Bool {
+        switch column {
+        case "title": title = try row["title"]
+        case "datePublished": datePublished = try row["datePublished"]
+        case "read": read = try row["read"]
+        case "starred": starred = try row["starred"]
+        default: return false
+        }
+        return true
+    }
+
     public func encode(to row: inout QSRowEncoder) {
         row["uniqueID"] = uniqueID
         row["feedID"] = feedID
