@@ -45,8 +45,8 @@ extension QSStore {
                 return nil
             }
         }
-        // A large save is encoded a chunk per main-actor turn; its write takes each chunk as it
-        // is encoded, and everything handed to the queue after the save waits behind it.
+        // A large save is encoded a few chunks per main-actor turn; its write takes each chunk as
+        // it is encoded, and everything handed to the queue after the save waits behind it.
         let encoding = try encoder.beginEncoding(objects, binding: binding)
         largeSavesBeingEncoded.append(encoding)
         return submitWrite(operation, source: source, touches: encoding.touches, largeSave: encoding) { writer, change in

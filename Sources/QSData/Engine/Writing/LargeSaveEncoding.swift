@@ -1,17 +1,19 @@
 import Foundation
 
-/// A large save, encoded on the main actor a chunk per turn and written on the database queue
-/// chunk by chunk as they come, in one transaction: the queue writes one chunk while the main
-/// actor encodes the next, so the save takes about as long as the longer of the two rather
+/// A large save, encoded on the main actor a few chunks per turn and written on the database
+/// queue chunk by chunk as they come, in one transaction: the queue writes one chunk while the
+/// main actor encodes the next, so the save takes about as long as the longer of the two rather
 /// than their sum.
 ///
 /// The chunks cross through a lock and a condition: the main actor adds each one as it is
 /// encoded and never waits; the save's write, on the queue, takes them in order and waits for
-/// the next while the main actor works on it. That is the one place the queue waits for the
-/// main actor, and nothing runs on the queue meanwhile: work handed over after the save is
-/// behind its write. If the write fails, the queue tells the main actor to stop and waits until
-/// it has, so that ``touches`` are complete before the rollback reads them; if the batch the save
-/// is in throws on the main actor, the chunks not yet encoded are cancelled there.
+/// the next while the main actor works on it. The main actor wakes it once a turn, not once a
+/// chunk: a chunk of objects that cost little to encode takes less time than waking a thread.
+/// That is the one place the queue waits for the main actor, and nothing runs on the queue
+/// meanwhile: work handed over after the save is behind its write. If the write fails, the
+/// queue tells the main actor to stop and waits until it has, so that ``touches`` are complete
+/// before the rollback reads them; if the batch the save is in throws on the main actor, the
+/// chunks not yet encoded are cancelled there.
 final class LargeSaveEncoding: @unchecked Sendable {
     /// Main actor only: the save's batch, kept between turns so each chunk extends the same
     /// storage (and the same set of written children) instead of copying it.
@@ -36,12 +38,18 @@ final class LargeSaveEncoding: @unchecked Sendable {
         touches = MemoryTouches(stamp: stamp)
     }
 
-    /// Main actor: adds the groups of the chunk just encoded, for the queue to write.
+    /// Main actor: adds the groups of the chunk just encoded, for the queue to write. A queue
+    /// busy with earlier chunks takes it when it gets there; one waiting for it wakes at
+    /// ``wakeWriter()`` (or when the encoding ends).
     func add(_ groups: [SaveGroup]) {
         withCondition {
             chunks.append(groups)
-            condition.signal()
         }
+    }
+
+    /// Main actor: wakes the queue if it waits for the chunks added so far.
+    func wakeWriter() {
+        withCondition { condition.signal() }
     }
 
     /// Main actor: the last chunk is in.

@@ -2,16 +2,22 @@
 /// cached instances of other types on the same table show the saved values.
 @MainActor
 struct SaveEncoder {
-    /// A save of more objects than this is encoded a chunk per main-actor turn, its write taking
-    /// each chunk as it comes (see ``LargeSaveEncoding``); a smaller one is encoded at once.
+    /// A save of more objects than this is encoded in chunks over several main-actor turns, its
+    /// write taking each chunk as it comes (see ``LargeSaveEncoding``); a smaller one is encoded
+    /// at once.
     static let largeSaveThreshold = 500
 
-    /// How many objects a large save encodes per main-actor turn: about half a millisecond of
-    /// work for a note with a few columns, two tags and an attachment. Small, so that the rows
-    /// one chunk writes stay within SQLite's page cache while the next is written: with chunks
-    /// of 500, adding a child to each of 1,000 parents wrote pages that had been spilled from
-    /// the cache once again, thousands of times.
+    /// How many objects a chunk of a large save holds: about half a millisecond of encoding for a
+    /// note with a few columns, two tags and an attachment. Small, so that the rows one chunk
+    /// writes stay within SQLite's page cache while the next is written: with chunks of 500,
+    /// adding a child to each of 1,000 parents wrote pages that had been spilled from the cache
+    /// once again, thousands of times.
     static let chunkSize = 100
+
+    /// How long the main actor goes on encoding chunks in one turn before it lets other work
+    /// run. The chunks of a turn are handed to the database queue together, at its end, so that
+    /// the queue wakes once a turn rather than once a chunk.
+    static let turnBudget = Duration.milliseconds(2)
 
     let registry: TypeRegistry
     /// The save's ``WriteStamp``, taken when the app called it.
@@ -36,7 +42,7 @@ struct SaveEncoder {
         }
     }
 
-    /// Encodes the first chunk of a large save now and the rest one per main-actor turn, each
+    /// Encodes the first chunk of a large save now and the rest in later main-actor turns, each
     /// handed to `encoding` as it is done, for the save's write to take on the queue meanwhile.
     /// Stops early when the write has failed; ``LargeSaveEncoding/encodeRestNow()`` encodes
     /// whatever is left at once.
@@ -56,11 +62,16 @@ struct SaveEncoder {
         return encoding
     }
 
-    /// Encodes the next chunk at a later turn, and so on until the last.
+    /// Encodes the next chunks at a later turn, for up to ``turnBudget``, and so on until the last.
     private func encodeLater<Object>(_ objects: ObjectsInTransit<[Object]>, binding: TypeBinding<Object>, into encoding: LargeSaveEncoding) {
         Task { @MainActor in
-            if encodeNextChunk(of: objects.value, binding: binding, into: encoding) {
-                encodeLater(objects, binding: binding, into: encoding)
+            let turnEnds = ContinuousClock.now + Self.turnBudget
+            while encodeNextChunk(of: objects.value, binding: binding, into: encoding) {
+                if ContinuousClock.now >= turnEnds {
+                    encoding.wakeWriter()
+                    encodeLater(objects, binding: binding, into: encoding)
+                    return
+                }
             }
         }
     }
