@@ -5,10 +5,7 @@
 /// each type per chunk, and finding these again for each group would hash the statements' SQL
 /// (to find them in the connection's cache) and copy the type's description every time.
 final class TypeWriting {
-    let binding: any AnyTypeBinding
-    /// The other types on the same table.
-    let siblings: [any AnyTypeBinding]
-    /// Those of `siblings` that keep instances, whose snapshots a changed row patches.
+    /// The other types on the same table that keep instances, whose snapshots a changed row patches.
     let cachingSiblings: [any AnyTypeBinding]
     /// The names of the type and its siblings, under which observers hear of the rows written.
     let typeNames: [String]
@@ -19,8 +16,7 @@ final class TypeWriting {
     let lookupWriters: LookupWriters
 
     init(_ binding: any AnyTypeBinding, registry: TypeRegistry, connection: SQLiteConnection) throws {
-        self.binding = binding
-        siblings = registry.siblings(of: binding)
+        let siblings = registry.siblings(of: binding)
         cachingSiblings = siblings.filter(\.cachesInstances)
         typeNames = ([binding] + siblings).map(\.description.name)
         // Read once: through the type-erased binding, each read of its description copies the
