@@ -80,7 +80,6 @@ struct RelationshipSQL: Sendable {
         parent = quoted(relationship.parentIDColumn)
         child = quoted(relationship.childIDColumn)
         index = quoted(relationship.indexColumn)
-        insert = "INSERT INTO \(lookupTable) (\(parent), \(child), \(index)) VALUES (?, ?, ?)"
     }
 
     /// The (parent, child, index) rows, in order, of the parents the query `tail` selects.
@@ -93,9 +92,11 @@ struct RelationshipSQL: Sendable {
         "SELECT \(child), \(index) FROM \(lookupTable) WHERE \(parent) = ? ORDER BY \(index)"
     }
 
-    /// Inserts a parent's rows given as a JSON array of `[child, index]` pairs.
-    var insertMany: String {
-        "INSERT INTO \(lookupTable) (\(parent), \(child), \(index)) SELECT ?1, json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?2)"
+    /// Inserts up to `rows` (parent, child, index) rows, three parameters each; a row whose
+    /// parent is NULL is left out, so that one statement serves any number of rows up to `rows`.
+    func insert(rows: Int) -> String {
+        let values = Array(repeating: "(?, ?, ?)", count: rows).joined(separator: ", ")
+        return "INSERT INTO \(lookupTable) (\(parent), \(child), \(index)) SELECT column1, column2, column3 FROM (VALUES \(values)) WHERE column1 IS NOT NULL"
     }
 
     var moveOne: String {
@@ -109,9 +110,6 @@ struct RelationshipSQL: Sendable {
     var deleteManyOfOneParent: String {
         "DELETE FROM \(lookupTable) WHERE \(parent) = ? AND \(child) IN (\(IDList.subquery))"
     }
-
-    /// Stored, not computed: it is looked up in the statement cache once per saved parent.
-    let insert: String
 
     var deleteForOneParent: String {
         "DELETE FROM \(lookupTable) WHERE \(parent) = ?"

@@ -2,22 +2,28 @@
 /// prepared once per save rather than once per parent.
 ///
 /// Each parent's rows are changed by the fewest rows ``LookupDiff`` finds: one row written to
-/// add or move a child. A handful of rows are written one statement each; more go in one
-/// statement, passed as a JSON array.
+/// add or move a child. Deletes and moves run at once; inserted rows wait in ``pending`` until
+/// ``writePending()``, which the save calls once per group of rows, and go in as few statements
+/// as their number allows (see ``PendingLookupRows``): a statement costs SQLite far more than a
+/// row, and a large save inserts most of its lookup rows this way.
 final class LookupWriter {
-    /// Up to this many rows are written one statement each.
+    /// Up to this many rows of one parent are deleted one statement each.
     static let rowsPerStatement = 4
 
     private let connection: SQLiteConnection
     private let sql: RelationshipSQL
-    private let insertStatement: SQLiteStatement
+    /// Rows to insert, waiting for ``writePending()``.
+    private var pending = PendingLookupRows()
+    /// The statement inserting that many rows, by row count (powers of two), once prepared.
+    private var insertStatements: [Int: SQLiteStatement] = [:]
 
-    init(sql: RelationshipSQL, connection: SQLiteConnection) throws {
+    init(sql: RelationshipSQL, connection: SQLiteConnection) {
         self.connection = connection
         self.sql = sql
-        insertStatement = try connection.statement(sql.insert)
-        insertStatement.reset()  // a statement from the connection's cache may have been left stepped
     }
+
+    /// Whether rows wait to be inserted.
+    var hasPending: Bool { !pending.isEmpty }
 
     /// Makes the parent's lookup rows list `childIDs` in order, starting from `stored` (what
     /// the rows are known to be: none for a new parent; nil when unknown, to be read first).
@@ -29,13 +35,15 @@ final class LookupWriter {
         case .unchanged:
             return (diff.result, false)
         case .insertAll:
-            try insert(diff.result.rows, parent: parent)
+            pending.append(diff.result.rows, parent: parent)
         case .rewrite:
             try connection.execute(sql.deleteForOneParent, [parent])
-            try insert(diff.result.rows, parent: parent)
+            pending.append(diff.result.rows, parent: parent)
         case .edit(let deletes, let inserts, let moves):
+            // The inserted rows go in after the moves, when every row already there holds its
+            // final order value.
             try delete(deletes, parent: parent)
-            try insert(inserts, parent: parent)
+            pending.append(inserts, parent: parent)
             for move in moves {
                 try connection.execute(sql.moveOne, [.integer(move.index), parent, move.child.sqlValue])
             }
@@ -43,38 +51,37 @@ final class LookupWriter {
         return (diff.result, true)
     }
 
-    /// Writes the lookup rows of a parent that has none yet: `childIDs` in order, numbered as
-    /// ``LookupDiff/fresh(_:)`` numbers them.
-    func insertRows(ofNewParent childIDs: ChildIDs, parentID: QSAnyID) throws {
-        let parent = parentID.sqlValue
-        guard childIDs.count <= Self.rowsPerStatement else {
-            let rows = childIDs.enumerated().map { LookupDiff.Row(child: $1, index: LookupDiff.freshIndex(at: $0)) }
-            try connection.execute(sql.insertMany, [parent, Self.json(rows)])
-            return
-        }
-        // A loop of its own rather than a lazy list of rows: each parent of a large save comes here.
-        for (offset, child) in childIDs.enumerated() {
-            try insertOne(parent: parent, child: child, index: LookupDiff.freshIndex(at: offset))
+    /// Adds the lookup rows of a parent that has none yet to those waiting: `childIDs` in order,
+    /// numbered as ``LookupDiff/fresh(_:)`` numbers them.
+    func insertRows(ofNewParent childIDs: ChildIDs, parentID: QSAnyID) {
+        pending.append(ofNewParent: childIDs, parent: parentID.sqlValue)
+    }
+
+    /// Inserts the rows waiting, up to ``PendingLookupRows/largestInsert`` a statement. A
+    /// statement is prepared for a power of two of rows (1, 2, 4 … 128, so a relationship prepares
+    /// at most eight) and skips the rows past those given, bound to NULL: 200 rows take two
+    /// statements, of 128 and of 128 with 56 skipped.
+    func writePending() throws {
+        defer { pending.removeAll() }
+        var start = 0
+        while start < pending.count {
+            let count = min(pending.count - start, PendingLookupRows.largestInsert)
+            var size = 1
+            while size < count { size *= 2 }
+            let statement = try insertStatement(rows: size)
+            defer { statement.reset() }
+            try pending.bind(start ..< start + count, to: statement, skippedRows: size - count)
+            try statement.step()
+            start += count
         }
     }
 
-    private func insert(_ rows: some Collection<LookupDiff.Row>, parent: SQLValue) throws {
-        guard rows.count <= Self.rowsPerStatement else {
-            try connection.execute(sql.insertMany, [parent, Self.json(rows)])
-            return
-        }
-        for row in rows {
-            try insertOne(parent: parent, child: row.child, index: row.index)
-        }
-    }
-
-    /// Inserts one row with the statement prepared once, and leaves the statement reset.
-    private func insertOne(parent: SQLValue, child: QSAnyID, index: Int64) throws {
-        defer { insertStatement.reset() }
-        try insertStatement.bind(parent, at: 1)
-        try insertStatement.bind(child.sqlValue, at: 2)
-        try insertStatement.bind(.integer(index), at: 3)
-        try insertStatement.step()
+    private func insertStatement(rows: Int) throws -> SQLiteStatement {
+        if let statement = insertStatements[rows] { return statement }
+        let statement = try connection.statement(sql.insert(rows: rows))
+        statement.reset()  // a statement from the connection's cache may have been left stepped
+        insertStatements[rows] = statement
+        return statement
     }
 
     private func delete(_ children: [QSAnyID], parent: SQLValue) throws {
@@ -97,22 +104,6 @@ final class LookupWriter {
         }
         return LookupSnapshot(childIDs: childIDs.finished, indexes: indexes[...])
     }
-
-    /// `[[child, index], …]`, read back by ``RelationshipSQL/insertMany``.
-    private static func json(_ rows: some Collection<LookupDiff.Row>) -> SQLValue {
-        var json = JSONText(reservingCapacity: rows.count * 16 + 2)
-        json.append("[")
-        for (offset, row) in rows.enumerated() {
-            if offset > 0 { json.append(",") }
-            json.append("[")
-            json.append(row.child)
-            json.append(",")
-            json.append(row.index)
-            json.append("]")
-        }
-        json.append("]")
-        return json.value
-    }
 }
 
 /// The lookup writers of one type's relationships, by position in the model's order, each
@@ -128,20 +119,27 @@ final class LookupWriters {
         writers = Array(repeating: nil, count: relationships.count)
     }
 
-    /// Writes every lookup row of a parent just inserted: those of each relationship its
-    /// object set, as the encoded `row` lists them.
-    func insertRows(of row: RowSnapshot, parentID: QSAnyID) throws {
+    /// Adds every lookup row of a parent just inserted to those waiting: those of each
+    /// relationship its object set, as the encoded `row` lists them.
+    func insertRows(of row: RowSnapshot, parentID: QSAnyID) {
         for position in row.lookups.indices {
             // Only the children are read: a new parent's order values are known.
             guard let childIDs = row.lookups[position]?.childIDs else { continue }
-            try writer(at: position).insertRows(ofNewParent: childIDs, parentID: parentID)
+            writer(at: position).insertRows(ofNewParent: childIDs, parentID: parentID)
+        }
+    }
+
+    /// Inserts the rows waiting in every relationship's writer.
+    func writePending() throws {
+        for case let writer? in writers where writer.hasPending {
+            try writer.writePending()
         }
     }
 
     /// The writer of the relationship at `position`.
-    func writer(at position: Int) throws -> LookupWriter {
+    func writer(at position: Int) -> LookupWriter {
         if let writer = writers[position] { return writer }
-        let writer = try LookupWriter(sql: relationships[position], connection: connection)
+        let writer = LookupWriter(sql: relationships[position], connection: connection)
         writers[position] = writer
         return writer
     }

@@ -47,6 +47,8 @@ struct RowWriter {
         let epoch = state.snapshotTrust.epoch
         let isNewValueRow = tracker.recordExisting(group, in: writing.table)
         for (offset, row) in group.rows.enumerated() {
+            // A parent that comes twice in the group finds its lookup rows as its first save left them.
+            if group.repeatsIDs { try lookupWriters.writePending() }
             // A held instance that marked nothing, its row as the database holds it: kept above.
             if group.isUnchanged(offset) { continue }
             let id = group.ids[offset]
@@ -63,7 +65,7 @@ struct RowWriter {
                 row.values, of: binding, immutable: writing.immutable, snapshot: snapshot, marked: marked, statements: statements)
             if isNew {
                 // The usual case of a large save: the encoded row is the new row's snapshot.
-                try lookupWriters.insertRows(of: row, parentID: id)
+                lookupWriters.insertRows(of: row, parentID: id)
                 recorded.record(row.inserted(in: epoch), for: id, replacing: snapshot)
                 inserted.append(id)
             } else if try writeExisting(row, id: id, snapshot: snapshot, rowChanged: rowChanged, epoch: epoch, lookupWriters: lookupWriters, into: &recorded) {
@@ -75,6 +77,8 @@ struct RowWriter {
                 tracker.recordUpdate(of: [id], columns: columns, bindings: writing.cachingSiblings, instancesShowIt: true)
             }
         }
+        // The lookup rows the group inserts, in a few statements, before any other type's rows.
+        try lookupWriters.writePending()
         tracker.record(consume recorded, of: binding)
         for name in writing.typeNames {
             change.record(\.insertedList, inserted, of: name)
@@ -123,7 +127,7 @@ struct RowWriter {
         } else {
             throw QSDataError.missingRequiredColumn(type: binding.description.name, column: statements.columnsMissingForInsert[0])
         }
-        if isNew { try lookupWriters.insertRows(of: row, parentID: id) }
+        if isNew { lookupWriters.insertRows(of: row, parentID: id) }
         return isNew
     }
 

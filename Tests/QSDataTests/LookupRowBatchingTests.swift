@@ -1,0 +1,117 @@
+import Foundation
+import QSData
+import Testing
+
+/// A note kept as a value: the store holds no instance of it, so one save can list the same
+/// note twice with different tags.
+private struct NoteValue: QSDataObject {
+    static let modelName = "Note"
+    let uniqueID: Int64
+    var tags: [Tag]
+
+    init(uniqueID: Int64, tags: [Tag]) {
+        self.uniqueID = uniqueID
+        self.tags = tags
+    }
+
+    init(row: QSRow) throws {
+        uniqueID = try row["uniqueID"]
+        _ = try row["text"] as String
+        _ = try row["archived"] as Bool
+        _ = try row["sortDate"] as Date
+        _ = try row["links"] as [String]?
+        tags = try row.related("tags")
+        _ = try row.related("attachments") as [Attachment]
+    }
+
+    func encode(to row: inout QSRowEncoder) {
+        row["uniqueID"] = uniqueID
+        row["text"] = "value"
+        row["archived"] = false
+        row["sortDate"] = Fixtures.referenceDate
+        row["links"] = nil as [String]?
+        row.setRelated("tags", tags)
+        row.setRelated("attachments", [Attachment]())
+    }
+}
+
+/// The lookup rows a save inserts wait until the end of each type's rows and go in together,
+/// up to 128 a statement, instead of one statement each.
+@MainActor
+@Suite struct LookupRowBatchingTests {
+    private func tagLookupInserts(_ log: QSStatementLog) -> Int {
+        log.statements.filter { $0.hasPrefix("INSERT INTO \"tagsNotesLookup\"") }.count
+    }
+
+    private func tagRows(ofNote id: Int64, _ store: QSStore) async throws -> [SQLValue] {
+        try await store.fetchRows("SELECT tagID FROM tagsNotesLookup WHERE noteID = ? ORDER BY ix", [.integer(id)]).map { $0[0] }
+    }
+
+    @Test func manyParentsInsertTheirLookupRowsAHundredAndTwentyEightAStatement() async throws {
+        let store = try await Fixtures.openStore()
+        let tags = (0..<7).map { Tag(name: "tag \($0)") }
+        // 300 notes of two tags: 600 rows, four statements of 128 and one of the last 88.
+        let notes = (0..<300).map { Note(uniqueID: Int64($0), text: "n\($0)", tags: [tags[$0 % 7], tags[($0 + 3) % 7]]) }
+        let log = try await store.recordStatements { try store.save(notes) }
+        #expect(tagLookupInserts(log) == 5, "\(log)")
+        // The notes, the tags, the lookup rows: nothing else.
+        #expect(log.count == 300 + 7 + 5, "\(log)")
+
+        let rows = try await store.fetchRows("SELECT noteID, tagID, ix FROM tagsNotesLookup ORDER BY noteID, ix")
+        let expected: [[SQLValue]] = notes.flatMap { note in
+            note.tags.enumerated().map { offset, tag in [.integer(note.uniqueID), .text(tag.uniqueID), .integer(Int64(offset) << 20)] }
+        }
+        #expect(rows == expected)
+    }
+
+    @Test func childrenAddedToManyParentsGoInTogetherAfterTheirRows() async throws {
+        let store = try await Fixtures.openStore()
+        let first = Tag(name: "first")
+        let notes = (0..<200).map { Note(uniqueID: Int64($0), text: "n\($0)", tags: [first]) }
+        try store.save(notes)
+        let added = Tag(name: "added")
+        for note in notes { note.tags.append(added) }
+        let log = try await store.recordStatements { try store.save(notes) }
+        // The new tag's row, then 200 lookup rows in two statements.
+        #expect(log.count == 3, "\(log)")
+        #expect(tagLookupInserts(log) == 2)
+        for id: Int64 in [0, 127, 128, 199] {
+            #expect(try await tagRows(ofNote: id, store) == [.text(first.uniqueID), .text(added.uniqueID)])
+        }
+    }
+
+    @Test func aParentListedTwiceWithOtherChildrenKeepsTheLastList() async throws {
+        let store = try await QSStore.open(
+            at: Fixtures.temporaryDatabaseURL(), model: Fixtures.model(),
+            schema: QSSchema(creationSQL: Fixtures.schemaSQL), types: [NoteValue.self, Tag.self, Attachment.self])
+        let (a, b, c) = (Tag(name: "a"), Tag(name: "b"), Tag(name: "c"))
+        // The second listing compares with what the first wrote: its rows must be in by then.
+        try store.save([NoteValue(uniqueID: 1, tags: [a, b]), NoteValue(uniqueID: 2, tags: [a]), NoteValue(uniqueID: 1, tags: [c, a])])
+        try await store.flush()
+        #expect(try await tagRows(ofNote: 1, store) == [.text(c.uniqueID), .text(a.uniqueID)])
+        #expect(try await tagRows(ofNote: 2, store) == [.text(a.uniqueID)])
+        try await store.close()
+    }
+
+    @Test func aLookupRowTheDatabaseRefusesRollsBackTheWholeSave() async throws {
+        let store = try await Fixtures.openStore()
+        let tag = Tag(name: "taken")
+        try store.save(tag)
+        // A row the store doesn't know of, for a note it has never seen.
+        try await store.execute("INSERT INTO tagsNotesLookup (tagID, noteID, ix) VALUES (?, 250, 0)", [.text(tag.uniqueID)])
+        let notes = (0..<300).map { Note(uniqueID: Int64($0), text: "n\($0)", tags: [tag]) }
+        try store.save(notes)
+        let error = await #expect(throws: QSWriteError.self) { try await store.flush() }
+        let message = error.map { String(describing: $0.underlying) } ?? ""
+        #expect(message.contains("UNIQUE"), "\(message)")
+        #expect(try await store.count(Note.self) == 0)
+        #expect(try await store.fetchRows("SELECT noteID FROM tagsNotesLookup") == [[.integer(250)]])
+
+        // Once the stray row is gone the same save goes through whole.
+        try await store.execute("DELETE FROM tagsNotesLookup")
+        try store.save(notes)
+        try await store.flush()
+        #expect(try await store.count(Note.self) == 300)
+        #expect(try await store.fetchRows("SELECT count(*) FROM tagsNotesLookup") == [[.integer(300)]])
+    }
+}
