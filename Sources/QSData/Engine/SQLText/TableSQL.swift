@@ -4,6 +4,9 @@ final class TableSQL: Sendable {
     let select: String
     /// The type's columns, quoted and separated by commas, in the layout's order.
     private let columnList: String
+    let columnCount: Int
+    /// The uniqueID column, quoted: the first of the layout.
+    private let uniqueIDColumn: String
     let insert: String
     /// Updates the row only when a value differs; nil when the type has no column besides
     /// uniqueID, or is `immutable` (a saved row never changes, so saving again only inserts).
@@ -19,6 +22,8 @@ final class TableSQL: Sendable {
         let uniqueID = columns[0]
         self.table = table
         columnList = columns.joined(separator: ", ")
+        columnCount = columns.count
+        uniqueIDColumn = uniqueID
         select = "SELECT \(columnList) FROM \(table)"
         let placeholders = columns.indices.map { "?\($0 + 1)" }
         insert = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders.joined(separator: ", "))) ON CONFLICT(\(uniqueID)) DO NOTHING"
@@ -34,6 +39,15 @@ final class TableSQL: Sendable {
         relationships = description.relationships.map {
             RelationshipSQL(relationship: $0, parentTable: table, parentUniqueID: uniqueID)
         }
+    }
+
+    /// Inserts up to `rows` rows, one parameter a column in the layout's order, leaving out a
+    /// row whose uniqueID is NULL (see ``ManyRowStatements``) and any that exists; returns the
+    /// uniqueIDs of the rows inserted.
+    func insert(rows: Int) -> String {
+        let selected = (1 ... columnCount).map { "column\($0)" }.joined(separator: ", ")
+        return "INSERT INTO \(table) (\(columnList)) SELECT \(selected) FROM (VALUES \(valuesPlaceholders(rows: rows, columns: columnCount)))"
+            + " WHERE column1 IS NOT NULL ON CONFLICT(\(uniqueIDColumn)) DO NOTHING RETURNING \(uniqueIDColumn)"
     }
 
     /// ``select`` with more values selected after the type's columns.
@@ -93,10 +107,9 @@ struct RelationshipSQL: Sendable {
     }
 
     /// Inserts up to `rows` (parent, child, index) rows, three parameters each; a row whose
-    /// parent is NULL is left out, so that one statement serves any number of rows up to `rows`.
+    /// parent is NULL is left out (see ``ManyRowStatements``).
     func insert(rows: Int) -> String {
-        let values = Array(repeating: "(?, ?, ?)", count: rows).joined(separator: ", ")
-        return "INSERT INTO \(lookupTable) (\(parent), \(child), \(index)) SELECT column1, column2, column3 FROM (VALUES \(values)) WHERE column1 IS NOT NULL"
+        "INSERT INTO \(lookupTable) (\(parent), \(child), \(index)) SELECT column1, column2, column3 FROM (VALUES \(valuesPlaceholders(rows: rows, columns: 3))) WHERE column1 IS NOT NULL"
     }
 
     var moveOne: String {

@@ -3,9 +3,8 @@
 ///
 /// Each parent's rows are changed by the fewest rows ``LookupDiff`` finds: one row written to
 /// add or move a child. Deletes and moves run at once; inserted rows wait in ``pending`` until
-/// ``writePending()``, which the save calls once per group of rows, and go in as few statements
-/// as their number allows (see ``PendingLookupRows``): a statement costs SQLite far more than a
-/// row, and a large save inserts most of its lookup rows this way.
+/// ``writePending()``, which the save calls once per group of rows, and go in together (see
+/// ``ManyRowStatements``): a large save inserts most of its lookup rows this way.
 final class LookupWriter {
     /// Up to this many rows of one parent are deleted one statement each.
     static let rowsPerStatement = 4
@@ -14,12 +13,12 @@ final class LookupWriter {
     private let sql: RelationshipSQL
     /// Rows to insert, waiting for ``writePending()``.
     private var pending = PendingLookupRows()
-    /// The statement inserting that many rows, by row count (powers of two), once prepared.
-    private var insertStatements: [Int: SQLiteStatement] = [:]
+    private let inserts: ManyRowStatements
 
     init(sql: RelationshipSQL, connection: SQLiteConnection) {
         self.connection = connection
         self.sql = sql
+        inserts = ManyRowStatements(parametersPerRow: 3, connection: connection, sql: sql.insert(rows:))
     }
 
     /// Whether rows wait to be inserted.
@@ -57,31 +56,10 @@ final class LookupWriter {
         pending.append(ofNewParent: childIDs, parent: parentID.sqlValue)
     }
 
-    /// Inserts the rows waiting, up to ``PendingLookupRows/largestInsert`` a statement. A
-    /// statement is prepared for a power of two of rows (1, 2, 4 … 128, so a relationship prepares
-    /// at most eight) and skips the rows past those given, bound to NULL: 200 rows take two
-    /// statements, of 128 and of 128 with 56 skipped.
+    /// Inserts the rows waiting.
     func writePending() throws {
         defer { pending.removeAll() }
-        var start = 0
-        while start < pending.count {
-            let count = min(pending.count - start, PendingLookupRows.largestInsert)
-            var size = 1
-            while size < count { size *= 2 }
-            let statement = try insertStatement(rows: size)
-            defer { statement.reset() }
-            try pending.bind(start ..< start + count, to: statement, skippedRows: size - count)
-            try statement.step()
-            start += count
-        }
-    }
-
-    private func insertStatement(rows: Int) throws -> SQLiteStatement {
-        if let statement = insertStatements[rows] { return statement }
-        let statement = try connection.statement(sql.insert(rows: rows))
-        statement.reset()  // a statement from the connection's cache may have been left stepped
-        insertStatements[rows] = statement
-        return statement
+        try inserts.run(count: pending.count) { statement, rows in try pending.bind(rows, to: statement) }
     }
 
     private func delete(_ children: [QSAnyID], parent: SQLValue) throws {

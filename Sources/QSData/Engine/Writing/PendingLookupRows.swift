@@ -1,13 +1,6 @@
-/// Lookup rows waiting to be inserted: (parent, child, order value), in the order they were added.
-///
-/// They go in with `INSERT … VALUES (?, ?, ?), (?, ?, ?), …` statements of many rows. Each
-/// statement run costs SQLite a few thousand instructions whatever it writes (starting and ending
-/// its program and its statement journal), so a save of 20,000 notes with two tags each, which
-/// inserts 40,000 lookup rows, runs a few hundred statements for them instead of 40,000.
+/// Lookup rows waiting to be inserted, many a statement (see ``ManyRowStatements``):
+/// (parent, child, order value), in the order they were added.
 struct PendingLookupRows {
-    /// The most rows one statement inserts: 384 parameters, far below SQLite's limit.
-    static let largestInsert = 128
-
     private struct Row {
         let parent: SQLValue
         let child: SQLValue
@@ -35,9 +28,8 @@ struct PendingLookupRows {
         }
     }
 
-    /// Binds the rows at `positions` to an insert (see ``RelationshipSQL/insert(rows:)``), and
-    /// NULL to the `skippedRows` after them, which the insert leaves out.
-    func bind(_ positions: Range<Int>, to statement: SQLiteStatement, skippedRows: Int) throws {
+    /// Binds the rows at `positions` to an insert's parameters, three a row.
+    func bind(_ positions: Range<Int>, to statement: SQLiteStatement) throws {
         var parameter: Int32 = 1
         for position in positions {
             let row = rows[position]
@@ -45,11 +37,6 @@ struct PendingLookupRows {
             try statement.bind(row.child, at: parameter + 1)
             try statement.bind(.integer(row.index), at: parameter + 2)
             parameter += 3
-        }
-        // A statement keeps its bindings from one run to the next: the skipped rows are bound afresh.
-        for _ in 0 ..< skippedRows * 3 {
-            try statement.bind(.null, at: parameter)
-            parameter += 1
         }
     }
 

@@ -46,6 +46,7 @@ struct RowWriter {
         var recorded = RecordedSnapshots(expecting: group.ids.count, idsRepeat: group.repeatsIDs)
         let epoch = state.snapshotTrust.epoch
         let isNewValueRow = tracker.recordExisting(group, in: writing.table)
+        let insertedAhead = try insertRowsAhead(of: group, storedSnapshots: storedSnapshots, isNewValueRow: isNewValueRow, statements: statements)
         for (offset, row) in group.rows.enumerated() {
             // A parent that comes twice in the group finds its lookup rows as its first save left them.
             if group.repeatsIDs { try lookupWriters.writePending() }
@@ -54,7 +55,8 @@ struct RowWriter {
             let id = group.ids[offset]
             if group.isReachedThroughParent(offset) {
                 guard isNewValueRow[offset] else { continue }
-                if try insertIfMissing(row, id: id, of: binding, statements: statements, lookupWriters: lookupWriters) {
+                if try insertIfMissing(
+                    row, id: id, of: binding, insertedAhead: insertedAhead.outcome(at: offset), statements: statements, lookupWriters: lookupWriters) {
                     inserted.append(id)
                 }
                 continue
@@ -62,7 +64,8 @@ struct RowWriter {
             let snapshot = recorded.snapshot(of: id) ?? storedSnapshots[offset]
             let marked = group.markedColumns.isEmpty ? nil : group.markedColumns[offset]
             let (isNew, rowChanged) = try writeRow(
-                row.values, of: binding, immutable: writing.immutable, snapshot: snapshot, marked: marked, statements: statements)
+                row.values, of: binding, immutable: writing.immutable, snapshot: snapshot, marked: marked,
+                insertedAhead: insertedAhead.outcome(at: offset), statements: statements)
             if isNew {
                 // The usual case of a large save: the encoded row is the new row's snapshot.
                 lookupWriters.insertRows(of: row, parentID: id)
@@ -115,13 +118,14 @@ struct RowWriter {
     /// inserts the row, with its lookup rows, when it doesn't exist, and never writes over one
     /// that does: an insert that does nothing when it does (or, for a type that can't insert, a
     /// read that refuses a missing row). The caller skips rows the queue knows exist. Returns
-    /// whether it inserted.
+    /// whether it inserted; `insertedAhead` says so when the row was inserted ahead of the group.
     private func insertIfMissing(
-        _ row: RowSnapshot, id: QSAnyID, of binding: any AnyTypeBinding, statements: RowStatements, lookupWriters: LookupWriters
+        _ row: RowSnapshot, id: QSAnyID, of binding: any AnyTypeBinding, insertedAhead: Bool?, statements: RowStatements,
+        lookupWriters: LookupWriters
     ) throws -> Bool {
         let isNew: Bool
         if statements.columnsMissingForInsert.isEmpty {
-            isNew = try run(statements.insert, row.values)
+            isNew = try insertedAhead ?? run(statements.insert, row.values)
         } else if try rowExists(row.values[0], sql: statements.sql) {
             isNew = false
         } else {
@@ -136,10 +140,11 @@ struct RowWriter {
     /// from the snapshot); otherwise an insert that does nothing when the row exists, then an
     /// update that does nothing when no value differs. A type that can't insert its rows (its
     /// table has a required column it lacks) only updates, and refuses a row that doesn't exist.
-    /// The rows of an `immutable` type are never updated.
+    /// The rows of an `immutable` type are never updated. `insertedAhead` is the outcome of the
+    /// insert when it ran ahead of the group.
     private func writeRow(
         _ values: [SQLValue], of binding: any AnyTypeBinding, immutable: Bool, snapshot: RowSnapshot?, marked: [Int]?,
-        statements: RowStatements
+        insertedAhead: Bool?, statements: RowStatements
     ) throws -> (isNew: Bool, changed: Bool) {
         let sql = statements.sql
         if let snapshot {
@@ -152,7 +157,7 @@ struct RowWriter {
         }
         let missingColumns = statements.columnsMissingForInsert
         if missingColumns.isEmpty {
-            if try run(statements.insert, values) { return (true, true) }
+            if try insertedAhead ?? run(statements.insert, values) { return (true, true) }
             guard let update = statements.updateIfChanged else { return (false, false) }
             return (false, try run(update, values))
         }
@@ -161,6 +166,37 @@ struct RowWriter {
             throw QSDataError.missingRequiredColumn(type: binding.description.name, column: missingColumns[0])
         }
         return (false, changed)
+    }
+
+    /// Inserts ahead of the group, in a few statements, the rows that the loop over it would
+    /// otherwise insert one statement each: those the queue knows nothing of (no snapshot, or a
+    /// value child reached through a parent not known to exist), doing nothing for those that
+    /// exist. Nothing when fewer than two, when an ID comes twice (its second save must see the
+    /// first), or when the type can't insert its rows.
+    private func insertRowsAhead(
+        of group: SaveGroup, storedSnapshots: [RowSnapshot?], isNewValueRow: [Bool], statements: RowStatements
+    ) throws -> InsertedAhead {
+        guard !group.repeatsIDs, statements.columnsMissingForInsert.isEmpty else { return InsertedAhead() }
+        let offsets = group.rows.indices.filter { offset in
+            if group.isUnchanged(offset) { return false }
+            if group.isReachedThroughParent(offset) { return isNewValueRow[offset] }
+            return storedSnapshots[offset] == nil
+        }
+        guard offsets.count > 1 else { return InsertedAhead() }
+        var insertedIDs: [QSAnyID] = []
+        insertedIDs.reserveCapacity(offsets.count)
+        try statements.insertMany.run(count: offsets.count) { statement, batch in
+            var parameter: Int32 = 1
+            for offset in offsets[batch] {
+                for value in group.rows[offset].values {
+                    try statement.bind(value, at: parameter)
+                    parameter += 1
+                }
+            }
+        } read: { statement in
+            insertedIDs.append(QSAnyID(column: statement.value(at: 0)))
+        }
+        return InsertedAhead(offsets: offsets, of: group, insertedIDs: insertedIDs)
     }
 
     private func rowExists(_ id: SQLValue, sql: TableSQL) throws -> Bool {

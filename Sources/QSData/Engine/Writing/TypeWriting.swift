@@ -54,6 +54,8 @@ struct RowStatements {
     let sql: TableSQL
     /// Inserts a row, doing nothing when it exists.
     let insert: SQLiteStatement
+    /// Inserts many rows, doing nothing for those that exist, and returns the uniqueIDs inserted.
+    let insertMany: ManyRowStatements
     /// Updates an existing row where any value differs; nil for a type whose only column is its uniqueID.
     let updateIfChanged: SQLiteStatement?
     /// The table's required columns the type lacks: when any, the type can't insert its rows.
@@ -62,6 +64,7 @@ struct RowStatements {
     init(_ binding: any AnyTypeBinding, connection: SQLiteConnection) throws {
         sql = binding.sql
         insert = try connection.statement(sql.insert)
+        insertMany = ManyRowStatements(parametersPerRow: sql.columnCount, connection: connection, sql: sql.insert(rows:))
         updateIfChanged = try sql.updateIfChanged.map { try connection.statement($0) }
         columnsMissingForInsert = binding.tableFacts.columnsMissingForInsert
     }

@@ -2,21 +2,23 @@ import Foundation
 import QSData
 import Testing
 
-/// A note kept as a value: the store holds no instance of it, so one save can list the same
-/// note twice with different tags.
+/// A note kept as a value: the store holds no instance of it, so it checks the database on
+/// every save, and one save can list the same note twice with different tags.
 private struct NoteValue: QSDataObject {
     static let modelName = "Note"
     let uniqueID: Int64
-    var tags: [Tag]
+    var text = "value"
+    var tags: [Tag] = []
 
-    init(uniqueID: Int64, tags: [Tag]) {
+    init(uniqueID: Int64, text: String = "value", tags: [Tag] = []) {
         self.uniqueID = uniqueID
+        self.text = text
         self.tags = tags
     }
 
     init(row: QSRow) throws {
         uniqueID = try row["uniqueID"]
-        _ = try row["text"] as String
+        text = try row["text"]
         _ = try row["archived"] as Bool
         _ = try row["sortDate"] as Date
         _ = try row["links"] as [String]?
@@ -26,7 +28,7 @@ private struct NoteValue: QSDataObject {
 
     func encode(to row: inout QSRowEncoder) {
         row["uniqueID"] = uniqueID
-        row["text"] = "value"
+        row["text"] = text
         row["archived"] = false
         row["sortDate"] = Fixtures.referenceDate
         row["links"] = nil as [String]?
@@ -35,10 +37,16 @@ private struct NoteValue: QSDataObject {
     }
 }
 
-/// The lookup rows a save inserts wait until the end of each type's rows and go in together,
-/// up to 128 a statement, instead of one statement each.
+/// A save inserts many rows a statement: the rows it doesn't know exist, tried before the rest
+/// of their type's rows are written, and the lookup rows it adds, once the type's rows are.
 @MainActor
-@Suite struct LookupRowBatchingTests {
+@Suite struct ManyRowInsertTests {
+    private func openValueStore() async throws -> QSStore {
+        try await QSStore.open(
+            at: Fixtures.temporaryDatabaseURL(), model: Fixtures.model(),
+            schema: QSSchema(creationSQL: Fixtures.schemaSQL), types: [NoteValue.self, Tag.self, Attachment.self])
+    }
+
     private func tagLookupInserts(_ log: QSStatementLog) -> Int {
         log.statements.filter { $0.hasPrefix("INSERT INTO \"tagsNotesLookup\"") }.count
     }
@@ -54,8 +62,9 @@ private struct NoteValue: QSDataObject {
         let notes = (0..<300).map { Note(uniqueID: Int64($0), text: "n\($0)", tags: [tags[$0 % 7], tags[($0 + 3) % 7]]) }
         let log = try await store.recordStatements { try store.save(notes) }
         #expect(tagLookupInserts(log) == 5, "\(log)")
-        // The notes, the tags, the lookup rows: nothing else.
-        #expect(log.count == 300 + 7 + 5, "\(log)")
+        // The notes (128 a statement), the tags, the lookup rows: nothing else.
+        #expect(log.statements.filter { $0.hasPrefix("INSERT INTO \"notes\"") }.count == 3, "\(log)")
+        #expect(log.count == 3 + 1 + 5, "\(log)")
 
         let rows = try await store.fetchRows("SELECT noteID, tagID, ix FROM tagsNotesLookup ORDER BY noteID, ix")
         let expected: [[SQLValue]] = notes.flatMap { note in
@@ -80,10 +89,31 @@ private struct NoteValue: QSDataObject {
         }
     }
 
+    @Test func rowsTriedTogetherLeaveThoseThatExistedToTheirUpdate() async throws {
+        let store = try await openValueStore()
+        try store.save([NoteValue(uniqueID: 2, text: "two"), NoteValue(uniqueID: 4, text: "four")])
+        let values = [
+            NoteValue(uniqueID: 1, text: "one"), NoteValue(uniqueID: 2, text: "two, edited"), NoteValue(uniqueID: 3, text: "three"),
+            NoteValue(uniqueID: 4, text: "four"), NoteValue(uniqueID: 5, text: "five"),
+        ]
+        var write: QSWrite?
+        let log = try await store.recordStatements {
+            write = try store.save(values)
+            try await write?.committed()
+        }
+        // One insert for the five, then the update of each that existed, which writes only note 2.
+        #expect(log.statements.filter { $0.hasPrefix("INSERT INTO \"notes\"") }.count == 1, "\(log)")
+        #expect(log.statements.filter { $0.hasPrefix("UPDATE \"notes\"") }.count == 2, "\(log)")
+        let change = try #require(write?.changes.first)
+        #expect(change.insertedIDs(of: NoteValue.self) == [1, 3, 5])
+        #expect(change.updatedIDs(of: NoteValue.self) == [2])
+        let texts = try await store.fetchRows("SELECT text FROM notes ORDER BY uniqueID").map(\.[0])
+        #expect(texts == ["one", "two, edited", "three", "four", "five"])
+        try await store.close()
+    }
+
     @Test func aParentListedTwiceWithOtherChildrenKeepsTheLastList() async throws {
-        let store = try await QSStore.open(
-            at: Fixtures.temporaryDatabaseURL(), model: Fixtures.model(),
-            schema: QSSchema(creationSQL: Fixtures.schemaSQL), types: [NoteValue.self, Tag.self, Attachment.self])
+        let store = try await openValueStore()
         let (a, b, c) = (Tag(name: "a"), Tag(name: "b"), Tag(name: "c"))
         // The second listing compares with what the first wrote: its rows must be in by then.
         try store.save([NoteValue(uniqueID: 1, tags: [a, b]), NoteValue(uniqueID: 2, tags: [a]), NoteValue(uniqueID: 1, tags: [c, a])])
