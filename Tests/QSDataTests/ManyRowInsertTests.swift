@@ -47,8 +47,8 @@ private struct NoteValue: QSDataObject {
             schema: QSSchema(creationSQL: Fixtures.schemaSQL), types: [NoteValue.self, Tag.self, Attachment.self])
     }
 
-    private func tagLookupInserts(_ log: QSStatementLog) -> Int {
-        log.statements.filter { $0.hasPrefix("INSERT INTO \"tagsNotesLookup\"") }.count
+    private func inserts(into table: String, _ log: QSStatementLog) -> Int {
+        log.statements.filter { $0.hasPrefix("INSERT INTO \"\(table)\"") }.count
     }
 
     private func tagRows(ofNote id: Int64, _ store: QSStore) async throws -> [SQLValue] {
@@ -58,13 +58,15 @@ private struct NoteValue: QSDataObject {
     @Test func manyParentsInsertTheirLookupRowsAHundredAndTwentyEightAStatement() async throws {
         let store = try await Fixtures.openStore()
         let tags = (0..<7).map { Tag(name: "tag \($0)") }
-        // 300 notes of two tags: 600 rows, four statements of 128 and one of the last 88.
+        // 300 notes of two tags: 600 lookup rows.
         let notes = (0..<300).map { Note(uniqueID: Int64($0), text: "n\($0)", tags: [tags[$0 % 7], tags[($0 + 3) % 7]]) }
         let log = try await store.recordStatements { try store.save(notes) }
-        #expect(tagLookupInserts(log) == 5, "\(log)")
-        // The notes (128 a statement), the tags, the lookup rows: nothing else.
-        #expect(log.statements.filter { $0.hasPrefix("INSERT INTO \"notes\"") }.count == 3, "\(log)")
-        #expect(log.count == 3 + 1 + 5, "\(log)")
+        // Statements of 128 rows, then of the powers of two the rest adds up to: 600 rows in
+        // 4 × 128 + 64 + 16 + 8, 300 notes in 2 × 128 + 32 + 8 + 4, 7 tags in 4 + 2 + 1.
+        #expect(inserts(into: "tagsNotesLookup", log) == 7, "\(log)")
+        #expect(inserts(into: "notes", log) == 5, "\(log)")
+        #expect(inserts(into: "tags", log) == 3, "\(log)")
+        #expect(log.count == 7 + 5 + 3, "\(log)")
 
         let rows = try await store.fetchRows("SELECT noteID, tagID, ix FROM tagsNotesLookup ORDER BY noteID, ix")
         let expected: [[SQLValue]] = notes.flatMap { note in
@@ -81,9 +83,9 @@ private struct NoteValue: QSDataObject {
         let added = Tag(name: "added")
         for note in notes { note.tags.append(added) }
         let log = try await store.recordStatements { try store.save(notes) }
-        // The new tag's row, then 200 lookup rows in two statements.
-        #expect(log.count == 3, "\(log)")
-        #expect(tagLookupInserts(log) == 2)
+        // The new tag's row, then 200 lookup rows in 128 + 64 + 8.
+        #expect(log.count == 4, "\(log)")
+        #expect(inserts(into: "tagsNotesLookup", log) == 3)
         for id: Int64 in [0, 127, 128, 199] {
             #expect(try await tagRows(ofNote: id, store) == [.text(first.uniqueID), .text(added.uniqueID)])
         }
@@ -101,14 +103,36 @@ private struct NoteValue: QSDataObject {
             write = try store.save(values)
             try await write?.committed()
         }
-        // One insert for the five, then the update of each that existed, which writes only note 2.
-        #expect(log.statements.filter { $0.hasPrefix("INSERT INTO \"notes\"") }.count == 1, "\(log)")
+        // The five tried together (4 + 1) insert three of them, which says nothing of which: they
+        // are undone, and the rows inserted one by one, each that existed then updated.
+        #expect(inserts(into: "notes", log) == 2 + 5, "\(log)")
         #expect(log.statements.filter { $0.hasPrefix("UPDATE \"notes\"") }.count == 2, "\(log)")
         let change = try #require(write?.changes.first)
         #expect(change.insertedIDs(of: NoteValue.self) == [1, 3, 5])
         #expect(change.updatedIDs(of: NoteValue.self) == [2])
         let texts = try await store.fetchRows("SELECT text FROM notes ORDER BY uniqueID").map(\.[0])
         #expect(texts == ["one", "two, edited", "three", "four", "five"])
+        try await store.close()
+    }
+
+    @Test func rowsThatAllExistedGoStraightToTheirUpdate() async throws {
+        let store = try await openValueStore()
+        let values = (1...5).map { NoteValue(uniqueID: $0, text: "note \($0)") }
+        try store.save(values)
+        var edited = values
+        edited[3].text = "note 4, edited"
+        var write: QSWrite?
+        let log = try await store.recordStatements {
+            write = try store.save(edited)
+            try await write?.committed()
+        }
+        // Tried together (4 + 1), none inserted: then each row's guarded update, one writing.
+        #expect(inserts(into: "notes", log) == 2, "\(log)")
+        #expect(log.statements.filter { $0.hasPrefix("UPDATE \"notes\"") }.count == 5, "\(log)")
+        let change = try #require(write?.changes.first)
+        #expect(change.insertedIDs(of: NoteValue.self).isEmpty)
+        #expect(change.updatedIDs(of: NoteValue.self) == [4])
+        #expect(try await store.fetchRows("SELECT text FROM notes WHERE uniqueID = 4") == [["note 4, edited"]])
         try await store.close()
     }
 

@@ -41,13 +41,10 @@ final class TableSQL: Sendable {
         }
     }
 
-    /// Inserts up to `rows` rows, one parameter a column in the layout's order, leaving out a
-    /// row whose uniqueID is NULL (see ``ManyRowStatements``) and any that exists; returns the
-    /// uniqueIDs of the rows inserted.
+    /// Inserts `rows` rows, one parameter a column in the layout's order, doing nothing for
+    /// those that exist.
     func insert(rows: Int) -> String {
-        let selected = (1 ... columnCount).map { "column\($0)" }.joined(separator: ", ")
-        return "INSERT INTO \(table) (\(columnList)) SELECT \(selected) FROM (VALUES \(valuesPlaceholders(rows: rows, columns: columnCount)))"
-            + " WHERE column1 IS NOT NULL ON CONFLICT(\(uniqueIDColumn)) DO NOTHING RETURNING \(uniqueIDColumn)"
+        "INSERT INTO \(table) (\(columnList)) VALUES \(valuesPlaceholders(rows: rows, columns: columnCount)) ON CONFLICT(\(uniqueIDColumn)) DO NOTHING"
     }
 
     /// ``select`` with more values selected after the type's columns.
@@ -106,10 +103,9 @@ struct RelationshipSQL: Sendable {
         "SELECT \(child), \(index) FROM \(lookupTable) WHERE \(parent) = ? ORDER BY \(index)"
     }
 
-    /// Inserts up to `rows` (parent, child, index) rows, three parameters each; a row whose
-    /// parent is NULL is left out (see ``ManyRowStatements``).
+    /// Inserts `rows` (parent, child, index) rows, three parameters each.
     func insert(rows: Int) -> String {
-        "INSERT INTO \(lookupTable) (\(parent), \(child), \(index)) SELECT column1, column2, column3 FROM (VALUES \(valuesPlaceholders(rows: rows, columns: 3))) WHERE column1 IS NOT NULL"
+        "INSERT INTO \(lookupTable) (\(parent), \(child), \(index)) VALUES \(valuesPlaceholders(rows: rows, columns: 3))"
     }
 
     var moveOne: String {

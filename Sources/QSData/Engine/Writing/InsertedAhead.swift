@@ -7,19 +7,13 @@ struct InsertedAhead {
     /// No row inserted ahead.
     init() {}
 
-    /// `offsets` of `group` were tried; `insertedIDs` are the uniqueIDs the inserts returned.
-    init(offsets: [Int], of group: SaveGroup, insertedIDs: [QSAnyID]) {
-        outcomes = Array(repeating: nil, count: group.rows.count)
-        if insertedIDs.count == offsets.count {
-            // The usual case: every row was new (the group names each ID once).
-            for offset in offsets { outcomes[offset] = true }
-            return
-        }
-        let inserted = Set(insertedIDs)
-        for offset in offsets { outcomes[offset] = inserted.contains(group.ids[offset]) }
+    /// The rows at `offsets`, of a group of `rowCount`, all were inserted, or all existed.
+    init(offsets: [Int], rowCount: Int, inserted: Bool) {
+        outcomes = Array(repeating: nil, count: rowCount)
+        for offset in offsets { outcomes[offset] = inserted }
     }
 
-    /// The outcome of the row at `offset`'s insert, when it ran ahead.
+    /// The outcome of the insert of the row at `offset`, when it ran ahead.
     func outcome(at offset: Int) -> Bool? {
         outcomes.isEmpty ? nil : outcomes[offset]
     }

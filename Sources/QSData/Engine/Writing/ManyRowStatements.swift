@@ -1,12 +1,11 @@
-/// Statements that write many rows at once, `INSERT … SELECT … FROM (VALUES (…), (…), …) WHERE
-/// column1 IS NOT NULL`, prepared for a power of two of rows (1, 2, 4 …) up to
-/// ``rowsPerStatement``.
+/// Statements that write many rows at once, `INSERT … VALUES (…), (…), …`, prepared for a power
+/// of two of rows (1, 2, 4 …) up to ``rowsPerStatement``.
 ///
 /// Each statement run costs SQLite a few thousand instructions whatever it writes (starting and
 /// ending its program and its statement journal), so rows written together cost far less than
-/// a statement each. A run of fewer rows than its statement holds binds NULL to the rest, which
-/// the statement leaves out: 200 rows take two statements of 128, the second with 56 left out,
-/// and a table prepares at most eight statements.
+/// a statement each. Rows are written in statements of ``rowsPerStatement``, and the rest in
+/// those of the powers of two it adds up to: 200 rows of three columns take 128, 64 and 8. A
+/// table prepares at most eight statements.
 final class ManyRowStatements {
     /// The most rows one statement writes: a power of two, at most 128, and small enough that a
     /// statement has at most 999 parameters (the oldest limit SQLite builds still set).
@@ -26,26 +25,24 @@ final class ManyRowStatements {
         self.sql = sql
     }
 
-    /// Writes `count` rows, as few statements as they take. `bind` binds the rows at the offsets
-    /// given to the statement's parameters from the first; `read` gets each row a statement returns.
-    func run(
-        count: Int, bind: (SQLiteStatement, Range<Int>) throws -> Void, read: (SQLiteStatement) -> Void = { _ in }
-    ) throws {
+    /// Writes `count` rows in as few statements as they take; `bind` binds the rows at the
+    /// offsets given to the statement's parameters from the first. Returns the number of rows the
+    /// statements changed.
+    @discardableResult
+    func run(count: Int, bind: (SQLiteStatement, Range<Int>) throws -> Void) throws -> Int {
         var start = 0
+        var size = rowsPerStatement
+        var changed = 0
         while start < count {
-            let taken = min(count - start, rowsPerStatement)
-            var size = 1
-            while size < taken { size *= 2 }
+            while size > count - start { size /= 2 }
             let statement = try self.statement(rows: size)
             defer { statement.reset() }
-            try bind(statement, start ..< start + taken)
-            // A statement keeps its bindings from one run to the next: the rows left out are bound afresh.
-            for parameter in (taken * parametersPerRow) ..< (size * parametersPerRow) {
-                try statement.bind(.null, at: Int32(parameter + 1))
-            }
-            while try statement.step() { read(statement) }
-            start += taken
+            try bind(statement, start ..< start + size)
+            try statement.step()
+            changed += connection.changes
+            start += size
         }
+        return changed
     }
 
     private func statement(rows: Int) throws -> SQLiteStatement {

@@ -171,8 +171,10 @@ struct RowWriter {
     /// Inserts ahead of the group, in a few statements, the rows that the loop over it would
     /// otherwise insert one statement each: those the queue knows nothing of (no snapshot, or a
     /// value child reached through a parent not known to exist), doing nothing for those that
-    /// exist. Nothing when fewer than two, when an ID comes twice (its second save must see the
-    /// first), or when the type can't insert its rows.
+    /// exist. The statements say how many rows they inserted, not which: when that is all of
+    /// them or none, each row's outcome is known; otherwise they are undone, and the loop inserts
+    /// row by row. Nothing when fewer than two, when an ID comes twice (its second save must see
+    /// the first), or when the type can't insert its rows.
     private func insertRowsAhead(
         of group: SaveGroup, storedSnapshots: [RowSnapshot?], isNewValueRow: [Bool], statements: RowStatements
     ) throws -> InsertedAhead {
@@ -183,9 +185,8 @@ struct RowWriter {
             return storedSnapshots[offset] == nil
         }
         guard offsets.count > 1 else { return InsertedAhead() }
-        var insertedIDs: [QSAnyID] = []
-        insertedIDs.reserveCapacity(offsets.count)
-        try statements.insertMany.run(count: offsets.count) { statement, batch in
+        try connection.execute("SAVEPOINT qsdata_rows_ahead")
+        let inserted = try statements.insertMany.run(count: offsets.count) { statement, batch in
             var parameter: Int32 = 1
             for offset in offsets[batch] {
                 for value in group.rows[offset].values {
@@ -193,10 +194,13 @@ struct RowWriter {
                     parameter += 1
                 }
             }
-        } read: { statement in
-            insertedIDs.append(QSAnyID(column: statement.value(at: 0)))
         }
-        return InsertedAhead(offsets: offsets, of: group, insertedIDs: insertedIDs)
+        if inserted != 0, inserted != offsets.count {
+            try connection.execute("ROLLBACK TO qsdata_rows_ahead")
+        }
+        try connection.execute("RELEASE qsdata_rows_ahead")
+        guard inserted == 0 || inserted == offsets.count else { return InsertedAhead() }
+        return InsertedAhead(offsets: offsets, rowCount: group.rows.count, inserted: inserted != 0)
     }
 
     private func rowExists(_ id: SQLValue, sql: TableSQL) throws -> Bool {

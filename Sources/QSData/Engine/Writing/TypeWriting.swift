@@ -54,7 +54,7 @@ struct RowStatements {
     let sql: TableSQL
     /// Inserts a row, doing nothing when it exists.
     let insert: SQLiteStatement
-    /// Inserts many rows, doing nothing for those that exist, and returns the uniqueIDs inserted.
+    /// Inserts many rows, doing nothing for those that exist.
     let insertMany: ManyRowStatements
     /// Updates an existing row where any value differs; nil for a type whose only column is its uniqueID.
     let updateIfChanged: SQLiteStatement?
