@@ -143,7 +143,7 @@ final class TrackedTag: QSChangeTrackingObject {
         }
         // The tag's row and one row of the lookup table; the note's own row is unchanged.
         #expect(log.count == 2, "\(log)")
-        #expect(log.statements.filter { $0.hasPrefix("INSERT INTO \"tagsNotesLookup\"") }.count == 1)
+        #expect(log.statements.filter { $0.hasPrefix("INSERT OR FAIL INTO \"tagsNotesLookup\"") }.count == 1)
         let order = try await store.fetchRows("SELECT tagID FROM tagsNotesLookup WHERE noteID = 0 ORDER BY ix")
         #expect(order.map { $0.first } == notes[0].tags.map { .text($0.uniqueID) })
         try await store.close()

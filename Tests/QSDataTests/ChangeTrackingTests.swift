@@ -24,8 +24,8 @@ import Testing
             let log = try await store.recordStatements { try store.save(podcast) }
             // The episode's row, its two host rows in one statement, one row in the podcast's lookup table.
             #expect(log.count == 3, "\(log)")
-            #expect(log.statements.filter { $0.hasPrefix("INSERT INTO \"podcastEpisodes\"") }.count == 1)
-            #expect(log.statements.filter { $0.hasPrefix("INSERT INTO \"episodeHosts\"") }.count == 1)
+            #expect(log.statements.filter { $0.hasPrefix("INSERT OR FAIL INTO \"podcastEpisodes\"") }.count == 1)
+            #expect(log.statements.filter { $0.hasPrefix("INSERT OR FAIL INTO \"episodeHosts\"") }.count == 1)
         }
         #expect(try await episodeOrder(store, podcast: 1) == podcast.episodes.ids)
     }

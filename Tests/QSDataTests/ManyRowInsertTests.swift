@@ -47,8 +47,13 @@ private struct NoteValue: QSDataObject {
             schema: QSSchema(creationSQL: Fixtures.schemaSQL), types: [NoteValue.self, Tag.self, Attachment.self])
     }
 
+    /// The statements that inserted many rows into `table`.
     private func inserts(into table: String, _ log: QSStatementLog) -> Int {
-        log.statements.filter { $0.hasPrefix("INSERT INTO \"\(table)\"") }.count
+        log.statements.filter { $0.hasPrefix("INSERT OR FAIL INTO \"\(table)\"") }.count
+    }
+
+    private func existenceQueries(of table: String, _ log: QSStatementLog) -> Int {
+        log.statements.filter { $0.hasPrefix("SELECT \"uniqueID\" FROM \"\(table)\" WHERE") }.count
     }
 
     private func tagRows(ofNote id: Int64, _ store: QSStore) async throws -> [SQLValue] {
@@ -66,7 +71,10 @@ private struct NoteValue: QSDataObject {
         #expect(inserts(into: "tagsNotesLookup", log) == 7, "\(log)")
         #expect(inserts(into: "notes", log) == 5, "\(log)")
         #expect(inserts(into: "tags", log) == 3, "\(log)")
-        #expect(log.count == 7 + 5 + 3, "\(log)")
+        // One query each for which of the notes and of the tags exist.
+        #expect(existenceQueries(of: "notes", log) == 1)
+        #expect(existenceQueries(of: "tags", log) == 1)
+        #expect(log.count == 7 + 5 + 3 + 2, "\(log)")
 
         let rows = try await store.fetchRows("SELECT noteID, tagID, ix FROM tagsNotesLookup ORDER BY noteID, ix")
         let expected: [[SQLValue]] = notes.flatMap { note in
@@ -91,7 +99,7 @@ private struct NoteValue: QSDataObject {
         }
     }
 
-    @Test func rowsTriedTogetherLeaveThoseThatExistedToTheirUpdate() async throws {
+    @Test func rowsFoundToExistAreLeftToTheirUpdate() async throws {
         let store = try await openValueStore()
         try store.save([NoteValue(uniqueID: 2, text: "two"), NoteValue(uniqueID: 4, text: "four")])
         let values = [
@@ -103,9 +111,10 @@ private struct NoteValue: QSDataObject {
             write = try store.save(values)
             try await write?.committed()
         }
-        // The five tried together (4 + 1) insert three of them, which says nothing of which: they
-        // are undone, and the rows inserted one by one, each that existed then updated.
-        #expect(inserts(into: "notes", log) == 2 + 5, "\(log)")
+        // One query finds which of the five exist; the three others are inserted together
+        // (2 + 1), and each that existed gets its update.
+        #expect(existenceQueries(of: "notes", log) == 1, "\(log)")
+        #expect(inserts(into: "notes", log) == 2, "\(log)")
         #expect(log.statements.filter { $0.hasPrefix("UPDATE \"notes\"") }.count == 2, "\(log)")
         let change = try #require(write?.changes.first)
         #expect(change.insertedIDs(of: NoteValue.self) == [1, 3, 5])
@@ -126,8 +135,9 @@ private struct NoteValue: QSDataObject {
             write = try store.save(edited)
             try await write?.committed()
         }
-        // Tried together (4 + 1), none inserted: then each row's guarded update, one writing.
-        #expect(inserts(into: "notes", log) == 2, "\(log)")
+        // One query finds all five exist: no insert, then each row's guarded update, one writing.
+        #expect(existenceQueries(of: "notes", log) == 1, "\(log)")
+        #expect(inserts(into: "notes", log) == 0, "\(log)")
         #expect(log.statements.filter { $0.hasPrefix("UPDATE \"notes\"") }.count == 5, "\(log)")
         let change = try #require(write?.changes.first)
         #expect(change.insertedIDs(of: NoteValue.self).isEmpty)

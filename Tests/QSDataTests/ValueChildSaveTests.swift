@@ -68,7 +68,7 @@ import Testing
         // The new child's row and its lookup row; nothing for the child that was there.
         #expect(log.count == 2, "\(log)")
         #expect(log.statements.filter { $0.hasPrefix("INSERT INTO \"labels\"") }.count == 1, "\(log)")
-        #expect(log.statements.filter { $0.hasPrefix("INSERT INTO \"choreLabels\"") }.count == 1, "\(log)")
+        #expect(log.statements.filter { $0.hasPrefix("INSERT OR FAIL INTO \"choreLabels\"") }.count == 1, "\(log)")
         #expect(try await ChoreFixtures.storedName(ofLabel: "weekly", in: store) == "Weekly")
     }
 
@@ -79,7 +79,7 @@ import Testing
             try await store.flush()
         }
         // The three children's rows go in together, two rows a statement and one.
-        let childInserts = log.statements.filter { $0.hasPrefix("INSERT INTO \"labels\"") }
+        let childInserts = log.statements.filter { $0.hasPrefix("INSERT OR FAIL INTO \"labels\"") }
         #expect(childInserts.count == 2, "\(log)")
         #expect(!log.statements.contains { $0.hasPrefix("UPDATE") }, "\(log)")
         #expect(try await store.fetchRows("SELECT name FROM labels ORDER BY name").map { $0[0].plain } == ["Car", "Errand", "Weekly"])

@@ -41,10 +41,17 @@ final class TableSQL: Sendable {
         }
     }
 
-    /// Inserts `rows` rows, one parameter a column in the layout's order, doing nothing for
-    /// those that exist.
+    /// Inserts `rows` new rows, one parameter a column in the layout's order. `OR FAIL`, not the
+    /// default `ABORT`: a statement of many rows that may abort halfway makes SQLite copy every
+    /// page it changes to a statement journal first, to undo them; one that fails is part of a
+    /// transaction that is rolled back whole anyway.
     func insert(rows: Int) -> String {
-        "INSERT INTO \(table) (\(columnList)) VALUES \(valuesPlaceholders(rows: rows, columns: columnCount)) ON CONFLICT(\(uniqueIDColumn)) DO NOTHING"
+        "INSERT OR FAIL INTO \(table) (\(columnList)) VALUES \(valuesPlaceholders(rows: rows, columns: columnCount))"
+    }
+
+    /// Selects the uniqueIDs, of those in a JSON array bound to it, that have a row.
+    var existingIDs: String {
+        "SELECT \(uniqueIDColumn) FROM \(table) WHERE \(uniqueIDColumn) IN (\(IDList.subquery))"
     }
 
     /// ``select`` with more values selected after the type's columns.
@@ -103,9 +110,10 @@ struct RelationshipSQL: Sendable {
         "SELECT \(child), \(index) FROM \(lookupTable) WHERE \(parent) = ? ORDER BY \(index)"
     }
 
-    /// Inserts `rows` (parent, child, index) rows, three parameters each.
+    /// Inserts `rows` (parent, child, index) rows, three parameters each, `OR FAIL` as
+    /// ``TableSQL/insert(rows:)`` explains.
     func insert(rows: Int) -> String {
-        "INSERT INTO \(lookupTable) (\(parent), \(child), \(index)) VALUES \(valuesPlaceholders(rows: rows, columns: 3))"
+        "INSERT OR FAIL INTO \(lookupTable) (\(parent), \(child), \(index)) VALUES \(valuesPlaceholders(rows: rows, columns: 3))"
     }
 
     var moveOne: String {

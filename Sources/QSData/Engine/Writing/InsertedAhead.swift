@@ -7,10 +7,10 @@ struct InsertedAhead {
     /// No row inserted ahead.
     init() {}
 
-    /// The rows at `offsets`, of a group of `rowCount`, all were inserted, or all existed.
-    init(offsets: [Int], rowCount: Int, inserted: Bool) {
-        outcomes = Array(repeating: nil, count: rowCount)
-        for offset in offsets { outcomes[offset] = inserted }
+    /// The rows at `tried` of `group` were inserted, but for those whose uniqueIDs are `existing`.
+    init(tried: [Int], of group: SaveGroup, existing: Set<QSAnyID>) {
+        outcomes = Array(repeating: nil, count: group.rows.count)
+        for offset in tried { outcomes[offset] = existing.isEmpty || !existing.contains(group.ids[offset]) }
     }
 
     /// The outcome of the insert of the row at `offset`, when it ran ahead.

@@ -170,37 +170,31 @@ struct RowWriter {
 
     /// Inserts ahead of the group, in a few statements, the rows that the loop over it would
     /// otherwise insert one statement each: those the queue knows nothing of (no snapshot, or a
-    /// value child reached through a parent not known to exist), doing nothing for those that
-    /// exist. The statements say how many rows they inserted, not which: when that is all of
-    /// them or none, each row's outcome is known; otherwise they are undone, and the loop inserts
-    /// row by row. Nothing when fewer than two, when an ID comes twice (its second save must see
-    /// the first), or when the type can't insert its rows.
+    /// value child reached through a parent not known to exist). One query first finds which of
+    /// them exist; the rest are inserted. Nothing when fewer than two, when an ID comes twice
+    /// (its second save must see the first), or when the type can't insert its rows.
     private func insertRowsAhead(
         of group: SaveGroup, storedSnapshots: [RowSnapshot?], isNewValueRow: [Bool], statements: RowStatements
     ) throws -> InsertedAhead {
         guard !group.repeatsIDs, statements.columnsMissingForInsert.isEmpty else { return InsertedAhead() }
-        let offsets = group.rows.indices.filter { offset in
+        let tried = group.rows.indices.filter { offset in
             if group.isUnchanged(offset) { return false }
             if group.isReachedThroughParent(offset) { return isNewValueRow[offset] }
             return storedSnapshots[offset] == nil
         }
-        guard offsets.count > 1 else { return InsertedAhead() }
-        try connection.execute("SAVEPOINT qsdata_rows_ahead")
-        let inserted = try statements.insertMany.run(count: offsets.count) { statement, batch in
+        guard tried.count > 1 else { return InsertedAhead() }
+        let existing = Set(try idsReturned(by: statements.sql.existingIDs, [IDList.json(tried.map { group.ids[$0] })]))
+        let new = existing.isEmpty ? tried : tried.filter { !existing.contains(group.ids[$0]) }
+        try statements.insertMany.run(count: new.count) { statement, batch in
             var parameter: Int32 = 1
-            for offset in offsets[batch] {
+            for offset in new[batch] {
                 for value in group.rows[offset].values {
                     try statement.bind(value, at: parameter)
                     parameter += 1
                 }
             }
         }
-        if inserted != 0, inserted != offsets.count {
-            try connection.execute("ROLLBACK TO qsdata_rows_ahead")
-        }
-        try connection.execute("RELEASE qsdata_rows_ahead")
-        guard inserted == 0 || inserted == offsets.count else { return InsertedAhead() }
-        return InsertedAhead(offsets: offsets, rowCount: group.rows.count, inserted: inserted != 0)
+        return InsertedAhead(tried: tried, of: group, existing: existing)
     }
 
     private func rowExists(_ id: SQLValue, sql: TableSQL) throws -> Bool {
