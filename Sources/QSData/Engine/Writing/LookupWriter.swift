@@ -6,8 +6,8 @@
 /// ``writePending()``, which the save calls once per group of rows, and go in together (see
 /// ``ManyRowStatements``): a large save inserts most of its lookup rows this way.
 final class LookupWriter {
-    /// Up to this many rows of one parent are deleted one statement each.
-    static let rowsPerStatement = 4
+    /// Up to this many rows of one parent are deleted one statement each; more in one statement.
+    static let deletesOneByOne = 4
 
     private let connection: SQLiteConnection
     private let sql: RelationshipSQL
@@ -63,7 +63,7 @@ final class LookupWriter {
     }
 
     private func delete(_ children: [QSAnyID], parent: SQLValue) throws {
-        if children.count > Self.rowsPerStatement {
+        if children.count > Self.deletesOneByOne {
             try connection.execute(sql.deleteManyOfOneParent, [parent, IDList.json(children)])
         } else {
             for child in children { try connection.execute(sql.deleteOne, [parent, child.sqlValue]) }

@@ -2,8 +2,7 @@
 /// of two of rows (1, 2, 4 …) up to ``rowsPerStatement``.
 ///
 /// Each statement run costs SQLite a few thousand instructions whatever it writes (starting and
-/// ending its program and its statement journal), so rows written together cost far less than
-/// a statement each. Rows are written in statements of ``rowsPerStatement``, and the rest in
+/// ending its program), so rows written together cost far less than a statement each. Rows are written in statements of ``rowsPerStatement``, and the rest in
 /// those of the powers of two it adds up to: 200 rows of three columns take 128, 64 and 8. A
 /// table prepares at most eight statements.
 final class ManyRowStatements {
@@ -26,23 +25,18 @@ final class ManyRowStatements {
     }
 
     /// Writes `count` rows in as few statements as they take; `bind` binds the rows at the
-    /// offsets given to the statement's parameters from the first. Returns the number of rows the
-    /// statements changed.
-    @discardableResult
-    func run(count: Int, bind: (SQLiteStatement, Range<Int>) throws -> Void) throws -> Int {
+    /// offsets given to the statement's parameters from the first.
+    func run(count: Int, bind: (SQLiteStatement, Range<Int>) throws -> Void) throws {
         var start = 0
         var size = rowsPerStatement
-        var changed = 0
         while start < count {
             while size > count - start { size /= 2 }
             let statement = try self.statement(rows: size)
             defer { statement.reset() }
             try bind(statement, start ..< start + size)
             try statement.step()
-            changed += connection.changes
             start += size
         }
-        return changed
     }
 
     private func statement(rows: Int) throws -> SQLiteStatement {

@@ -184,10 +184,10 @@ struct RowWriter {
         }
         guard tried.count > 1 else { return InsertedAhead() }
         let existing = Set(try idsReturned(by: statements.sql.existingIDs, [IDList.json(tried.map { group.ids[$0] })]))
-        let new = existing.isEmpty ? tried : tried.filter { !existing.contains(group.ids[$0]) }
-        try statements.insertMany.run(count: new.count) { statement, batch in
+        let missing = existing.isEmpty ? tried : tried.filter { !existing.contains(group.ids[$0]) }
+        try statements.insertMany.run(count: missing.count) { statement, batch in
             var parameter: Int32 = 1
-            for offset in new[batch] {
+            for offset in missing[batch] {
                 for value in group.rows[offset].values {
                     try statement.bind(value, at: parameter)
                     parameter += 1
