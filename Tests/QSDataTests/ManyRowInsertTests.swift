@@ -52,6 +52,20 @@ private struct NoteValue: QSDataObject {
         log.statements.filter { $0.hasPrefix("INSERT OR FAIL INTO \"\(table)\"") }.count
     }
 
+    private func updates(of table: String, _ log: QSStatementLog) -> Int {
+        log.statements.filter { $0.hasPrefix("UPDATE \"\(table)\"") }.count
+    }
+
+    /// Saves `values` and waits for the commit; returns the statements it ran and its change.
+    private func saveRecording(_ values: [NoteValue], in store: QSStore) async throws -> (log: QSStatementLog, change: QSChange) {
+        var write: QSWrite?
+        let log = try await store.recordStatements {
+            write = try store.save(values)
+            try await write?.committed()
+        }
+        return (log, try #require(write?.changes.first))
+    }
+
     private func existenceQueries(of table: String, _ log: QSStatementLog) -> Int {
         log.statements.filter { $0.hasPrefix("SELECT \"uniqueID\" FROM \"\(table)\" WHERE") }.count
     }
@@ -106,17 +120,12 @@ private struct NoteValue: QSDataObject {
             NoteValue(uniqueID: 1, text: "one"), NoteValue(uniqueID: 2, text: "two, edited"), NoteValue(uniqueID: 3, text: "three"),
             NoteValue(uniqueID: 4, text: "four"), NoteValue(uniqueID: 5, text: "five"),
         ]
-        var write: QSWrite?
-        let log = try await store.recordStatements {
-            write = try store.save(values)
-            try await write?.committed()
-        }
+        let (log, change) = try await saveRecording(values, in: store)
         // One query finds which of the five exist; the three others are inserted together
         // (2 + 1), and each that existed gets its update.
         #expect(existenceQueries(of: "notes", log) == 1, "\(log)")
         #expect(inserts(into: "notes", log) == 2, "\(log)")
-        #expect(log.statements.filter { $0.hasPrefix("UPDATE \"notes\"") }.count == 2, "\(log)")
-        let change = try #require(write?.changes.first)
+        #expect(updates(of: "notes", log) == 2, "\(log)")
         #expect(change.insertedIDs(of: NoteValue.self) == [1, 3, 5])
         #expect(change.updatedIDs(of: NoteValue.self) == [2])
         let texts = try await store.fetchRows("SELECT text FROM notes ORDER BY uniqueID").map(\.[0])
@@ -130,16 +139,11 @@ private struct NoteValue: QSDataObject {
         try store.save(values)
         var edited = values
         edited[3].text = "note 4, edited"
-        var write: QSWrite?
-        let log = try await store.recordStatements {
-            write = try store.save(edited)
-            try await write?.committed()
-        }
+        let (log, change) = try await saveRecording(edited, in: store)
         // One query finds all five exist: no insert, then each row's guarded update, one writing.
         #expect(existenceQueries(of: "notes", log) == 1, "\(log)")
         #expect(inserts(into: "notes", log) == 0, "\(log)")
-        #expect(log.statements.filter { $0.hasPrefix("UPDATE \"notes\"") }.count == 5, "\(log)")
-        let change = try #require(write?.changes.first)
+        #expect(updates(of: "notes", log) == 5, "\(log)")
         #expect(change.insertedIDs(of: NoteValue.self).isEmpty)
         #expect(change.updatedIDs(of: NoteValue.self) == [4])
         #expect(try await store.fetchRows("SELECT text FROM notes WHERE uniqueID = 4") == [["note 4, edited"]])

@@ -136,3 +136,9 @@ struct RelationshipSQL: Sendable {
         "DELETE FROM \(lookupTable) WHERE \(parent) IN (\(IDList.subquery))"
     }
 }
+
+/// `(?, ?, ?), (?, ?, ?)`: `rows` rows of `columns` parameters, for a `VALUES` list.
+func valuesPlaceholders(rows: Int, columns: Int) -> String {
+    let row = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
+    return Array(repeating: row, count: rows).joined(separator: ", ")
+}

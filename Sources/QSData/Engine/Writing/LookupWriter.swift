@@ -21,9 +21,6 @@ final class LookupWriter {
         inserts = ManyRowStatements(parametersPerRow: 3, connection: connection, sql: sql.insert(rows:))
     }
 
-    /// Whether rows wait to be inserted.
-    var hasPending: Bool { !pending.isEmpty }
-
     /// Makes the parent's lookup rows list `childIDs` in order, starting from `stored` (what
     /// the rows are known to be: none for a new parent; nil when unknown, to be read first).
     /// Returns the rows as they now are, and whether any changed.
@@ -109,7 +106,7 @@ final class LookupWriters {
 
     /// Inserts the rows waiting in every relationship's writer.
     func writePending() throws {
-        for case let writer? in writers where writer.hasPending {
+        for case let writer? in writers {
             try writer.writePending()
         }
     }

@@ -47,9 +47,3 @@ final class ManyRowStatements {
         return statement
     }
 }
-
-/// `(?, ?, ?), (?, ?, ?)`: `rows` rows of `columns` parameters, for a `VALUES` list.
-func valuesPlaceholders(rows: Int, columns: Int) -> String {
-    let row = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
-    return Array(repeating: row, count: rows).joined(separator: ", ")
-}

@@ -54,7 +54,7 @@ struct RowStatements {
     let sql: TableSQL
     /// Inserts a row, doing nothing when it exists.
     let insert: SQLiteStatement
-    /// Inserts many rows, doing nothing for those that exist.
+    /// Inserts many new rows at once (see ``RowWriter`` on the rows inserted ahead of a group).
     let insertMany: ManyRowStatements
     /// Updates an existing row where any value differs; nil for a type whose only column is its uniqueID.
     let updateIfChanged: SQLiteStatement?
