@@ -99,6 +99,9 @@ struct LookupDiff {
         let suffix = ID.commonSuffixCount(oldIDs, new, atMost: min(oldIDs.count, new.count) - prefix)
         let oldMiddle = prefix..<(oldIDs.count - suffix)
         let newMiddle = prefix..<(new.count - suffix)
+        if oldMiddle.isEmpty || newMiddle.isEmpty {
+            return addedOrRemovedInOnePlace(from: oldIDs, oldIndexes, to: new, oldMiddle: oldMiddle, newMiddle: newMiddle)
+        }
 
         // 2. Which children of the middle are removed, and which keep their rows.
         var oldPosition: [ID: Int] = [:]
@@ -142,6 +145,27 @@ struct LookupDiff {
 
         if moves.count > Self.maximumMoves { return .rewrite }
         return .edit(deletes: deletes, inserts: inserts, moves: moves, indexes: indexes)
+    }
+
+    /// The plan when the lists differ only by children added in one place (`oldMiddle` empty) or
+    /// removed from one (`newMiddle` empty), the usual edits: no child moves, so none of the
+    /// middle's bookkeeping is needed. Each list names a child once, so an added child was
+    /// nowhere in the old list and a removed one is nowhere in the new.
+    private static func addedOrRemovedInOnePlace<ID: LookupChildID>(
+        from oldIDs: UnsafeBufferPointer<ID>, _ oldIndexes: UnsafeBufferPointer<Int64>, to new: UnsafeBufferPointer<ID>,
+        oldMiddle: Range<Int>, newMiddle: Range<Int>
+    ) -> Outcome {
+        let before = oldMiddle.lowerBound > 0 ? oldIndexes[oldMiddle.lowerBound - 1] : nil
+        let after = oldMiddle.upperBound < oldIDs.count ? oldIndexes[oldMiddle.upperBound] : nil
+        guard let values = Self.values(count: newMiddle.count, after: before, before: after) else { return .rewrite }
+        var indexes: [Int64] = []
+        indexes.reserveCapacity(new.count)
+        indexes.append(contentsOf: UnsafeBufferPointer(rebasing: oldIndexes[..<oldMiddle.lowerBound]))
+        indexes.append(contentsOf: values)
+        indexes.append(contentsOf: UnsafeBufferPointer(rebasing: oldIndexes[oldMiddle.upperBound...]))
+        let inserts = zip(newMiddle, values).map { position, value in Row(child: new[position].anyID, index: value) }
+        let deletes = oldMiddle.map { oldIDs[$0].anyID }
+        return .edit(deletes: deletes, inserts: inserts, moves: [], indexes: indexes)
     }
 
     private init(plan: Plan, result: LookupSnapshot) {
