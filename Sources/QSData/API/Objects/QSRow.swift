@@ -20,15 +20,18 @@ public final class QSRow {
     /// is read and kept until the row advances (see ``sqliteValue(at:)``).
     @usableFromInline let columnValues: UnsafeMutablePointer<OpaquePointer?>
     @usableFromInline let columnCount: Int
-    @usableFromInline var values: [SQLValue]
+    // `@exclusivity(unchecked)` on the stored properties touched for every row or instance:
+    // only the owning thread uses them, one access at a time, and Swift's dynamic check of
+    // each access cost more than many of the accesses themselves.
+    @usableFromInline @exclusivity(unchecked) var values: [SQLValue]
     /// Where the next read is expected. Kept behind a pointer: reads through it skip Swift's
     /// dynamic exclusivity checks, which would otherwise cost more than the read itself.
     @usableFromInline let state: UnsafeMutablePointer<ReadState>
     private let statement: SQLiteStatement?
     /// The children of each relationship, in the order of `layout.relationshipNames`; nil when not loaded.
-    var relatedObjects: [ChildrenByParent?] = []
-    @usableFromInline var parentID: QSAnyID = .integer(0)
-    var probe: TypeProbe?
+    @exclusivity(unchecked) var relatedObjects: [ChildrenByParent?] = []
+    @usableFromInline @exclusivity(unchecked) var parentID: QSAnyID = .integer(0)
+    @exclusivity(unchecked) var probe: TypeProbe?
     /// Decoders for `plist` and `json` columns, made on first use and kept for every row.
     let coders = StructuredCoders()
 

@@ -14,13 +14,16 @@ final class InstanceTable {
     }
 
     let policy: Policy
+    // `@exclusivity(unchecked)` on the stored properties touched for every row or instance:
+    // only the owning thread uses them, one access at a time, and Swift's dynamic check of
+    // each access cost more than many of the accesses themselves.
     /// Counts the instances put in other than from a fetch's own report (saves, replacements), so
     /// a fetch can tell cheaply whether one may have arrived while it ran.
-    private(set) var outsideInsertions = 0
+    @exclusivity(unchecked) private(set) var outsideInsertions = 0
     /// The rows, held as `policy` says: only that one of the two is ever used (the other stays
     /// empty, which costs no allocation).
-    private var weakRows = HeldRows<WeaklyHeld>()
-    private var strongRows = HeldRows<StronglyHeld>()
+    @exclusivity(unchecked) private var weakRows = HeldRows<WeaklyHeld>()
+    @exclusivity(unchecked) private var strongRows = HeldRows<StronglyHeld>()
 
     nonisolated init(policy: Policy) {
         self.policy = policy

@@ -17,13 +17,16 @@ final class ObjectCache<Object: QSDataObject> {
 
     nonisolated let policy: Policy
     private let table: InstanceTable
+    // `@exclusivity(unchecked)` on the stored properties touched for every row or instance:
+    // only the owning thread uses them, one access at a time, and Swift's dynamic check of
+    // each access cost more than many of the accesses themselves.
     /// What the queue's table must hear of before the next work reaches it.
-    private var notes = KnownRowsNotes()
+    @exclusivity(unchecked) private var notes = KnownRowsNotes()
     /// The columns of held instances that bulk updates by uniqueIDs set in memory while an earlier
     /// write was unsettled, each with the stamp of the last update to set it: that write's patch or
     /// restore, reaching the main actor after them, leaves those columns as they are. Emptied
     /// whenever every write has settled (no such patch is left to come).
-    private var columnsSetByID: [ColumnOfRow: UInt64] = [:]
+    @exclusivity(unchecked) private var columnsSetByID: [ColumnOfRow: UInt64] = [:]
 
     private struct ColumnOfRow: Hashable {
         let id: QSAnyID

@@ -25,7 +25,10 @@ final class QueueState {
     /// The size the write-ahead log is cut back to after a background write grew it past it
     /// (``QSStoreOptions/walSizeLimit``).
     var walSizeLimit = QSStoreOptions().walSizeLimit
-    private var knownRowsByType: [ObjectIdentifier: KnownRows] = [:]
+    // `@exclusivity(unchecked)` on the stored properties touched for every row or instance:
+    // only the owning thread uses them, one access at a time, and Swift's dynamic check of
+    // each access cost more than many of the accesses themselves.
+    @exclusivity(unchecked) private var knownRowsByType: [ObjectIdentifier: KnownRows] = [:]
     /// Which rows of the types that keep no instances and are children of a relationship exist.
     let knownValueRows: KnownValueRows
 
@@ -108,7 +111,7 @@ struct QueueContext {
 final class MadeInstances {
     typealias Record = (binding: any AnyTypeBinding, ids: [QSAnyID], instances: [Instance])
     /// What each fetch made, in the order the fetches ended (a fetch's children before it).
-    private(set) var made: [Record] = []
+    @exclusivity(unchecked) private(set) var made: [Record] = []
     /// Told of the handover, so that no read on a reader keeps other instances for these rows
     /// meanwhile; nil on a reader.
     private let adoptions: ReadAdoptions?

@@ -19,10 +19,13 @@ final class KnownRows {
     /// Whether the instances record which properties they set (see ``QSChangeTrackingObject``):
     /// then a snapshot keeps no values, only that the row is known and its lookup rows.
     let tracksChanges: Bool
+    // `@exclusivity(unchecked)` on the stored properties touched for every row or instance:
+    // only the owning thread uses them, one access at a time, and Swift's dynamic check of
+    // each access cost more than many of the accesses themselves.
     /// The rows: exactly one of the three exists.
-    private var weakWhole: KnownRowTable<WeaklyHeld, WholeSnapshot>?
-    private var weakEpoch: KnownRowTable<WeaklyHeld, EpochOnlySnapshot>?
-    private var strongWhole: KnownRowTable<StronglyHeld, WholeSnapshot>?
+    @exclusivity(unchecked) private var weakWhole: KnownRowTable<WeaklyHeld, WholeSnapshot>?
+    @exclusivity(unchecked) private var weakEpoch: KnownRowTable<WeaklyHeld, EpochOnlySnapshot>?
+    @exclusivity(unchecked) private var strongWhole: KnownRowTable<StronglyHeld, WholeSnapshot>?
 
     init(policy: Policy, tracksChanges: Bool, hasRelationships: Bool) {
         self.tracksChanges = tracksChanges

@@ -11,8 +11,11 @@ final class LookupWriter {
 
     private let connection: SQLiteConnection
     private let sql: RelationshipSQL
+    // `@exclusivity(unchecked)` on the stored properties touched for every row or instance:
+    // only the owning thread uses them, one access at a time, and Swift's dynamic check of
+    // each access cost more than many of the accesses themselves.
     /// Rows to insert, waiting for ``writePending()``.
-    private var pending = PendingLookupRows()
+    @exclusivity(unchecked) private var pending = PendingLookupRows()
     private let inserts: ManyRowStatements
 
     init(sql: RelationshipSQL, connection: SQLiteConnection) {
@@ -86,7 +89,7 @@ final class LookupWriter {
 final class LookupWriters {
     private let relationships: [RelationshipSQL]
     private let connection: SQLiteConnection
-    private var writers: [LookupWriter?]
+    @exclusivity(unchecked) private var writers: [LookupWriter?]
 
     init(_ sql: TableSQL, connection: SQLiteConnection) {
         relationships = sql.relationships

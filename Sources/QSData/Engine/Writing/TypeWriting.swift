@@ -33,7 +33,10 @@ final class TypeWriting {
 final class TypeWritings {
     private let registry: TypeRegistry
     private let connection: SQLiteConnection
-    private var byType: [ObjectIdentifier: TypeWriting] = [:]
+    // `@exclusivity(unchecked)` on the stored properties touched for every row or instance:
+    // only the owning thread uses them, one access at a time, and Swift's dynamic check of
+    // each access cost more than many of the accesses themselves.
+    @exclusivity(unchecked) private var byType: [ObjectIdentifier: TypeWriting] = [:]
 
     init(registry: TypeRegistry, connection: SQLiteConnection) {
         self.registry = registry
