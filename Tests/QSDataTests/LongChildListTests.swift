@@ -30,6 +30,33 @@ import Testing
         }
     }
 
+    @Test func aRunAddedInOnePlaceOrRemovedFromOneWritesOnlyThoseRows() async throws {
+        let (store, show, extra) = try await storeWithShow(id: 3, episodes: 300, spares: 8)
+        let orderValues = "SELECT episodeID, ix FROM podcastEpisodes WHERE podcastID = 3"
+        let before = try await store.fetchRows(orderValues)
+
+        // Eight children added together at position 150: one statement of eight rows, and
+        // every row already there keeps its order value.
+        var episodes = try #require(show.episodes.children)
+        episodes.insert(contentsOf: extra, at: 150)
+        show.episodes = QSRelated(episodes)
+        var log = try await store.recordStatements { try store.save(show) }
+        #expect(ShowFixtures.lookupWrites(log).count == 1, "\(log)")
+        #expect(ShowFixtures.lookupWrites(log).allSatisfy { $0.hasPrefix("INSERT OR FAIL") })
+        #expect(try await ShowFixtures.storedEpisodeOrder(of: 3, in: store) == episodes.map(\.uniqueID))
+        let afterAdding = try await store.fetchRows(orderValues)
+        #expect(Set(afterAdding).isSuperset(of: before))
+
+        // The same eight and the two after them removed together: one delete, nothing moved.
+        episodes.removeSubrange(150 ..< 160)
+        show.episodes = QSRelated(episodes)
+        log = try await store.recordStatements { try store.save(show) }
+        #expect(ShowFixtures.lookupWrites(log).count == 1, "\(log)")
+        #expect(ShowFixtures.lookupWrites(log).allSatisfy { $0.hasPrefix("DELETE") })
+        #expect(try await ShowFixtures.storedEpisodeOrder(of: 3, in: store) == episodes.map(\.uniqueID))
+        #expect(try await store.fetchRows(orderValues).count == 298)
+    }
+
     @Test func seededEditsKeepTheStoredOrder() async throws {
         let (store, show, spares) = try await storeWithShow(id: 2, episodes: 200, spares: 400)
         var spare = spares
