@@ -20,13 +20,11 @@ public final class QSRow {
     /// is read and kept until the row advances (see ``sqliteValue(at:)``).
     @usableFromInline let columnValues: UnsafeMutablePointer<OpaquePointer?>
     @usableFromInline let columnCount: Int
-    // `@exclusivity(unchecked)` on the stored properties touched for every row or instance:
-    // only the owning thread uses them, one access at a time, and Swift's dynamic check of
-    // each access cost more than many of the accesses themselves.
+    // The stored properties read for every row skip Swift's dynamic exclusivity checks, which
+    // cost more than the reads themselves: a row is used by one thread, one access at a time.
     @usableFromInline @exclusivity(unchecked) var values: [SQLValue]
-    /// Where the next read is expected. Kept behind a pointer: reads through it skip Swift's
-    /// dynamic exclusivity checks, which would otherwise cost more than the read itself.
-    @usableFromInline let state: UnsafeMutablePointer<ReadState>
+    /// Where the next read is expected.
+    @usableFromInline @exclusivity(unchecked) var state: ReadState
     private let statement: SQLiteStatement?
     /// The children of each relationship, in the order of `layout.relationshipNames`; nil when not loaded.
     @exclusivity(unchecked) var relatedObjects: [ChildrenByParent?] = []
@@ -44,8 +42,7 @@ public final class QSRow {
         self.columnCount = Int(sqlite3_column_count(statement.handle))
         self.columnValues = .allocate(capacity: columnCount)
         columnValues.initialize(repeating: nil, count: columnCount)
-        self.state = .allocate(capacity: 1)
-        state.initialize(to: ReadState(capacity: layout.count))
+        self.state = ReadState(capacity: layout.count)
     }
 
     /// A row made of values, in the layout's column order.
@@ -57,14 +54,11 @@ public final class QSRow {
         self.parentID = parentID
         self.columnCount = 0
         self.columnValues = .allocate(capacity: 0)
-        self.state = .allocate(capacity: 1)
-        state.initialize(to: ReadState(capacity: layout.count))
+        self.state = ReadState(capacity: layout.count)
     }
 
     deinit {
-        state.pointee.release()
-        state.deinitialize(count: 1)
-        state.deallocate()
+        state.release()
         columnValues.deallocate()
     }
 
@@ -76,7 +70,7 @@ public final class QSRow {
 
     /// Prepares to read the next row, for types without relationships.
     @inlinable func advance() {
-        state.pointee.position = 0
+        state.position = 0
         columnValues.update(repeating: nil, count: columnCount)
     }
 
@@ -90,7 +84,7 @@ public final class QSRow {
     @inlinable
     public subscript<Value: QSColumnValue>(_ name: String) -> Value {
         get throws {
-            if let index = state.pointee.nextLearnedIndex(ifNamed: name) {
+            if let index = state.nextLearnedIndex(ifNamed: name) {
                 return try Value.read(from: self, at: index)
             }
             return try Value.read(from: self, at: columnIndex(for: name, reading: Value.self))
@@ -109,7 +103,7 @@ public final class QSRow {
             // Swift type reads, so that a type mismatch is reported rather than thrown.
             if let sample = probe.sampleValue(name, valueType) { values[index] = sample }
         } else {
-            state.pointee.learn(name, at: index)
+            state.learn(name, at: index)
         }
         return index
     }

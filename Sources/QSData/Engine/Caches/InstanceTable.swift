@@ -14,9 +14,8 @@ final class InstanceTable {
     }
 
     let policy: Policy
-    // `@exclusivity(unchecked)` on the stored properties touched for every row or instance:
-    // only the owning thread uses them, one access at a time, and Swift's dynamic check of
-    // each access cost more than many of the accesses themselves.
+    // Touched for every row or instance, by one thread, one access at a time: unchecked, since
+    // Swift's dynamic exclusivity check cost more than most of the accesses.
     /// Counts the instances put in other than from a fetch's own report (saves, replacements), so
     /// a fetch can tell cheaply whether one may have arrived while it ran.
     @exclusivity(unchecked) private(set) var outsideInsertions = 0

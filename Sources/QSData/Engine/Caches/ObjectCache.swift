@@ -17,9 +17,8 @@ final class ObjectCache<Object: QSDataObject> {
 
     nonisolated let policy: Policy
     private let table: InstanceTable
-    // `@exclusivity(unchecked)` on the stored properties touched for every row or instance:
-    // only the owning thread uses them, one access at a time, and Swift's dynamic check of
-    // each access cost more than many of the accesses themselves.
+    // Touched for every row or instance, by one thread, one access at a time: unchecked, since
+    // Swift's dynamic exclusivity check cost more than most of the accesses.
     /// What the queue's table must hear of before the next work reaches it.
     @exclusivity(unchecked) private var notes = KnownRowsNotes()
     /// The columns of held instances that bulk updates by uniqueIDs set in memory while an earlier

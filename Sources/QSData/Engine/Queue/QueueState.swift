@@ -25,9 +25,8 @@ final class QueueState {
     /// The size the write-ahead log is cut back to after a background write grew it past it
     /// (``QSStoreOptions/walSizeLimit``).
     var walSizeLimit = QSStoreOptions().walSizeLimit
-    // `@exclusivity(unchecked)` on the stored properties touched for every row or instance:
-    // only the owning thread uses them, one access at a time, and Swift's dynamic check of
-    // each access cost more than many of the accesses themselves.
+    // Touched for every row or instance, by one thread, one access at a time: unchecked, since
+    // Swift's dynamic exclusivity check cost more than most of the accesses.
     @exclusivity(unchecked) private var knownRowsByType: [ObjectIdentifier: KnownRows] = [:]
     /// Which rows of the types that keep no instances and are children of a relationship exist.
     let knownValueRows: KnownValueRows

@@ -19,9 +19,8 @@ final class KnownRows {
     /// Whether the instances record which properties they set (see ``QSChangeTrackingObject``):
     /// then a snapshot keeps no values, only that the row is known and its lookup rows.
     let tracksChanges: Bool
-    // `@exclusivity(unchecked)` on the stored properties touched for every row or instance:
-    // only the owning thread uses them, one access at a time, and Swift's dynamic check of
-    // each access cost more than many of the accesses themselves.
+    // Touched for every row or instance, by one thread, one access at a time: unchecked, since
+    // Swift's dynamic exclusivity check cost more than most of the accesses.
     /// The rows: exactly one of the three exists.
     @exclusivity(unchecked) private var weakWhole: KnownRowTable<WeaklyHeld, WholeSnapshot>?
     @exclusivity(unchecked) private var weakEpoch: KnownRowTable<WeaklyHeld, EpochOnlySnapshot>?

@@ -11,9 +11,8 @@ final class LookupWriter {
 
     private let connection: SQLiteConnection
     private let sql: RelationshipSQL
-    // `@exclusivity(unchecked)` on the stored properties touched for every row or instance:
-    // only the owning thread uses them, one access at a time, and Swift's dynamic check of
-    // each access cost more than many of the accesses themselves.
+    // Touched for every row or instance, by one thread, one access at a time: unchecked, since
+    // Swift's dynamic exclusivity check cost more than most of the accesses.
     /// Rows to insert, waiting for ``writePending()``.
     @exclusivity(unchecked) private var pending = PendingLookupRows()
     private let inserts: ManyRowStatements

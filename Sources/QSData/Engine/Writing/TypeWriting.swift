@@ -33,9 +33,8 @@ final class TypeWriting {
 final class TypeWritings {
     private let registry: TypeRegistry
     private let connection: SQLiteConnection
-    // `@exclusivity(unchecked)` on the stored properties touched for every row or instance:
-    // only the owning thread uses them, one access at a time, and Swift's dynamic check of
-    // each access cost more than many of the accesses themselves.
+    // Touched for every row or instance, by one thread, one access at a time: unchecked, since
+    // Swift's dynamic exclusivity check cost more than most of the accesses.
     @exclusivity(unchecked) private var byType: [ObjectIdentifier: TypeWriting] = [:]
 
     init(registry: TypeRegistry, connection: SQLiteConnection) {
