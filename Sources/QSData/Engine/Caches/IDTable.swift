@@ -86,8 +86,11 @@ struct IDTable<Entry> {
         return entries.removeLast()
     }
 
-    /// Keeps only the entries `isKept` says to, and rebuilds the slots for them.
+    /// Keeps only the entries `isKept` says to, and rebuilds the slots for them. A table that
+    /// keeps every entry, the usual case (a permanent cache's instances never die), is left as it
+    /// is: rebuilding it would hash every text key again.
     mutating func keepOnly(where isKept: (Entry) -> Bool) {
+        guard entries.contains(where: { !isKept($0) }) else { return }
         var keptKeys = IDKeys()
         var keptEntries: [Entry] = []
         for (position, entry) in entries.enumerated() where isKept(entry) {
