@@ -7,10 +7,12 @@ struct InsertedAhead {
     /// No row inserted ahead.
     init() {}
 
-    /// The rows at `tried` of `group` were inserted, but for those whose uniqueIDs are `existing`.
-    init(tried: [Int], of group: SaveGroup, existing: Set<QSAnyID>) {
-        outcomes = Array(repeating: nil, count: group.rows.count)
-        for offset in tried { outcomes[offset] = existing.isEmpty || !existing.contains(group.ids[offset]) }
+    /// Of a group of `rowCount` rows, the rows at `tried` ran ahead, and those at `inserted` (some
+    /// of them) were inserted; the others existed.
+    init(tried: [Int], inserted: [Int], rowCount: Int) {
+        outcomes = Array(repeating: nil, count: rowCount)
+        for offset in tried { outcomes[offset] = false }
+        for offset in inserted { outcomes[offset] = true }
     }
 
     /// The outcome of the insert of the row at `offset`, when it ran ahead.

@@ -2,9 +2,10 @@
 /// of two of rows (1, 2, 4 …) up to ``rowsPerStatement``.
 ///
 /// Each statement run costs SQLite a few thousand instructions whatever it writes (starting and
-/// ending its program), so rows written together cost far less than a statement each. Rows are written in statements of ``rowsPerStatement``, and the rest in
-/// those of the powers of two it adds up to: 200 rows of three columns take 128, 64 and 8. A
-/// table prepares at most eight statements.
+/// ending its program), so rows written together cost far less than a statement each. Rows are
+/// written in statements of ``rowsPerStatement``, and the rest in those of the powers of two it
+/// adds up to: 200 rows of three columns take 128, 64 and 8. A table prepares at most eight
+/// statements.
 final class ManyRowStatements {
     /// The most rows one statement writes: a power of two, at most 128, and small enough that a
     /// statement has at most 999 parameters (the oldest limit SQLite builds still set).

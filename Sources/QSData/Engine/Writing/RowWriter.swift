@@ -194,7 +194,7 @@ struct RowWriter {
                 }
             }
         }
-        return InsertedAhead(tried: tried, of: group, existing: existing)
+        return InsertedAhead(tried: tried, inserted: missing, rowCount: group.rows.count)
     }
 
     private func rowExists(_ id: SQLValue, sql: TableSQL) throws -> Bool {
