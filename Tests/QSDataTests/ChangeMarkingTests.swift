@@ -53,38 +53,6 @@ final class TrackedNote: QSChangeTrackingObject {
     }
 }
 
-/// A tag that marks what the app sets: a type without relationships, whose rows the store knows
-/// by an epoch alone.
-final class TrackedTag: QSChangeTrackingObject {
-    static let modelName = "Tag"
-
-    let uniqueID: String
-    var name: String { didSet { changedProperties.insert("name", from: oldValue, to: name) } }
-    var changedProperties = QSChangedProperties()
-    /// How many times the store encoded the instance.
-    private(set) var timesEncoded = 0
-
-    init(uniqueID: String, name: String) {
-        self.uniqueID = uniqueID
-        self.name = name
-    }
-
-    init(row: QSRow) throws {
-        uniqueID = try row["uniqueID"]
-        name = try row["name"]
-    }
-
-    func update(from row: QSRow) throws {
-        name = try row["name"]
-    }
-
-    func encode(to row: inout QSRowEncoder) {
-        timesEncoded += 1
-        row["uniqueID"] = uniqueID
-        row["name"] = name
-    }
-}
-
 /// Saving instances that say which properties they set: the columns they marked are written,
 /// nothing else is compared, and no change is lost when a save fails or another writer changes
 /// the row.

@@ -1,7 +1,7 @@
 @testable import QSData
 import Testing
 
-/// The JSON lists of uniqueIDs that bulk updates and deletes bind, written byte by byte.
+/// The JSON lists of uniqueIDs that bulk updates and deletes bind.
 @Suite struct JSONTextTests {
     @Test func integerIDsAreWrittenAsTheirDecimalDigits() {
         let ids: [QSAnyID] = [.integer(0), .integer(9), .integer(10), .integer(-1), .integer(1_000_000), .integer(.max), .integer(.min)]
@@ -15,5 +15,35 @@ import Testing
 
     @Test func anEmptyListIsAnEmptyArray() {
         #expect(IDList.json([QSAnyID]()) == .text("[]"))
+    }
+}
+
+extension JSONTextTests {
+    @Test func controlCharactersAreWrittenAsEscapes() {
+        let ids: [QSAnyID] = [.string("line\nfeed\rreturn"), .string("\u{01}\u{1F}")]
+        #expect(IDList.json(ids) == .text(#"["line\nfeed\rreturn","\u0001\u001f"]"#))
+    }
+
+    /// The text is written into storage sized beforehand: a string whose every byte is escaped
+    /// takes the most room there is.
+    @Test func aStringOfNothingButEscapesFitsItsRoom() {
+        let escaped = String(repeating: "\u{02}", count: 40)
+        let json = IDList.json([.string(escaped), .integer(.min)])
+        #expect(json == .text("[\"" + String(repeating: #"\u0002"#, count: 40) + "\"," + "-9223372036854775808]"))
+    }
+
+    /// Long and short strings, integers of every length and sign: SQLite's own JSON reader gets
+    /// back the very IDs written.
+    @Test func sqliteReadsBackEveryIDWritten() throws {
+        var ids: [QSAnyID] = []
+        var value: Int64 = 7
+        for index in 0 ..< 60 {
+            ids.append(.integer(index.isMultiple(of: 2) ? value : -value))
+            ids.append(.string(String(repeating: "é\"x", count: index)))
+            value = value.multipliedReportingOverflow(by: 10).overflow ? 3 : value * 10
+        }
+        let connection = try SQLiteConnection(path: ":memory:")
+        let read = try connection.fetchRows("SELECT value FROM json_each(?) ORDER BY key", [IDList.json(ids)])
+        #expect(read.map { QSAnyID(sqlValue: $0[0]) } == ids)
     }
 }

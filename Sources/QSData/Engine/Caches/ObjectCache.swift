@@ -59,6 +59,16 @@ final class ObjectCache<Object: QSDataObject> {
         }
     }
 
+    /// The instance held for `id`, if one is alive, as a reference: for a class, whose instances
+    /// are references, a look-up that makes no typed ID and no typed copy.
+    func reference(forAnyID id: QSAnyID) -> AnyObject? {
+        switch policy {
+        case .none: return nil
+        case .weak: return table.weakObject(for: id)
+        case .strong: return table.instance(for: id)?.object
+        }
+    }
+
     /// The instance held for `object`'s uniqueID, as the tables keep it, when it is `object`
     /// itself; nil otherwise.
     func heldInstance(of object: Object) -> Instance? {
@@ -132,26 +142,26 @@ final class ObjectCache<Object: QSDataObject> {
     }
 
     /// Records that the instance for `id` holds the column values of the app's save `stamp`.
-    func markValuesSaved(_ id: Object.UniqueID, stamp: UInt64) {
+    func markValuesSaved(_ id: QSAnyID, stamp: UInt64) {
         guard policy != .none else { return }
-        table.markValuesSaved(id.anyID, stamp: stamp)
+        table.markValuesSaved(id, stamp: stamp)
     }
 
     /// Whether the instance for `id` holds the column values (or, with `relationships`, the
     /// relationships) of a save later than `stamp`.
-    func savedByApp(_ id: Object.UniqueID, after stamp: UInt64, relationships: Bool) -> Bool {
+    func savedByApp(_ id: QSAnyID, after stamp: UInt64, relationships: Bool) -> Bool {
         guard policy != .none else { return false }
-        return table.savedByApp(id.anyID, after: stamp, relationships: relationships)
+        return table.savedByApp(id, after: stamp, relationships: relationships)
     }
 
     /// Notes that a bulk update by uniqueIDs, `stamp`, set `columns` of the instance for `id`.
-    func noteColumnsSetByID(_ columns: [Int], of id: Object.UniqueID, stamp: UInt64) {
-        for column in columns { columnsSetByID[ColumnOfRow(id: id.anyID, column: column)] = stamp }
+    func noteColumnsSetByID(_ columns: [Int], of id: QSAnyID, stamp: UInt64) {
+        for column in columns { columnsSetByID[ColumnOfRow(id: id, column: column)] = stamp }
     }
 
     /// Whether a bulk update by uniqueIDs after `stamp` set `column` of the instance for `id`.
-    func columnSetByID(_ column: Int, of id: Object.UniqueID, after stamp: UInt64) -> Bool {
-        guard !columnsSetByID.isEmpty, let setAt = columnsSetByID[ColumnOfRow(id: id.anyID, column: column)] else { return false }
+    func columnSetByID(_ column: Int, of id: QSAnyID, after stamp: UInt64) -> Bool {
+        guard !columnsSetByID.isEmpty, let setAt = columnsSetByID[ColumnOfRow(id: id, column: column)] else { return false }
         return setAt > stamp
     }
 

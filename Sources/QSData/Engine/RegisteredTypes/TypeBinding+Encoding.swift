@@ -113,22 +113,22 @@ extension TypeBinding {
         // Until the first instance says the type doesn't set them alone: the new values alone.
         var columnPatch = updateColumnsInPlace.map { ColumnPatch(overlay, layout: layout, update: $0) }
         for id in ids {
-            guard let typedID = Object.UniqueID(anyID: id), let current = cache.object(for: typedID),
-                  !timing.skips(typedID, in: cache)
-            else { continue }
             if let patch = columnPatch {
-                if try patch.apply(to: current, id: id, keeping: { timing.keeps($0, of: typedID, in: cache) }) {
-                    timing.record(typedID, columns: overlaidColumns, in: cache)
+                // A class: its instance is looked up and patched as the reference it is.
+                guard let reference = cache.reference(forAnyID: id), !timing.skips(id, in: cache) else { continue }
+                if try patch.apply(to: reference, id: id, keeping: { timing.keeps($0, of: id, in: cache) }) {
+                    timing.record(id, columns: overlaidColumns, in: cache)
                     patched.append(id)
                     continue
                 }
                 columnPatch = nil
             }
+            guard let current = cache.object(forAnyID: id), !timing.skips(id, in: cache) else { continue }
             current.encode(to: &encoder)
             var (values, related) = try encoder.finish()
-            for (index, value) in overlay where !timing.keeps(index, of: typedID, in: cache) { values[index] = value }
+            for (index, value) in overlay where !timing.keeps(index, of: id, in: cache) { values[index] = value }
             try replace(current, values: values, related: related, id: id, using: row)
-            timing.record(typedID, columns: overlaidColumns, in: cache)
+            timing.record(id, columns: overlaidColumns, in: cache)
             patched.append(id)
         }
         return patched

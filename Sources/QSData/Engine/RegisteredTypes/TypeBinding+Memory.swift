@@ -13,7 +13,7 @@ extension TypeBinding {
         var encoder = QSRowEncoder(layout: layout)
         let row = QSRow(layout: layout, values: [], parentID: .integer(0))
         var changed: [QSAnyID] = []
-        for object in cache.allObjects where !timing.skips(object.uniqueID, in: cache, relationships: true) {
+        for object in cache.allObjects where !timing.skips(object.uniqueID.anyID, in: cache, relationships: true) {
             object.encode(to: &encoder)
             let id = object.uniqueID.anyID
             do {
@@ -72,12 +72,12 @@ extension TypeBinding {
         for object in stored {
             let id = object.uniqueID.anyID
             found.insert(id)
-            guard let current = cache.object(for: object.uniqueID), !timing.skips(object.uniqueID, in: cache) else { continue }
+            guard let current = cache.object(for: object.uniqueID), !timing.skips(id, in: cache) else { continue }
             do {
                 object.encode(to: &encoder)
                 var (values, related) = try encoder.finish()
                 // Columns a later bulk update by uniqueIDs set keep what it set.
-                let kept = values.indices.filter { timing.keeps($0, of: object.uniqueID, in: cache) }
+                let kept = values.indices.filter { timing.keeps($0, of: id, in: cache) }
                 if !kept.isEmpty {
                     current.encode(to: &encoder)
                     let held = try encoder.finish().values
@@ -89,9 +89,8 @@ extension TypeBinding {
             }
             restored.append(id)
         }
-        let gone = ids.filter { !found.contains($0) }.compactMap { Object.UniqueID(anyID: $0) }
-            .filter { !timing.skips($0, in: cache) }
-        restored += cache.removeDeleted(gone.map { $0.anyID }).map { $0.uniqueID.anyID }
+        let gone = ids.filter { !found.contains($0) && !timing.skips($0, in: cache) }
+        restored += cache.removeDeleted(gone).map { $0.uniqueID.anyID }
         return restored
     }
 }

@@ -7,15 +7,6 @@ enum IDList {
     static let subquery = "SELECT value FROM json_each(?)"
 
     static func json(_ ids: some Collection<QSAnyID>) -> SQLValue {
-        var json = JSONText(reservingCapacity: ids.count * 8 + 2)
-        json.append("[")
-        var first = true
-        for id in ids {
-            if !first { json.append(",") }
-            first = false
-            json.append(id)
-        }
-        json.append("]")
-        return json.value
+        .text(JSONText.array(of: ids))
     }
 }

@@ -31,21 +31,21 @@ enum PatchTiming {
 
     /// Whether to leave the column values (or, with `relationships`, the relationships) of the
     /// instance for `id` in `cache` alone.
-    @MainActor func skips<Object>(_ id: Object.UniqueID, in cache: ObjectCache<Object>, relationships: Bool = false) -> Bool {
+    @MainActor func skips<Object>(_ id: QSAnyID, in cache: ObjectCache<Object>, relationships: Bool = false) -> Bool {
         guard case .afterCommit(let stamp) = self else { return false }
         return cache.savedByApp(id, after: stamp, relationships: relationships)
     }
 
     /// Whether to leave `column` (a position in the layout) of the instance for `id` as it is: a
     /// bulk update by uniqueIDs set it after the write being patched in.
-    @MainActor func keeps<Object>(_ column: Int, of id: Object.UniqueID, in cache: ObjectCache<Object>) -> Bool {
+    @MainActor func keeps<Object>(_ column: Int, of id: QSAnyID, in cache: ObjectCache<Object>) -> Bool {
         guard case .afterCommit(let stamp) = self else { return false }
         return cache.columnSetByID(column, of: id, after: stamp)
     }
 
     /// Records that the instance for `id` holds the values the app gave `columns` (positions in
     /// the layout): all its column values for a save.
-    @MainActor func record<Object>(_ id: Object.UniqueID, columns: [Int], in cache: ObjectCache<Object>) {
+    @MainActor func record<Object>(_ id: QSAnyID, columns: [Int], in cache: ObjectCache<Object>) {
         switch self {
         case .saved(let stamp): cache.markValuesSaved(id, stamp: stamp)
         case .updatedByID(let stamp): cache.noteColumnsSetByID(columns, of: id, stamp: stamp)
