@@ -1,5 +1,6 @@
 import Foundation
 import QSData
+import TestRunFolder
 
 /// Opens stores on the library model, with the plist and SQL bundled beside the generated types.
 enum LibraryStore {
@@ -23,11 +24,9 @@ enum LibraryStore {
         return url
     }
 
-    /// A fresh database in a new temporary folder.
+    /// A fresh database in a new folder of the test run's.
     static func temporaryDatabaseURL() -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("qsdata-generated-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder.appendingPathComponent("library.sqlite")
+        TestRunFolder.newFolder("qsdata-generated").appendingPathComponent("library.sqlite")
     }
 
     @MainActor

@@ -1,6 +1,7 @@
 import Foundation
 import QSData
 import QSDataModelCodeGen
+import TestRunFolder
 
 /// Where the generator tests find their models and golden files, and how they run the generator.
 enum GeneratorFixtures {
@@ -36,9 +37,7 @@ enum GeneratorFixtures {
     }
 
     static func temporaryFolder() -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("qsdata-generator-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
+        TestRunFolder.newFolder("qsdata-generator")
     }
 
     /// The generator executable, built beside the test bundle.

@@ -3,6 +3,7 @@ import QSData
 import QSDataSync
 import QSDataSyncTestSupport
 import Testing
+import TestRunFolder
 
 /// A replica for the tests: a board store in a temporary file with a sync attached to `server`.
 @MainActor
@@ -21,7 +22,7 @@ final class Replica {
     }
 
     static func temporaryURL() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("qsdata-sync-\(UUID().uuidString).sqlite")
+        TestRunFolder.newFile("qsdata-sync", suffix: ".sqlite")
     }
 
     /// Every card: title, done and points by ID, read from the file.

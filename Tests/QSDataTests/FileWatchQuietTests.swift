@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 @testable import QSData
 import Testing
+import TestRunFolder
 
 /// The folder watch that hears other writers' commits is held quiet while a store's own write
 /// transaction runs: the kernel makes no event for each page the write appends, and the end of
@@ -75,8 +76,7 @@ import Testing
 
     /// A new folder with these files in it, made before any watch so that making them is no event.
     private static func makeFolder(with files: [String]) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("qsdata-watch-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = TestRunFolder.newFolder("qsdata-watch")
         for file in files { append(to: folder.path + "/" + file, times: 1) }
         return folder.path
     }

@@ -1,6 +1,7 @@
 import Foundation
 import QSData
 import Synchronization
+import TestRunFolder
 
 /// A small notes model used across the tests: the shape of Vesper's, written for these tests.
 enum Fixtures {
@@ -105,11 +106,9 @@ enum Fixtures {
 
     static let allTypes: [any QSDataObject.Type] = [Note.self, TimelineNote.self, Tag.self, Attachment.self]
 
-    /// A fresh database in a new temporary folder.
+    /// A fresh database in a new folder of the test run's.
     static func temporaryDatabaseURL() -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("qsdata-tests-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder.appendingPathComponent("test.sqlite")
+        TestRunFolder.newFolder("qsdata-tests").appendingPathComponent("test.sqlite")
     }
 
     @MainActor

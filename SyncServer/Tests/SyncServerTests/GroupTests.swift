@@ -108,7 +108,7 @@ struct GroupTests {
         try await withService(kind, clock: clock) { service, people, storage in
             let (ann, bob) = (people[0], people[1])
             let group = try await service.createGroup(SyncGroupRequest(name: "Family"), accountID: ann.id)
-            try await service.addMember(bob.name, toGroup: group.id, accountID: ann.id)
+            #expect(try await service.addMember(bob.name, toGroup: group.id, accountID: ann.id).members == [ann.name, bob.name].sorted())
             guard let space = try await storage.group(id: group.id)?.space else { throw SyncStorageError.unreadableRecord(table: "groups", id: group.id) }
             func pull(_ person: Person, _ replica: SyncReplicaID, since token: String?, group: String?) async throws -> String {
                 try await service.pull(since: token, limit: nil, replica: replica, group: group, accountID: person.id).token

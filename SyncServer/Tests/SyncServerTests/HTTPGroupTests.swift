@@ -32,7 +32,7 @@ struct HTTPGroupTests {
     static func device(_ server: URL, _ username: String) async throws -> (store: QSStore, sync: QSSync) {
         try await QSSyncHTTPTransport.createAccount(server: server, username: username, password: "correct horse")
         let token = try await QSSyncHTTPTransport.logIn(server: server, username: username, password: "correct horse").token
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("qsdata-groups-\(UUID().uuidString).sqlite")
+        let url = TestFiles.temporaryURL()
         let store = try await QSStore.open(
             at: url, model: QSDataModel(propertyList: Data(model.utf8), fileName: "Cards.plist"),
             schema: QSSchema(creationSQL: "CREATE TABLE cards (uniqueID INTEGER PRIMARY KEY, title TEXT NOT NULL, team TEXT, cover BLOB);"), types: [])

@@ -15,9 +15,31 @@ enum TestServer {
     }
 }
 
+/// The test process's databases, in a folder of its own that goes when the process exits.
 enum TestFiles {
+    static let folder: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("qsdata-sync-server-tests-\(getpid())", isDirectory: true)
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        } catch {
+            fatalError("could not make the tests' folder \(url.path): \(error)")
+        }
+        atexit {
+            do {
+                try FileManager.default.removeItem(at: TestFiles.folder)
+            } catch {
+                FileHandle.standardError.write(Data("could not remove the tests' folder \(TestFiles.folder.path): \(error)\n".utf8))
+            }
+        }
+        return url
+    }()
+
     static func temporaryPath() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("qsdata-sync-server-\(UUID().uuidString).sqlite").path
+        temporaryURL().path
+    }
+
+    static func temporaryURL() -> URL {
+        folder.appendingPathComponent("\(UUID().uuidString).sqlite")
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import QSData
 import QSDataSync
 import QSDataSyncTestSupport
+import TestRunFolder
 
 /// The sync simulation on Vesper's own data model, marked synced: notes with ordered tags and
 /// attachments, tags named by their normalised names (their uniqueIDs) and unique by name.
@@ -55,7 +56,7 @@ final class VesperSimulation {
         let model = try QSDataModel(propertyList: Data(try Self.syncedModel().utf8), fileName: "Vesper.plist")
         let schema = try Self.schema()
         for index in 0..<3 {
-            let url = FileManager.default.temporaryDirectory.appendingPathComponent("qsdata-vesper-sim-\(UUID().uuidString).sqlite")
+            let url = TestRunFolder.newFile("qsdata-vesper-sim", suffix: ".sqlite")
             let store = try await QSStore.open(at: url, model: model, schema: schema, types: [])
             var ids = SeededGenerator(seed: seed &+ UInt64(index) &* 104_729)
             urls.append(url)
