@@ -7,11 +7,26 @@ protocol RenamableTag: QSChangeTrackingObject where UniqueID == String {
     init(uniqueID: String, name: String)
 }
 
+extension RenamableTag {
+    static var modelName: String { "Tag" }
+
+    init(row: QSRow) throws {
+        self.init(uniqueID: try row["uniqueID"], name: try row["name"])
+    }
+
+    func update(from row: QSRow) throws {
+        name = try row["name"]
+    }
+
+    func encodeColumns(to row: inout QSRowEncoder) {
+        row["uniqueID"] = uniqueID
+        row["name"] = name
+    }
+}
+
 /// A tag that marks what the app sets: a type without relationships, whose rows the store knows
 /// by an epoch alone.
 final class TrackedTag: RenamableTag {
-    static let modelName = "Tag"
-
     let uniqueID: String
     var name: String { didSet { changedProperties.insert("name", from: oldValue, to: name) } }
     var changedProperties = QSChangedProperties()
@@ -23,27 +38,15 @@ final class TrackedTag: RenamableTag {
         self.name = name
     }
 
-    init(row: QSRow) throws {
-        uniqueID = try row["uniqueID"]
-        name = try row["name"]
-    }
-
-    func update(from row: QSRow) throws {
-        name = try row["name"]
-    }
-
     func encode(to row: inout QSRowEncoder) {
         timesEncoded += 1
-        row["uniqueID"] = uniqueID
-        row["name"] = name
+        encodeColumns(to: &row)
     }
 }
 
 /// A ``TrackedTag`` that also takes a new name alone (`update(column:from:)`), as generated
 /// classes do: bulk updates patch its instances column by column rather than whole.
 final class ColumnTrackedTag: RenamableTag {
-    static let modelName = "Tag"
-
     let uniqueID: String
     var name: String { didSet { changedProperties.insert("name", from: oldValue, to: name) } }
     var changedProperties = QSChangedProperties()
@@ -53,15 +56,6 @@ final class ColumnTrackedTag: RenamableTag {
         self.name = name
     }
 
-    init(row: QSRow) throws {
-        uniqueID = try row["uniqueID"]
-        name = try row["name"]
-    }
-
-    func update(from row: QSRow) throws {
-        name = try row["name"]
-    }
-
     func update(column: String, from row: QSRow) throws -> Bool {
         guard column == "name" else { return false }
         name = try row["name"]
@@ -69,7 +63,6 @@ final class ColumnTrackedTag: RenamableTag {
     }
 
     func encode(to row: inout QSRowEncoder) {
-        row["uniqueID"] = uniqueID
-        row["name"] = name
+        encodeColumns(to: &row)
     }
 }
