@@ -32,6 +32,22 @@ extension JSONTextTests {
         #expect(json == .text("[\"" + String(repeating: #"\u0002"#, count: 40) + "\"," + "-9223372036854775808]"))
     }
 
+    /// The room made for a list of text IDs is measured, not guessed: exactly the bytes written,
+    /// escapes and all.
+    @Test func theRoomForTextIDsIsExactlyWhatTheyTake() {
+        let ascii = String((1 ... 127).map { Character(Unicode.Scalar(UInt8($0))) })
+        let lists: [[QSAnyID]] = [
+            [], [.string("")], [.string("plain")], [.string(ascii), .string("é\u{1F600}"), .string("\"\\\n\r\t\u{08}")],
+        ]
+        for ids in lists {
+            guard case .text(let json) = IDList.json(ids) else {
+                Issue.record("not text")
+                continue
+            }
+            #expect(json.utf8.count == JSONText.room(for: ids), "\(ids)")
+        }
+    }
+
     /// Long and short strings, integers of every length and sign: SQLite's own JSON reader gets
     /// back the very IDs written.
     @Test func sqliteReadsBackEveryIDWritten() throws {
@@ -40,6 +56,9 @@ extension JSONTextTests {
         for index in 0 ..< 60 {
             ids.append(.integer(index.isMultiple(of: 2) ? value : -value))
             ids.append(.string(String(repeating: "é\"x", count: index)))
+            // Every ASCII character but NUL, each escaped or not, at every position over the run.
+            let ascii = (1 ... 127).map { Character(Unicode.Scalar(UInt8($0))) }
+            ids.append(.string(String(ascii[(index * 7) % ascii.count ..< ascii.count] + ascii[0 ..< (index * 7) % ascii.count])))
             value = value.multipliedReportingOverflow(by: 10).overflow ? 3 : value * 10
         }
         let connection = try SQLiteConnection(path: ":memory:")

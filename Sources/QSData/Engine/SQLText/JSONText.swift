@@ -3,12 +3,12 @@
 ///
 /// A bulk update or delete of 10,000 rows writes its list on the main actor before its SQL can
 /// start, and the change log writes it again on the queue, so the cost is on the critical path.
-/// The text is written straight into the string's own storage, sized beforehand for the longest
-/// text each ID can take: no array of bytes to grow, copy and check again.
+/// The text is written straight into the string's own storage, sized beforehand: no array of
+/// bytes to grow, copy and check again. An integer is given room for its longest text (20
+/// bytes); a string, which may be long, is measured.
 enum JSONText {
     static func array(of ids: some Collection<QSAnyID>) -> String {
-        let capacity = ids.reduce(2) { $0 + 1 + longestText(of: $1) }
-        return String(unsafeUninitializedCapacity: capacity) { buffer in
+        String(unsafeUninitializedCapacity: room(for: ids)) { buffer in
             var writer = Writer(buffer: buffer)
             writer.append(UInt8(ascii: "["))
             var first = true
@@ -25,12 +25,16 @@ enum JSONText {
         }
     }
 
-    /// The most bytes `id` can take: a sign and 19 digits, or a string whose every byte is
-    /// escaped as `\u00XX`, in quotes.
-    private static func longestText(of id: QSAnyID) -> Int {
+    /// The most bytes the array of `ids` can take: exactly what it takes when every ID is text.
+    static func room(for ids: some Collection<QSAnyID>) -> Int {
+        ids.reduce(ids.isEmpty ? 2 : 1) { $0 + 1 + room(for: $1) }
+    }
+
+    /// The most bytes `id` can take: a sign and 19 digits, or the string quoted and escaped.
+    private static func room(for id: QSAnyID) -> Int {
         switch id {
         case .integer: return 20
-        case .string(let value): return value.utf8.count * 6 + 2
+        case .string(var value): return value.withUTF8 { utf8 in utf8.reduce(2) { $0 + Writer.escapedLength(of: $1) } }
         }
     }
 
@@ -87,6 +91,15 @@ enum JSONText {
 
         private static func needsEscaping(_ byte: UInt8) -> Bool {
             byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+        }
+
+        /// How many bytes `byte` of a string takes in JSON (see ``appendEscaped(_:)``).
+        static func escapedLength(of byte: UInt8) -> Int {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): return 2
+            case ..<0x20: return 6
+            default: return 1
+            }
         }
 
         /// Appends one byte of a string. Bytes of multi-byte characters (0x80 and up) are valid
