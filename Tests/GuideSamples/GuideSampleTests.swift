@@ -1,12 +1,12 @@
 import Foundation
 import QSData
 import Testing
+import TestSupport
 
 @Suite struct GuideSampleTests {
     @MainActor
     @Test func theGuideSamplesRun() async throws {
-        let folder = try Self.makeFolder()
-        defer { Self.remove(folder) }
+        let folder = TestRunFolder.newFolder("qsdata-samples")
         let store = try await Guide().openStore(at: folder.appendingPathComponent("notes.sqlite"))
         try await store.execute("INSERT INTO notes (uniqueID, text) VALUES (7, 'about swift')")
         let note = try #require(try await store.fetch(Note.self, id: 7))
@@ -17,8 +17,7 @@ import Testing
 
     @MainActor
     @Test func aCachedFolderKeepsItsNotesIDsUntilTheyAreFetched() async throws {
-        let folder = try Self.makeFolder()
-        defer { Self.remove(folder) }
+        let folder = TestRunFolder.newFolder("qsdata-samples")
         let url = folder.appendingPathComponent("notes.sqlite")
         let writer = try await Guide().openStore(at: url)
         let work = Folder(uniqueID: "work", name: "Work")
@@ -46,8 +45,7 @@ import Testing
 
     @MainActor
     @Test func theTypedQueriesFindUpdateAndWatchTheNotesTheGuideSays() async throws {
-        let folder = try Self.makeFolder()
-        defer { Self.remove(folder) }
+        let folder = TestRunFolder.newFolder("qsdata-samples")
         let store = try await Guide().openStore(at: folder.appendingPathComponent("notes.sqlite"))
         try store.save([
             Note(uniqueID: 1, text: "swift tips"),
@@ -60,15 +58,5 @@ import Testing
         #expect(try await store.fetchAll(Note.self, orderBy: [Note.columns.uniqueID.ascending]).map(\.pinned) == [true, false, false])
         #expect(inbox.objects.map(\.uniqueID) == [1, 3])
         try await store.close()
-    }
-
-    static func makeFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("qsdata-samples-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
-    static func remove(_ folder: URL) {
-        do { try FileManager.default.removeItem(at: folder) } catch { Issue.record(error) }
     }
 }

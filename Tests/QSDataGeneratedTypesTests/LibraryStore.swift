@@ -1,6 +1,6 @@
 import Foundation
 import QSData
-import TestRunFolder
+import TestSupport
 
 /// Opens stores on the library model, with the plist and SQL bundled beside the generated types.
 enum LibraryStore {

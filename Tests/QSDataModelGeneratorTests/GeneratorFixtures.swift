@@ -1,7 +1,7 @@
 import Foundation
 import QSData
 import QSDataModelCodeGen
-import TestRunFolder
+import TestSupport
 
 /// Where the generator tests find their models and golden files, and how they run the generator.
 enum GeneratorFixtures {
@@ -48,6 +48,10 @@ enum GeneratorFixtures {
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }()
 
+    struct GeneratorFailed: Error {
+        let problem: String
+    }
+
     struct Run {
         let status: Int32
         let standardError: String
@@ -56,16 +60,13 @@ enum GeneratorFixtures {
 
     /// Runs the generator as the build plugin does and collects what it reports.
     static func runGenerator(_ arguments: [String], output: URL) throws -> Run {
-        let process = Process()
-        process.executableURL = generator
-        process.arguments = arguments
-        let errorPipe = Pipe()
-        process.standardError = errorPipe
-        try process.run()
-        let errorData = errorPipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        guard let generator else { throw GeneratorFailed(problem: "the generator executable was not built") }
+        let process = try ChildProcess(generator, arguments)
+        let errorData = process.errors?.readDataToEndOfFile() ?? Data()
+        let termination = process.waitUntilEnded()
+        guard case .exited(let status) = termination else { throw GeneratorFailed(problem: "the generator ended with \(termination)") }
         return Run(
-            status: process.terminationStatus,
+            status: status,
             standardError: String(decoding: errorData, as: UTF8.self),
             output: try? String(contentsOf: output, encoding: .utf8))
     }

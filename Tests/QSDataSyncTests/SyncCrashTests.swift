@@ -3,6 +3,7 @@ import QSData
 import QSDataSync
 import QSDataSyncTestSupport
 import Testing
+import TestSupport
 
 /// A change is queued for upload in the transaction that commits it: killing the app at any
 /// moment after a commit loses nothing that sync should send.
@@ -13,17 +14,11 @@ struct SyncCrashTests {
 
     @Test func everyChangeCommittedBeforeAKillIsPushedAfterwards() async throws {
         let url = Replica.temporaryURL()
-        let process = Process()
-        let executable: URL = try #require(CrashWriter.executable)
-        process.executableURL = executable
-        process.arguments = [url.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
+        let process = try ChildProcess(try #require(CrashWriter.executable), [url.path])
         // Read what it has committed until it passes 200 cards, then kill it mid-write.
-        let lines = try await Self.readLines(from: output.fileHandleForReading, until: "committed 200", within: .seconds(60))
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        let lines = try await Self.readLines(from: process.output, until: "committed 200", within: .seconds(60))
+        process.kill()
+        process.waitUntilEnded()
         let committed = lines.compactMap { $0.hasPrefix("committed ") ? Int64($0.dropFirst(10)) : nil }
         #expect(committed.count >= 200)
 

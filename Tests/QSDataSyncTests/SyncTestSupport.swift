@@ -3,7 +3,7 @@ import QSData
 import QSDataSync
 import QSDataSyncTestSupport
 import Testing
-import TestRunFolder
+import TestSupport
 
 /// A replica for the tests: a board store in a temporary file with a sync attached to `server`.
 @MainActor

@@ -1,6 +1,7 @@
 import Foundation
 import QSData
 import Testing
+import TestSupport
 
 /// Crash safety: a process killed with SIGKILL while it writes leaves a database that opens, passes
 /// `PRAGMA integrity_check`, and holds every transaction that committed — and no part of one
@@ -37,18 +38,12 @@ import Testing
     /// Starts the writer, waits until it reports `afterBatch` committed batches, kills it with
     /// SIGKILL mid-write, and returns the last batch it reported.
     private func runWriterAndKill(database: URL, afterBatch: Int) throws -> Int {
-        let process = Process()
-        process.executableURL = Self.writer
-        process.arguments = [database.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess(try #require(Self.writer), [database.path], standardError: .discarded)
         var reported = 0
         var pending = ""
         let deadline = Date().addingTimeInterval(60)
         while reported < afterBatch, Date() < deadline {
-            let chunk = output.fileHandleForReading.availableData
+            let chunk = process.output.availableData
             if chunk.isEmpty { break }
             pending += String(decoding: chunk, as: UTF8.self)
             while let newline = pending.firstIndex(of: "\n") {
@@ -56,12 +51,11 @@ import Testing
                 pending = String(pending[pending.index(after: newline)...])
             }
         }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.kill()
+        #expect(process.waitUntilEnded() == .killed(signal: SIGKILL))
         // Lines written before the kill and not read yet are committed batches too.
-        pending += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        pending += String(decoding: process.output.readDataToEndOfFile(), as: UTF8.self)
         for line in pending.split(separator: "\n") { reported = Int(line) ?? reported }
-        #expect(process.terminationReason == .uncaughtSignal)
         return reported
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 @testable import QSData
 import Testing
-import TestRunFolder
+import TestSupport
 
 /// The folder watch that hears other writers' commits is held quiet while a store's own write
 /// transaction runs: the kernel makes no event for each page the write appends, and the end of

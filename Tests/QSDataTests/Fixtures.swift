@@ -1,7 +1,7 @@
 import Foundation
 import QSData
 import Synchronization
-import TestRunFolder
+import TestSupport
 
 /// A small notes model used across the tests: the shape of Vesper's, written for these tests.
 enum Fixtures {

@@ -2,6 +2,7 @@ import Foundation
 import QSData
 import QSDataTodoModel
 import Testing
+import TestSupport
 
 /// What the tests of other writers share: a store of to-dos (project 1 listing tasks 1–3),
 /// the second-writer process, the `sqlite3` command where installed, and waiting for a change.
@@ -43,25 +44,18 @@ enum OtherWriters {
     /// Runs `executable` with `arguments` to its end (killed after 60 s) and returns what it printed.
     @MainActor
     static func run(_ executable: URL?, _ arguments: [String]) async throws -> String {
-        let process = Process()
-        process.executableURL = try #require(executable as URL?)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
+        let process = try ChildProcess(try #require(executable as URL?), arguments)
         let deadline = ContinuousClock.now + .seconds(60)
-        while process.isRunning {
+        while process.ended == nil {
             guard ContinuousClock.now < deadline else {
-                kill(process.processIdentifier, SIGKILL)
+                process.kill()
                 throw TimedOut()
             }
             try await Task.sleep(for: .milliseconds(10))
         }
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let complaint = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 0, "\(complaint)")
+        let printed = String(decoding: process.output.readDataToEndOfFile(), as: UTF8.self)
+        let complaint = String(decoding: process.errors?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+        #expect(process.ended == .exited(status: 0), "\(complaint)")
         return printed
     }
 

@@ -1,13 +1,12 @@
 import Foundation
 import QSData
 import Testing
+import TestSupport
 
 @Suite struct ReadmeSampleTests {
     @MainActor
     @Test func theReadmeTourRuns() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("qsdata-samples-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { Self.remove(folder) }
+        let folder = TestRunFolder.newFolder("qsdata-samples")
         let resources = try #require(Bundle.module.resourceURL)
         let store = try await Readme.tour(
             databaseURL: folder.appendingPathComponent("notes.sqlite"),
@@ -19,9 +18,5 @@ import Testing
         #expect(notes.first?.archived == true)
         #expect(notes.dropFirst().allSatisfy { !$0.archived })
         try await store.close()
-    }
-
-    static func remove(_ folder: URL) {
-        do { try FileManager.default.removeItem(at: folder) } catch { Issue.record(error) }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import QSData
 import QSDataSync
 import QSDataSyncTestSupport
-import TestRunFolder
+import TestSupport
 
 /// The sync simulation on Vesper's own data model, marked synced: notes with ordered tags and
 /// attachments, tags named by their normalised names (their uniqueIDs) and unique by name.

@@ -1,0 +1,169 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A helper process the tests start (a second writer, a process killed mid-write, the model-type
+/// generator), with its standard output, and its standard error unless discarded, read through
+/// pipes.
+///
+/// Started with `posix_spawn` rather than Foundation's `Process`: on Linux, `Process.run()` reads
+/// each entry of `/proc/self/fd` by copying 256 bytes where a short name has fewer, and now and
+/// then the copy runs off the end of a page and crashes the whole test process
+/// (swift-corelibs-foundation#5472, fixed after this toolchain). The more files a test process
+/// holds open, the likelier: a test process holds many stores open.
+public final class ChildProcess: @unchecked Sendable {
+    /// How a process ended.
+    public enum Termination: Equatable, Sendable {
+        case exited(status: Int32)
+        case killed(signal: Int32)
+    }
+
+    /// Where the process's standard error goes.
+    public enum StandardError: Sendable {
+        case pipe
+        case discarded
+    }
+
+    public struct SpawnFailed: Error, CustomStringConvertible {
+        public let executable: String
+        public let code: Int32
+        public var description: String { "could not start \(executable): \(String(cString: strerror(code)))" }
+    }
+
+    public let pid: pid_t
+    /// The read end of the process's standard output.
+    public let output: FileHandle
+    /// The read end of its standard error; nil when discarded.
+    public let errors: FileHandle?
+    /// How the process ended, once it has been reaped: behind `lock`.
+    private var termination: Termination?
+    private let lock = NSLock()
+
+    /// Starts `executable` with `arguments`, in the environment of the test process.
+    public convenience init(_ executable: URL, _ arguments: [String], standardError: StandardError = .pipe) throws {
+        let (pid, output, errors) = try Self.spawning.withLock {
+            try Self.spawn(executable, arguments, standardError: standardError)
+        }
+        self.init(pid: pid, output: output, errors: errors)
+    }
+
+    private init(pid: pid_t, output: Int32, errors: Int32?) {
+        self.pid = pid
+        self.output = FileHandle(fileDescriptor: output, closeOnDealloc: true)
+        self.errors = errors.map { FileHandle(fileDescriptor: $0, closeOnDealloc: true) }
+    }
+
+    /// Starts the process; returns it and the read ends of its pipes.
+    private static func spawn(
+        _ executable: URL, _ arguments: [String], standardError: StandardError
+    ) throws -> (pid: pid_t, output: Int32, errors: Int32?) {
+        let output = try Self.makePipe()
+        let errors = standardError == .pipe ? try Self.makePipe() : nil
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t?
+        var attributes: posix_spawnattr_t?
+        #else
+        var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, output.write, STDOUT_FILENO)
+        if let errors {
+            posix_spawn_file_actions_adddup2(&actions, errors.write, STDERR_FILENO)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+        }
+        // The child starts with no signal blocked and every signal's default action, whatever
+        // the test process set for itself (a signal it ignores would stay ignored across exec).
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
+        defer { for argument in argv { free(argument) } }
+        var pid: pid_t = 0
+        let code = posix_spawn(&pid, executable.path, &actions, &attributes, argv, environ)
+        close(output.write)
+        if let errors { close(errors.write) }
+        guard code == 0 else {
+            close(output.read)
+            if let errors { close(errors.read) }
+            throw SpawnFailed(executable: executable.path, code: code)
+        }
+        return (pid, output.read, errors?.read)
+    }
+
+    /// Sends `signal` to the process, unless it has been waited for.
+    public func kill(_ signal: Int32 = SIGKILL) {
+        lock.withLock {
+            if termination == nil { Self.send(signal, to: pid) }
+        }
+    }
+
+    private static func send(_ signal: Int32, to pid: pid_t) {
+        #if canImport(Glibc)
+        _ = Glibc.kill(pid, signal)
+        #else
+        _ = Darwin.kill(pid, signal)
+        #endif
+    }
+
+    /// How the process ended, once it has; nil while it runs.
+    public var ended: Termination? {
+        lock.withLock {
+            if termination == nil {
+                var status: Int32 = 0
+                if waitpid(pid, &status, WNOHANG) == pid { termination = Self.termination(from: status) }
+            }
+            return termination
+        }
+    }
+
+    /// Waits for the process to end: call it once the process is ending (killed, or its output
+    /// read to the end), since the calling thread waits.
+    @discardableResult
+    public func waitUntilEnded() -> Termination {
+        if let ended = lock.withLock({ termination }) { return ended }
+        var status: Int32 = 0
+        var result: pid_t
+        repeat {
+            result = waitpid(pid, &status, 0)
+        } while result == -1 && errno == EINTR
+        return lock.withLock {
+            // Reaped meanwhile by `ended` on another thread, which recorded how.
+            if result == pid { termination = Self.termination(from: status) }
+            guard let termination else { fatalError("waitpid(\(pid)) failed: \(String(cString: strerror(errno)))") }
+            return termination
+        }
+    }
+
+    /// The exit status is in bits 8–15 when the low seven bits are 0; otherwise they name the
+    /// signal that ended the process.
+    private static func termination(from status: Int32) -> Termination {
+        let signal = status & 0x7F
+        return signal == 0 ? .exited(status: (status >> 8) & 0xFF) : .killed(signal: signal)
+    }
+
+    /// A pipe whose ends close in any process this one starts, unless given as its output: two
+    /// helpers started at once must not hold each other's pipes open. (Made under `spawning`, so
+    /// that no helper starts between the pipe and the flag.)
+    private static func makePipe() throws -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw SpawnFailed(executable: "a pipe", code: errno) }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        return (ends[0], ends[1])
+    }
+
+    /// Held while pipes are made and a helper is started.
+    private static let spawning = NSLock()
+}
