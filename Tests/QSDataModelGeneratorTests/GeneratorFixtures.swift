@@ -61,7 +61,7 @@ enum GeneratorFixtures {
     /// Runs the generator as the build plugin does and collects what it reports.
     static func runGenerator(_ arguments: [String], output: URL) throws -> Run {
         guard let generator else { throw GeneratorFailed(problem: "the generator executable was not built") }
-        let process = try ChildProcess(generator, arguments)
+        let process = try ChildProcess(generator, arguments, standardOutput: .discarded)
         let errorData = process.errors?.readDataToEndOfFile() ?? Data()
         let termination = process.waitUntilEnded()
         guard case .exited(let status) = termination else { throw GeneratorFailed(problem: "the generator ended with \(termination)") }

@@ -16,7 +16,7 @@ struct SyncCrashTests {
         let url = Replica.temporaryURL()
         let process = try ChildProcess(try #require(CrashWriter.executable), [url.path])
         // Read what it has committed until it passes 200 cards, then kill it mid-write.
-        let lines = try await Self.readLines(from: process.output, until: "committed 200", within: .seconds(60))
+        let lines = try await Self.readLines(from: try #require(process.output), until: "committed 200", within: .seconds(60))
         process.kill()
         process.waitUntilEnded()
         let committed = lines.compactMap { $0.hasPrefix("committed ") ? Int64($0.dropFirst(10)) : nil }

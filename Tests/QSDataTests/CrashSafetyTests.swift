@@ -39,11 +39,12 @@ import TestSupport
     /// SIGKILL mid-write, and returns the last batch it reported.
     private func runWriterAndKill(database: URL, afterBatch: Int) throws -> Int {
         let process = try ChildProcess(try #require(Self.writer), [database.path], standardError: .discarded)
+        let output = try #require(process.output)
         var reported = 0
         var pending = ""
         let deadline = Date().addingTimeInterval(60)
         while reported < afterBatch, Date() < deadline {
-            let chunk = process.output.availableData
+            let chunk = output.availableData
             if chunk.isEmpty { break }
             pending += String(decoding: chunk, as: UTF8.self)
             while let newline = pending.firstIndex(of: "\n") {
@@ -54,7 +55,7 @@ import TestSupport
         process.kill()
         #expect(process.waitUntilEnded() == .killed(signal: SIGKILL))
         // Lines written before the kill and not read yet are committed batches too.
-        pending += String(decoding: process.output.readDataToEndOfFile(), as: UTF8.self)
+        pending += String(decoding: output.readDataToEndOfFile(), as: UTF8.self)
         for line in pending.split(separator: "\n") { reported = Int(line) ?? reported }
         return reported
     }

@@ -53,7 +53,7 @@ enum OtherWriters {
             }
             try await Task.sleep(for: .milliseconds(10))
         }
-        let printed = String(decoding: process.output.readDataToEndOfFile(), as: UTF8.self)
+        let printed = String(decoding: process.output?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
         let complaint = String(decoding: process.errors?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
         #expect(process.ended == .exited(status: 0), "\(complaint)")
         return printed

@@ -6,14 +6,13 @@ import Darwin
 #endif
 
 /// A helper process the tests start (a second writer, a process killed mid-write, the model-type
-/// generator), with its standard output, and its standard error unless discarded, read through
-/// pipes.
+/// generator, a command-line tool, a server), its standard output and error read through pipes
+/// or discarded, its standard input empty.
 ///
 /// Started with `posix_spawn` rather than Foundation's `Process`: on Linux, `Process.run()` reads
 /// each entry of `/proc/self/fd` by copying 256 bytes where a short name has fewer, and now and
 /// then the copy runs off the end of a page and crashes the whole test process
-/// (swift-corelibs-foundation#5472, fixed after this toolchain). The more files a test process
-/// holds open, the likelier: a test process holds many stores open.
+/// (swift-corelibs-foundation#5472, fixed after this toolchain).
 public final class ChildProcess: @unchecked Sendable {
     /// How a process ended.
     public enum Termination: Equatable, Sendable {
@@ -21,10 +20,13 @@ public final class ChildProcess: @unchecked Sendable {
         case killed(signal: Int32)
     }
 
-    /// Where the process's standard error goes.
-    public enum StandardError: Sendable {
+    /// Where one of the process's outputs goes.
+    public enum Output: Sendable {
+        /// To a pipe this process reads; read it, or a process that writes much will wait.
         case pipe
         case discarded
+        /// To this process's own (the test log).
+        case inherited
     }
 
     public struct SpawnFailed: Error, CustomStringConvertible {
@@ -34,33 +36,36 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     public let pid: pid_t
-    /// The read end of the process's standard output.
-    public let output: FileHandle
+    /// The read end of the process's standard output; nil when discarded.
+    public let output: FileHandle?
     /// The read end of its standard error; nil when discarded.
     public let errors: FileHandle?
     /// How the process ended, once it has been reaped: behind `lock`.
     private var termination: Termination?
     private let lock = NSLock()
 
-    /// Starts `executable` with `arguments`, in the environment of the test process.
-    public convenience init(_ executable: URL, _ arguments: [String], standardError: StandardError = .pipe) throws {
-        let (pid, output, errors) = try Self.spawning.withLock {
-            try Self.spawn(executable, arguments, standardError: standardError)
+    /// Starts `executable` with `arguments`, in `environment` (the test process's own when nil).
+    public convenience init(
+        _ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
+        standardOutput: Output = .pipe, standardError: Output = .pipe
+    ) throws {
+        let started = try Self.spawning.withLock {
+            try Self.spawn(executable, arguments, environment: environment, standardOutput: standardOutput, standardError: standardError)
         }
-        self.init(pid: pid, output: output, errors: errors)
+        self.init(pid: started.pid, output: started.output, errors: started.errors)
     }
 
-    private init(pid: pid_t, output: Int32, errors: Int32?) {
+    private init(pid: pid_t, output: Int32?, errors: Int32?) {
         self.pid = pid
-        self.output = FileHandle(fileDescriptor: output, closeOnDealloc: true)
+        self.output = output.map { FileHandle(fileDescriptor: $0, closeOnDealloc: true) }
         self.errors = errors.map { FileHandle(fileDescriptor: $0, closeOnDealloc: true) }
     }
 
     /// Starts the process; returns it and the read ends of its pipes.
     private static func spawn(
-        _ executable: URL, _ arguments: [String], standardError: StandardError
-    ) throws -> (pid: pid_t, output: Int32, errors: Int32?) {
-        let output = try Self.makePipe()
+        _ executable: URL, _ arguments: [String], environment: [String: String]?, standardOutput: Output, standardError: Output
+    ) throws -> (pid: pid_t, output: Int32?, errors: Int32?) {
+        let output = standardOutput == .pipe ? try Self.makePipe() : nil
         let errors = standardError == .pipe ? try Self.makePipe() : nil
         #if canImport(Darwin)
         var actions: posix_spawn_file_actions_t?
@@ -71,11 +76,13 @@ public final class ChildProcess: @unchecked Sendable {
         #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, output.write, STDOUT_FILENO)
-        if let errors {
-            posix_spawn_file_actions_adddup2(&actions, errors.write, STDERR_FILENO)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+        for (destination, pipe, descriptor) in [(standardOutput, output, STDOUT_FILENO), (standardError, errors, STDERR_FILENO)] {
+            if let pipe {
+                posix_spawn_file_actions_adddup2(&actions, pipe.write, descriptor)
+            } else if destination == .discarded {
+                posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", O_WRONLY, 0)
+            }
         }
         // The child starts with no signal blocked and every signal's default action, whatever
         // the test process set for itself (a signal it ignores would stay ignored across exec).
@@ -90,17 +97,27 @@ public final class ChildProcess: @unchecked Sendable {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
         let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
-        defer { for argument in argv { free(argument) } }
+        let environmentStrings = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
+        defer {
+            for string in argv + (environmentStrings ?? []) { free(string) }
+        }
         var pid: pid_t = 0
-        let code = posix_spawn(&pid, executable.path, &actions, &attributes, argv, environ)
-        close(output.write)
-        if let errors { close(errors.write) }
+        let code: Int32
+        if var environmentStrings {
+            code = posix_spawn(&pid, executable.path, &actions, &attributes, argv, &environmentStrings)
+        } else {
+            code = posix_spawn(&pid, executable.path, &actions, &attributes, argv, environ)
+        }
+        for pipe in [output, errors] {
+            if let pipe { close(pipe.write) }
+        }
         guard code == 0 else {
-            close(output.read)
-            if let errors { close(errors.read) }
+            for pipe in [output, errors] {
+                if let pipe { close(pipe.read) }
+            }
             throw SpawnFailed(executable: executable.path, code: code)
         }
-        return (pid, output.read, errors?.read)
+        return (pid, output?.read, errors?.read)
     }
 
     /// Sends `signal` to the process, unless it has been waited for.

@@ -1,3 +1,4 @@
+import ExampleTestSupport
 import Foundation
 import Testing
 
@@ -10,6 +11,10 @@ import Testing
         let candidates = [folder, folder.deletingLastPathComponent(), folder.deletingLastPathComponent().deletingLastPathComponent()]
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("rss").path) }
     }()
+
+    struct Killed: Error {
+        let termination: ChildProcess.Termination
+    }
 
     struct Run {
         var status: Int32
@@ -31,24 +36,18 @@ import Testing
     /// executable's own output is dropped, so standard output carries only that).
     static func runNow(_ name: String, _ arguments: [String]) throws -> Run {
         let executable = try #require(products).appendingPathComponent(name).path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", #""$@" >/dev/null; status=$?; times; exit $status"#, "bash", executable] + arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
         let started = ContinuousClock.now
-        try process.run()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        let timesData = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let process = try ChildProcess(
+            URL(fileURLWithPath: "/bin/bash"), ["-c", #""$@" >/dev/null; status=$?; times; exit $status"#, "bash", executable] + arguments)
+        let errorData = try #require(process.errors).readDataToEndOfFile()
+        let timesData = try #require(process.output).readDataToEndOfFile()
+        let termination = process.waitUntilEnded()
         let wall = ContinuousClock.now - started
         // `times` prints the shell's user and system time, then its children's: "0m0.151s 0m0.040s".
         let childLine = try #require(String(decoding: timesData, as: UTF8.self).split(separator: "\n").last)
         let cpu = childLine.split(separator: " ").compactMap(Self.seconds).reduce(0, +)
-        return Run(status: process.terminationStatus, errorOutput: String(decoding: errorData, as: UTF8.self),
+        guard case .exited(let status) = termination else { throw Killed(termination: termination) }
+        return Run(status: status, errorOutput: String(decoding: errorData, as: UTF8.self),
                    wall: wall, cpu: .milliseconds(Int64(cpu * 1000)))
     }
 

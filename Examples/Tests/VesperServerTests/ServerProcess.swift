@@ -2,7 +2,7 @@ import ExampleTestSupport
 import Foundation
 
 /// The built `vesper-server` in a child process on a free loopback port, over a fresh folder.
-final class ServerProcess: @unchecked Sendable {  // used by one test at a time; Process is thread-safe
+final class ServerProcess: Sendable {
     /// The executable beside the test bundle, when the build made it.
     static let executable: URL? = {
         let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -11,10 +11,10 @@ final class ServerProcess: @unchecked Sendable {  // used by one test at a time;
     }()
 
     let port: Int
-    private let process: Process
+    private let process: ChildProcess
     private let folder: TestFolder
 
-    private init(port: Int, process: Process, folder: TestFolder) {
+    private init(port: Int, process: ChildProcess, folder: TestFolder) {
         self.port = port
         self.process = process
         self.folder = folder
@@ -31,13 +31,12 @@ final class ServerProcess: @unchecked Sendable {  // used by one test at a time;
         let executable = try requireExecutable()
         let folder = try TestEnvironment.makeFolder()
         let port = try freePort()
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["--port", String(port), "--database", folder.appending("db.sqlite").path,
-                             "--attachments", folder.appending("attachments").path, "--log-level", "error"] + arguments
-        process.environment = ["VESPER_SERVER_SECRET": "test secret", "HOME": folder.url.path]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess(
+            executable,
+            ["--port", String(port), "--database", folder.appending("db.sqlite").path,
+             "--attachments", folder.appending("attachments").path, "--log-level", "error"] + arguments,
+            environment: ["VESPER_SERVER_SECRET": "test secret", "HOME": folder.url.path],
+            standardOutput: .discarded, standardError: .inherited)
         let server = ServerProcess(port: port, process: process, folder: folder)
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
@@ -49,8 +48,8 @@ final class ServerProcess: @unchecked Sendable {  // used by one test at a time;
     }
 
     func stop() {
-        process.terminate()
-        process.waitUntilExit()
+        process.kill(SIGTERM)
+        process.waitUntilEnded()
     }
 
     /// Sends SIGTERM and waits up to `limit` (on a thread of its own) for the process to end;
@@ -62,12 +61,12 @@ final class ServerProcess: @unchecked Sendable {  // used by one test at a time;
     }
 
     private func terminateNow(within limit: Duration) -> Bool {
-        process.terminate()
+        process.kill(SIGTERM)
         let deadline = ContinuousClock.now + limit
-        while process.isRunning && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        let ended = !process.isRunning
-        if !ended { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        while process.ended == nil && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        let ended = process.ended != nil
+        if !ended { process.kill(SIGKILL) }
+        process.waitUntilEnded()
         return ended
     }
 

@@ -56,23 +56,17 @@ struct OtherProcessTests {
 
     /// Runs the built `vesper` with `arguments` to its end (killed after 60 s); it must succeed.
     private func run(_ arguments: [String]) async throws {
-        let process = Process()
-        process.executableURL = try #require(BuiltVesper.url as URL?)
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess(try #require(BuiltVesper.url as URL?), arguments, standardOutput: .discarded)
         let deadline = ContinuousClock.now + .seconds(60)
-        while process.isRunning {
+        while process.ended == nil {
             guard ContinuousClock.now < deadline else {
-                kill(process.processIdentifier, SIGKILL)
+                process.kill()
                 throw TimedOut()
             }
             try await Task.sleep(for: .milliseconds(10))
         }
-        let complaint = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 0, "vesper \(arguments.joined(separator: " ")): \(complaint)")
+        let complaint = String(decoding: process.errors?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+        #expect(process.ended == .exited(status: 0), "vesper \(arguments.joined(separator: " ")): \(complaint)")
     }
 
     /// The next change another connection made, matching `matches`, within 30 seconds.

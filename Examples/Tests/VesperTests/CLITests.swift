@@ -196,6 +196,10 @@ import VesperCommands
 
 /// The `vesper` executable itself: what a person sees in a terminal.
 @Suite struct ExecutableTests {
+    struct Killed: Error {
+        let termination: ChildProcess.Termination
+    }
+
     /// The built `vesper` beside the test bundle, when the build made it.
     static let executable: URL? = {
         let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -205,20 +209,12 @@ import VesperCommands
 
     func run(_ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, output: String, error: String) {
         let executable: URL = try #require(Self.executable)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+        let process = try ChildProcess(executable, arguments, environment: environment)
+        let outputData = try #require(process.output).readDataToEndOfFile()
+        let errorData = try #require(process.errors).readDataToEndOfFile()
+        let termination = process.waitUntilEnded()
+        guard case .exited(let status) = termination else { throw Killed(termination: termination) }
+        return (status, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
     }
 
     @Test(.enabled(if: executable != nil, "the vesper executable was not built"))

@@ -1,0 +1,1 @@
+../../../Tests/TestSupport/ChildProcess.swift
