@@ -180,12 +180,10 @@ final class ObjectCache<Object: QSDataObject> {
 
     /// Forgets the instances for `ids` while their rows stay (an instance that could not take
     /// new values), and tells the queue, so that the next fetch reads the rows afresh.
-    @discardableResult
-    func removeKeepingRows<IDs: Sequence>(_ ids: IDs) -> [Object] where IDs.Element == Object.UniqueID {
-        guard policy != .none else { return [] }
-        let anyIDs = ids.map { $0.anyID }
-        notes.forget(anyIDs)
-        return table.remove(anyIDs).map { Instance.typed($0, as: Object.self) }
+    func removeKeepingRows(_ ids: [QSAnyID]) {
+        guard policy != .none else { return }
+        notes.forget(ids)
+        _ = table.remove(ids)
     }
 
     /// Hands over what the queue's table must hear of, once: nil when nothing.

@@ -76,7 +76,7 @@ extension TypeBinding {
                 try replace(current, values: values, related: related, id: id, using: row)
             } catch {
                 // An instance that can't take the row's values is forgotten: the next fetch reads it.
-                cache.removeKeepingRows([object.uniqueID])
+                cache.removeKeepingRows([id])
             }
             patched.append(id)
         }

@@ -23,7 +23,7 @@ extension TypeBinding {
                 try replace(object, values: values, related: related, id: id, using: row)
             } catch {
                 // An instance that can't be patched is forgotten: the next fetch reads the database.
-                cache.removeKeepingRows([object.uniqueID])
+                cache.removeKeepingRows([id])
             }
             changed.append(id)
         }
@@ -85,7 +85,7 @@ extension TypeBinding {
                 }
                 try replace(current, values: values, related: related, id: id, using: row)
             } catch {
-                cache.removeKeepingRows([object.uniqueID])
+                cache.removeKeepingRows([id])
             }
             restored.append(id)
         }

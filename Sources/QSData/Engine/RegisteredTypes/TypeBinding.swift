@@ -193,15 +193,14 @@ final class TypeBinding<Object: QSDataObject>: AnyTypeBinding, @unchecked Sendab
     }
 
     @MainActor func evictDeleted(_ ids: [QSAnyID], afterCommitOf stamp: UInt64?) {
-        cache.removeDeleted(evictable(ids, afterCommitOf: stamp).map { $0.anyID })
+        cache.removeDeleted(evictable(ids, afterCommitOf: stamp))
     }
 
-    /// The typed IDs of `ids` whose instances may go after the commit of `stamp`.
-    @MainActor private func evictable(_ ids: [QSAnyID], afterCommitOf stamp: UInt64?) -> [Object.UniqueID] {
-        let typed = ids.compactMap { Object.UniqueID(anyID: $0) }
-        guard let stamp else { return typed }
+    /// Those of `ids` whose instances may go after the commit of `stamp`.
+    @MainActor private func evictable(_ ids: [QSAnyID], afterCommitOf stamp: UInt64?) -> [QSAnyID] {
+        guard let stamp else { return ids }
         let timing = PatchTiming.afterCommit(of: stamp)
-        return typed.filter { !timing.skips($0.anyID, in: cache) }
+        return ids.filter { !timing.skips($0, in: cache) }
     }
 
     @MainActor func keepFetched(ids: [QSAnyID], instances: [Instance]) {
