@@ -85,10 +85,10 @@ private struct NoteValue: QSDataObject {
         #expect(inserts(into: "tagsNotesLookup", log) == 7, "\(log)")
         #expect(inserts(into: "notes", log) == 5, "\(log)")
         #expect(inserts(into: "tags", log) == 3, "\(log)")
-        // One query each for which of the notes and of the tags exist.
-        #expect(existenceQueries(of: "notes", log) == 1)
-        #expect(existenceQueries(of: "tags", log) == 1)
-        #expect(log.count == 7 + 5 + 3 + 2, "\(log)")
+        // No query looks for which of them exist: the inserts skip those that do.
+        #expect(existenceQueries(of: "notes", log) == 0)
+        #expect(existenceQueries(of: "tags", log) == 0)
+        #expect(log.count == 7 + 5 + 3, "\(log)")
 
         let rows = try await store.fetchRows("SELECT noteID, tagID, ix FROM tagsNotesLookup ORDER BY noteID, ix")
         let expected: [[SQLValue]] = notes.flatMap { note in
@@ -121,9 +121,9 @@ private struct NoteValue: QSDataObject {
             NoteValue(uniqueID: 4, text: "four"), NoteValue(uniqueID: 5, text: "five"),
         ]
         let (log, change) = try await saveRecording(values, in: store)
-        // One query finds which of the five exist; the three others are inserted together
-        // (2 + 1), and each that existed gets its update.
-        #expect(existenceQueries(of: "notes", log) == 1, "\(log)")
+        // The five are tried together (4 + 1); the inserts skip the two that exist and say which
+        // three they inserted, and each that existed gets its update.
+        #expect(existenceQueries(of: "notes", log) == 0, "\(log)")
         #expect(inserts(into: "notes", log) == 2, "\(log)")
         #expect(updates(of: "notes", log) == 2, "\(log)")
         #expect(change.insertedIDs(of: NoteValue.self) == [1, 3, 5])
@@ -140,13 +140,56 @@ private struct NoteValue: QSDataObject {
         var edited = values
         edited[3].text = "note 4, edited"
         let (log, change) = try await saveRecording(edited, in: store)
-        // One query finds all five exist: no insert, then each row's guarded update, one writing.
-        #expect(existenceQueries(of: "notes", log) == 1, "\(log)")
-        #expect(inserts(into: "notes", log) == 0, "\(log)")
+        // The inserts (4 + 1) skip all five, then each row's guarded update, one writing.
+        #expect(existenceQueries(of: "notes", log) == 0, "\(log)")
+        #expect(inserts(into: "notes", log) == 2, "\(log)")
         #expect(updates(of: "notes", log) == 5, "\(log)")
+        // A value is not held, so each note's two relationships are read to compare: 2 + 5 × 3.
+        #expect(log.count == 17, "\(log)")
         #expect(change.insertedIDs(of: NoteValue.self).isEmpty)
         #expect(change.updatedIDs(of: NoteValue.self) == [4])
         #expect(try await store.fetchRows("SELECT text FROM notes WHERE uniqueID = 4") == [["note 4, edited"]])
+        try await store.close()
+    }
+
+    @Test func rowsOfTextIDsFoundToExistAreLeftToTheirUpdate() async throws {
+        let store = try await Fixtures.openStore()
+        // Rows the store has never seen, written by SQL of the app's own.
+        try await store.execute("INSERT INTO tags (uniqueID, name) VALUES ('b', 'Bee'), ('d', 'Dee')")
+        let tags = ["A", "B", "C", "D", "E"].map { Tag(name: $0) }
+        var write: QSWrite?
+        let log = try await store.recordStatements {
+            write = try store.save(tags)
+            try await write?.committed()
+        }
+        let change = try #require(write?.changes.first)
+        // Tag's uniqueID is text, not the rowid: the inserts (4 + 1) say which rows they inserted.
+        #expect(inserts(into: "tags", log) == 2, "\(log)")
+        #expect(log.statements.filter { $0.hasSuffix("RETURNING \"uniqueID\"") }.count == 2, "\(log)")
+        #expect(updates(of: "tags", log) == 2, "\(log)")
+        #expect(change.insertedIDs(of: Tag.self) == ["a", "c", "e"])
+        #expect(change.updatedIDs(of: Tag.self) == ["b", "d"])
+        let names = try await store.fetchRows("SELECT name FROM tags ORDER BY uniqueID").map(\.[0])
+        #expect(names == ["A", "B", "C", "D", "E"])
+        try await store.close()
+    }
+
+    @Test func rowsATriggerAddsToTheSameTableAreNotTakenForTheSavedOnes() async throws {
+        let store = try await openValueStore()
+        try store.save(NoteValue(uniqueID: 2, text: "two"))
+        try await store.flush()
+        // Each note inserted brings a copy of itself 100 later: SQLite's update hook names both.
+        try await store.execute("""
+            CREATE TEMP TRIGGER copyNote AFTER INSERT ON notes WHEN NEW.uniqueID < 100
+            BEGIN INSERT INTO notes (uniqueID, text, sortDate) VALUES (NEW.uniqueID + 100, 'copy', NEW.sortDate); END
+            """)
+        let values = (1...3).map { NoteValue(uniqueID: $0, text: "note \($0)") }
+        let (log, change) = try await saveRecording(values, in: store)
+        #expect(log.statements.allSatisfy { !$0.contains("RETURNING") }, "\(log)")
+        #expect(change.insertedIDs(of: NoteValue.self) == [1, 3])
+        #expect(change.updatedIDs(of: NoteValue.self) == [2])
+        let ids = try await store.fetchRows("SELECT uniqueID FROM notes ORDER BY uniqueID").map(\.[0])
+        #expect(ids == [1, 2, 3, 101, 103])
         try await store.close()
     }
 

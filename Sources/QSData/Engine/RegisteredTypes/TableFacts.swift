@@ -16,8 +16,8 @@ final class TableFacts: Sendable {
     }
 
     /// Whether the uniqueID column is the table's rowid (declared `INTEGER PRIMARY KEY`), so that
-    /// SQLite names the rows a statement deletes by their uniqueIDs (see
-    /// ``SQLiteConnection/rowIDsDeleted(from:by:)``).
+    /// SQLite names the rows a statement inserts or deletes by their uniqueIDs (see
+    /// ``SQLiteConnection/rowIDs(_:in:by:)``).
     var uniqueIDIsRowID: Bool {
         get { storage.withLock { $0.uniqueIDIsRowID } }
         set { storage.withLock { $0.uniqueIDIsRowID = newValue } }

@@ -41,17 +41,14 @@ final class TableSQL: Sendable {
         }
     }
 
-    /// Inserts `rows` new rows, one parameter a column in the layout's order. `OR FAIL`, not the
-    /// default `ABORT`: a statement of many rows that may abort halfway makes SQLite copy every
-    /// page it changes to a statement journal first, to undo them; one that fails is part of a
-    /// transaction that is rolled back whole anyway.
-    func insert(rows: Int) -> String {
+    /// Inserts `rows` rows, one parameter a column in the layout's order, skipping each whose
+    /// uniqueID has a row already; when `returningIDs`, returns the uniqueIDs it inserted.
+    /// `OR FAIL`, not the default `ABORT`: a statement of many rows that may abort halfway makes
+    /// SQLite copy every page it changes to a statement journal first, to undo them; one that
+    /// fails is part of a transaction that is rolled back whole anyway.
+    func insertSkippingExisting(rows: Int, returningIDs: Bool) -> String {
         "INSERT OR FAIL INTO \(table) (\(columnList)) VALUES \(valuesPlaceholders(rows: rows, columns: columnCount))"
-    }
-
-    /// Selects the uniqueIDs, of those in a JSON array bound to it, that have a row.
-    var existingIDs: String {
-        "SELECT \(uniqueIDColumn) FROM \(table) WHERE \(uniqueIDColumn) IN (\(IDList.subquery))"
+            + " ON CONFLICT(\(uniqueIDColumn)) DO NOTHING" + (returningIDs ? " RETURNING \(uniqueIDColumn)" : "")
     }
 
     /// ``select`` with more values selected after the type's columns.

@@ -26,8 +26,11 @@ final class ManyRowStatements {
     }
 
     /// Writes `count` rows in as few statements as they take; `bind` binds the rows at the
-    /// offsets given to the statement's parameters from the first.
-    func run(count: Int, bind: (SQLiteStatement, Range<Int>) throws -> Void) throws {
+    /// offsets given to the statement's parameters from the first, and `returned` reads each
+    /// row a statement returns (`RETURNING`), if any.
+    func run(
+        count: Int, bind: (SQLiteStatement, Range<Int>) throws -> Void, returned: (SQLiteStatement) throws -> Void = { _ in }
+    ) throws {
         var start = 0
         var size = rowsPerStatement
         while start < count {
@@ -35,7 +38,7 @@ final class ManyRowStatements {
             let statement = try self.statement(rows: size)
             defer { statement.reset() }
             try bind(statement, start ..< start + size)
-            try statement.step()
+            while try statement.step() { try returned(statement) }
             start += size
         }
     }

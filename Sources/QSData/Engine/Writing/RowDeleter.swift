@@ -44,12 +44,12 @@ struct RowDeleter {
 
     /// Deletes the rows `condition` selects from the type's table; returns their uniqueIDs. Where
     /// the uniqueID is the rowid, SQLite's update hook names them (see
-    /// ``SQLiteConnection/rowIDsDeleted(from:by:)``); otherwise the DELETE returns them.
+    /// ``SQLiteConnection/rowIDs(_:in:by:)``); otherwise the DELETE returns them.
     private func deleteRows(of binding: any AnyTypeBinding, where condition: String, arguments: [SQLValue]) throws -> [QSAnyID] {
         guard binding.tableFacts.uniqueIDIsRowID else {
             return try idsReturned(by: binding.sql.deleteReturningIDs(where: condition), arguments)
         }
-        let rowIDs = try connection.rowIDsDeleted(from: binding.description.table) {
+        let rowIDs = try connection.rowIDs(.delete, in: binding.description.table) {
             try connection.execute(binding.sql.delete(where: condition), arguments)
         }
         return rowIDs.map(QSAnyID.integer)

@@ -170,9 +170,12 @@ struct RowWriter {
 
     /// Inserts ahead of the group, in a few statements, the rows that the loop over it would
     /// otherwise insert one statement each: those the queue knows nothing of (no snapshot, or a
-    /// value child reached through a parent not known to exist). One query first finds which of
-    /// them exist; the rest are inserted. Nothing when fewer than two, when an ID comes twice
-    /// (its second save must see the first), or when the type can't insert its rows.
+    /// value child reached through a parent not known to exist). The statements skip the rows
+    /// that exist; SQLite's update hook names the rows inserted where the uniqueID is the rowid,
+    /// and the statements return them otherwise (a `RETURNING` clause costs about as much as a
+    /// query for the rows that exist, and the hook far less). Nothing when fewer than two, when
+    /// an ID comes twice (its second save must see the first), or when the type can't insert its
+    /// rows.
     private func insertRowsAhead(
         of group: SaveGroup, storedSnapshots: [RowSnapshot?], isNewValueRow: [Bool], statements: RowStatements
     ) throws -> InsertedAhead {
@@ -183,18 +186,38 @@ struct RowWriter {
             return storedSnapshots[offset] == nil
         }
         guard tried.count > 1 else { return InsertedAhead() }
-        let existing = Set(try idsReturned(by: statements.sql.existingIDs, [IDList.json(tried.map { group.ids[$0] })]))
-        let missing = existing.isEmpty ? tried : tried.filter { !existing.contains(group.ids[$0]) }
-        try statements.insertMany.run(count: missing.count) { statement, batch in
-            var parameter: Int32 = 1
-            for offset in missing[batch] {
-                for value in group.rows[offset].values {
-                    try statement.bind(value, at: parameter)
-                    parameter += 1
-                }
-            }
+        let insertedIDs = try insertSkippingExisting(tried, of: group, statements: statements)
+        // The rows go in in the order given, so when none existed the IDs come back in that order.
+        if insertedIDs.elementsEqual(tried.lazy.map { group.ids[$0] }) {
+            return InsertedAhead(tried: tried, inserted: tried, rowCount: group.rows.count)
         }
-        return InsertedAhead(tried: tried, inserted: missing, rowCount: group.rows.count)
+        let inserted = Set(insertedIDs)
+        return InsertedAhead(tried: tried, inserted: tried.filter { inserted.contains(group.ids[$0]) }, rowCount: group.rows.count)
+    }
+
+    /// Inserts the rows at `offsets`, skipping those that exist; returns the uniqueIDs inserted.
+    private func insertSkippingExisting(_ offsets: [Int], of group: SaveGroup, statements: RowStatements) throws -> [QSAnyID] {
+        func insert(returned: (SQLiteStatement) throws -> Void) throws {
+            try statements.insertMany.run(count: offsets.count, bind: { statement, batch in
+                var parameter: Int32 = 1
+                for offset in offsets[batch] {
+                    for value in group.rows[offset].values {
+                        try statement.bind(value, at: parameter)
+                        parameter += 1
+                    }
+                }
+            }, returned: returned)
+        }
+        if statements.uniqueIDIsRowID {
+            return try connection.rowIDs(.insert, in: statements.table) { try insert(returned: { _ in }) }
+                .map(QSAnyID.integer)
+        }
+        var returnedIDs: [QSAnyID] = []
+        returnedIDs.reserveCapacity(offsets.count)
+        try insert { statement in
+            if let id = QSAnyID(sqlValue: statement.value(at: 0)) { returnedIDs.append(id) }
+        }
+        return returnedIDs
     }
 
     private func rowExists(_ id: SQLValue, sql: TableSQL) throws -> Bool {

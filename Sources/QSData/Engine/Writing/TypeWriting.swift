@@ -56,8 +56,14 @@ struct RowStatements {
     let sql: TableSQL
     /// Inserts a row, doing nothing when it exists.
     let insert: SQLiteStatement
-    /// Inserts many new rows at once (see ``RowWriter`` on the rows inserted ahead of a group).
+    /// Inserts many rows at once, skipping those that exist (see ``RowWriter`` on the rows
+    /// inserted ahead of a group). It returns the uniqueIDs it inserted unless SQLite's update
+    /// hook names them (`uniqueIDIsRowID`).
     let insertMany: ManyRowStatements
+    /// Whether the uniqueID is the table's rowid (see ``TableFacts/uniqueIDIsRowID``).
+    let uniqueIDIsRowID: Bool
+    /// The table's name, unquoted, as SQLite's update hook names it.
+    let table: String
     /// Updates an existing row where any value differs; nil for a type whose only column is its uniqueID.
     let updateIfChanged: SQLiteStatement?
     /// The table's required columns the type lacks: when any, the type can't insert its rows.
@@ -66,7 +72,12 @@ struct RowStatements {
     init(_ binding: any AnyTypeBinding, connection: SQLiteConnection) throws {
         sql = binding.sql
         insert = try connection.statement(sql.insert)
-        insertMany = ManyRowStatements(parametersPerRow: sql.columnCount, connection: connection, sql: sql.insert(rows:))
+        let uniqueIDIsRowID = binding.tableFacts.uniqueIDIsRowID
+        self.uniqueIDIsRowID = uniqueIDIsRowID
+        table = binding.description.table
+        insertMany = ManyRowStatements(parametersPerRow: sql.columnCount, connection: connection) { [sql] rows in
+            sql.insertSkippingExisting(rows: rows, returningIDs: !uniqueIDIsRowID)
+        }
         updateIfChanged = try sql.updateIfChanged.map { try connection.statement($0) }
         columnsMissingForInsert = binding.tableFacts.columnsMissingForInsert
     }
