@@ -97,6 +97,25 @@ private struct NoteValue: QSDataObject {
         #expect(rows == expected)
     }
 
+    @Test func aLargeSaveOfNewNotesRunsTwelveStatementsAHundredNotes() async throws {
+        let store = try await Fixtures.openStore()
+        let tags = (0..<50).map { Tag(name: "tag \($0)") }
+        let notes = (0..<2_000).map { i in
+            Note(uniqueID: Int64(i), text: "n\(i)", tags: [tags[i % 50], tags[(i + 7) % 50]], attachments: [Attachment(uniqueID: "a\(i)")])
+        }
+        let log = try await store.recordStatements {
+            try store.save(notes)
+            try await store.flush()
+        }
+        // In chunks of 100 notes, each chunk's 100 notes, 100 attachments, 200 tag rows and 100
+        // attachment rows in three statements each (64 + 32 + 4, 128 + 64 + 8); the 50 tags once,
+        // in the first (32 + 16 + 2). Nothing asks which rows exist.
+        #expect(log.count == 20 * 12 + 3, "\(log)")
+        #expect(log.statements.allSatisfy { $0.hasPrefix("INSERT OR FAIL INTO") }, "\(log)")
+        #expect(try await store.count(Note.self) == 2_000)
+        #expect(try await store.fetchRows("SELECT count(*) FROM tagsNotesLookup") == [[.integer(4_000)]])
+    }
+
     @Test func childrenAddedToManyParentsGoInTogetherAfterTheirRows() async throws {
         let store = try await Fixtures.openStore()
         let first = Tag(name: "first")
