@@ -41,10 +41,10 @@ private struct NoteValue: QSDataObject {
 /// of their type's rows are written, and the lookup rows it adds, once the type's rows are.
 @MainActor
 @Suite struct ManyRowInsertTests {
-    private func openValueStore() async throws -> QSStore {
+    private func openValueStore(schema: String = Fixtures.schemaSQL) async throws -> QSStore {
         try await QSStore.open(
             at: Fixtures.temporaryDatabaseURL(), model: Fixtures.model(),
-            schema: QSSchema(creationSQL: Fixtures.schemaSQL), types: [NoteValue.self, Tag.self, Attachment.self])
+            schema: QSSchema(creationSQL: schema), types: [NoteValue.self, Tag.self, Attachment.self])
     }
 
     /// The statements that inserted many rows into `table`.
@@ -190,6 +190,25 @@ private struct NoteValue: QSDataObject {
         #expect(change.updatedIDs(of: Tag.self) == ["b", "d"])
         let names = try await store.fetchRows("SELECT name FROM tags ORDER BY uniqueID").map(\.[0])
         #expect(names == ["A", "B", "C", "D", "E"])
+        try await store.close()
+    }
+
+    @Test func rowsOfAnIntegerKeyThatIsNotTheRowIDAreReturnedByTheInserts() async throws {
+        // INTEGER PRIMARY KEY DESC is, by a quirk SQLite keeps, not the rowid: the update hook
+        // would name rowids, not uniqueIDs, so the inserts return the IDs instead.
+        let schema = Fixtures.schemaSQL.replacingOccurrences(
+            of: "CREATE TABLE notes (uniqueID INTEGER PRIMARY KEY,", with: "CREATE TABLE notes (uniqueID INTEGER PRIMARY KEY DESC,")
+        #expect(schema != Fixtures.schemaSQL)
+        let store = try await openValueStore(schema: schema)
+        try store.save(NoteValue(uniqueID: 20, text: "twenty"))
+        try await store.flush()
+        let values = [10, 20, 30].map { NoteValue(uniqueID: $0, text: "note \($0)") }
+        let (log, change) = try await saveRecording(values, in: store)
+        #expect(log.statements.filter { $0.hasPrefix("INSERT OR FAIL") && $0.hasSuffix("RETURNING \"uniqueID\"") }.count == 2, "\(log)")
+        #expect(change.insertedIDs(of: NoteValue.self) == [10, 30])
+        #expect(change.updatedIDs(of: NoteValue.self) == [20])
+        let texts = try await store.fetchRows("SELECT text FROM notes ORDER BY uniqueID").map(\.[0])
+        #expect(texts == ["note 10", "note 20", "note 30"])
         try await store.close()
     }
 
