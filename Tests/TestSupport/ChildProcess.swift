@@ -164,6 +164,19 @@ public final class ChildProcess: @unchecked Sendable {
         }
     }
 
+    /// A signal ended the process where its exit status was wanted.
+    public struct EndedBySignal: Error {
+        public let termination: Termination
+    }
+
+    /// Waits for the process to end, as ``waitUntilEnded()`` does, and returns its exit status;
+    /// throws ``EndedBySignal`` when a signal ended it.
+    public func waitForExitStatus() throws -> Int32 {
+        let termination = waitUntilEnded()
+        guard case .exited(let status) = termination else { throw EndedBySignal(termination: termination) }
+        return status
+    }
+
     /// The exit status is in bits 8–15 when the low seven bits are 0; otherwise they name the
     /// signal that ended the process.
     private static func termination(from status: Int32) -> Termination {

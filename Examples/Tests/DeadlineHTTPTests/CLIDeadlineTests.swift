@@ -12,10 +12,6 @@ import Testing
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("rss").path) }
     }()
 
-    struct Killed: Error {
-        let termination: ChildProcess.Termination
-    }
-
     struct Run {
         var status: Int32
         var errorOutput: String
@@ -41,12 +37,11 @@ import Testing
             URL(fileURLWithPath: "/bin/bash"), ["-c", #""$@" >/dev/null; status=$?; times; exit $status"#, "bash", executable] + arguments)
         let errorData = try #require(process.errors).readDataToEndOfFile()
         let timesData = try #require(process.output).readDataToEndOfFile()
-        let termination = process.waitUntilEnded()
+        let status = try process.waitForExitStatus()
         let wall = ContinuousClock.now - started
         // `times` prints the shell's user and system time, then its children's: "0m0.151s 0m0.040s".
         let childLine = try #require(String(decoding: timesData, as: UTF8.self).split(separator: "\n").last)
         let cpu = childLine.split(separator: " ").compactMap(Self.seconds).reduce(0, +)
-        guard case .exited(let status) = termination else { throw Killed(termination: termination) }
         return Run(status: status, errorOutput: String(decoding: errorData, as: UTF8.self),
                    wall: wall, cpu: .milliseconds(Int64(cpu * 1000)))
     }

@@ -196,10 +196,6 @@ import VesperCommands
 
 /// The `vesper` executable itself: what a person sees in a terminal.
 @Suite struct ExecutableTests {
-    struct Killed: Error {
-        let termination: ChildProcess.Termination
-    }
-
     /// The built `vesper` beside the test bundle, when the build made it.
     static let executable: URL? = {
         let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -212,8 +208,7 @@ import VesperCommands
         let process = try ChildProcess(executable, arguments, environment: environment)
         let outputData = try #require(process.output).readDataToEndOfFile()
         let errorData = try #require(process.errors).readDataToEndOfFile()
-        let termination = process.waitUntilEnded()
-        guard case .exited(let status) = termination else { throw Killed(termination: termination) }
+        let status = try process.waitForExitStatus()
         return (status, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
     }
 
