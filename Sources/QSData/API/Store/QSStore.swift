@@ -49,7 +49,7 @@ public final class QSStore {
         self.model = model
         self.registry = registry
         self.database = QueueEntrance(queue: database, registry: registry)
-        changeCenter.whenAllSettled = { registry.forgetColumnsSetByID() }
+        changeCenter.whenAllSettled = { registry.forgetWriteTimings() }
     }
 
     /// Opens the database at `url` (creating it from `schema` when new, migrating it when older),

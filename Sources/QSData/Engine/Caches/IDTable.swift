@@ -118,14 +118,16 @@ struct IDTable<Entry> {
     /// Takes one step of a walk over the entries for each of the `added` entries just appended,
     /// looking only at the older ones (whoever added the new ones holds their instances), and
     /// removes each entry `isDead` says is dead. A walk ends after as many additions as there
-    /// were entries, so an entry whose instance died is gone within two walks.
-    mutating func sweep(afterAdding added: Int, isDead: (inout Entry) -> Bool) {
+    /// were entries, so an entry whose instance died is gone within two walks. `removed` hears the
+    /// key of each entry removed.
+    mutating func sweep(afterAdding added: Int, isDead: (inout Entry) -> Bool, removed: (QSAnyID) -> Void = { _ in }) {
         var limit = keys.count - added
         for _ in 0 ..< added {
             limit = min(limit, keys.count)
             guard limit > 0 else { return }
             if sweepPosition >= limit { sweepPosition = 0 }
             if isDead(&entries[sweepPosition]) {
+                removed(keys[sweepPosition])
                 // The last entry moves into this position and is looked at next.
                 remove(at: sweepPosition)
             } else {

@@ -70,9 +70,10 @@ final class InstanceTable {
         }
     }
 
-    /// Keeps `count` instances the app saved through the save `stamp`, `instance(k)` giving the
-    /// k-th with its uniqueID. Returns them, for the save's write to hand to the queue's table.
-    func insertFromApp(count: Int, stamp: UInt64, _ instance: (Int) -> (id: QSAnyID, instance: Instance)) -> [Instance] {
+    /// Keeps `count` instances the app saved, `instance(k)` giving the k-th with its uniqueID, and
+    /// notes the save's `stamp` beside them when it has one (see ``markValuesSaved(_:stamp:)``).
+    /// Returns them, for the save's write to hand to the queue's table.
+    func insertFromApp(count: Int, stamp: UInt64?, _ instance: (Int) -> (id: QSAnyID, instance: Instance)) -> [Instance] {
         var instances: [Instance] = []
         instances.reserveCapacity(count)
         switch policy {
@@ -92,6 +93,8 @@ final class InstanceTable {
         }
     }
 
+    /// Notes that the instance for `id` holds the column values of the app's save `stamp`, made
+    /// while an earlier write was unsettled: that write's patch or restore leaves them alone.
     func markValuesSaved(_ id: QSAnyID, stamp: UInt64) {
         switch policy {
         case .none: break
@@ -106,6 +109,13 @@ final class InstanceTable {
         case .weak: weakRows.savedByApp(id, after: stamp, relationships: relationships)
         case .strong: strongRows.savedByApp(id, after: stamp, relationships: relationships)
         }
+    }
+
+    /// Every write has settled: no patch or restore is left to come from a write before a save,
+    /// so the saves' stamps are forgotten.
+    func forgetSaveStamps() {
+        weakRows.forgetSaveStamps()
+        strongRows.forgetSaveStamps()
     }
 
     func remove(_ ids: [QSAnyID]) -> [Any] {
@@ -137,46 +147,40 @@ final class InstanceTable {
     }
 }
 
-/// One entry of the main actor's table: the instance, and the stamps of the saves that gave it
-/// its values.
-private struct HeldEntry<Held: HeldInstance> {
-    var held = Held()
-    /// The ``WriteStamp`` of the last save that gave the instance its column values, and of
-    /// the last that gave it its relationships (saving another type on the table sets only the
-    /// first).
-    var valuesStamp: UInt64 = 0
-    var relationshipsStamp: UInt64 = 0
-
-    /// Holds `instance` from now on, with the stamp of the app's save that gave it, when it did.
-    mutating func hold(_ instance: Instance, savedAt stamp: UInt64?) {
-        held.hold(instance)
-        if let stamp {
-            valuesStamp = stamp
-            relationshipsStamp = stamp
-        }
-    }
+/// The ``WriteStamp``s of the app's saves that gave a held instance its values.
+private struct SaveStamps {
+    /// The last save that gave the instance its column values, and the last that gave it its
+    /// relationships (saving another type on the table sets only the first).
+    var values: UInt64 = 0
+    var relationships: UInt64 = 0
 }
 
 /// The rows of an ``InstanceTable``, held as `Held` says. Each method changes the table in one
 /// access to it.
 private struct HeldRows<Held: HeldInstance> {
     /// Swept a step per new entry when instances can die, so that dead entries go without ever
-    /// stopping to scan the whole table (see ``IDTable/sweep(afterAdding:isDead:)``).
-    var entries = IDTable<HeldEntry<Held>>()
+    /// stopping to scan the whole table (see ``IDTable/sweep(afterAdding:isDead:removed:)``).
+    var entries = IDTable<Held>()
+    /// The stamps of the saves that gave instances their values, for rows the app saved while an
+    /// earlier write was unsettled: that write's patch or restore, reaching the main actor after
+    /// the save, leaves what the save gave alone. A save made with every earlier write settled
+    /// keeps none (no patch can come from a write before it), and all are forgotten once every
+    /// write has settled, so the table's entries carry no stamps of their own.
+    var saveStamps: [QSAnyID: SaveStamps] = [:]
 
     mutating func value(for id: QSAnyID) -> Any? {
         guard let position = entries.position(of: id) else { return nil }
-        return entries.update(at: position) { $0.held.value }
+        return entries.update(at: position) { $0.value }
     }
 
     mutating func instance(for id: QSAnyID) -> Instance? {
         guard let position = entries.position(of: id) else { return nil }
-        return entries.update(at: position) { $0.held.instance }
+        return entries.update(at: position) { $0.instance }
     }
 
     mutating func insert(_ instance: Instance, id: QSAnyID) {
-        let (position, isNew) = entries.position(adding: id) { HeldEntry() }
-        entries.update(at: position) { $0.hold(instance, savedAt: nil) }
+        let (position, isNew) = entries.position(adding: id) { Held() }
+        entries.update(at: position) { $0.hold(instance) }
         if isNew { sweep(afterAdding: 1) }
     }
 
@@ -184,53 +188,59 @@ private struct HeldRows<Held: HeldInstance> {
         entries.reserveCapacity(adding: ids.count)
         let oldCount = entries.count
         for (id, instance) in zip(ids, instances) {
-            let position = entries.position(adding: id) { HeldEntry() }.position
-            entries.update(at: position) { entry in
-                if entry.held.isDead { entry.held.hold(instance) }
+            let position = entries.position(adding: id) { Held() }.position
+            entries.update(at: position) { held in
+                if held.isDead { held.hold(instance) }
             }
         }
         sweep(afterAdding: entries.count - oldCount)
     }
 
-    /// An entry replaced gets the save's `stamp`.
+    /// With a `stamp`, the instances get it (see ``saveStamps``).
     mutating func insertFromApp(
-        count: Int, stamp: UInt64, _ instance: (Int) -> (id: QSAnyID, instance: Instance), into instances: inout [Instance]
+        count: Int, stamp: UInt64?, _ instance: (Int) -> (id: QSAnyID, instance: Instance), into instances: inout [Instance]
     ) {
         let oldCount = entries.count
         for k in 0 ..< count {
             let saved = instance(k)
-            let position = entries.position(adding: saved.id) { HeldEntry() }.position
-            entries.update(at: position) { $0.hold(saved.instance, savedAt: stamp) }
+            let position = entries.position(adding: saved.id) { Held() }.position
+            entries.update(at: position) { $0.hold(saved.instance) }
+            if let stamp { saveStamps[saved.id] = SaveStamps(values: stamp, relationships: stamp) }
             instances.append(saved.instance)
         }
         sweep(afterAdding: entries.count - oldCount)
     }
 
     mutating func markValuesSaved(_ id: QSAnyID, stamp: UInt64) {
-        guard let position = entries.position(of: id) else { return }
-        entries.update(at: position) { $0.valuesStamp = stamp }
+        guard entries.position(of: id) != nil else { return }
+        saveStamps[id, default: SaveStamps()].values = stamp
     }
 
-    mutating func savedByApp(_ id: QSAnyID, after stamp: UInt64, relationships: Bool) -> Bool {
-        guard let position = entries.position(of: id) else { return false }
-        let saved = entries.update(at: position) { relationships ? $0.relationshipsStamp : $0.valuesStamp }
-        return saved > stamp
+    func savedByApp(_ id: QSAnyID, after stamp: UInt64, relationships: Bool) -> Bool {
+        guard !saveStamps.isEmpty, let saved = saveStamps[id] else { return false }
+        return (relationships ? saved.relationships : saved.values) > stamp
+    }
+
+    mutating func forgetSaveStamps() {
+        if !saveStamps.isEmpty { saveStamps = [:] }
     }
 
     mutating func remove(_ ids: [QSAnyID]) -> [Any] {
         var removed: [Any] = []
         for id in ids {
-            if let value = entries.remove(id)?.held.value { removed.append(value) }
+            if !saveStamps.isEmpty { saveStamps[id] = nil }
+            if let value = entries.remove(id)?.value { removed.append(value) }
         }
         return removed
     }
 
     var allValues: [Any] {
-        entries.entries.compactMap(\.held.value)
+        entries.entries.compactMap(\.value)
     }
 
     mutating func countAlive() -> Int {
-        entries.keepOnly { !$0.held.isDead }
+        entries.keepOnly { !$0.isDead }
+        if !saveStamps.isEmpty { saveStamps = saveStamps.filter { entries.position(of: $0.key) != nil } }
         return entries.count
     }
 
@@ -238,13 +248,15 @@ private struct HeldRows<Held: HeldInstance> {
     /// instances never die is never swept.
     private mutating func sweep(afterAdding added: Int) {
         guard Held.canDie else { return }
-        entries.sweep(afterAdding: added) { $0.held.isDead }
+        entries.sweep(afterAdding: added, isDead: { $0.isDead }, removed: { id in
+            if !saveStamps.isEmpty { saveStamps[id] = nil }
+        })
     }
 }
 
 extension HeldRows where Held == WeaklyHeld {
     mutating func weakObject(for id: QSAnyID) -> AnyObject? {
         guard let position = entries.position(of: id) else { return nil }
-        return entries.update(at: position) { $0.held.object }
+        return entries.update(at: position) { $0.object }
     }
 }

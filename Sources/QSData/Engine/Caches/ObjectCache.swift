@@ -112,13 +112,14 @@ final class ObjectCache<Object: QSDataObject> {
     }
 
     /// Keeps the instances at `indexes` of `objects`, which the app saved, replacing any others
-    /// with their uniqueIDs. Returns them as the queue's table keeps them (empty for a type that
+    /// with their uniqueIDs, and notes the save's `stamp` beside them when it has one (a save made
+    /// while an earlier write is unsettled: see ``markValuesSaved(_:stamp:)``). Returns them as the queue's table keeps them (empty for a type that
     /// keeps none), for the save's write to hand over.
     ///
     /// It reads `objects` by index and makes no array of `Object`: in this unspecialised code,
     /// each such array (and each `map` or `for`-`in` over one) looks up generic metadata at run
     /// time, which cost more than the insertions when a save passes one child at a time.
-    func insertFromApp(_ objects: [Object], at indexes: [Int], stamp: UInt64) -> [Instance] {
+    func insertFromApp(_ objects: [Object], at indexes: [Int], stamp: UInt64?) -> [Instance] {
         switch policy {
         case .none:
             return []
@@ -141,7 +142,9 @@ final class ObjectCache<Object: QSDataObject> {
         table.reserveCapacity(adding: count)
     }
 
-    /// Records that the instance for `id` holds the column values of the app's save `stamp`.
+    /// Records that the instance for `id` holds the column values of the app's save `stamp`, made
+    /// while an earlier write was unsettled: that write's patch or restore, reaching the main
+    /// actor after the save, leaves those values alone.
     func markValuesSaved(_ id: QSAnyID, stamp: UInt64) {
         guard policy != .none else { return }
         table.markValuesSaved(id, stamp: stamp)
@@ -165,9 +168,11 @@ final class ObjectCache<Object: QSDataObject> {
         return setAt > stamp
     }
 
-    /// Every write has settled: no earlier write's patch or restore is left to come.
-    func forgetColumnsSetByID() {
+    /// Every write has settled: no earlier write's patch or restore is left to come, so neither
+    /// the columns bulk updates set nor the stamps of saves are needed any more.
+    func forgetWriteTimings() {
         if !columnsSetByID.isEmpty { columnsSetByID = [:] }
+        table.forgetSaveStamps()
     }
 
     /// Forgets the instances for `ids` because the rows went (a delete, whose write tells the

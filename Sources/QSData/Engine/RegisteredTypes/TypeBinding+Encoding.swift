@@ -19,7 +19,7 @@ extension TypeBinding {
             encoded.append(index)
             positions.append(position)
         }
-        batch.groups[group].setInstances(cache.insertFromApp(objects, at: encoded, stamp: batch.stamp), at: positions)
+        batch.groups[group].setInstances(cache.insertFromApp(objects, at: encoded, stamp: batch.stampToMark), at: positions)
     }
 
     func addChildren(_ children: any RelatedChildren, to batch: inout SaveBatch, registry: TypeRegistry) throws {
@@ -44,7 +44,7 @@ extension TypeBinding {
             claimed.append(index)
         }
         guard !claimed.isEmpty else { return }
-        batch.groups[group].setInstances(cache.insertFromApp(typedChildren, at: claimed, stamp: batch.stamp), at: positions)
+        batch.groups[group].setInstances(cache.insertFromApp(typedChildren, at: claimed, stamp: batch.stampToMark), at: positions)
     }
 
     /// Whether this save leaves the held instances of the type that marked nothing unencoded

@@ -64,9 +64,9 @@ protocol AnyTypeBinding: AnyObject, Sendable {
     /// What the main actor's table of instances noted for the queue's (see ``ObjectCache``).
     @MainActor func takeKnownRowsNotes() -> KnownRowsNotes?
 
-    /// Every write has settled: forgets which columns bulk updates by uniqueIDs set (see
-    /// ``ObjectCache/forgetColumnsSetByID()``).
-    @MainActor func forgetColumnsSetByID()
+    /// Every write has settled: forgets which columns bulk updates by uniqueIDs set, and which
+    /// saves gave held instances their values (see ``ObjectCache/forgetWriteTimings()``).
+    @MainActor func forgetWriteTimings()
 
     /// The instances held for `ids`, in order (nil where none is): asked by a read on a reader
     /// connection (see ``HeldOnMainActor``).
@@ -211,8 +211,8 @@ final class TypeBinding<Object: QSDataObject>: AnyTypeBinding, @unchecked Sendab
         cache.takeNotes()
     }
 
-    @MainActor func forgetColumnsSetByID() {
-        cache.forgetColumnsSetByID()
+    @MainActor func forgetWriteTimings() {
+        cache.forgetWriteTimings()
     }
 
     @MainActor func heldInstances(for ids: [QSAnyID]) -> [Instance?] {

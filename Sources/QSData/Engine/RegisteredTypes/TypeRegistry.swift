@@ -75,10 +75,11 @@ final class TypeRegistry: Sendable {
         return taken.isEmpty ? nil : taken
     }
 
-    /// Every write has settled: the caches forget which columns bulk updates by uniqueIDs set.
+    /// Every write has settled: the caches forget which columns bulk updates by uniqueIDs set,
+    /// and which saves gave their instances their values.
     @MainActor
-    func forgetColumnsSetByID() {
-        for binding in cachingBindings { binding.forgetColumnsSetByID() }
+    func forgetWriteTimings() {
+        for binding in cachingBindings { binding.forgetWriteTimings() }
     }
 
     var all: [any AnyTypeBinding] {

@@ -116,6 +116,11 @@ struct SaveBatch {
     /// (which a save patches).
     let skipsUnchanged: Bool
 
+    /// The stamp the instances this save caches are marked with: none when the save began with
+    /// every earlier write settled, since then no patch or restore from an earlier write can come
+    /// after it (see ``ObjectCache/markValuesSaved(_:stamp:)``).
+    var stampToMark: UInt64? { skipsUnchanged ? nil : stamp }
+
     init(stamp: UInt64, skipsUnchanged: Bool) {
         self.stamp = stamp
         self.skipsUnchanged = skipsUnchanged

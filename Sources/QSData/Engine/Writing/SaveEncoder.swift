@@ -121,11 +121,13 @@ struct SaveEncoder {
             let siblings = registry.siblings(of: group.binding).filter(\.cachesInstances)
             guard !siblings.isEmpty else { continue }
             let names = group.binding.layout.names
+            // With every earlier write settled, no patch from one can come after this save's.
+            let timing: PatchTiming = skipsUnchanged ? .atOnce : .saved(stamp: stamp)
             for (offset, (id, row)) in zip(group.ids, group.rows).enumerated()
             where !group.isReachedThroughParent(offset) && !group.isUnchanged(offset) {
                 for sibling in siblings where sibling.hasCachedInstance(id) {
                     let columns = Dictionary(uniqueKeysWithValues: zip(names, row.values))
-                    touches.changed(sibling, ids: try sibling.patchCachedInstances(ids: [id], with: columns, timing: .saved(stamp: stamp)))
+                    touches.changed(sibling, ids: try sibling.patchCachedInstances(ids: [id], with: columns, timing: timing))
                 }
             }
         }
