@@ -109,7 +109,7 @@ import Testing
         #expect(rewrites == 1)
     }
 
-    @Test func aRolledBackSaveLeavesInstanceAndSnapshotAsTheDatabase() async throws {
+    @Test func aRolledBackSaveLeavesTheInstanceAsTheDatabaseAndItsRowCheckedOnce() async throws {
         let store = try await ShowFixtures.openStore()
         let podcast = ShowFixtures.podcast(id: 6, episodes: 10, firstID: 600_000)
         try store.save(podcast)
@@ -117,8 +117,17 @@ import Testing
         struct Refused: Error {}
         let failed = try store.save([podcast], alongside: { _ in throw Refused() })
         await #expect(throws: QSWriteError.self) { try await failed.committed() }
-        // The rollback puts the instance back to what the database holds, and its snapshot too.
+        // The rollback puts the instance back to what the database holds and drops the row's
+        // snapshot (keeping every snapshot a save replaces, to put back, would cost every save):
+        // the next save checks the row and its lookup rows, changing nothing, and knows them again.
         #expect(podcast.title == "Show 6")
+        let checked = try await store.recordStatements { try store.save(podcast) }
+        #expect(checked.statements == [
+            "INSERT INTO \"podcasts\" (\"uniqueID\", \"title\") VALUES (?1, ?2) ON CONFLICT(\"uniqueID\") DO NOTHING",
+            "UPDATE \"podcasts\" SET \"title\" = ?2 WHERE \"uniqueID\" = ?1 AND (\"title\" IS NOT ?2)",
+            "SELECT \"episodeID\", \"ix\" FROM \"podcastEpisodes\" WHERE \"podcastID\" = ? ORDER BY \"ix\"",
+        ], "\(checked)")
+        #expect(try await store.fetchRows("SELECT title FROM podcasts WHERE uniqueID = 6") == [["Show 6"]])
         let unchanged = try await store.recordStatements { try store.save(podcast) }
         #expect(unchanged.statements.isEmpty, "\(unchanged)")
 

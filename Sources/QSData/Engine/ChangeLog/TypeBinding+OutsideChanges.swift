@@ -23,7 +23,8 @@ extension TypeBinding {
         // What the rows hold now becomes their snapshots; their lookup rows are read again when
         // next needed.
         var encoder = QSRowEncoder(layout: layout)
-        var snapshots: [(id: QSAnyID, snapshot: RowSnapshot?)] = []
+        var ids: [QSAnyID] = []
+        var snapshots: [RowSnapshot] = []
         var found: Set<QSAnyID> = []
         for object in fresh {
             // An instance that records what it sets needs no copy of the row's values.
@@ -34,9 +35,10 @@ extension TypeBinding {
             }
             let id = object.uniqueID.anyID
             found.insert(id)
-            snapshots.append((id, RowSnapshot(values: values, lookups: Array(repeating: nil, count: description.relationships.count), epoch: 0)))
+            ids.append(id)
+            snapshots.append(RowSnapshot(values: values, lookups: Array(repeating: .unknown, count: description.relationships.count), epoch: 0))
         }
-        known.setSnapshots(snapshots)
+        known.setSnapshots(snapshots, of: ids)
         let gone = held.filter { !found.contains($0) }
         known.remove(gone)
 

@@ -128,10 +128,10 @@ extension TypeBinding {
             values = try encoder.finish().values
         }
         let id = object.uniqueID.anyID
-        var lookupSnapshots: [LookupSnapshot?] = []
+        var lookupSnapshots: [LookupSlot] = []
         lookupSnapshots.reserveCapacity(lookups.count)
         for position in lookups.indices {
-            lookupSnapshots.append(lookups[position].snapshot(of: id, cursor: &cursors[position]))
+            lookupSnapshots.append(LookupSlot(rows: lookups[position].snapshot(of: id, cursor: &cursors[position])))
         }
         return RowSnapshot(values: values, lookups: lookupSnapshots, epoch: epoch)
     }

@@ -75,7 +75,7 @@ extension TypeBinding {
         }
 
         // A relationship the object did not set is left as it is in the database (nil here).
-        var lookups = [LookupSnapshot?](filledWith: nil, count: description.relationships.count)
+        var lookups = [LookupSlot](filledWith: .unknown, count: description.relationships.count)
         if !encoded.relationships.isEmpty {
             for (position, relationship) in description.relationships.enumerated() {
                 guard let children = encoded.relationships[position] else { continue }
@@ -83,7 +83,7 @@ extension TypeBinding {
                     throw QSDataError.unregisteredType(relationship.childType)
                 }
                 try childBinding.addChildren(children, to: &batch, registry: registry)
-                lookups[position] = .forNewParent(children.childIDs, knownDistinct: children.childIDsAreDistinct)
+                lookups[position].rows = .forNewParent(children.childIDs, knownDistinct: children.childIDsAreDistinct)
             }
         }
         return batch.groups[group].append(

@@ -3,15 +3,14 @@
 ///
 /// One tracker serves one transaction on the database queue. Snapshots change as the
 /// transaction writes, so later writes in the same transaction see them; if the transaction
-/// rolls back, ``forgetTouched()`` puts back the snapshots saves replaced and drops the ones bulk
-/// updates patched (the next save of those rows then checks the database, which is always safe).
+/// rolls back, ``forgetTouched()`` drops every snapshot it changed (the next save of those rows
+/// then checks the database, which is always safe). Keeping the snapshots a save replaced, to put
+/// them back, would cost every save for the sake of the rare one that rolls back.
 final class ChangeTracker {
     private let state: QueueState
-    /// Per group saved, the snapshots it replaced, to put back if the transaction rolls back.
-    private var replaced: [(rows: KnownRows, previous: [(id: QSAnyID, snapshot: RowSnapshot?)])] = []
-    /// Rows whose snapshots go if the transaction rolls back: patched by bulk updates, or saved
-    /// from instances that record what they set.
-    private var patched: [(rows: KnownRows, ids: [QSAnyID])] = []
+    /// Rows whose snapshots go if the transaction rolls back: saved, patched by bulk updates, or
+    /// saved from instances that record what they set.
+    private var touched: [(rows: KnownRows, ids: [QSAnyID])] = []
     /// The instances of rows deleted, to put back if the transaction rolls back (so that a
     /// rollback's re-read of a parent finds the child instances the app holds).
     private var deleted: [(rows: KnownRows, instances: [(id: QSAnyID, instance: Instance)])] = []
@@ -33,9 +32,9 @@ final class ChangeTracker {
     func record(_ recorded: consuming RecordedSnapshots, of binding: any AnyTypeBinding) {
         guard binding.cachesInstances, !recorded.isEmpty else { return }
         let rows = state.knownRows(of: binding)
-        let (updates, previous) = recorded.take()
-        replaced.append((rows, previous))
-        rows.setSnapshots(consume updates)
+        let (ids, snapshots) = recorded.take()
+        touched.append((rows, ids))
+        rows.setSnapshots(snapshots, of: ids)
     }
 
     /// Records that `columns` (by name) now hold these values in the rows `ids`, for every type
@@ -54,11 +53,11 @@ final class ChangeTracker {
             guard !positioned.isEmpty else { continue }
             let rows = state.knownRows(of: binding)
             if binding.tracksChanges, !instancesShowIt {
-                rows.setSnapshots(ids.map { (id: $0, snapshot: nil) })
+                rows.forgetSnapshots(of: ids)
             } else {
                 rows.patchSnapshots(ids, columns: positioned)
             }
-            patched.append((rows, ids))
+            touched.append((rows, ids))
         }
     }
 
@@ -67,7 +66,7 @@ final class ChangeTracker {
     /// lose their snapshots, and the next save of each writes the row whole.
     func recordSaving(_ ids: [QSAnyID], of binding: any AnyTypeBinding) {
         guard binding.tracksChanges, !ids.isEmpty else { return }
-        patched.append((state.knownRows(of: binding), ids))
+        touched.append((state.knownRows(of: binding), ids))
     }
 
     /// Records that the rows of `group`, of a type that keeps no instances, exist, before the save
@@ -98,20 +97,14 @@ final class ChangeTracker {
     /// their next save checks the database.
     func forgetSnapshots(of ids: [QSAnyID], bindings: [any AnyTypeBinding]) {
         for binding in bindings where binding.cachesInstances {
-            state.knownRows(of: binding).setSnapshots(ids.map { (id: $0, snapshot: nil) })
+            state.knownRows(of: binding).forgetSnapshots(of: ids)
         }
     }
 
     /// The transaction rolled back: what it recorded is not what the database holds.
     func forgetTouched() {
-        // Latest first, so that a row saved in several groups gets what it held before the first.
-        while let (rows, previous) = replaced.popLast() {
-            rows.setSnapshots(previous)
-        }
-        // After the saves' snapshots are put back: a save after a patch in the same transaction
-        // recorded the patched snapshot as the one it replaced.
-        for (rows, ids) in patched {
-            rows.setSnapshots(ids.map { (id: $0, snapshot: nil) })
+        for (rows, ids) in touched {
+            rows.forgetSnapshots(of: ids)
         }
         for (rows, instances) in deleted {
             for (id, instance) in instances { rows.putBack(instance, id: id) }
@@ -119,7 +112,7 @@ final class ChangeTracker {
         for (table, ids) in madeKnown {
             state.knownValueRows.remove(ids, from: table)
         }
-        patched = []
+        touched = []
         deleted = []
         madeKnown = [:]
     }
@@ -132,44 +125,41 @@ final class ChangeTracker {
     }
 }
 
-/// The snapshots a save wrote for one group of rows, with the ones they replaced, to put back if
-/// the transaction rolls back.
+/// The snapshots a save wrote for one group of rows.
 struct RecordedSnapshots {
-    /// Per ID, each once, the snapshot recorded.
-    private var updates: [(id: QSAnyID, snapshot: RowSnapshot?)] = []
-    /// Per ID, in the same order, the snapshot it replaced.
-    private var previous: [(id: QSAnyID, snapshot: RowSnapshot?)] = []
-    /// Where each ID's update is, kept only when an ID can come twice in the group.
+    /// Each ID once, and at the same position the snapshot recorded for it.
+    private var ids: [QSAnyID] = []
+    private var snapshots: [RowSnapshot] = []
+    /// Where each ID's snapshot is, kept only when an ID can come twice in the group.
     private var positions: [QSAnyID: Int]?
 
     init(expecting count: Int, idsRepeat: Bool) {
-        updates.reserveCapacity(count)
-        previous.reserveCapacity(count)
+        ids.reserveCapacity(count)
+        snapshots.reserveCapacity(count)
         positions = idsRepeat ? Dictionary(minimumCapacity: count) : nil
     }
 
-    var isEmpty: Bool { updates.isEmpty }
+    var isEmpty: Bool { ids.isEmpty }
 
     /// What this group already recorded for `id`, for a row saved twice in it.
     func snapshot(of id: QSAnyID) -> RowSnapshot? {
         guard let position = positions?[id] else { return nil }
-        return updates[position].snapshot
+        return snapshots[position]
     }
 
-    /// Records that the row `id` now holds `snapshot`; the first record of an ID keeps what it
-    /// replaced.
-    mutating func record(_ snapshot: RowSnapshot, for id: QSAnyID, replacing replaced: RowSnapshot?) {
+    /// Records that the row `id` now holds `snapshot`.
+    mutating func record(_ snapshot: RowSnapshot, for id: QSAnyID) {
         if let position = positions?[id] {
-            updates[position].snapshot = snapshot
+            snapshots[position] = snapshot
             return
         }
-        positions?[id] = updates.count
-        updates.append((id, snapshot))
-        previous.append((id, replaced))
+        positions?[id] = ids.count
+        ids.append(id)
+        snapshots.append(snapshot)
     }
 
-    /// Hands over the snapshots recorded and the ones they replaced, each once per ID.
-    consuming func take() -> (updates: [(id: QSAnyID, snapshot: RowSnapshot?)], previous: [(id: QSAnyID, snapshot: RowSnapshot?)]) {
-        (updates, previous)
+    /// Hands over the IDs recorded, each once, and their snapshots.
+    consuming func take() -> (ids: [QSAnyID], snapshots: [RowSnapshot]) {
+        (ids, snapshots)
     }
 }

@@ -103,13 +103,22 @@ struct KnownRowTable<Held: HeldInstance, Stored: StoredSnapshot> {
         }
     }
 
-    mutating func setSnapshots(_ updates: consuming [(id: QSAnyID, snapshot: RowSnapshot?)]) {
+    mutating func setSnapshots(_ snapshots: consuming [RowSnapshot], of ids: [QSAnyID]) {
         // Taken from the end, so that each snapshot moves into its entry instead of being copied
         // (a retain of each of its arrays, which the main actor has just written).
-        while let (id, snapshot) = updates.popLast() {
-            guard let position = entries.position(of: id) else { continue }
-            let stored = snapshot.map(kept) ?? Stored()
+        var index = snapshots.count
+        while let snapshot = snapshots.popLast() {
+            index -= 1
+            guard let position = entries.position(of: ids[index]) else { continue }
+            let stored = kept(snapshot)
             entries.update(at: position) { $0.stored = stored }
+        }
+    }
+
+    mutating func forgetSnapshots(of ids: [QSAnyID]) {
+        for id in ids {
+            guard let position = entries.position(of: id) else { continue }
+            entries.update(at: position) { $0.stored = Stored() }
         }
     }
 

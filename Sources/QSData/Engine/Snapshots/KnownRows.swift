@@ -92,16 +92,24 @@ final class KnownRows {
             ?? strongWhole?.snapshots(for: ids, isKnownMissing: isKnownMissing) ?? []
     }
 
-    /// Sets the snapshots of these uniqueIDs; an ID without an entry is skipped, and an ID listed
-    /// twice gets either of its snapshots.
-    func setSnapshots(_ updates: consuming [(id: QSAnyID, snapshot: RowSnapshot?)]) {
+    /// Sets the snapshots of `ids`, one for each at the same position; an ID without an entry is
+    /// skipped, and an ID listed twice gets either of its snapshots.
+    func setSnapshots(_ snapshots: consuming [RowSnapshot], of ids: [QSAnyID]) {
         if weakWhole != nil {
-            weakWhole?.setSnapshots(updates)
+            weakWhole?.setSnapshots(snapshots, of: ids)
         } else if weakEpoch != nil {
-            weakEpoch?.setSnapshots(updates)
+            weakEpoch?.setSnapshots(snapshots, of: ids)
         } else {
-            strongWhole?.setSnapshots(updates)
+            strongWhole?.setSnapshots(snapshots, of: ids)
         }
+    }
+
+    /// Drops the snapshots of `ids`, keeping their entries: the next save of each row checks the
+    /// database.
+    func forgetSnapshots(of ids: [QSAnyID]) {
+        weakWhole?.forgetSnapshots(of: ids)
+        weakEpoch?.forgetSnapshots(of: ids)
+        strongWhole?.forgetSnapshots(of: ids)
     }
 
     /// Changes the snapshots' values at `columns` (positions in the layout) for `ids`. Snapshots

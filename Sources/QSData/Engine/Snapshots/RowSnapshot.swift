@@ -7,19 +7,19 @@
 struct RowSnapshot: Sendable {
     /// The columns in the layout's order, as the type encodes them.
     var values: [SQLValue]
-    /// Per relationship, in the model's order: its lookup rows, or nil when not known.
-    let lookups: [LookupSnapshot?]
+    /// Per relationship, in the model's order: its lookup rows, when known.
+    let lookups: [LookupSlot]
     /// ``epoch`` in the low 63 bits and ``knowsEveryLookup`` in the top one: one word rather
     /// than two, since the queue keeps a snapshot for every row whose instance is held.
     private var epochAndKnowsEveryLookup: UInt64
 
     private static let knowsEveryLookupBit: UInt64 = 1 << 63
 
-    init(values: [SQLValue], lookups: [LookupSnapshot?], epoch: UInt64) {
+    init(values: [SQLValue], lookups: [LookupSlot], epoch: UInt64) {
         self.values = values
         self.lookups = lookups
         epochAndKnowsEveryLookup = epoch
-        if lookups.allSatisfy({ $0 != nil }) { epochAndKnowsEveryLookup |= Self.knowsEveryLookupBit }
+        if lookups.allSatisfy({ $0.rows != nil }) { epochAndKnowsEveryLookup |= Self.knowsEveryLookupBit }
     }
 
     /// Whether every relationship's lookup rows are known: worked out once, at creation, because
@@ -39,7 +39,7 @@ struct RowSnapshot: Sendable {
     /// the children in order with the order values of a new parent's rows (nil where the object
     /// left the relationship alone). When the row turns out to be new, the database queue keeps
     /// this as its snapshot (see ``inserted(in:)``) instead of building one.
-    static func encoded(values: [SQLValue], lookups: [LookupSnapshot?]) -> RowSnapshot {
+    static func encoded(values: [SQLValue], lookups: [LookupSlot]) -> RowSnapshot {
         RowSnapshot(values: values, lookups: lookups, epoch: 0)
     }
 
@@ -51,7 +51,7 @@ struct RowSnapshot: Sendable {
     /// in `epoch`: a relationship its object left alone has no lookup rows yet.
     func inserted(in epoch: UInt64) -> RowSnapshot {
         guard knowsEveryLookup else {
-            return RowSnapshot(values: values, lookups: lookups.map { $0 ?? .empty }, epoch: epoch)
+            return RowSnapshot(values: values, lookups: lookups.map { LookupSlot(rows: $0.rows ?? .empty) }, epoch: epoch)
         }
         var snapshot = self
         snapshot.epoch = epoch
@@ -81,6 +81,18 @@ struct RowSnapshot: Sendable {
 /// each parent's out (two allocations per parent and relationship, most of a fetch's snapshot
 /// cost). The price: the fetch's rows stay in memory while any of its snapshots does, until a
 /// save gives that parent rows of its own.
+/// One relationship's place in a row's snapshot: its lookup rows, or nil when they are not known
+/// (not read yet, or not set by the object encoded).
+///
+/// A struct of its own rather than a bare optional, so that arrays of them are copied and
+/// destroyed by code compiled for the type: an array of `LookupSnapshot?` goes through the
+/// runtime's generic witnesses of `Optional`, about 130 instructions an element each time.
+struct LookupSlot: Sendable, Equatable {
+    var rows: LookupSnapshot?
+
+    static let unknown = LookupSlot(rows: nil)
+}
+
 struct LookupSnapshot: Sendable, Equatable {
     var childIDs: ChildIDs
     var indexes: ArraySlice<Int64>

@@ -101,7 +101,7 @@ final class LookupWriters {
     func insertRows(of row: RowSnapshot, parentID: QSAnyID) {
         for position in row.lookups.indices {
             // Only the children are read: a new parent's order values are known.
-            guard let childIDs = row.lookups[position]?.childIDs else { continue }
+            guard let childIDs = row.lookups[position].rows?.childIDs else { continue }
             writer(at: position).insertRows(ofNewParent: childIDs, parentID: parentID)
         }
     }

@@ -69,7 +69,7 @@ struct RowWriter {
             if isNew {
                 // The usual case of a large save: the encoded row is the new row's snapshot.
                 lookupWriters.insertRows(of: row, parentID: id)
-                recorded.record(row.inserted(in: epoch), for: id, replacing: snapshot)
+                recorded.record(row.inserted(in: epoch), for: id)
                 inserted.append(id)
             } else if try writeExisting(row, id: id, snapshot: snapshot, rowChanged: rowChanged, epoch: epoch, lookupWriters: lookupWriters, into: &recorded) {
                 updated.append(id)
@@ -98,18 +98,18 @@ struct RowWriter {
     ) throws -> Bool {
         var changed = rowChanged
         var learned = false  // lookup rows read from the database, now known
-        var lookupRows = snapshot?.lookups ?? Array(filledWith: nil, count: row.lookups.count)
+        var lookupRows = snapshot?.lookups ?? Array(filledWith: .unknown, count: row.lookups.count)
         for position in row.lookups.indices {
-            guard let wanted = row.lookups[position] else { continue }
-            learned = learned || lookupRows[position] == nil
-            let written = try lookupWriters.writer(at: position).write(wanted.childIDs, parentID: id, stored: lookupRows[position])
-            lookupRows[position] = written.rows
+            guard let wanted = row.lookups[position].rows else { continue }
+            learned = learned || lookupRows[position].rows == nil
+            let written = try lookupWriters.writer(at: position).write(wanted.childIDs, parentID: id, stored: lookupRows[position].rows)
+            lookupRows[position].rows = written.rows
             changed = changed || written.changed
         }
         if snapshot == nil || changed || learned {
             // Without a snapshot the row was written whole, so the new one is true now; with one,
             // only what differed from it was written, so it is as true as that was.
-            recorded.record(RowSnapshot(values: row.values, lookups: lookupRows, epoch: snapshot?.epoch ?? epoch), for: id, replacing: snapshot)
+            recorded.record(RowSnapshot(values: row.values, lookups: lookupRows, epoch: snapshot?.epoch ?? epoch), for: id)
         }
         return changed
     }
