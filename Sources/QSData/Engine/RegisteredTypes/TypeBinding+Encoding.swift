@@ -6,6 +6,7 @@ extension TypeBinding {
         let group = batch.groupIndex(for: self)
         batch.groups[group].reserveCapacity(adding: objects.count)
         let skipsUnchanged = skipsUnchanged(in: batch, registry: registry)
+        let childBindings = childBindings(in: registry)
         // The objects encoded, and where their rows are: the main actor's table keeps them. One
         // left unencoded is the very instance it holds already.
         var encoded: [Int] = []
@@ -14,7 +15,8 @@ extension TypeBinding {
         positions.reserveCapacity(objects.count)
         for index in 0 ..< objects.count {
             guard let position = try encode(
-                objects[index], group: group, throughParent: false, skipsUnchanged: skipsUnchanged, into: &batch, registry: registry)
+                objects[index], group: group, throughParent: false, skipsUnchanged: skipsUnchanged, childBindings: childBindings,
+                into: &batch, registry: registry)
             else { continue }
             encoded.append(index)
             positions.append(position)
@@ -30,6 +32,7 @@ extension TypeBinding {
         }
         let group = batch.groupIndex(for: self)
         let skipsUnchanged = skipsUnchanged(in: batch, registry: registry)
+        let childBindings = childBindings(in: registry)
         // Indexes from a range of Int, not an array of the children claimed nor `indices`: in this
         // unspecialised code those look up generic metadata at run time (see `ObjectCache.insertFromApp`).
         var claimed: [Int] = []
@@ -38,7 +41,8 @@ extension TypeBinding {
             let child = typedChildren[index]
             guard batch.claimChild(of: self, id: child.uniqueID.anyID),
                   let position = try encode(
-                      child, group: group, throughParent: true, skipsUnchanged: skipsUnchanged, into: &batch, registry: registry)
+                      child, group: group, throughParent: true, skipsUnchanged: skipsUnchanged, childBindings: childBindings,
+                      into: &batch, registry: registry)
             else { continue }
             positions.append(position)
             claimed.append(index)
@@ -54,12 +58,19 @@ extension TypeBinding {
             && !registry.siblings(of: self).contains(where: \.cachesInstances)
     }
 
+    /// The registered types of the relationships' children, in the model's order (nil for a type
+    /// not registered): looked up once per call that encodes objects, not once per object.
+    private func childBindings(in registry: TypeRegistry) -> [(any AnyTypeBinding)?] {
+        description.relationships.map { registry.binding(named: $0.childType) }
+    }
+
     /// Encodes `object` into the group at `group`, as an object saved itself or as a child reached
     /// through a parent; returns the position of its row there. With `skipsUnchanged`, the
     /// instance held for its row that marked nothing adds its row unencoded, with the instance,
     /// and returns nil: the main actor's table has nothing to change.
     private func encode(
-        _ object: Object, group: Int, throughParent: Bool, skipsUnchanged: Bool, into batch: inout SaveBatch, registry: TypeRegistry
+        _ object: Object, group: Int, throughParent: Bool, skipsUnchanged: Bool, childBindings: [(any AnyTypeBinding)?],
+        into batch: inout SaveBatch, registry: TypeRegistry
     ) throws -> Int? {
         if skipsUnchanged, let changeMarks, changeMarks.read(object).isEmpty, let held = cache.heldInstance(of: object) {
             batch.groups[group].appendUnchanged(object.uniqueID.anyID, instance: held)
@@ -79,7 +90,7 @@ extension TypeBinding {
         if !encoded.relationships.isEmpty {
             for (position, relationship) in description.relationships.enumerated() {
                 guard let children = encoded.relationships[position] else { continue }
-                guard let childBinding = registry.binding(named: relationship.childType) else {
+                guard let childBinding = childBindings[position] else {
                     throw QSDataError.unregisteredType(relationship.childType)
                 }
                 try childBinding.addChildren(children, to: &batch, registry: registry)

@@ -3,7 +3,7 @@
 /// The database queue keeps one for every row whose instance is held (uniqued instances while
 /// alive, permanently cached ones), in its table of known rows (``KnownRows``), so that saving
 /// compares against it and writes only what differs. It changes only on the queue, inside the
-/// write that makes it true; a write that rolls back puts back or drops the snapshots it touched.
+/// write that makes it true; a write that rolls back drops the snapshots it touched.
 struct RowSnapshot: Sendable {
     /// The columns in the layout's order, as the type encodes them.
     var values: [SQLValue]

@@ -3,7 +3,7 @@
 /// encoding a new one.
 ///
 /// The store's own writes keep every snapshot true: saves record what they wrote, bulk updates
-/// patch what they changed, deletes drop theirs, and a rollback puts back what it touched. Two
+/// patch what they changed, deletes drop theirs, and a rollback drops what it touched. Two
 /// things change rows behind the snapshots: SQL the app runs itself, and other connections to the
 /// file. Either ends an *epoch*. A snapshot carries the epoch in which it was known to be true,
 /// and only a snapshot of the current epoch is kept by a fetch.
