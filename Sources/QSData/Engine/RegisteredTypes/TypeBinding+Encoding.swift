@@ -39,7 +39,7 @@ extension TypeBinding {
         var positions: [Int] = []
         for index in 0 ..< typedChildren.count {
             let child = typedChildren[index]
-            guard batch.claimChild(of: self, id: child.uniqueID.anyID),
+            guard batch.claimChild(inGroup: group, id: child.uniqueID.anyID),
                   let position = try encode(
                       child, group: group, throughParent: true, skipsUnchanged: skipsUnchanged, childBindings: childBindings,
                       into: &batch, registry: registry)

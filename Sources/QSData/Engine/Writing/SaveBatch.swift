@@ -17,6 +17,9 @@ struct SaveBatch {
         /// ``QSChangeTrackingObject``), the positions of the columns its object marked; empty
         /// for any other type.
         private(set) var markedColumns: [[Int]] = []
+        /// The uniqueIDs of the children of the type encoded so far in the save, chunks before
+        /// included: a child shared by many parents (a tag on every note) is encoded once.
+        var claimedChildren = IDSet()
 
         private let keepsInstances: Bool
         private let tracksChanges: Bool
@@ -96,11 +99,6 @@ struct SaveBatch {
         let marks: QSChangedProperties
     }
 
-    private struct ChildKey: Hashable {
-        let binding: ObjectIdentifier
-        let id: QSAnyID
-    }
-
     var groups: [Group] = []
     /// The ``WriteStamp`` of the save being encoded: the instances it caches are marked with it,
     /// even when a large save encodes them turns later, after other writes took stamps of their own.
@@ -126,7 +124,6 @@ struct SaveBatch {
         self.skipsUnchanged = skipsUnchanged
     }
     private var groupIndexByBinding: [ObjectIdentifier: Int] = [:]
-    private var claimedChildren: Set<ChildKey> = []
     /// The change marks taken from instances since the rows were last handed over: given back
     /// if encoding fails before they are, so that no change the app made goes unsaved.
     private var takenMarks: [TakenMarks] = []
@@ -158,18 +155,23 @@ struct SaveBatch {
         return groups.count - 1
     }
 
-    /// Whether a related object still needs encoding; true once per (type, uniqueID).
-    /// Children shared by many parents (a tag on every note) are written once per save.
-    mutating func claimChild(of binding: any AnyTypeBinding, id: QSAnyID) -> Bool {
-        claimedChildren.insert(ChildKey(binding: ObjectIdentifier(binding), id: id)).inserted
+    /// Whether a related object still needs encoding; true once per (type, uniqueID): `group`
+    /// is its type's (see ``groupIndex(for:)``). Children shared by many parents (a tag on every
+    /// note) are written once per save.
+    mutating func claimChild(inGroup group: Int, id: QSAnyID) -> Bool {
+        groups[group].claimedChildren.insert(id)
     }
 
-    /// Makes room in the set of written children for a save of `total` objects, extrapolating
+    /// Makes room in the sets of written children for a save of `total` objects, extrapolating
     /// from the first `encoded` ones.
     mutating func reserveChildCapacity(forObjects total: Int, afterEncoding encoded: Int) {
         guard encoded > 0 else { return }
-        let estimate = claimedChildren.count * total / encoded
-        claimedChildren.reserveCapacity(estimate + estimate / 8)
+        for index in groups.indices {
+            let claimed = groups[index].claimedChildren.count
+            guard claimed > 0 else { continue }
+            let estimate = claimed * total / encoded
+            groups[index].claimedChildren.reserveCapacity(adding: max(0, estimate + estimate / 8 - claimed))
+        }
     }
 
     /// The finished rows, ready to travel to the database queue.
