@@ -113,8 +113,9 @@ final class ObjectCache<Object: QSDataObject> {
 
     /// Keeps the instances at `indexes` of `objects`, which the app saved, replacing any others
     /// with their uniqueIDs, and notes the save's `stamp` beside them when it has one (a save made
-    /// while an earlier write is unsettled: see ``markValuesSaved(_:stamp:)``). Returns them as the queue's table keeps them (empty for a type that
-    /// keeps none), for the save's write to hand over.
+    /// while an earlier write is unsettled: see ``markValuesSaved(_:stamp:)``). Returns them as
+    /// the queue's table keeps them (empty for a type that keeps none), for the save's write to
+    /// hand over.
     ///
     /// It reads `objects` by index and makes no array of `Object`: in this unspecialised code,
     /// each such array (and each `map` or `for`-`in` over one) looks up generic metadata at run

@@ -85,7 +85,7 @@ extension TypeBinding {
             markedColumns = taken.columns
         }
 
-        // A relationship the object did not set is left as it is in the database (nil here).
+        // A relationship the object did not set is left as it is in the database (unknown here).
         var lookups = [LookupSlot](filledWith: .unknown, count: description.relationships.count)
         if !encoded.relationships.isEmpty {
             for (position, relationship) in description.relationships.enumerated() {

@@ -75,12 +75,6 @@ struct RowSnapshot: Sendable {
     }
 }
 
-/// One parent's lookup rows for one relationship: the children in order, with their order values.
-///
-/// Slices, so that the snapshots a fetch makes share the lookup rows it read rather than copying
-/// each parent's out (two allocations per parent and relationship, most of a fetch's snapshot
-/// cost). The price: the fetch's rows stay in memory while any of its snapshots does, until a
-/// save gives that parent rows of its own.
 /// One relationship's place in a row's snapshot: its lookup rows, or nil when they are not known
 /// (not read yet, or not set by the object encoded).
 ///
@@ -93,6 +87,12 @@ struct LookupSlot: Sendable, Equatable {
     static let unknown = LookupSlot(rows: nil)
 }
 
+/// One parent's lookup rows for one relationship: the children in order, with their order values.
+///
+/// Slices, so that the snapshots a fetch makes share the lookup rows it read rather than copying
+/// each parent's out (two allocations per parent and relationship, most of a fetch's snapshot
+/// cost). The price: the fetch's rows stay in memory while any of its snapshots does, until a
+/// save gives that parent rows of its own.
 struct LookupSnapshot: Sendable, Equatable {
     var childIDs: ChildIDs
     var indexes: ArraySlice<Int64>
