@@ -8,6 +8,8 @@ extension Array {
     /// is specialized in the caller, which looks the metadata up once and keeps it.
     init(filledWith value: Element, count: Int) {
         self = []
+        // An empty array allocates nothing; reserving room for none still costs a call.
+        guard count > 0 else { return }
         reserveCapacity(count)
         for _ in 0 ..< count { append(value) }
     }

@@ -70,19 +70,16 @@ final class InstanceTable {
         }
     }
 
-    /// Keeps `count` instances the app saved, `instance(k)` giving the k-th with its uniqueID, and
-    /// notes the save's `stamp` beside them when it has one (see ``markValuesSaved(_:stamp:)``).
-    /// Returns them, for the save's write to hand to the queue's table.
-    func insertFromApp(count: Int, stamp: UInt64?, _ instance: (Int) -> (id: QSAnyID, instance: Instance)) -> [Instance] {
-        var instances: [Instance] = []
-        instances.reserveCapacity(count)
+    /// Keeps the instances at `positions` of `instances`, which the app saved, for the uniqueIDs
+    /// at the same positions of `ids`, and notes the save's `stamp` beside them when it has one
+    /// (see ``markValuesSaved(_:stamp:)``).
+    func insertFromApp(_ instances: [Instance?], ids: [QSAnyID], at positions: [Int], stamp: UInt64?) {
         switch policy {
-        case .none: return []
-        case .weak: weakRows.insertFromApp(count: count, stamp: stamp, instance, into: &instances)
-        case .strong: strongRows.insertFromApp(count: count, stamp: stamp, instance, into: &instances)
+        case .none: return
+        case .weak: weakRows.insertFromApp(instances, ids: ids, at: positions, stamp: stamp)
+        case .strong: strongRows.insertFromApp(instances, ids: ids, at: positions, stamp: stamp)
         }
-        outsideInsertions += count
-        return instances
+        outsideInsertions += positions.count
     }
 
     func reserveCapacity(adding count: Int) {
@@ -197,16 +194,17 @@ private struct HeldRows<Held: HeldInstance> {
     }
 
     /// With a `stamp`, the instances get it (see ``saveStamps``).
-    mutating func insertFromApp(
-        count: Int, stamp: UInt64?, _ instance: (Int) -> (id: QSAnyID, instance: Instance), into instances: inout [Instance]
-    ) {
+    mutating func insertFromApp(_ instances: [Instance?], ids: [QSAnyID], at positions: [Int], stamp: UInt64?) {
         let oldCount = entries.count
-        for k in 0 ..< count {
-            let saved = instance(k)
-            let position = entries.position(adding: saved.id) { Held() }.position
-            entries.update(at: position) { $0.hold(saved.instance) }
-            if let stamp { saveStamps[saved.id] = SaveStamps(values: stamp, relationships: stamp) }
-            instances.append(saved.instance)
+        for saved in positions {
+            let id = ids[saved]
+            let position = entries.position(adding: id) { Held() }.position
+            // Read inside the change, next to the assignment: read before it, the instance would
+            // be copied (a retain and a release on the slow path of an object with a weak reference).
+            entries.update(at: position) { held in
+                if let instance = instances[saved] { held.hold(instance) }
+            }
+            if let stamp { saveStamps[id] = SaveStamps(values: stamp, relationships: stamp) }
         }
         sweep(afterAdding: entries.count - oldCount)
     }

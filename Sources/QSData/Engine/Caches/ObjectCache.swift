@@ -111,30 +111,18 @@ final class ObjectCache<Object: QSDataObject> {
         table.insert(instance, id: object.uniqueID.anyID)
     }
 
-    /// Keeps the instances at `indexes` of `objects`, which the app saved, replacing any others
-    /// with their uniqueIDs, and notes the save's `stamp` beside them when it has one (a save made
-    /// while an earlier write is unsettled: see ``markValuesSaved(_:stamp:)``). Returns them as
-    /// the queue's table keeps them (empty for a type that keeps none), for the save's write to
-    /// hand over.
-    ///
-    /// It reads `objects` by index and makes no array of `Object`: in this unspecialised code,
-    /// each such array (and each `map` or `for`-`in` over one) looks up generic metadata at run
-    /// time, which cost more than the insertions when a save passes one child at a time.
-    func insertFromApp(_ objects: [Object], at indexes: [Int], stamp: UInt64?) -> [Instance] {
-        switch policy {
-        case .none:
-            return []
-        case .weak:
-            return table.insertFromApp(count: indexes.count, stamp: stamp) { k in
-                let object = objects[indexes[k]]
-                return (object.uniqueID.anyID, .weak(Instance.reference(object)))
-            }
-        case .strong:
-            return table.insertFromApp(count: indexes.count, stamp: stamp) { k in
-                let object = objects[indexes[k]]
-                return (object.uniqueID.anyID, .strong(StrongInstance(object)))
-            }
-        }
+    /// How the tables keep `object`: nil for a type that keeps none. `inout` only so that the
+    /// object is read where it lies, never written (see `TypeBinding.encode`).
+    func instance(of object: inout Object) -> Instance? {
+        Instance.of(object, policy: policy)
+    }
+
+    /// Keeps the instances at `positions` of `instances`, which the app saved, replacing any
+    /// others with their uniqueIDs (those at the same positions of `ids`), and notes the save's
+    /// `stamp` beside them when it has one (a save made while an earlier write is unsettled: see
+    /// ``markValuesSaved(_:stamp:)``).
+    func insertFromApp(_ instances: [Instance?], ids: [QSAnyID], at positions: [Int], stamp: UInt64?) {
+        table.insertFromApp(instances, ids: ids, at: positions, stamp: stamp)
     }
 
     /// Makes room for `count` more instances, so a large save does not stop to grow the table.

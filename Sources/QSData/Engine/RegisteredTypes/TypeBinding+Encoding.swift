@@ -1,27 +1,30 @@
 /// Turning instances into rows to save, and patching cached instances, on the main actor.
 @MainActor
 extension TypeBinding {
-    /// Encodes `objects` (and their children) into `batch`, and caches them.
-    func encode(_ objects: [Object], into batch: inout SaveBatch, registry: TypeRegistry) throws {
+    /// Encodes the objects at `range` of `objects` (and their children) into `batch`, and caches them.
+    func encode(_ objects: [Object], in range: Range<Int>, into batch: inout SaveBatch, registry: TypeRegistry) throws {
         let group = batch.groupIndex(for: self)
-        batch.groups[group].reserveCapacity(adding: objects.count)
+        batch.groups[group].reserveCapacity(adding: range.count)
         let skipsUnchanged = skipsUnchanged(in: batch, registry: registry)
         let childBindings = childBindings(in: registry)
-        // The objects encoded, and where their rows are: the main actor's table keeps them. One
-        // left unencoded is the very instance it holds already.
-        var encoded: [Int] = []
+        // Where the rows of the objects encoded are: the main actor's table keeps their instances.
+        // One left unencoded is the very instance it holds already.
         var positions: [Int] = []
-        encoded.reserveCapacity(objects.count)
-        positions.reserveCapacity(objects.count)
-        for index in 0 ..< objects.count {
-            guard let position = try encode(
-                objects[index], group: group, throughParent: false, skipsUnchanged: skipsUnchanged, childBindings: childBindings,
-                into: &batch, registry: registry)
-            else { continue }
-            encoded.append(index)
-            positions.append(position)
+        positions.reserveCapacity(range.count)
+        // Each object is read in place (see `InPlace`): a copy would be a retain and a release of
+        // it through its type's value witnesses, on the slow path for a held instance.
+        try objects.withUnsafeBufferPointer { buffer in
+            let objects = InPlace(buffer)
+            for index in range {
+                guard let position = try encode(
+                    &objects[index], group: group, throughParent: false, skipsUnchanged: skipsUnchanged, childBindings: childBindings,
+                    into: &batch, registry: registry)
+                else { continue }
+                positions.append(position)
+                if let instance = cache.instance(of: &objects[index]) { batch.groups[group].setInstance(instance, at: position) }
+            }
         }
-        batch.groups[group].setInstances(cache.insertFromApp(objects, at: encoded, stamp: batch.stampToMark), at: positions)
+        keepSaved(at: positions, of: group, in: batch)
     }
 
     func addChildren(_ children: any RelatedChildren, to batch: inout SaveBatch, registry: TypeRegistry) throws {
@@ -33,22 +36,29 @@ extension TypeBinding {
         let group = batch.groupIndex(for: self)
         let skipsUnchanged = skipsUnchanged(in: batch, registry: registry)
         let childBindings = childBindings(in: registry)
-        // Indexes from a range of Int, not an array of the children claimed nor `indices`: in this
-        // unspecialised code those look up generic metadata at run time (see `ObjectCache.insertFromApp`).
-        var claimed: [Int] = []
+        // Indexes from a range of Int, not `indices` nor an array of `Child`: in this unspecialised
+        // code those look up generic metadata at run time. Each child is read in place (see
+        // `InPlace`), as `encode(_:in:into:registry:)` reads the objects saved.
         var positions: [Int] = []
-        for index in 0 ..< typedChildren.count {
-            let child = typedChildren[index]
-            guard batch.claimChild(inGroup: group, id: child.uniqueID.anyID),
-                  let position = try encode(
-                      child, group: group, throughParent: true, skipsUnchanged: skipsUnchanged, childBindings: childBindings,
-                      into: &batch, registry: registry)
-            else { continue }
-            positions.append(position)
-            claimed.append(index)
+        try typedChildren.withUnsafeBufferPointer { buffer in
+            let children = InPlace(buffer)
+            for index in 0 ..< buffer.count {
+                guard let position = try encode(
+                    &children[index], group: group, throughParent: true, skipsUnchanged: skipsUnchanged,
+                    childBindings: childBindings, into: &batch, registry: registry)
+                else { continue }
+                positions.append(position)
+                if let instance = cache.instance(of: &children[index]) { batch.groups[group].setInstance(instance, at: position) }
+            }
         }
-        guard !claimed.isEmpty else { return }
-        batch.groups[group].setInstances(cache.insertFromApp(typedChildren, at: claimed, stamp: batch.stampToMark), at: positions)
+        keepSaved(at: positions, of: group, in: batch)
+    }
+
+    /// The main actor's table keeps the instances of the rows at `positions` of the group, which
+    /// hands them on to the queue's.
+    private func keepSaved(at positions: [Int], of group: Int, in batch: SaveBatch) {
+        guard !positions.isEmpty, cache.policy != .none else { return }
+        cache.insertFromApp(batch.groups[group].instances, ids: batch.groups[group].ids, at: positions, stamp: batch.stampToMark)
     }
 
     /// Whether this save leaves the held instances of the type that marked nothing unencoded
@@ -65,15 +75,23 @@ extension TypeBinding {
     }
 
     /// Encodes `object` into the group at `group`, as an object saved itself or as a child reached
-    /// through a parent; returns the position of its row there. With `skipsUnchanged`, the
-    /// instance held for its row that marked nothing adds its row unencoded, with the instance,
-    /// and returns nil: the main actor's table has nothing to change.
+    /// through a parent; returns the position of its row there. Returns nil when it adds no row
+    /// for the main actor's table to keep: a child the save has encoded already (a tag on many
+    /// notes), or, with `skipsUnchanged`, the instance held for its row that marked nothing,
+    /// whose row it adds unencoded, with the instance.
+    ///
+    /// `object` is `inout` only to be read where it lies, never written: in this unspecialised
+    /// code, a copy of an object read from an array (or through a pointer) is a retain and a
+    /// release through its type's value witnesses, on the slow path for an object that has a weak
+    /// reference, as every held instance does.
     private func encode(
-        _ object: Object, group: Int, throughParent: Bool, skipsUnchanged: Bool, childBindings: [(any AnyTypeBinding)?],
+        _ object: inout Object, group: Int, throughParent: Bool, skipsUnchanged: Bool, childBindings: [(any AnyTypeBinding)?],
         into batch: inout SaveBatch, registry: TypeRegistry
     ) throws -> Int? {
+        let id = object.uniqueID.anyID
+        if throughParent, !batch.claimChild(inGroup: group, id: id) { return nil }
         if skipsUnchanged, let changeMarks, changeMarks.read(object).isEmpty, let held = cache.heldInstance(of: object) {
-            batch.groups[group].appendUnchanged(object.uniqueID.anyID, instance: held)
+            batch.groups[group].appendUnchanged(id, instance: held)
             return nil
         }
         object.encode(to: &batch.groups[group].encoder)
@@ -98,7 +116,7 @@ extension TypeBinding {
             }
         }
         return batch.groups[group].append(
-            object.uniqueID.anyID, row: .encoded(values: encoded.values, lookups: lookups), throughParent: throughParent,
+            id, row: .encoded(values: encoded.values, lookups: lookups), throughParent: throughParent,
             markedColumns: markedColumns)
     }
 

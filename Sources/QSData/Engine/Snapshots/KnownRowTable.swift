@@ -12,14 +12,24 @@ struct KnownRowTable<Held: HeldInstance, Stored: StoredSnapshot> {
         var held = Held()
         var stored = Stored()
 
-        /// Holds `instance` from now on, and returns the row's snapshot. When instances record
+        /// Holds `instance` from now on (when there is one), and returns the row's snapshot. When instances record
         /// what they set, a snapshot is true only beside the instance read or written with it:
         /// another instance (one the app made, or one after the last died) loses it, and its
         /// row is written whole.
-        mutating func adopt(_ instance: Instance, tracksChanges: Bool) -> RowSnapshot? {
-            if tracksChanges, !held.holds(instance) { stored = Stored() }
-            held.hold(instance)
+        mutating func adopt(_ instance: Instance?, tracksChanges: Bool) -> RowSnapshot? {
+            if let instance {
+                if tracksChanges { holdLosingAnotherInstancesSnapshot(instance) } else { held.hold(instance) }
+            }
             return stored.snapshot
+        }
+
+        /// Apart from ``adopt(_:tracksChanges:)``, so that its comparison does not make that copy
+        /// the instance for every type (a retain and a release on the slow path of an object with
+        /// a weak reference).
+        @inline(never)
+        private mutating func holdLosingAnotherInstancesSnapshot(_ instance: Instance) {
+            if !held.holds(instance) { stored = Stored() }
+            held.hold(instance)
         }
     }
 
@@ -82,13 +92,16 @@ struct KnownRowTable<Held: HeldInstance, Stored: StoredSnapshot> {
         var snapshots: [RowSnapshot?] = []
         snapshots.reserveCapacity(ids.count)
         let oldCount = entries.count
-        for (id, instance) in zip(ids, instances) {
-            guard let instance else {
+        for index in ids.indices {
+            let id = ids[index]
+            guard instances[index] != nil else {
                 snapshots.append(entries.position(of: id).flatMap { position in entries.update(at: position) { $0.stored.snapshot } })
                 continue
             }
             let position = entries.position(adding: id) { Row() }.position
-            snapshots.append(entries.update(at: position) { $0.adopt(instance, tracksChanges: tracksChanges) })
+            // Read inside the change, next to the assignment: read before it, the instance would
+            // be copied (a retain and a release on the slow path of an object with a weak reference).
+            snapshots.append(entries.update(at: position) { $0.adopt(instances[index], tracksChanges: tracksChanges) })
         }
         // Only a new entry grows the table, so only a new entry pays for sweeping. The save holds
         // the instances of its new entries, so no sweep step needs to look at those.

@@ -68,9 +68,9 @@ struct SaveBatch {
             if tracksChanges { markedColumns.reserveCapacity(capacity) }
         }
 
-        /// Sets the instances of the rows at `positions`, in order.
-        mutating func setInstances(_ added: [Instance], at positions: [Int]) {
-            for (position, instance) in zip(positions, added) { instances[position] = instance }
+        /// Sets the instance of the row at `position`, which the queue's table is to keep.
+        mutating func setInstance(_ instance: consuming Instance, at position: Int) {
+            instances[position] = instance
         }
 
         /// The rows so far, ready to travel to the database queue.

@@ -30,7 +30,7 @@ struct SaveEncoder {
     func encode<Object>(_ objects: [Object], binding: TypeBinding<Object>) throws -> (groups: [SaveGroup], touches: MemoryTouches) {
         var batch = SaveBatch(stamp: stamp, skipsUnchanged: skipsUnchanged)
         do {
-            try binding.encode(objects, into: &batch, registry: registry)
+            try binding.encode(objects, in: 0 ..< objects.count, into: &batch, registry: registry)
             let groups = batch.finished
             let touches = MemoryTouches(stamp: stamp)
             try patchSiblings(of: groups, touches: touches)
@@ -101,7 +101,7 @@ struct SaveEncoder {
     private func encodeChunk<Object>(of objects: [Object], from start: Int, binding: TypeBinding<Object>, into encoding: LargeSaveEncoding) throws {
         let end = min(start + Self.chunkSize, objects.count)
         do {
-            try binding.encode(Array(objects[start..<end]), into: &encoding.batch, registry: registry)
+            try binding.encode(objects, in: start ..< end, into: &encoding.batch, registry: registry)
             let groups = encoding.batch.takeFinished()
             try patchSiblings(of: groups, touches: encoding.touches)
             encoding.add(groups)
