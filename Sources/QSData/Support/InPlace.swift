@@ -4,6 +4,8 @@
 /// In unspecialised generic code, an element read out of an array, or through a pointer, is
 /// copied (for a class, a retain and a release through its type's value witnesses); passed
 /// `inout`, it is not. The array must outlive every use, as inside `withUnsafeBufferPointer`.
+/// Two may reach the same element at once (a parent saved among its own children): harmless,
+/// since nothing writes through either.
 struct InPlace<Element> {
     private let base: UnsafeMutablePointer<Element>?
 

@@ -12,10 +12,10 @@ struct KnownRowTable<Held: HeldInstance, Stored: StoredSnapshot> {
         var held = Held()
         var stored = Stored()
 
-        /// Holds `instance` from now on (when there is one), and returns the row's snapshot. When instances record
-        /// what they set, a snapshot is true only beside the instance read or written with it:
-        /// another instance (one the app made, or one after the last died) loses it, and its
-        /// row is written whole.
+        /// Holds `instance` from now on (when there is one), and returns the row's snapshot. When
+        /// instances record what they set, a snapshot is true only beside the instance read or
+        /// written with it: another instance (one the app made, or one after the last died)
+        /// loses it, and its row is written whole.
         mutating func adopt(_ instance: Instance?, tracksChanges: Bool) -> RowSnapshot? {
             if let instance {
                 if tracksChanges { holdLosingAnotherInstancesSnapshot(instance) } else { held.hold(instance) }
@@ -23,7 +23,7 @@ struct KnownRowTable<Held: HeldInstance, Stored: StoredSnapshot> {
             return stored.snapshot
         }
 
-        /// Apart from ``adopt(_:tracksChanges:)``, so that its comparison does not make that copy
+        /// Kept out of ``adopt(_:tracksChanges:)``: there, its comparison made the compiler copy
         /// the instance for every type (a retain and a release on the slow path of an object with
         /// a weak reference).
         @inline(never)
