@@ -5,26 +5,7 @@ extension TypeBinding {
     func encode(_ objects: [Object], in range: Range<Int>, into batch: inout SaveBatch, registry: TypeRegistry) throws {
         let group = batch.groupIndex(for: self)
         batch.groups[group].reserveCapacity(adding: range.count)
-        let skipsUnchanged = skipsUnchanged(in: batch, registry: registry)
-        let childBindings = childBindings(in: registry)
-        // Where the rows of the objects encoded are: the main actor's table keeps their instances.
-        // One left unencoded is the very instance it holds already.
-        var positions: [Int] = []
-        positions.reserveCapacity(range.count)
-        // Each object is read in place (see `InPlace`): a copy would be a retain and a release of
-        // it through its type's value witnesses, on the slow path for a held instance.
-        try objects.withUnsafeBufferPointer { buffer in
-            let objects = InPlace(buffer)
-            for index in range {
-                guard let position = try encode(
-                    &objects[index], group: group, throughParent: false, skipsUnchanged: skipsUnchanged, childBindings: childBindings,
-                    into: &batch, registry: registry)
-                else { continue }
-                positions.append(position)
-                if let instance = cache.instance(of: &objects[index]) { batch.groups[group].setInstance(instance, at: position) }
-            }
-        }
-        keepSaved(at: positions, of: group, in: batch)
+        try encode(objects, in: range, throughParent: false, group: group, into: &batch, registry: registry)
     }
 
     func addChildren(_ children: any RelatedChildren, to batch: inout SaveBatch, registry: TypeRegistry) throws {
@@ -34,29 +15,35 @@ extension TypeBinding {
                 problems: ["a relationship to \(description.name) was given children of type \(children.childTypeName)"])
         }
         let group = batch.groupIndex(for: self)
+        try encode(typedChildren, in: 0 ..< typedChildren.count, throughParent: true, group: group, into: &batch, registry: registry)
+    }
+
+    /// Encodes the objects at `range` of `objects` into the group at `group`, as objects saved
+    /// themselves or as children reached through a parent, and the main actor's table keeps the
+    /// instances of those encoded (one left unencoded is the very instance it holds already).
+    ///
+    /// Indexes come from a range of Int, not `indices` nor an array of `Object`: in this
+    /// unspecialised code those look up generic metadata at run time. Each object is read in place
+    /// (see `InPlace`): a copy would be a retain and a release of it through its type's value
+    /// witnesses, on the slow path for a held instance.
+    private func encode(
+        _ objects: [Object], in range: Range<Int>, throughParent: Bool, group: Int, into batch: inout SaveBatch, registry: TypeRegistry
+    ) throws {
         let skipsUnchanged = skipsUnchanged(in: batch, registry: registry)
         let childBindings = childBindings(in: registry)
-        // Indexes from a range of Int, not `indices` nor an array of `Child`: in this unspecialised
-        // code those look up generic metadata at run time. Each child is read in place (see
-        // `InPlace`), as `encode(_:in:into:registry:)` reads the objects saved.
         var positions: [Int] = []
-        try typedChildren.withUnsafeBufferPointer { buffer in
-            let children = InPlace(buffer)
-            for index in 0 ..< buffer.count {
+        positions.reserveCapacity(range.count)
+        try objects.withUnsafeBufferPointer { buffer in
+            let objects = InPlace(buffer)
+            for index in range {
                 guard let position = try encode(
-                    &children[index], group: group, throughParent: true, skipsUnchanged: skipsUnchanged,
+                    &objects[index], group: group, throughParent: throughParent, skipsUnchanged: skipsUnchanged,
                     childBindings: childBindings, into: &batch, registry: registry)
                 else { continue }
                 positions.append(position)
-                if let instance = cache.instance(of: &children[index]) { batch.groups[group].setInstance(instance, at: position) }
+                if let instance = cache.instance(of: &objects[index]) { batch.groups[group].setInstance(instance, at: position) }
             }
         }
-        keepSaved(at: positions, of: group, in: batch)
-    }
-
-    /// The main actor's table keeps the instances of the rows at `positions` of the group, which
-    /// hands them on to the queue's.
-    private func keepSaved(at positions: [Int], of group: Int, in batch: SaveBatch) {
         guard !positions.isEmpty, cache.policy != .none else { return }
         cache.insertFromApp(batch.groups[group].instances, ids: batch.groups[group].ids, at: positions, stamp: batch.stampToMark)
     }
