@@ -42,6 +42,13 @@ public enum QSDataError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownRelationship(type: String, relationship: String)
     /// A relationship loaded lazily (child IDs only) was read as an array of children.
     case relationshipNotLoaded(type: String, relationship: String)
+    /// A fetch loading `relationship` of `type` eagerly had followed eager relationships `levels`
+    /// deep and still found children to load: the objects reach one another in a cycle (a step
+    /// that lists a step listing it), or form a chain deeper than a fetch loads at once. Nothing
+    /// was read. Load the relationship lazily (``QSLoading/lazy``, in the data model or the
+    /// fetch's `loading`), read it as ``QSRelated``, and fetch its children with
+    /// ``QSStore/fetchChildren(_:)``.
+    case eagerLoadingTooDeep(type: String, relationship: String, levels: Int)
     /// A search was asked of a type whose data model declares no `search` index.
     case notSearchable(type: String)
     /// A delete was refused: the object of `type` still lists children in `relationship`,
@@ -96,6 +103,10 @@ public enum QSDataError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(type): the model has no relationship '\(relationship)'"
         case .relationshipNotLoaded(let type, let relationship):
             return "\(type): relationship '\(relationship)' was loaded lazily (child IDs only): read it as QSRelated, or fetch it eagerly"
+        case .eagerLoadingTooDeep(let type, let relationship, let levels):
+            return "\(type): relationship '\(relationship)', loaded eagerly, still had children to load \(levels) levels deep: "
+                + "its objects reach one another in a cycle, or form a chain too deep to load at once (nothing was read). "
+                + "Load it lazily ('loading' 'lazy' in the data model, or the fetch's loading), read it as QSRelated, and fetch the children with fetchChildren"
         case .notSearchable(let type):
             return "\(type): the data model declares no full-text search for this type (add a 'search' dictionary)"
         case .deleteDenied(let type, let relationship):

@@ -2,6 +2,16 @@
 /// calling thread as the queue) after the writes enqueued before it;
 /// fetches by uniqueID are answered from the caches when they can, with no SQL at all.
 extension QSStore {
+    /// The most levels of eagerly loaded relationships one fetch follows, one within another (a
+    /// step listing steps that list steps…). Data that goes deeper, such as objects listing one
+    /// another in a cycle, makes the fetch throw
+    /// ``QSDataError/eagerLoadingTooDeep(type:relationship:levels:)`` rather than recurse without
+    /// end: load such a relationship lazily.
+    ///
+    /// Each level runs deeper on the stack, about 5.6 KB in a debug build and less in a release
+    /// one, so 64 levels fit within the 512 KB of a secondary thread on Apple's platforms.
+    public nonisolated static let deepestEagerLoading = 64
+
     /// The object with `id`, or nil when there is none.
     public func fetch<Object: QSDataObject>(_ type: Object.Type, id: Object.UniqueID) async throws -> Object? {
         let binding = try registry.binding(for: type)

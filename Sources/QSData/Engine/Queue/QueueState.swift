@@ -83,6 +83,9 @@ struct QueueContext {
     /// the instances the main actor holds are found (the queue's own tables are the queue's alone).
     /// The ``state`` is then the read's own, thrown away after it.
     let heldOnMainActor: HeldOnMainActor?
+    /// How many eagerly loaded relationships the fetch has followed to reach the read running
+    /// now: each level runs one level deeper on the stack (see ``QSStore/deepestEagerLoading``).
+    private(set) var eagerLevels = 0
 
     init(state: QueueState, registry: TypeRegistry, made: MadeInstances? = nil) {
         self.state = state
@@ -103,6 +106,17 @@ struct QueueContext {
     var readsOnReader: Bool { heldOnMainActor != nil }
 
     var connection: SQLiteConnection { state.connection }
+
+    /// This context, one eagerly loaded relationship deeper; throws when the fetch has followed
+    /// ``QSStore/deepestEagerLoading`` of them already.
+    func followingEagerRelationship(_ relationship: String, of type: String) throws -> QueueContext {
+        guard eagerLevels < QSStore.deepestEagerLoading else {
+            throw QSDataError.eagerLoadingTooDeep(type: type, relationship: relationship, levels: eagerLevels)
+        }
+        var deeper = self
+        deeper.eagerLevels += 1
+        return deeper
+    }
 }
 
 /// The instances one piece of queue work made for rows of types that keep instances: the queue's

@@ -29,7 +29,7 @@ extension TypeBinding {
             if (request.loading[relationship.name] ?? relationship.loading) == .lazy {
                 related.append(ChildIDsByParent(rows))
             } else {
-                related.append(try childBinding.childrenByParent(rows, in: context))
+                related.append(try childBinding.childrenByParent(rows, through: relationship.name, of: description.name, in: context))
             }
             if caches { lookupRows.append(rows) }
         }
@@ -150,11 +150,16 @@ extension TypeBinding {
 
     /// Each distinct child of `rows` made (or found in the cache) once, then listed flat in the
     /// rows' order; a lookup row whose child was deleted (an orphan row) lists nil and is skipped.
-    func childrenByParent(_ rows: LookupRows, in context: QueueContext) throws -> ChildrenByParent {
+    /// `rows` are those of `relationship`, of `parentType`, loaded eagerly.
+    ///
+    /// The children not cached are fetched with their own eager relationships, one level deeper
+    /// (a fetch stops at ``QSStore/deepestEagerLoading`` levels).
+    func childrenByParent(_ rows: LookupRows, through relationship: String, of parentType: String, in context: QueueContext) throws -> ChildrenByParent {
         let distinct = rows.distinctChildren
         var (children, missing) = knownInstances(for: distinct.ids, in: context)
         if !missing.isEmpty {
-            for child in try fetch(.ids(missing), in: context) {
+            let deeper = try context.followingEagerRelationship(relationship, of: parentType)
+            for child in try fetch(.ids(missing), in: deeper) {
                 if let position = distinct.position(of: child.uniqueID.anyID) { children[position] = child }
             }
         }

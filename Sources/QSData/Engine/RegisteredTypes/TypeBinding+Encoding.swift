@@ -6,8 +6,15 @@ extension TypeBinding {
         let group = batch.groupIndex(for: self)
         batch.groups[group].reserveCapacity(adding: range.count)
         try encode(objects, in: range, throughParent: false, group: group, into: &batch, registry: registry)
+        // Then the children those objects reach, and theirs, a level at a time (see
+        // `SaveBatch.addPendingChildren`).
+        while let pending = batch.takePendingChildren() {
+            try pending.binding.addChildren(pending.children, to: &batch, registry: registry)
+        }
     }
 
+    /// Encodes `children`, reached through a parent's relationship, into `batch`; the children
+    /// they list in turn wait in `batch` for their turn.
     func addChildren(_ children: any RelatedChildren, to batch: inout SaveBatch, registry: TypeRegistry) throws {
         guard let typedChildren = children.children(as: Object.self) else {
             throw QSDataError.typeMismatch(
@@ -98,7 +105,7 @@ extension TypeBinding {
                 guard let childBinding = childBindings[position] else {
                     throw QSDataError.unregisteredType(relationship.childType)
                 }
-                try childBinding.addChildren(children, to: &batch, registry: registry)
+                batch.addPendingChildren(children, of: childBinding)
                 lookups[position].rows = .forNewParent(children.childIDs, knownDistinct: children.childIDsAreDistinct)
             }
         }

@@ -17,7 +17,7 @@ protocol AnyTypeBinding: AnyObject, Sendable {
     // MARK: Database queue
 
     /// The children of a relationship for the given lookup rows.
-    func childrenByParent(_ rows: LookupRows, in context: QueueContext) throws -> ChildrenByParent
+    func childrenByParent(_ rows: LookupRows, through relationship: String, of parentType: String, in context: QueueContext) throws -> ChildrenByParent
 
     /// Reads the rows of `ids` as the database holds them, and returns the main-actor work that
     /// makes the cached instances match, but for those the app saved through a write after the

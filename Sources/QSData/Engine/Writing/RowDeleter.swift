@@ -55,10 +55,36 @@ struct RowDeleter {
         return rowIDs.map(QSAnyID.integer)
     }
 
+    /// Records the deletion of `ids` from `table`, cleans the lookup tables, and deletes the rows
+    /// the cascades orphan, then theirs, a level at a time rather than each within the deletion
+    /// that orphaned it: a chain of cascades thousands of rows deep needs no deeper stack than one.
     private func deleteDependents(
         ofTable table: String, ids: [QSAnyID], idList: SQLValue, into change: inout QSChange, deleted: inout DeletedRows
     ) throws {
-        guard !ids.isEmpty, let plan = registry.deletePlans[table] else { return }
+        var waiting = [DeletedLevel(table: table, ids: ids, idList: idList)]
+        var next = 0
+        while next < waiting.count {
+            let level = waiting[next]
+            next += 1
+            waiting += try deleteDependents(of: level, into: &change, deleted: &deleted)
+        }
+    }
+
+    /// Rows just deleted from one table, whose dependents are still to be dealt with.
+    private struct DeletedLevel {
+        let table: String
+        let ids: [QSAnyID]
+        /// `ids` as an ``IDList/json(_:)``.
+        let idList: SQLValue
+    }
+
+    /// Deals with the dependents of the rows `level` deleted; returns the rows its cascades
+    /// deleted, by table, whose own dependents are yet to be dealt with.
+    private func deleteDependents(
+        of level: DeletedLevel, into change: inout QSChange, deleted: inout DeletedRows
+    ) throws -> [DeletedLevel] {
+        let (table, ids, idList) = (level.table, level.ids, level.idList)
+        guard !ids.isEmpty, let plan = registry.deletePlans[table] else { return [] }
         deleted[table, default: []].append(contentsOf: ids)
         tracker?.recordDeletion(of: ids, fromTable: table, bindings: registry.bindings(onTable: table))
         for typeName in plan.typeNames {
@@ -76,12 +102,14 @@ struct RowDeleter {
         for lookup in plan.lookups {
             try cleanUp(lookup, idList: idList, deletedFromTable: table, deletedHere: deletedHere, into: &change)
         }
+        var cascaded: [DeletedLevel] = []
         for (childTable, childIDs) in cascadedByTable.sorted(by: { $0.key < $1.key }) where !childIDs.isEmpty {
             guard let childPlan = registry.deletePlans[childTable] else { continue }
             let unique = Array(Set(childIDs))
             let gone = try idsReturned(by: childPlan.deleteReturningIDs, [IDList.json(unique)])
-            try deleteDependents(ofTable: childTable, ids: gone, idList: IDList.json(gone), into: &change, deleted: &deleted)
+            cascaded.append(DeletedLevel(table: childTable, ids: gone, idList: IDList.json(gone)))
         }
+        return cascaded
     }
 
     /// Runs one lookup table's DELETE; the parents that lost children are recorded as updated.

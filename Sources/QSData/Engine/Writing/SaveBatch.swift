@@ -146,6 +146,35 @@ struct SaveBatch {
         takenMarks = []
     }
 
+    /// Children reached through a parent's relationship, waiting to be encoded.
+    struct PendingChildren {
+        let binding: any AnyTypeBinding
+        let children: any RelatedChildren
+    }
+
+    /// The children encoded objects listed, oldest first, not yet encoded themselves. A save
+    /// encodes them after the objects it was given, level after level, rather than each within
+    /// its parent's encoding: a chain of relationships thousands of levels deep (each step
+    /// listing the next) then needs no more stack than one level deep.
+    private var pendingChildren: [PendingChildren] = []
+    private var nextPendingChildren = 0
+
+    /// Adds `children`, of `binding`'s type, to those waiting to be encoded.
+    mutating func addPendingChildren(_ children: any RelatedChildren, of binding: any AnyTypeBinding) {
+        pendingChildren.append(PendingChildren(binding: binding, children: children))
+    }
+
+    /// The oldest children waiting to be encoded, taken from the waiting list; nil when none waits.
+    mutating func takePendingChildren() -> PendingChildren? {
+        guard nextPendingChildren < pendingChildren.count else {
+            pendingChildren.removeAll(keepingCapacity: true)
+            nextPendingChildren = 0
+            return nil
+        }
+        defer { nextPendingChildren += 1 }
+        return pendingChildren[nextPendingChildren]
+    }
+
     /// The position in ``groups`` of the group for `binding`, created when missing.
     mutating func groupIndex(for binding: any AnyTypeBinding) -> Int {
         let key = ObjectIdentifier(binding)

@@ -1,0 +1,206 @@
+import Foundation
+import QSData
+import Testing
+
+/// Relationships that nest deep: a chain of steps each listing the next, and objects that list
+/// one another in a cycle. A save follows any depth; a fetch loading a relationship eagerly
+/// follows a bounded one and says clearly when the data goes deeper, and lazy loading reads it.
+@MainActor
+struct DeepRelationshipTests {
+    /// Steps 1…`count`, each listing the next in its `seeAlso`.
+    private func chain(of count: Int) -> [Step] {
+        let steps = (1 ... Int64(count)).map { Step(uniqueID: $0, title: "step \($0)") }
+        for (step, next) in zip(steps, steps.dropFirst()) { step.seeAlso = [next] }
+        return steps
+    }
+
+    @Test func aChainThousandsOfLevelsDeepIsSavedThroughItsFirstStep() async throws {
+        let url = Fixtures.temporaryDatabaseURL()
+        let store = try await SelfRelatedFixtures.openStore(url: url)
+        let steps = chain(of: 5_000)
+        try store.save([steps[0]])
+        try await store.flush()
+
+        #expect(try await store.fetchRows("SELECT count(*), min(uniqueID), max(uniqueID) FROM steps") == [[.integer(5_000), .integer(1), .integer(5_000)]])
+        let links = try await store.fetchRows("SELECT count(*) FROM stepLinks WHERE childID = parentID + 1")
+        #expect(links == [[.integer(4_999)]])
+        #expect(try await store.fetchRows("SELECT count(*) FROM stepLinks") == [[.integer(4_999)]])
+
+        // Unchanged, the whole chain saved again writes nothing.
+        let again = try await store.recordStatements {
+            try store.save([steps[0]])
+            try await store.flush()
+        }
+        #expect(again.statements == [])
+        try await store.close()
+    }
+
+    @Test func aChainAsDeepAsAFetchLoadsEagerlyIsReadWhole() async throws {
+        let url = Fixtures.temporaryDatabaseURL()
+        let levels = QSStore.deepestEagerLoading
+        var store = try await SelfRelatedFixtures.openStore(url: url)
+        try store.save([chain(of: levels + 1)[0]])
+        try await store.close()
+
+        store = try await SelfRelatedFixtures.openStore(url: url)
+        let first = try #require(try await store.fetch(Step.self, id: 1))
+        var titles: [String] = []
+        var step: Step? = first
+        while let current = step {
+            titles.append(current.title)
+            step = current.seeAlso.first
+        }
+        #expect(titles == (1 ... levels + 1).map { "step \($0)" })
+        try await store.close()
+    }
+
+    @Test func aChainDeeperThanAFetchLoadsEagerlyThrowsAndReadsNothing() async throws {
+        let url = Fixtures.temporaryDatabaseURL()
+        let levels = QSStore.deepestEagerLoading
+        var store = try await SelfRelatedFixtures.openStore(url: url)
+        try store.save([chain(of: levels + 2)[0]])
+        try await store.close()
+
+        store = try await SelfRelatedFixtures.openStore(url: url)
+        await #expect(throws: QSDataError.eagerLoadingTooDeep(type: "Step", relationship: "seeAlso", levels: levels)) {
+            _ = try await store.fetch(Step.self, id: 1)
+        }
+        #expect(try store.cachedObjectCount(of: Step.self) == 0)
+        // The step one level down is within reach.
+        let second = try #require(try await store.fetch(Step.self, id: 2))
+        #expect(second.seeAlso.first?.title == "step 3")
+        try await store.close()
+    }
+
+    @Test func objectsListingOneAnotherThrowWhenLoadedEagerlyAndReadLazily() async throws {
+        let url = Fixtures.temporaryDatabaseURL()
+        var store = try await PassageFixtures.openStore(url: url)
+        let first = Passage(uniqueID: 1, text: "there")
+        let second = Passage(uniqueID: 2, text: "and back again")
+        first.next = QSRelated([second])
+        second.next = QSRelated([first])
+        try store.save([first])
+        try await store.close()
+
+        store = try await PassageFixtures.openStore(url: url)
+        await #expect(throws: QSDataError.eagerLoadingTooDeep(type: "Passage", relationship: "next", levels: QSStore.deepestEagerLoading)) {
+            _ = try await store.fetch(Passage.self, id: 1)
+        }
+        #expect(try store.cachedObjectCount(of: Passage.self) == 0)
+
+        // Lazily: the first passage with its child's uniqueID; its child then made with the first
+        // as its own child, found held rather than fetched again.
+        let there = try #require(try await store.fetch(Passage.self, ids: [1], loading: ["next": .lazy]).first)
+        #expect(there.next.ids == [2])
+        #expect(there.next.isLoaded == false)
+        let back = try await store.fetchChildren(there.next)
+        #expect(back.map(\.text) == ["and back again"])
+        #expect(back.first?.next.children?.first === there)
+        try await store.close()
+    }
+
+    @Test func deletingTheFirstOfAChainThousandsOfLevelsDeepCascadesToTheLast() async throws {
+        let url = Fixtures.temporaryDatabaseURL()
+        let store = try await PassageFixtures.openStore(url: url)
+        let passages = (1 ... Int64(3_000)).map { Passage(uniqueID: $0, text: "passage \($0)") }
+        for (passage, next) in zip(passages, passages.dropFirst()) { passage.next = QSRelated([next]) }
+        try store.save([passages[0]])
+        try store.delete([passages[0]])
+        try await store.flush()
+
+        #expect(try await store.fetchRows("SELECT count(*) FROM passages") == [[.integer(0)]])
+        #expect(try await store.fetchRows("SELECT count(*) FROM passageLinks") == [[.integer(0)]])
+        try await store.close()
+    }
+
+    @Test func deletingOneOfObjectsListingOneAnotherCascadesToTheOtherOnce() async throws {
+        let url = Fixtures.temporaryDatabaseURL()
+        let store = try await PassageFixtures.openStore(url: url)
+        let first = Passage(uniqueID: 1, text: "there")
+        let second = Passage(uniqueID: 2, text: "and back again")
+        let aside = Passage(uniqueID: 3, text: "aside")
+        first.next = QSRelated([second])
+        second.next = QSRelated([first])
+        try store.save([first, aside])
+        try await store.flush()
+        var deleted: Set<Int64> = []
+        let observation = store.observeChanges { deleted.formUnion($0.deletedIDs(of: Passage.self)) }
+        let log = try await store.recordStatements {
+            try store.delete([first])
+            try await store.flush()
+        }
+        observation.cancel()
+        #expect(try await store.fetchRows("SELECT uniqueID FROM passages") == [[.integer(3)]])
+        #expect(try await store.fetchRows("SELECT count(*) FROM passageLinks") == [[.integer(0)]])
+        #expect(deleted == [1, 2])
+        #expect(log.count == 6, "\(log)")
+        try await store.close()
+    }
+}
+
+enum PassageFixtures {
+    static let modelPlist = """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <plist version="1.0"><dict><key>objects</key><dict>
+      <key>Passage</key><dict>
+        <key>table</key><string>passages</string>
+        <key>uniqued</key><true/>
+        <key>properties</key><dict>
+          <key>uniqueID</key><string>int64</string>
+          <key>text</key><string>string</string>
+        </dict>
+        <key>relationships</key><dict>
+          <key>next</key><dict>
+            <key>table</key><string>passageLinks</string>
+            <key>parentID</key><string>parentID</string>
+            <key>childID</key><string>childID</string>
+            <key>childClass</key><string>Passage</string>
+            <key>indexKey</key><string>ix</string>
+            <key>deleteRule</key><string>cascade</string>
+          </dict>
+        </dict>
+      </dict>
+    </dict></dict></plist>
+    """
+
+    static let schemaSQL = """
+    CREATE TABLE passages (uniqueID INTEGER PRIMARY KEY, text TEXT NOT NULL);
+    CREATE TABLE passageLinks (parentID INTEGER NOT NULL, childID INTEGER NOT NULL, ix INTEGER NOT NULL, PRIMARY KEY (parentID, childID));
+    """
+
+    @MainActor
+    static func openStore(url: URL) async throws -> QSStore {
+        try await QSStore.open(
+            at: url, model: QSDataModel(propertyList: Data(modelPlist.utf8), fileName: "Passages.plist"),
+            schema: QSSchema(creationSQL: schemaSQL), types: [Passage.self])
+    }
+}
+
+/// A passage leading on to others, held as `QSRelated` so that it can be read lazily.
+final class Passage: QSUpdatableObject {
+    let uniqueID: Int64
+    var text: String
+    var next = QSRelated<Passage>([])
+
+    init(uniqueID: Int64, text: String) {
+        self.uniqueID = uniqueID
+        self.text = text
+    }
+
+    init(row: QSRow) throws {
+        uniqueID = try row["uniqueID"]
+        text = try row["text"]
+        next = try row.related("next")
+    }
+
+    func update(from row: QSRow) throws {
+        text = try row["text"]
+        next = try row.related("next")
+    }
+
+    func encode(to row: inout QSRowEncoder) {
+        row["uniqueID"] = uniqueID
+        row["text"] = text
+        row.setRelated("next", next)
+    }
+}
