@@ -30,8 +30,8 @@ struct SelfRelatedSaveTests {
         }
         #expect(again.statements == [])
         try await store.close()
-        // Not read back through `fetch`: reading a cycle of objects of one type (a step listing
-        // itself) recurses without end, a fault of the fetch that this save does not depend on.
+        // Checked with SQL rather than read back: eager loading can never finish a cycle (a step
+        // listing itself), so a fetch throws instead (see `DeepRelationshipTests`).
     }
 }
 
