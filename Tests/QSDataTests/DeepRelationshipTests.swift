@@ -74,7 +74,7 @@ struct DeepRelationshipTests {
 
     @Test func objectsListingOneAnotherThrowWhenLoadedEagerlyAndReadLazily() async throws {
         let url = Fixtures.temporaryDatabaseURL()
-        var store = try await PassageFixtures.openStore(url: url)
+        var store = try await SelfRelatedFixtures.openStore(url: url)
         let first = Passage(uniqueID: 1, text: "there")
         let second = Passage(uniqueID: 2, text: "and back again")
         first.next = QSRelated([second])
@@ -82,7 +82,7 @@ struct DeepRelationshipTests {
         try store.save([first])
         try await store.close()
 
-        store = try await PassageFixtures.openStore(url: url)
+        store = try await SelfRelatedFixtures.openStore(url: url)
         await #expect(throws: QSDataError.eagerLoadingTooDeep(type: "Passage", relationship: "next", levels: QSStore.deepestEagerLoading)) {
             _ = try await store.fetch(Passage.self, id: 1)
         }
@@ -101,7 +101,7 @@ struct DeepRelationshipTests {
 
     @Test func deletingTheFirstOfAChainThousandsOfLevelsDeepCascadesToTheLast() async throws {
         let url = Fixtures.temporaryDatabaseURL()
-        let store = try await PassageFixtures.openStore(url: url)
+        let store = try await SelfRelatedFixtures.openStore(url: url)
         let passages = (1 ... Int64(3_000)).map { Passage(uniqueID: $0, text: "passage \($0)") }
         for (passage, next) in zip(passages, passages.dropFirst()) { passage.next = QSRelated([next]) }
         try store.save([passages[0]])
@@ -115,7 +115,7 @@ struct DeepRelationshipTests {
 
     @Test func deletingOneOfObjectsListingOneAnotherCascadesToTheOtherOnce() async throws {
         let url = Fixtures.temporaryDatabaseURL()
-        let store = try await PassageFixtures.openStore(url: url)
+        let store = try await SelfRelatedFixtures.openStore(url: url)
         let first = Passage(uniqueID: 1, text: "there")
         let second = Passage(uniqueID: 2, text: "and back again")
         let aside = Passage(uniqueID: 3, text: "aside")
@@ -135,72 +135,5 @@ struct DeepRelationshipTests {
         #expect(deleted == [1, 2])
         #expect(log.count == 6, "\(log)")
         try await store.close()
-    }
-}
-
-enum PassageFixtures {
-    static let modelPlist = """
-    <?xml version="1.0" encoding="UTF-8"?>
-    <plist version="1.0"><dict><key>objects</key><dict>
-      <key>Passage</key><dict>
-        <key>table</key><string>passages</string>
-        <key>uniqued</key><true/>
-        <key>properties</key><dict>
-          <key>uniqueID</key><string>int64</string>
-          <key>text</key><string>string</string>
-        </dict>
-        <key>relationships</key><dict>
-          <key>next</key><dict>
-            <key>table</key><string>passageLinks</string>
-            <key>parentID</key><string>parentID</string>
-            <key>childID</key><string>childID</string>
-            <key>childClass</key><string>Passage</string>
-            <key>indexKey</key><string>ix</string>
-            <key>deleteRule</key><string>cascade</string>
-          </dict>
-        </dict>
-      </dict>
-    </dict></dict></plist>
-    """
-
-    static let schemaSQL = """
-    CREATE TABLE passages (uniqueID INTEGER PRIMARY KEY, text TEXT NOT NULL);
-    CREATE TABLE passageLinks (parentID INTEGER NOT NULL, childID INTEGER NOT NULL, ix INTEGER NOT NULL, PRIMARY KEY (parentID, childID));
-    """
-
-    @MainActor
-    static func openStore(url: URL) async throws -> QSStore {
-        try await QSStore.open(
-            at: url, model: QSDataModel(propertyList: Data(modelPlist.utf8), fileName: "Passages.plist"),
-            schema: QSSchema(creationSQL: schemaSQL), types: [Passage.self])
-    }
-}
-
-/// A passage leading on to others, held as `QSRelated` so that it can be read lazily.
-final class Passage: QSUpdatableObject {
-    let uniqueID: Int64
-    var text: String
-    var next = QSRelated<Passage>([])
-
-    init(uniqueID: Int64, text: String) {
-        self.uniqueID = uniqueID
-        self.text = text
-    }
-
-    init(row: QSRow) throws {
-        uniqueID = try row["uniqueID"]
-        text = try row["text"]
-        next = try row.related("next")
-    }
-
-    func update(from row: QSRow) throws {
-        text = try row["text"]
-        next = try row.related("next")
-    }
-
-    func encode(to row: inout QSRowEncoder) {
-        row["uniqueID"] = uniqueID
-        row["text"] = text
-        row.setRelated("next", next)
     }
 }
