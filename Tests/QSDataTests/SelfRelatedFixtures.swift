@@ -2,7 +2,8 @@ import Foundation
 import QSData
 
 /// A model whose types list objects of their own type: steps that see other steps (eagerly, as
-/// an array) and passages that lead on to others (as `QSRelated`, whose deletes cascade).
+/// an array), passages that lead on to others (as `QSRelated`, whose deletes cascade), and
+/// folders, values cached for good, that hold copies of their subfolders.
 enum SelfRelatedFixtures {
     static let modelPlist = """
     <?xml version="1.0" encoding="UTF-8"?>
@@ -42,6 +43,23 @@ enum SelfRelatedFixtures {
           </dict>
         </dict>
       </dict>
+      <key>Folder</key><dict>
+        <key>table</key><string>folders</string>
+        <key>cachePermanently</key><true/>
+        <key>properties</key><dict>
+          <key>uniqueID</key><string>int64</string>
+          <key>name</key><string>string</string>
+        </dict>
+        <key>relationships</key><dict>
+          <key>subfolders</key><dict>
+            <key>table</key><string>folderLinks</string>
+            <key>parentID</key><string>parentID</string>
+            <key>childID</key><string>childID</string>
+            <key>childClass</key><string>Folder</string>
+            <key>indexKey</key><string>ix</string>
+          </dict>
+        </dict>
+      </dict>
     </dict></dict></plist>
     """
 
@@ -50,13 +68,15 @@ enum SelfRelatedFixtures {
     CREATE TABLE stepLinks (parentID INTEGER NOT NULL, childID INTEGER NOT NULL, ix INTEGER NOT NULL, PRIMARY KEY (parentID, childID));
     CREATE TABLE passages (uniqueID INTEGER PRIMARY KEY, text TEXT NOT NULL);
     CREATE TABLE passageLinks (parentID INTEGER NOT NULL, childID INTEGER NOT NULL, ix INTEGER NOT NULL, PRIMARY KEY (parentID, childID));
+    CREATE TABLE folders (uniqueID INTEGER PRIMARY KEY, name TEXT NOT NULL);
+    CREATE TABLE folderLinks (parentID INTEGER NOT NULL, childID INTEGER NOT NULL, ix INTEGER NOT NULL, PRIMARY KEY (parentID, childID));
     """
 
     @MainActor
     static func openStore(url: URL) async throws -> QSStore {
         try await QSStore.open(
             at: url, model: QSDataModel(propertyList: Data(modelPlist.utf8), fileName: "SelfRelated.plist"),
-            schema: QSSchema(creationSQL: schemaSQL), types: [Step.self, Passage.self])
+            schema: QSSchema(creationSQL: schemaSQL), types: [Step.self, Passage.self, Folder.self])
     }
 }
 
@@ -65,6 +85,8 @@ final class Step: QSUpdatableObject {
     let uniqueID: Int64
     var title: String
     var seeAlso: [Step] = []
+    /// Makes the step's encoding fail: it then writes a column its table lacks.
+    var failsToEncode = false
 
     init(uniqueID: Int64, title: String) {
         self.uniqueID = uniqueID
@@ -84,7 +106,7 @@ final class Step: QSUpdatableObject {
 
     func encode(to row: inout QSRowEncoder) {
         row["uniqueID"] = uniqueID
-        row["title"] = title
+        if failsToEncode { row["noSuchColumn"] = title } else { row["title"] = title }
         row.setRelated("seeAlso", seeAlso)
     }
 }
@@ -115,5 +137,30 @@ final class Passage: QSUpdatableObject {
         row["uniqueID"] = uniqueID
         row["text"] = text
         row.setRelated("next", next)
+    }
+}
+
+/// A folder, a value the store caches for good, holding copies of its subfolders.
+struct Folder: QSDataObject, Equatable {
+    let uniqueID: Int64
+    var name: String
+    var subfolders: [Folder]
+
+    init(uniqueID: Int64, name: String, subfolders: [Folder] = []) {
+        self.uniqueID = uniqueID
+        self.name = name
+        self.subfolders = subfolders
+    }
+
+    init(row: QSRow) throws {
+        uniqueID = try row["uniqueID"]
+        name = try row["name"]
+        subfolders = try row.related("subfolders")
+    }
+
+    func encode(to row: inout QSRowEncoder) {
+        row["uniqueID"] = uniqueID
+        row["name"] = name
+        row.setRelated("subfolders", subfolders)
     }
 }

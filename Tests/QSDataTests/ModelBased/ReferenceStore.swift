@@ -45,9 +45,9 @@ struct ReferenceStore: Equatable {
     // MARK: Saving
 
     /// What a save is asked to write, in the order the store writes it: type by type, in the
-    /// order the types are first met, and within a type each object after its children. Each
-    /// child is written once per save (the first time it is met); a top-level object met again
-    /// deeper in the graph (a stale copy) is written again, and the copy written last wins.
+    /// order the types are first met. Each child is written once per save (the first time it is
+    /// met). In this model each type sits at one depth, so a type's rows come in the same order
+    /// whether the walk goes depth first, as here, or a level at a time, as the store does.
     /// A child of a value type (hosts, episode summaries) reached through a parent is a copy that
     /// may be older than its row: it is inserted when its row is missing, and never written over
     /// a row that exists.

@@ -44,8 +44,8 @@ public enum QSDataError: Error, Sendable, Equatable, CustomStringConvertible {
     case relationshipNotLoaded(type: String, relationship: String)
     /// A fetch loading `relationship` of `type` eagerly had followed eager relationships `levels`
     /// deep and still found children to load: the objects reach one another in a cycle (a step
-    /// that lists a step listing it), or form a chain deeper than a fetch loads at once. Nothing
-    /// was read. Load the relationship lazily (``QSLoading/lazy``, in the data model or the
+    /// that lists a step listing it), or form a chain deeper than a fetch loads at once. The
+    /// fetch returns nothing. Load the relationship lazily (``QSLoading/lazy``, in the data model or the
     /// fetch's `loading`), read it as ``QSRelated``, and fetch its children with
     /// ``QSStore/fetchChildren(_:)``.
     case eagerLoadingTooDeep(type: String, relationship: String, levels: Int)
@@ -105,7 +105,7 @@ public enum QSDataError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(type): relationship '\(relationship)' was loaded lazily (child IDs only): read it as QSRelated, or fetch it eagerly"
         case .eagerLoadingTooDeep(let type, let relationship, let levels):
             return "\(type): relationship '\(relationship)', loaded eagerly, still had children to load \(levels) levels deep: "
-                + "its objects reach one another in a cycle, or form a chain too deep to load at once (nothing was read). "
+                + "its objects reach one another in a cycle, or form a chain too deep to load at once (the fetch returns nothing). "
                 + "Load it lazily ('loading' 'lazy' in the data model, or the fetch's loading), read it as QSRelated, and fetch the children with fetchChildren"
         case .notSearchable(let type):
             return "\(type): the data model declares no full-text search for this type (add a 'search' dictionary)"

@@ -66,7 +66,12 @@ extension QSStore {
             var deleted: RowDeleter.DeletedRows = [:]
             let ids = try writer.delete(binding, ids: ids, idList: argument, into: &change, deleted: &deleted)
             try alongside?(writer.connection, ids.compactMap { Object.UniqueID(anyID: $0) })
-            deleted[table] = nil  // already forgotten
+            // The rows asked for, listed first, are forgotten already; rows the cascades deleted
+            // from the same table (a passage leading on to the next) are not.
+            if let rows = deleted[table] {
+                let cascaded = Array(rows.dropFirst(ids.count))
+                deleted[table] = cascaded.isEmpty ? nil : cascaded
+            }
             return registry.forgettingWork(deleted, stamp: stamp)
         }
     }

@@ -11,6 +11,9 @@ extension TypeBinding {
         while let pending = batch.takePendingChildren() {
             try pending.binding.addChildren(pending.children, to: &batch, registry: registry)
         }
+        // Only once all of them are encoded: a save that fails while encoding leaves the main
+        // actor's tables as they were.
+        batch.keepEncodedInstances()
     }
 
     /// Encodes `children`, reached through a parent's relationship, into `batch`; the children
@@ -26,8 +29,9 @@ extension TypeBinding {
     }
 
     /// Encodes the objects at `range` of `objects` into the group at `group`, as objects saved
-    /// themselves or as children reached through a parent, and the main actor's table keeps the
-    /// instances of those encoded (one left unencoded is the very instance it holds already).
+    /// themselves or as children reached through a parent, and notes in `batch` the instances of
+    /// those encoded for the main actor's table to keep (one left unencoded is the very instance
+    /// it holds already).
     ///
     /// Indexes come from a range of Int, not `indices` nor an array of `Object`: in this
     /// unspecialised code those look up generic metadata at run time. Each object is read in place
@@ -37,6 +41,7 @@ extension TypeBinding {
         _ objects: [Object], in range: Range<Int>, throughParent: Bool, group: Int, into batch: inout SaveBatch, registry: TypeRegistry
     ) throws {
         let skipsUnchanged = skipsUnchanged(in: batch, registry: registry)
+        let claimsSavedIDs = !throughParent && registry.reachesItself(self)
         let childBindings = childBindings(in: registry)
         var positions: [Int] = []
         positions.reserveCapacity(range.count)
@@ -44,15 +49,19 @@ extension TypeBinding {
             let objects = InPlace(buffer)
             for index in range {
                 guard let position = try encode(
-                    &objects[index], group: group, throughParent: throughParent, skipsUnchanged: skipsUnchanged,
-                    childBindings: childBindings, into: &batch, registry: registry)
+                    &objects[index], group: group, throughParent: throughParent, claimsSavedID: claimsSavedIDs,
+                    skipsUnchanged: skipsUnchanged, childBindings: childBindings, into: &batch, registry: registry)
                 else { continue }
                 positions.append(position)
                 if let instance = cache.instance(of: &objects[index]) { batch.groups[group].setInstance(instance, at: position) }
             }
         }
         guard !positions.isEmpty, cache.policy != .none else { return }
-        cache.insertFromApp(batch.groups[group].instances, ids: batch.groups[group].ids, at: positions, stamp: batch.stampToMark)
+        batch.keepInstances(ofGroup: group, at: positions)
+    }
+
+    func keepSavedInstances(_ instances: [Instance?], ids: [QSAnyID], at positions: [Int], stamp: UInt64?) {
+        cache.insertFromApp(instances, ids: ids, at: positions, stamp: stamp)
     }
 
     /// Whether this save leaves the held instances of the type that marked nothing unencoded
@@ -69,7 +78,9 @@ extension TypeBinding {
     }
 
     /// Encodes `object` into the group at `group`, as an object saved itself or as a child reached
-    /// through a parent; returns the position of its row there. Returns nil when it adds no row
+    /// through a parent; returns the position of its row there. With `claimsSavedID`, an object
+    /// saved itself claims its uniqueID, so that a copy of it a parent holds (an older one, for a
+    /// value type) is not written after it. Returns nil when it adds no row
     /// for the main actor's table to keep: a child the save has encoded already (a tag on many
     /// notes), or, with `skipsUnchanged`, the instance held for its row that marked nothing,
     /// whose row it adds unencoded, with the instance.
@@ -79,11 +90,15 @@ extension TypeBinding {
     /// release through its type's value witnesses, on the slow path for an object that has a weak
     /// reference, as every held instance does.
     private func encode(
-        _ object: inout Object, group: Int, throughParent: Bool, skipsUnchanged: Bool, childBindings: [(any AnyTypeBinding)?],
-        into batch: inout SaveBatch, registry: TypeRegistry
+        _ object: inout Object, group: Int, throughParent: Bool, claimsSavedID: Bool, skipsUnchanged: Bool,
+        childBindings: [(any AnyTypeBinding)?], into batch: inout SaveBatch, registry: TypeRegistry
     ) throws -> Int? {
         let id = object.uniqueID.anyID
-        if throughParent, !batch.claimChild(inGroup: group, id: id) { return nil }
+        if throughParent {
+            guard batch.claimChild(inGroup: group, id: id) else { return nil }
+        } else if claimsSavedID {
+            batch.claimChild(inGroup: group, id: id)
+        }
         if skipsUnchanged, let changeMarks, changeMarks.read(object).isEmpty, let held = cache.heldInstance(of: object) {
             batch.groups[group].appendUnchanged(id, instance: held)
             return nil

@@ -33,6 +33,10 @@ protocol AnyTypeBinding: AnyObject, Sendable {
     /// Adds the children of a saved parent to the batch, once each.
     @MainActor func addChildren(_ children: any RelatedChildren, to batch: inout SaveBatch, registry: TypeRegistry) throws
 
+    /// The main actor's table keeps the instances at `positions` of `instances`, saved with the
+    /// uniqueIDs at the same positions of `ids`, marked with the save's `stamp` when it has one.
+    @MainActor func keepSavedInstances(_ instances: [Instance?], ids: [QSAnyID], at positions: [Int], stamp: UInt64?)
+
     /// Whether an instance with this uniqueID is cached or alive.
     @MainActor func hasCachedInstance(_ id: QSAnyID) -> Bool
 

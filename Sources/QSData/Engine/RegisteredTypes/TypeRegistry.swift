@@ -12,6 +12,9 @@ final class TypeRegistry: Sendable {
     /// The tables of the types that keep no instances and are the child of some relationship:
     /// the queue knows which of their rows exist (see ``KnownValueRows``).
     let valueChildTables: Set<String>
+    /// The names of the types whose relationships lead, directly or through other types, back to
+    /// rows of their own type (a step listing steps).
+    private let selfReachingNames: Set<String>
 
     /// - Parameter model: every type of the data model, registered or not: a delete cleans the
     ///   lookup tables of all of them.
@@ -36,6 +39,27 @@ final class TypeRegistry: Sendable {
         let childTypeNames = Set(byName.values.flatMap { $0.description.relationships.map(\.childType) })
         valueChildTables = Set(byName.values.filter { !$0.cachesInstances && childTypeNames.contains($0.description.name) }.map(\.description.table))
         cachingBindings = byName.values.filter(\.cachesInstances).sorted { $0.description.name < $1.description.name }
+        selfReachingNames = Self.selfReachingNames(model)
+    }
+
+    /// The types of `model` from which some chain of relationships leads back to the type itself.
+    private static func selfReachingNames(_ model: [QSObjectDescription]) -> Set<String> {
+        let childTypes = Dictionary(model.map { ($0.name, $0.relationships.map(\.childType)) }, uniquingKeysWith: { first, _ in first })
+        return Set(childTypes.keys.filter { start in
+            var seen: Set<String> = []
+            var waiting = childTypes[start] ?? []
+            while let type = waiting.popLast() {
+                if type == start { return true }
+                if seen.insert(type).inserted { waiting += childTypes[type] ?? [] }
+            }
+            return false
+        })
+    }
+
+    /// Whether `binding`'s relationships lead, directly or through other types, back to rows of
+    /// its own type.
+    func reachesItself(_ binding: any AnyTypeBinding) -> Bool {
+        selfReachingNames.contains(binding.description.name)
     }
 
     /// The registered types that read `table`.

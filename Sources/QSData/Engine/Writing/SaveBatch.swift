@@ -175,6 +175,24 @@ struct SaveBatch {
         return pendingChildren[nextPendingChildren]
     }
 
+    /// Per call that encoded objects, their group and the positions of the rows whose instances
+    /// the main actor's table is to keep, once every object and child of the save is encoded.
+    private var instancesToKeep: [(group: Int, positions: [Int])] = []
+
+    /// Notes that the main actor's table is to keep the instances of the rows at `positions` of
+    /// the group at `group`.
+    mutating func keepInstances(ofGroup group: Int, at positions: [Int]) {
+        instancesToKeep.append((group, positions))
+    }
+
+    /// The main actor's tables keep the instances noted since the last call.
+    @MainActor mutating func keepEncodedInstances() {
+        for (group, positions) in instancesToKeep {
+            groups[group].binding.keepSavedInstances(groups[group].instances, ids: groups[group].ids, at: positions, stamp: stampToMark)
+        }
+        instancesToKeep = []
+    }
+
     /// The position in ``groups`` of the group for `binding`, created when missing.
     mutating func groupIndex(for binding: any AnyTypeBinding) -> Int {
         let key = ObjectIdentifier(binding)
@@ -187,6 +205,7 @@ struct SaveBatch {
     /// Whether a related object still needs encoding; true once per (type, uniqueID): `group`
     /// is its type's (see ``groupIndex(for:)``). Children shared by many parents (a tag on every
     /// note) are written once per save.
+    @discardableResult
     mutating func claimChild(inGroup group: Int, id: QSAnyID) -> Bool {
         groups[group].claimedChildren.insert(id)
     }
