@@ -180,9 +180,14 @@ struct SaveBatch {
     private var instancesToKeep: [(group: Int, positions: [Int])] = []
 
     /// Notes that the main actor's table is to keep the instances of the rows at `positions` of
-    /// the group at `group`.
+    /// the group at `group`: with the positions noted just before when they are of the same group
+    /// (the children of one parent after another), so that the table takes them in one call.
     mutating func keepInstances(ofGroup group: Int, at positions: [Int]) {
-        instancesToKeep.append((group, positions))
+        if let last = instancesToKeep.indices.last, instancesToKeep[last].group == group {
+            instancesToKeep[last].positions += positions
+        } else {
+            instancesToKeep.append((group, positions))
+        }
     }
 
     /// The main actor's tables keep the instances noted since the last call.
