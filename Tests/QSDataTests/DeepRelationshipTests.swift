@@ -14,6 +14,15 @@ struct DeepRelationshipTests {
         return steps
     }
 
+    /// A store opened afresh on a file holding steps 1…`count`, each listing the next.
+    private func reopenedStore(holdingAChainOf count: Int) async throws -> QSStore {
+        let url = Fixtures.temporaryDatabaseURL()
+        let store = try await SelfRelatedFixtures.openStore(url: url)
+        try store.save([chain(of: count)[0]])
+        try await store.close()
+        return try await SelfRelatedFixtures.openStore(url: url)
+    }
+
     @Test func aChainThousandsOfLevelsDeepIsSavedThroughItsFirstStep() async throws {
         let url = Fixtures.temporaryDatabaseURL()
         let store = try await SelfRelatedFixtures.openStore(url: url)
@@ -36,13 +45,8 @@ struct DeepRelationshipTests {
     }
 
     @Test func aChainAsDeepAsAFetchLoadsEagerlyIsReadWhole() async throws {
-        let url = Fixtures.temporaryDatabaseURL()
         let levels = QSStore.deepestEagerLoading
-        var store = try await SelfRelatedFixtures.openStore(url: url)
-        try store.save([chain(of: levels + 1)[0]])
-        try await store.close()
-
-        store = try await SelfRelatedFixtures.openStore(url: url)
+        let store = try await reopenedStore(holdingAChainOf: levels + 1)
         let first = try #require(try await store.fetch(Step.self, id: 1))
         var titles: [String] = []
         var step: Step? = first
@@ -54,14 +58,9 @@ struct DeepRelationshipTests {
         try await store.close()
     }
 
-    @Test func aChainDeeperThanAFetchLoadsEagerlyThrowsAndReadsNothing() async throws {
-        let url = Fixtures.temporaryDatabaseURL()
+    @Test func aChainDeeperThanAFetchLoadsEagerlyThrows() async throws {
         let levels = QSStore.deepestEagerLoading
-        var store = try await SelfRelatedFixtures.openStore(url: url)
-        try store.save([chain(of: levels + 2)[0]])
-        try await store.close()
-
-        store = try await SelfRelatedFixtures.openStore(url: url)
+        let store = try await reopenedStore(holdingAChainOf: levels + 2)
         await #expect(throws: QSDataError.eagerLoadingTooDeep(type: "Step", relationship: "seeAlso", levels: levels)) {
             _ = try await store.fetch(Step.self, id: 1)
         }
