@@ -14,6 +14,15 @@ struct DeepRelationshipTests {
         return steps
     }
 
+    /// Passages 1 ("there") and 2 ("and back again"), each listing the other.
+    private func twoPassagesListingEachOther() -> (Passage, Passage) {
+        let first = Passage(uniqueID: 1, text: "there")
+        let second = Passage(uniqueID: 2, text: "and back again")
+        first.next = QSRelated([second])
+        second.next = QSRelated([first])
+        return (first, second)
+    }
+
     /// A store opened afresh on a file holding steps 1…`count`, each listing the next.
     private func reopenedStore(holdingAChainOf count: Int) async throws -> QSStore {
         let url = Fixtures.temporaryDatabaseURL()
@@ -73,10 +82,7 @@ struct DeepRelationshipTests {
     @Test func objectsListingOneAnotherThrowWhenLoadedEagerlyAndReadLazily() async throws {
         let url = Fixtures.temporaryDatabaseURL()
         var store = try await SelfRelatedFixtures.openStore(url: url)
-        let first = Passage(uniqueID: 1, text: "there")
-        let second = Passage(uniqueID: 2, text: "and back again")
-        first.next = QSRelated([second])
-        second.next = QSRelated([first])
+        let (first, _) = twoPassagesListingEachOther()
         try store.save([first])
         try await store.close()
 
@@ -113,11 +119,8 @@ struct DeepRelationshipTests {
     @Test func deletingOneOfObjectsListingOneAnotherCascadesToTheOtherOnce() async throws {
         let url = Fixtures.temporaryDatabaseURL()
         let store = try await SelfRelatedFixtures.openStore(url: url)
-        let first = Passage(uniqueID: 1, text: "there")
-        let second = Passage(uniqueID: 2, text: "and back again")
+        let (first, second) = twoPassagesListingEachOther()
         let aside = Passage(uniqueID: 3, text: "aside")
-        first.next = QSRelated([second])
-        second.next = QSRelated([first])
         try store.save([first, aside])
         try await store.flush()
         var deleted: Set<Int64> = []
