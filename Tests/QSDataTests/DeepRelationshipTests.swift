@@ -119,7 +119,7 @@ struct DeepRelationshipTests {
     @Test func deletingOneOfObjectsListingOneAnotherCascadesToTheOtherOnce() async throws {
         let url = Fixtures.temporaryDatabaseURL()
         let store = try await SelfRelatedFixtures.openStore(url: url)
-        let (first, second) = twoPassagesListingEachOther()
+        let (first, _) = twoPassagesListingEachOther()  // the first holds the second
         let aside = Passage(uniqueID: 3, text: "aside")
         try store.save([first, aside])
         try await store.flush()
