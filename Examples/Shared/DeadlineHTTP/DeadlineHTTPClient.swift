@@ -56,6 +56,7 @@ public struct DeadlineHTTPClient: Sendable {
         // request behind it.
         let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let client = HTTPClient(eventLoopGroup: loop, configuration: configuration)
+        let started = ContinuousClock.now
         let result: Result<DeadlineHTTPResponse, any Error>
         do {
             result = .success(try await withDeadline(deadlines.total) { try await exchange(request, client: client) })
@@ -70,7 +71,8 @@ public struct DeadlineHTTPClient: Sendable {
         }
         switch result {
         case .success(let response): return response
-        case .failure(let error): throw classify(error, host: host)
+        case .failure(let error):
+            throw classify(error, host: host).blamingTheOverallTimeout(after: ContinuousClock.now - started, of: deadlines, host: host)
         }
     }
 

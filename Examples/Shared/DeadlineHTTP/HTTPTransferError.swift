@@ -40,3 +40,19 @@ public enum HTTPTransferError: Error, Equatable, Sendable, CustomStringConvertib
         }
     }
 }
+
+extension HTTPTransferError {
+    /// This error, or the overall timeout when this one names a shorter wait (connect or
+    /// first byte) that ran out after the overall deadline had already passed.
+    ///
+    /// On a busy machine the timer of the overall deadline can be served after a read timer
+    /// that was due later; the operation still ran out of its overall time first, and the
+    /// message should say so rather than blame a silence limit it never reached in time.
+    func blamingTheOverallTimeout(after elapsed: Duration, of deadlines: HTTPDeadlines, host: String) -> HTTPTransferError {
+        guard elapsed >= deadlines.total else { return self }
+        switch self {
+        case .connectTimedOut, .serverSilent: return .totalDeadlineExceeded(host: host, after: deadlines.total)
+        default: return self
+        }
+    }
+}

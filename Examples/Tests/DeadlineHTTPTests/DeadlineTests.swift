@@ -1,4 +1,4 @@
-import DeadlineHTTP
+@testable import DeadlineHTTP
 import Foundation
 import Testing
 
@@ -37,6 +37,21 @@ import Testing
         }
         let elapsed = ContinuousClock.now - started
         #expect(elapsed >= .seconds(2) && elapsed < .seconds(2) + Self.margin, "ended after \(elapsed)")
+    }
+
+    /// On a busy machine the overall timer can be served after a silence timer due later; the
+    /// operation ran out of its overall time all the same, and the error says so.
+    @Test func aShorterTimeoutThatFiresAfterTheOverallDeadlineIsReportedAsTheOverallOne() {
+        let deadlines = HTTPDeadlines(connect: .seconds(2), firstByte: .seconds(10), total: .seconds(2))
+        let overall = HTTPTransferError.totalDeadlineExceeded(host: "example.com", after: .seconds(2))
+        let silent = HTTPTransferError.serverSilent(host: "example.com", after: .seconds(10))
+        #expect(silent.blamingTheOverallTimeout(after: .seconds(10), of: deadlines, host: "example.com") == overall)
+        #expect(HTTPTransferError.connectTimedOut(host: "example.com", after: .seconds(2))
+            .blamingTheOverallTimeout(after: .seconds(2), of: deadlines, host: "example.com") == overall)
+        // Before the overall deadline, a silence is a silence; other failures keep their own names.
+        #expect(silent.blamingTheOverallTimeout(after: .milliseconds(1999), of: deadlines, host: "example.com") == silent)
+        let refused = HTTPTransferError.connectionRefused(host: "example.com")
+        #expect(refused.blamingTheOverallTimeout(after: .seconds(10), of: deadlines, host: "example.com") == refused)
     }
 
     @Test func messagesNameTheDeadlineThatRanOut() {
