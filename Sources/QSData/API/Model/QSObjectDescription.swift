@@ -135,7 +135,10 @@ public enum QSDeleteRule: String, Sendable, CaseIterable {
     /// relationship; their own relationships' rules then apply in turn.
     case cascade
     /// Deleting a parent that still lists children here fails with
-    /// ``QSDataError/deleteDenied(type:relationship:)`` and deletes nothing.
+    /// ``QSDataError/deleteDenied(type:relationship:)`` and deletes nothing, unless the same
+    /// delete deletes those children too (they were asked for with it, or a cascade takes
+    /// them): deleting an account that cascades to its tags and to its notes succeeds, though
+    /// each tag's notes are under `deny`.
     case deny
 }
 

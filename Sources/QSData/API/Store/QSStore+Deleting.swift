@@ -3,7 +3,8 @@
 /// follow: deleted ones are forgotten, and cached parents stop listing them.
 extension QSStore {
     /// Deletes objects with their lookup rows, as deleting by their uniqueIDs does. An object in
-    /// hand that lists children in a relationship whose rule is `deny` is refused before any SQL.
+    /// hand that lists children in a relationship whose rule is `deny`, children this delete
+    /// does not delete too, is refused before any SQL.
     ///
     /// - Parameters:
     ///   - objects: The objects to delete, all of one type.
@@ -15,12 +16,11 @@ extension QSStore {
         _ objects: [Object], source: QSChangeSource = .app, alongside: (@Sendable (SQLiteConnection, [Object.UniqueID]) throws -> Void)? = nil
     ) throws -> QSWrite {
         let binding = try registry.binding(for: Object.self)
-        for relationship in binding.description.relationships where relationship.deleteRule == .deny {
-            if try objects.contains(where: { try binding.listsChildren($0, in: relationship.name) }) {
-                throw QSDataError.deleteDenied(type: binding.description.name, relationship: relationship.name)
-            }
+        let ids = objects.map { $0.uniqueID.anyID }
+        try refuseDenials(of: binding, deleting: ids) { relationship, deletedToo in
+            try objects.contains { try binding.listsChildren($0, in: relationship, besides: deletedToo) }
         }
-        return try delete(Object.self, anyIDs: objects.map { $0.uniqueID.anyID }, source: source, alongside: alongside)
+        return try delete(Object.self, anyIDs: ids, source: source, alongside: alongside)
     }
 
     /// Deletes the objects with these uniqueIDs, every lookup row that refers to them (as parent,
@@ -28,9 +28,12 @@ extension QSStore {
     /// take with them: one statement for the table and one per lookup table, whatever the number.
     ///
     /// Instances are forgotten at once, and cached parents drop them from their relationships.
-    /// A `deny` rule that an instance the store holds still has children for throws
-    /// ``QSDataError/deleteDenied(type:relationship:)`` here, before any SQL; one only the
-    /// database can see fails the write, which rolls back and reports it like any write error.
+    /// A row that lists children in a relationship whose rule is `deny` refuses the delete,
+    /// unless the delete takes those children too (they are among `ids`, or a cascade deletes
+    /// them). When an instance the store holds lists such children and nothing cascades from the
+    /// table, this throws ``QSDataError/deleteDenied(type:relationship:)`` here, before any SQL;
+    /// otherwise the database decides once every cascade has run, and a refusal fails the write,
+    /// which rolls back and reports it like any write error.
     ///
     /// - Parameters:
     ///   - type: The type whose rows to delete.
@@ -106,14 +109,30 @@ extension QSStore {
         }
     }
 
-    /// Throws when an instance the store holds for one of `ids` still lists children in a
-    /// relationship whose rule is `deny`, for any type on the table.
+    /// Throws when an instance the store holds for one of `ids` lists children in a relationship
+    /// whose rule is `deny` that the delete leaves, for any type on the table.
     private func checkDenials(onTable table: String, ids: [QSAnyID]) throws {
         for binding in registry.bindings(onTable: table) {
-            for relationship in binding.description.relationships where relationship.deleteRule == .deny {
-                if try binding.cachedInstanceListsChildren(ids: ids, in: relationship.name) {
-                    throw QSDataError.deleteDenied(type: binding.description.name, relationship: relationship.name)
-                }
+            try refuseDenials(of: binding, deleting: ids) { relationship, deletedToo in
+                try binding.cachedInstanceListsChildren(ids: ids, in: relationship, besides: deletedToo)
+            }
+        }
+    }
+
+    /// Throws when `listsChildren` finds, for a relationship of `binding` whose rule is `deny`,
+    /// a child besides the ones given (the rows deleted, where the children are on the same
+    /// table). Only where nothing cascades from the table: a cascade may delete the children
+    /// too, and only the database knows which it does, once it has run.
+    private func refuseDenials(
+        of binding: any AnyTypeBinding, deleting ids: [QSAnyID],
+        listsChildren: (_ relationship: String, _ deletedToo: Set<QSAnyID>) throws -> Bool
+    ) throws {
+        let table = binding.description.table
+        guard let plan = registry.deletePlans[table], plan.cascades.isEmpty else { return }
+        for denial in plan.denials where denial.ownerType == binding.description.name {
+            let deletedToo = denial.childTable == table ? Set(ids) : []
+            if try listsChildren(denial.relationship, deletedToo) {
+                throw QSDataError.deleteDenied(type: denial.ownerType, relationship: denial.relationship)
             }
         }
     }

@@ -30,21 +30,23 @@ extension TypeBinding {
         return changed
     }
 
-    @MainActor func cachedInstanceListsChildren(ids: [QSAnyID], in relationship: String) throws -> Bool {
+    @MainActor func cachedInstanceListsChildren(ids: [QSAnyID], in relationship: String, besides deletedToo: Set<QSAnyID>) throws -> Bool {
         guard cache.policy != .none else { return false }
         for id in ids {
             guard let typedID = Object.UniqueID(anyID: id), let object = cache.object(for: typedID) else { continue }
-            if try listsChildren(object, in: relationship) { return true }
+            if try listsChildren(object, in: relationship, besides: deletedToo) { return true }
         }
         return false
     }
 
-    /// Whether `object` lists children in `relationship` (as it would save them).
-    @MainActor func listsChildren(_ object: Object, in relationship: String) throws -> Bool {
+    /// Whether `object` lists children in `relationship` (as it would save them) other than
+    /// those in `deletedToo`.
+    @MainActor func listsChildren(_ object: Object, in relationship: String, besides deletedToo: Set<QSAnyID>) throws -> Bool {
         var encoder = QSRowEncoder(layout: layout)
         object.encode(to: &encoder)
-        guard let position = layout.relationshipPosition(of: relationship) else { return false }
-        return try encoder.finish().relationships[position].map { !$0.childIDs.isEmpty } ?? false
+        guard let position = layout.relationshipPosition(of: relationship),
+              let children = try encoder.finish().relationships[position]?.childIDs else { return false }
+        return children.contains { !deletedToo.contains($0) }
     }
 
     func restoreCachedInstances(ids: [QSAnyID], stamp: UInt64, in context: QueueContext) throws -> @MainActor @Sendable () -> [QSAnyID] {

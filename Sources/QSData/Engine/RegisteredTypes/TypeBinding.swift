@@ -59,8 +59,9 @@ protocol AnyTypeBinding: AnyObject, Sendable {
     /// order of the rest. Returns the IDs of the instances changed.
     @MainActor func dropChildren(_ ids: Set<QSAnyID>, from relationship: String, timing: PatchTiming) -> [QSAnyID]
 
-    /// Whether an instance the store holds for one of `ids` lists children in `relationship`.
-    @MainActor func cachedInstanceListsChildren(ids: [QSAnyID], in relationship: String) throws -> Bool
+    /// Whether an instance the store holds for one of `ids` lists children in `relationship`
+    /// other than those in `deletedToo`.
+    @MainActor func cachedInstanceListsChildren(ids: [QSAnyID], in relationship: String, besides deletedToo: Set<QSAnyID>) throws -> Bool
 
     /// Keeps instances a fetch on the queue made.
     @MainActor func keepFetched(ids: [QSAnyID], instances: [Instance])

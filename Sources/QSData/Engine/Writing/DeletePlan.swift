@@ -16,8 +16,10 @@ struct DeletePlan: Sendable {
     struct Denial: Sendable {
         let ownerType: String
         let relationship: String
-        /// Finds one lookup row of the deleted parents, bound to the JSON list as `?1`.
-        let anyChild: String
+        /// The table of the relationship's children.
+        let childTable: String
+        /// The children the deleted parents list, bound to the JSON list as `?1`.
+        let children: String
     }
 
     /// A relationship of a type on the table whose rule is `cascade`.
@@ -51,10 +53,14 @@ struct DeletePlan: Sendable {
                 deleteReturningIDs: "DELETE FROM \(quoted(table)) WHERE \(quoted("uniqueID")) IN (\(idList)) RETURNING \(quoted("uniqueID"))",
                 typeNames: model.filter { $0.table == table && registeredTypeNames.contains($0.name) }.map(\.name).sorted(),
                 lookups: cleanups(owned: owned.map(\.relationship), asChild: asChild),
-                denials: owned.filter { $0.relationship.deleteRule == .deny }.map { owner, relationship in
-                    Denial(
-                        ownerType: owner.name, relationship: relationship.name,
-                        anyChild: "SELECT 1 FROM \(quoted(relationship.table)) WHERE \(quoted(relationship.parentIDColumn)) IN (\(idList)) LIMIT 1")
+                denials: owned.filter { $0.relationship.deleteRule == .deny }.compactMap { owner, relationship in
+                    guard let childTable = tableOfType[relationship.childType] else { return nil }
+                    return Denial(
+                        ownerType: owner.name, relationship: relationship.name, childTable: childTable,
+                        children: """
+                            SELECT DISTINCT \(quoted(relationship.childIDColumn)) FROM \(quoted(relationship.table)) \
+                            WHERE \(quoted(relationship.parentIDColumn)) IN (\(idList))
+                            """)
                 },
                 cascades: owned.filter { $0.relationship.deleteRule == .cascade }.compactMap { _, relationship in
                     guard let childTable = tableOfType[relationship.childType] else { return nil }

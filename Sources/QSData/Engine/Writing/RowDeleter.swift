@@ -1,7 +1,9 @@
 /// Deletes rows with everything that refers to them, on the database queue, inside the
 /// caller's transaction: the lookup rows in which they are parents (for every type on the
-/// table) or children, and the children the `cascade` rules take with them. A `deny` rule that
-/// still has children throws, so that the transaction rolls back.
+/// table) or children, and the children the `cascade` rules take with them. A deleted row that
+/// lists children in a relationship whose rule is `deny` throws, so that the transaction rolls
+/// back, unless the same delete deletes those children too: whether it does is known only once
+/// every cascade has run, so the outcome does not depend on the order the tables are visited in.
 ///
 /// Statements: one DELETE for the table and one per lookup table that refers to it, whatever
 /// the number of rows; plus one SELECT per `deny` and per `cascade` relationship, and the same
@@ -62,11 +64,29 @@ struct RowDeleter {
         ofTable table: String, ids: [QSAnyID], idList: SQLValue, into change: inout QSChange, deleted: inout DeletedRows
     ) throws {
         var waiting = [DeletedLevel(table: table, ids: ids, idList: idList)]
+        var denied: [DeniedChildren] = []
         var next = 0
         while next < waiting.count {
             let level = waiting[next]
             next += 1
-            waiting += try deleteDependents(of: level, into: &change, deleted: &deleted)
+            waiting += try deleteDependents(of: level, into: &change, deleted: &deleted, denied: &denied)
+        }
+        try refuseIfAnyRemains(denied, deleted: deleted)
+    }
+
+    /// The children rows just deleted list in a relationship whose rule is `deny`.
+    private struct DeniedChildren {
+        let denial: DeletePlan.Denial
+        let ids: [QSAnyID]
+    }
+
+    /// Throws when a child a `deny` rule protects outlives the delete.
+    private func refuseIfAnyRemains(_ denied: [DeniedChildren], deleted: DeletedRows) throws {
+        for children in denied {
+            let gone = Set(deleted[children.denial.childTable] ?? [])
+            if children.ids.contains(where: { !gone.contains($0) }) {
+                throw QSDataError.deleteDenied(type: children.denial.ownerType, relationship: children.denial.relationship)
+            }
         }
     }
 
@@ -79,9 +99,10 @@ struct RowDeleter {
     }
 
     /// Deals with the dependents of the rows `level` deleted; returns the rows its cascades
-    /// deleted, by table, whose own dependents are yet to be dealt with.
+    /// deleted, by table, whose own dependents are yet to be dealt with. The children the rows
+    /// list under a `deny` rule are added to `denied`, to be judged once every level is done.
     private func deleteDependents(
-        of level: DeletedLevel, into change: inout QSChange, deleted: inout DeletedRows
+        of level: DeletedLevel, into change: inout QSChange, deleted: inout DeletedRows, denied: inout [DeniedChildren]
     ) throws -> [DeletedLevel] {
         let (table, ids, idList) = (level.table, level.ids, level.idList)
         guard !ids.isEmpty, let plan = registry.deletePlans[table] else { return [] }
@@ -90,8 +111,9 @@ struct RowDeleter {
         for typeName in plan.typeNames {
             change.record(\.deletedList, ids, of: typeName)
         }
-        for denial in plan.denials where try connection.fetchValue(denial.anyChild, [idList]) != nil {
-            throw QSDataError.deleteDenied(type: denial.ownerType, relationship: denial.relationship)
+        for denial in plan.denials {
+            let children = try idsReturned(by: denial.children, [idList])
+            if !children.isEmpty { denied.append(DeniedChildren(denial: denial, ids: children)) }
         }
         var cascadedByTable: [String: [QSAnyID]] = [:]
         for cascade in plan.cascades {
