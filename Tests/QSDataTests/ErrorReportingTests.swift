@@ -60,4 +60,25 @@ import Testing
         #expect(try await reopened.count(Tag.self) == 1)
         try await reopened.close()
     }
+
+    /// A fetch whose own row can't be read, after it made the instances of its children: the
+    /// queue lets go of them as well, so the next fetch hands them to the main actor, which then
+    /// holds every instance of the type cached for good that it was given.
+    @Test func aFetchThatFailsAfterMakingItsChildrenLeavesThemToTheNextFetch() async throws {
+        let url = Fixtures.temporaryDatabaseURL()
+        let first = try await SelfRelatedFixtures.openStore(url: url)
+        try first.save(Folder(uniqueID: 1, name: "top", subfolders: [Folder(uniqueID: 2, name: "inner")]))
+        try await first.close()
+        try SQLiteConnection(path: url.path).execute("UPDATE folders SET name = x'00' WHERE uniqueID = 1")
+
+        let store = try await SelfRelatedFixtures.openStore(url: url)
+        await #expect(throws: QSDataError.valueConversion(type: "Folder", column: "name", expected: "String", found: "a blob of 1 bytes")) {
+            _ = try await store.fetch(Folder.self, id: 1)
+        }
+        #expect(try store.cachedObjectCount(of: Folder.self) == 0)
+        let inner = try await store.fetch(Folder.self, id: 2)
+        #expect(inner == Folder(uniqueID: 2, name: "inner"))
+        #expect(try store.cachedObject(of: Folder.self, id: 2) == inner)
+        try await store.close()
+    }
 }

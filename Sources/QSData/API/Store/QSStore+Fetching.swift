@@ -154,7 +154,7 @@ extension QSStore {
         let read: @Sendable (QueueState) throws -> FetchTransfer<Object> = { state in
             let context = QueueContext(state: state, registry: registry)
             var extraValues: [SQLValue] = []
-            let objects = try binding.fetch(request, in: context, extraValues: &extraValues)
+            let objects = try context.forgettingMadeInstancesOnFailure { try binding.fetch(request, in: context, extraValues: &extraValues) }
             return (ObjectsInTransit(value: objects), extraValues, context.made.handOver(), finishedWrites.lastCommitNumber)
         }
         let transfer = if request.isShort, let done = try database.readIfIdle(read) { done } else { try await database.perform(read) }

@@ -42,7 +42,9 @@ struct OutsideChanges {
                 change.record(\.insertedList, inserted, of: name)
                 change.record(\.updatedList, updated, of: name)
                 change.record(\.deletedList, deleted, of: name)
-                let patch = try binding.outsideChangeWork(ids: inserted + updated + deleted, in: context)
+                let patch = try context.forgettingMadeInstancesOnFailure {
+                    try binding.outsideChangeWork(ids: inserted + updated + deleted, in: context)
+                }
                 work.append { _ = patch() }
                 if !deleted.isEmpty { work.append(dropDeletedChildren(Set(deleted), of: name)) }
             }

@@ -107,6 +107,18 @@ struct QueueContext {
 
     var connection: SQLiteConnection { state.connection }
 
+    /// Runs `work`; when it throws, the queue's tables let go of the instances it made, which
+    /// the main actor will never keep: a later read then makes them again and hands them over,
+    /// rather than finding them in the queue's table only.
+    func forgettingMadeInstancesOnFailure<T>(_ work: () throws -> T) throws -> T {
+        do {
+            return try work()
+        } catch {
+            made.forget(in: state)
+            throw error
+        }
+    }
+
     /// This context, one eagerly loaded relationship deeper; throws when the fetch has followed
     /// ``QSStore/deepestEagerLoading`` of them already.
     func followingEagerRelationship(_ relationship: String, of type: String) throws -> QueueContext {
@@ -137,6 +149,13 @@ final class MadeInstances {
     func record(_ binding: any AnyTypeBinding, ids: [QSAnyID], instances: [Instance]) {
         guard !ids.isEmpty else { return }
         made.append((binding, ids, instances))
+    }
+
+    /// The work that made them failed: the queue's tables let go of them, and the main actor
+    /// is given none.
+    func forget(in state: QueueState) {
+        for (binding, ids, _) in made { state.knownRows(of: binding).remove(ids) }
+        made = []
     }
 
     /// The main-actor work that keeps them in the main actor's tables.
