@@ -57,11 +57,17 @@ final class LockedEvents: @unchecked Sendable {
 enum Waiting {
     struct TimedOut: Error {}
 
+    /// How long a wait may take before it counts as hung. A bound on a hang, not a speed: a read
+    /// that waited for a held write would wait until released, while on a busy machine other
+    /// suites' main-actor work (saves of thousands of objects) can keep a healthy read from the
+    /// main actor for more than ten seconds.
+    static let hangLimit: Double = 60
+
     /// `body`'s result, or `TimedOut` when it takes longer than `seconds`. Runs `onTimeout` first
     /// then (to let whatever holds `body` up go, so the suite doesn't hang).
     @MainActor
     static func within<Value>(
-        _ seconds: Double, onTimeout: @escaping @Sendable () -> Void = {}, _ body: @escaping @MainActor () async throws -> Value
+        _ seconds: Double = hangLimit, onTimeout: @escaping @Sendable () -> Void = {}, _ body: @escaping @MainActor () async throws -> Value
     ) async throws -> Value {
         let outcome = Outcome<Value>()
         let result = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<OnMainActor<Value>, any Error>) in

@@ -25,7 +25,7 @@ struct BackgroundWriteTests {
         let write = try holdBackgroundWrite(store, saving: (4...103).map { Todo(uniqueID: $0, title: "new \($0)") }, pause: pause)
         try await pause.waitUntilReached()
 
-        let (count, ids, rows) = try await Waiting.within(10, onTimeout: pause.release) {
+        let (count, ids, rows) = try await Waiting.within(onTimeout: pause.release) {
             (try await store.count(Todo.self),
              try await store.fetchIDs(Todo.self, orderBy: "uniqueID"),
              try await store.fetchRows("SELECT count(*) FROM tasks"))
@@ -47,7 +47,7 @@ struct BackgroundWriteTests {
         let write = try holdBackgroundWrite(store, saving: [Todo(uniqueID: 6, title: "six")], pause: pause)
         try await pause.waitUntilReached()
 
-        let (tasks, project) = try await Waiting.within(10, onTimeout: pause.release) {
+        let (tasks, project) = try await Waiting.within(onTimeout: pause.release) {
             (try await store.fetch(Todo.self, where: "uniqueID <= 5", orderBy: "uniqueID"),
              try await store.fetch(Project.self, id: 1))
         }
@@ -76,7 +76,7 @@ struct BackgroundWriteTests {
         let write = try holdBackgroundWrite(store, saving: [first, Todo(uniqueID: 4, title: "four")], pause: pause)
         try await pause.waitUntilReached()
 
-        let fetched = try await Waiting.within(10, onTimeout: pause.release) {
+        let fetched = try await Waiting.within(onTimeout: pause.release) {
             try await store.fetch(Todo.self, where: "uniqueID = 1")
         }
         #expect(fetched.first === first)
@@ -102,7 +102,7 @@ struct BackgroundWriteTests {
         }
         try await pause.waitUntilReached()
 
-        let fetched = try await Waiting.within(10, onTimeout: pause.release) {
+        let fetched = try await Waiting.within(onTimeout: pause.release) {
             try await store.fetch(Todo.self, id: 3)
         }
         #expect(fetched?.title == "changed in the background")
@@ -120,7 +120,7 @@ struct BackgroundWriteTests {
         let write = try holdBackgroundWrite(store, saving: [Todo(uniqueID: 11, title: "background")], pause: pause)
         try await pause.waitUntilReached()
 
-        let ids = try await Waiting.within(10, onTimeout: pause.release) {
+        let ids = try await Waiting.within(onTimeout: pause.release) {
             try await store.fetchIDs(Todo.self, orderBy: "uniqueID")
         }
         #expect(ids == [1, 2, 3, 10])
@@ -168,7 +168,7 @@ struct BackgroundWriteTests {
             }
         }
         try await pause.waitUntilReached()
-        let during = try await Waiting.within(10, onTimeout: pause.release) { try await store.count(Todo.self) }
+        let during = try await Waiting.within(onTimeout: pause.release) { try await store.count(Todo.self) }
         #expect(during == 3)
         pause.release()
         await #expect(throws: QSWriteError.self) { try await write.committed() }
@@ -197,7 +197,7 @@ struct BackgroundWriteTests {
         let write = try holdBackgroundWrite(store, saving: [Todo(uniqueID: 50, title: "fifty")], pause: pause)
         try await pause.waitUntilReached()
 
-        let live = try await Waiting.within(10, onTimeout: pause.release) {
+        let live = try await Waiting.within(onTimeout: pause.release) {
             try await store.liveQuery(QSQuery(Todo.self, orderBy: "uniqueID"))
         }
         #expect(live.objects.map(\.uniqueID) == [1, 2, 3])
@@ -225,7 +225,7 @@ struct BackgroundWriteTests {
         let recording = Task {
             try await store.recordStatements { fetched = try await store.fetch(Project.self, where: "uniqueID = 1").first }
         }
-        try await Waiting.within(10, onTimeout: pause.release) {
+        try await Waiting.within(onTimeout: pause.release) {
             while fetched == nil { try await Task.sleep(for: .milliseconds(1)) }
         }
         pause.release()

@@ -31,7 +31,7 @@ struct ReaderPoolTests {
         try await pause.waitUntilReached()
 
         // Twelve live queries and twelve fetches at once, on two readers.
-        let results = try await Waiting.within(20, onTimeout: pause.release) {
+        let results = try await Waiting.within(onTimeout: pause.release) {
             var reads: [Task<Int, any Error>] = []
             for index in 0 ..< 12 {
                 reads.append(Task { @MainActor in
@@ -112,7 +112,7 @@ struct ReaderPoolTests {
         let pause = ThreadPause()
         let write = try holdBackgroundWrite(store, pause: pause)
         try await pause.waitUntilReached()
-        _ = try await Waiting.within(10, onTimeout: pause.release) { try await store.count(Todo.self) }
+        _ = try await Waiting.within(onTimeout: pause.release) { try await store.count(Todo.self) }
         #expect(store.openReaderCount == 1)
         pause.release()
         try await write.committed()

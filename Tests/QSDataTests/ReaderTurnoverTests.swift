@@ -32,7 +32,7 @@ struct ReaderTurnoverTests {
             secondStarted.signal()
             return try connection.fetchValue("SELECT count(*) FROM tasks")
         } }
-        try await Waiting.within(10, onTimeout: firstPause.release) {
+        try await Waiting.within(onTimeout: firstPause.release) {
             while store.readers.waitingCount == 0 { try await Task.sleep(for: .milliseconds(1)) }
         }
 

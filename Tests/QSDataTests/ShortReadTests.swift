@@ -70,11 +70,11 @@ import Testing
         // a write): each round makes sure the queue is idle, then reads on this thread at once.
         var ranAtOnce: Int?
         for _ in 0 ..< 100 where ranAtOnce == nil {
-            try await Waiting.within(10) {
+            try await Waiting.within {
                 while try knownCount() == nil { await Task.yield() }
             }
             _ = try await store.fetch(Note.self, where: "uniqueID >= 42000")  // made, then let go
-            try await Waiting.within(10) {
+            try await Waiting.within {
                 while try knownCount() == nil { await Task.yield() }
             }
             #expect(try store.cachedObjectCount(of: Note.self) == 0)
