@@ -1,7 +1,9 @@
 import Foundation
+import QSData
 
 /// libFuzzer's entry point for the plist data-model loader: any bytes must load or throw
-/// `QSDataError.invalidModel`, never crash. Compiled into the framework's module by `.ci/fuzz`.
+/// `QSDataError.invalidModel`, never crash. Linked
+/// by `.ci/fuzz` with the framework compiled as an instrumented static library.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDataModel(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
     let data = Data(bytes: bytes, count: count)
