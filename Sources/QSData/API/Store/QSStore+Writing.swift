@@ -18,7 +18,9 @@ extension QSStore {
     /// first position. Related objects are saved too, except that a child of a value type (one
     /// the store keeps no instance of) is written only when its row does not exist yet: the copy
     /// a parent holds may be older than the row. To change a child's row, save the child. Cached
-    /// instances of other types on the same table are patched with the saved values.
+    /// instances of other types on the same table are patched with the saved values; when one
+    /// can't take them (its `update(from:)` throws), the save throws that error before any SQL
+    /// runs, and those patched before it take back the values they held.
     ///
     /// - Parameters:
     ///   - objects: The objects to save, all of one type.
@@ -63,7 +65,8 @@ extension QSStore {
     ///
     /// When a cached instance can't take the new values (its `update(from:)` throws), this
     /// throws that error, nothing is written, and the instances already patched are brought
-    /// back to what the database holds.
+    /// back: to what the database holds, or inside a batch (whose earlier writes the database
+    /// does not hold yet) to the values they held before the call.
     /// ```swift
     /// try store.update(Article.self, ids: unreadIDs, set: ["read": true])
     /// ```
@@ -106,11 +109,14 @@ extension QSStore {
             }
         }
         guard collectedBatch == nil else {
-            // A batch runs its SQL only once it closes: the instances change first.
+            // A batch runs its SQL only once it closes: the instances change first. When one
+            // refuses, those patched before it take back the values they held, which may be an
+            // earlier write of the batch's that the database does not hold yet.
+            let held = bindings.map { $0.heldValues(ids: ids, columns: Array(patch.keys)) }
             do {
                 try patchInstances()
             } catch {
-                restoreMemory(touchedBy: [(touches, source)])
+                for (typeBinding, values) in zip(bindings, held) { typeBinding.putBack(values) }
                 throw error
             }
             collectedBatch?.writes.append(write)

@@ -1,7 +1,9 @@
 /// Turning instances into rows to save, and patching cached instances, on the main actor.
 @MainActor
 extension TypeBinding {
-    /// Encodes the objects at `range` of `objects` (and their children) into `batch`, and caches them.
+    /// Encodes the objects at `range` of `objects` (and their children) into `batch`, noting the
+    /// instances for the main actor's tables to keep (``SaveBatch/keepEncodedInstances()``, once
+    /// the save can no longer fail before its SQL runs).
     func encode(_ objects: [Object], in range: Range<Int>, into batch: inout SaveBatch, registry: TypeRegistry) throws {
         let group = batch.groupIndex(for: self)
         batch.groups[group].reserveCapacity(adding: range.count)
@@ -11,9 +13,6 @@ extension TypeBinding {
         while let pending = batch.takePendingChildren() {
             try pending.binding.addChildren(pending.children, to: &batch, registry: registry)
         }
-        // Only once all of them are encoded: a save that fails while encoding leaves the main
-        // actor's tables as they were.
-        batch.keepEncodedInstances()
     }
 
     /// Encodes `children`, reached through a parent's relationship, into `batch`; the children
@@ -170,6 +169,42 @@ extension TypeBinding {
             patched.append(id)
         }
         return patched
+    }
+
+    /// What the cached instances among `ids` hold now in `columns`, for ``putBack(_:)`` to give
+    /// back when a bulk update collected in a batch is refused part-way; nil values for an
+    /// instance that can't be encoded.
+    func heldValues(ids: [QSAnyID], columns: [String]) -> [(id: QSAnyID, values: [String: SQLValue]?)] {
+        guard cache.policy != .none else { return [] }
+        let indexed = columns.compactMap { name in layout.index(of: name).map { (name: name, index: $0) } }
+        guard !indexed.isEmpty else { return [] }
+        var encoder = QSRowEncoder(layout: layout)
+        var held: [(id: QSAnyID, values: [String: SQLValue]?)] = []
+        for id in ids {
+            guard let object = cache.object(forAnyID: id) else { continue }
+            object.encode(to: &encoder)
+            do {
+                let row = try encoder.finish().values
+                held.append((id, Dictionary(uniqueKeysWithValues: indexed.map { ($0.name, row[$0.index]) })))
+            } catch {
+                held.append((id, nil))
+            }
+        }
+        return held
+    }
+
+    /// Gives the cached instances back the values ``heldValues(ids:columns:)`` read. An instance
+    /// that can't take them is forgotten, so that the next fetch reads its row.
+    func putBack(_ held: [(id: QSAnyID, values: [String: SQLValue]?)]) {
+        for (id, values) in held {
+            do {
+                if let values {
+                    try patchCachedInstances(ids: [id], with: values, timing: .atOnce)
+                    continue
+                }
+            } catch {}
+            cache.removeKeepingRows([id])
+        }
     }
 
     /// Makes the cached `current` hold `values` and `related`: a class changes in place through

@@ -44,6 +44,12 @@ protocol AnyTypeBinding: AnyObject, Sendable {
     @discardableResult
     @MainActor func patchCachedInstances(ids: [QSAnyID], with columns: [String: SQLValue], timing: PatchTiming) throws -> [QSAnyID]
 
+    /// What the cached instances among `ids` hold now in `columns`, for ``putBack(_:)``.
+    @MainActor func heldValues(ids: [QSAnyID], columns: [String]) -> [(id: QSAnyID, values: [String: SQLValue]?)]
+
+    /// Gives cached instances back the values ``heldValues(ids:columns:)`` read.
+    @MainActor func putBack(_ held: [(id: QSAnyID, values: [String: SQLValue]?)])
+
     /// Forgets the cached instances of rows that stay, so the next fetch reads them afresh. After
     /// the commit of the write `stamp`, instances the app saved through a later write stay.
     @MainActor func evict(_ ids: [QSAnyID], afterCommitOf stamp: UInt64?)

@@ -232,14 +232,13 @@ struct SaveBatch {
         groups.map(\.finished)
     }
 
-    /// Hands over the rows encoded so far and starts afresh, remembering which children were
-    /// already written, so a save in several chunks still writes each shared child once.
-    mutating func takeFinished() -> [SaveGroup] {
-        let taken = finished
+    /// Forgets the rows encoded so far (once ``finished`` handed them over), remembering which
+    /// children were already written, so a save in several chunks still writes each shared child
+    /// once.
+    mutating func startNextChunk() {
         for index in groups.indices {
             groups[index].removeRows()
         }
-        return taken
     }
 }
 

@@ -34,6 +34,7 @@ struct SaveEncoder {
             let groups = batch.finished
             let touches = MemoryTouches(stamp: stamp)
             try patchSiblings(of: groups, touches: touches)
+            batch.keepEncodedInstances()
             batch.handedOver()
             return (groups, touches)
         } catch {
@@ -102,8 +103,10 @@ struct SaveEncoder {
         let end = min(start + Self.chunkSize, objects.count)
         do {
             try binding.encode(objects, in: start ..< end, into: &encoding.batch, registry: registry)
-            let groups = encoding.batch.takeFinished()
+            let groups = encoding.batch.finished
             try patchSiblings(of: groups, touches: encoding.touches)
+            encoding.batch.keepEncodedInstances()
+            encoding.batch.startNextChunk()
             encoding.add(groups)
             encoding.batch.handedOver()
         } catch {
@@ -115,7 +118,25 @@ struct SaveEncoder {
     /// Other types on the same table see what was just saved. `touches` learns every cached
     /// instance the save changed. A value-type child reached through a parent changes no row
     /// that exists (see ``SaveGroup/reachedThroughParent``), so it patches nothing.
+    ///
+    /// When an instance refuses the saved values (its `update(from:)` throws), the error is
+    /// thrown on, and the instances patched before it take back the values they held: nothing
+    /// of the save will be written.
     private func patchSiblings(of groups: [SaveGroup], touches: MemoryTouches) throws {
+        var patched: [(sibling: any AnyTypeBinding, held: [(id: QSAnyID, values: [String: SQLValue]?)])] = []
+        do {
+            try patchSiblings(of: groups, touches: touches) { sibling, id, columns in
+                patched.append((sibling, sibling.heldValues(ids: [id], columns: Array(columns.keys))))
+            }
+        } catch {
+            for (sibling, held) in patched.reversed() { sibling.putBack(held) }
+            throw error
+        }
+    }
+
+    private func patchSiblings(
+        of groups: [SaveGroup], touches: MemoryTouches, beforePatching: (any AnyTypeBinding, QSAnyID, [String: SQLValue]) -> Void
+    ) throws {
         for group in groups {
             touches.changed(group.binding, ids: group.ids)
             let siblings = registry.siblings(of: group.binding).filter(\.cachesInstances)
@@ -127,6 +148,7 @@ struct SaveEncoder {
             where !group.isReachedThroughParent(offset) && !group.isUnchanged(offset) {
                 for sibling in siblings where sibling.hasCachedInstance(id) {
                     let columns = Dictionary(uniqueKeysWithValues: zip(names, row.values))
+                    beforePatching(sibling, id, columns)
                     touches.changed(sibling, ids: try sibling.patchCachedInstances(ids: [id], with: columns, timing: timing))
                 }
             }
