@@ -29,7 +29,7 @@ extension QSStore {
         let registry = self.registry
         let (patch, keepMade) = try await database.perform { state in
             let context = QueueContext(state: state, registry: registry)
-            let patch = try context.forgettingMadeInstancesOnFailure { try binding.outsideChangeWork(ids: ids, in: context) }
+            let patch = try context.forgettingMadeInstancesOnFailure { try binding.outsideChangeWork(ids: ids, in: context, tracker: nil) }
             return (patch, context.made.handOver())
         }
         keepMade()

@@ -180,9 +180,11 @@ final class ChangeLog {
         hasReadSinceRecorded = false
     }
 
-    /// The transaction of ``writeEntries(for:on:)`` rolled back: its entries never were.
-    func didRollBack() {
+    /// The transaction of ``writeEntries(for:on:)`` rolled back: its entries never were, nor were
+    /// those its own SQL logged, read past since `position`.
+    func didRollBack(restoringPosition position: Int64?) {
         positionAfterCommit = nil
+        if let position { self.position = position }
     }
 
     /// Records the store's position (or `seq`), so that pruning keeps what it has not read.

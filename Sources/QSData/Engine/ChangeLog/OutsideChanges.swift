@@ -14,14 +14,21 @@ struct OutsideChanges {
     func catchUp(_ state: QueueState, origin: QSChange.Origin, force: Bool = false) throws -> Bool {
         guard let log = state.changeLog else { return false }
         guard try log.hasOutsideCommits(on: state.connection) || force else { return false }
-        guard let item = try read(state, origin: origin) else { return false }
-        finishedWrites.post(item)
+        guard let read = try read(state, origin: origin) else { return false }
+        finishedWrites.post(read.item())
         return true
     }
 
-    /// Database queue: reads the entries after the store's position and returns what to post
-    /// for the main actor; nil when there are none.
-    func read(_ state: QueueState, origin: QSChange.Origin, source: QSChangeSource = .app) throws -> FinishedWrites.Item? {
+    /// Database queue: reads the entries after the store's position and returns what changed;
+    /// nil when there are none.
+    ///
+    /// Inside a write transaction that may still roll back (reading the app's own SQL back
+    /// before the commit), `tracker` is the transaction's: what the read changed in the queue's
+    /// tables is then undone with the rest of the transaction, and the read is posted only once
+    /// the transaction commits.
+    func read(
+        _ state: QueueState, origin: QSChange.Origin, source: QSChangeSource = .app, tracker: ChangeTracker? = nil
+    ) throws -> OutsideChangesRead? {
         guard let log = state.changeLog else { return nil }
         let (entries, missed) = try log.readNewEntries(on: state.connection)
         guard !entries.isEmpty || missed else { return nil }
@@ -43,18 +50,14 @@ struct OutsideChanges {
                 change.record(\.updatedList, updated, of: name)
                 change.record(\.deletedList, deleted, of: name)
                 let patch = try context.forgettingMadeInstancesOnFailure {
-                    try binding.outsideChangeWork(ids: inserted + updated + deleted, in: context)
+                    try binding.outsideChangeWork(ids: inserted + updated + deleted, in: context, tracker: tracker)
                 }
                 work.append { _ = patch() }
                 if !deleted.isEmpty { work.append(dropDeletedChildren(Set(deleted), of: name)) }
             }
         }
-        let keepMade = context.made.handOver()
-        let patchAll: AfterCommitWork = {
-            keepMade()
-            for item in work { item() }
-        }
-        return .committed(change, operation: origin.operationName, afterCommit: patchAll)
+        tracker?.recordMade(context.made)
+        return OutsideChangesRead(change: change, operationName: origin.operationName, made: context.made, work: work)
     }
 
     /// Each table's rows, by what happened to them over all the entries: a row inserted and then
@@ -87,6 +90,26 @@ struct OutsideChanges {
                 }
             }
         }
+    }
+}
+
+/// What a read of the change log found: the change observers hear, the instances it made, and
+/// the main-actor work that brings the instances held in step.
+struct OutsideChangesRead {
+    let change: QSChange
+    let operationName: String
+    let made: MadeInstances
+    let work: [@MainActor @Sendable () -> Void]
+
+    /// Database queue, once what was read is committed: what to post for the main actor.
+    func item() -> FinishedWrites.Item {
+        let keepMade = made.handOver()
+        let work = self.work
+        let patchAll: AfterCommitWork = {
+            keepMade()
+            for item in work { item() }
+        }
+        return .committed(change, operation: operationName, afterCommit: patchAll)
     }
 }
 

@@ -4,8 +4,11 @@ extension TypeBinding {
     /// they hold now as their snapshots, and returns the main-actor work that patches the
     /// instances (see ``mergeOutsideChanges(fresh:before:gone:)``) and returns the IDs it patched
     /// or dropped. A type that keeps every instance (`cachePermanently`) also reads the rows it
-    /// did not know yet.
-    func outsideChangeWork(ids: [QSAnyID], in context: QueueContext) throws -> @MainActor @Sendable () -> [QSAnyID] {
+    /// did not know yet. With a write transaction's `tracker`, the snapshots replaced and the
+    /// rows found gone are undone if that transaction rolls back.
+    func outsideChangeWork(
+        ids: [QSAnyID], in context: QueueContext, tracker: ChangeTracker?
+    ) throws -> @MainActor @Sendable () -> [QSAnyID] {
         guard cachePolicy != .none, !ids.isEmpty else { return { [] } }
         let known = context.state.knownRows(of: self)
         let held = known.knownIDs(among: ids)
@@ -40,7 +43,12 @@ extension TypeBinding {
         }
         known.setSnapshots(snapshots, of: ids)
         let gone = held.filter { !found.contains($0) }
-        known.remove(gone)
+        if let tracker {
+            tracker.recordReread(ids, in: known)
+            tracker.recordRemoval(gone, from: known)
+        } else {
+            known.remove(gone)
+        }
 
         var beforeByID: [QSAnyID: RowSnapshot] = [:]
         for (id, snapshot) in zip(held, before) { beforeByID[id] = snapshot }

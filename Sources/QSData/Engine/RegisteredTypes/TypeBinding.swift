@@ -25,8 +25,8 @@ protocol AnyTypeBinding: AnyObject, Sendable {
     func restoreCachedInstances(ids: [QSAnyID], stamp: UInt64, in context: QueueContext) throws -> @MainActor @Sendable () -> [QSAnyID]
 
     /// Re-reads the rows of `ids` another writer changed, and returns the main-actor work that
-    /// patches the instances kept for them (see ``TypeBinding/outsideChangeWork(ids:in:)``).
-    func outsideChangeWork(ids: [QSAnyID], in context: QueueContext) throws -> @MainActor @Sendable () -> [QSAnyID]
+    /// patches the instances kept for them (see ``TypeBinding/outsideChangeWork(ids:in:tracker:)``).
+    func outsideChangeWork(ids: [QSAnyID], in context: QueueContext, tracker: ChangeTracker?) throws -> @MainActor @Sendable () -> [QSAnyID]
 
     // MARK: Main actor
 

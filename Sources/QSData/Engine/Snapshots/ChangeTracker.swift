@@ -17,6 +17,9 @@ final class ChangeTracker {
     /// The value-type rows this transaction made known (see ``KnownValueRows``), by table, to
     /// forget if it rolls back.
     private var madeKnown: [String: [QSAnyID]] = [:]
+    /// The instances reads in this transaction made (reading the app's own SQL back), which the
+    /// queue's tables let go of if it rolls back.
+    private var made: [MadeInstances] = []
 
     init(state: QueueState) {
         self.state = state
@@ -93,6 +96,23 @@ final class ChangeTracker {
         }
     }
 
+    /// Records that a read in this transaction replaced the snapshots of `ids` in `rows`.
+    func recordReread(_ ids: [QSAnyID], in rows: KnownRows) {
+        guard !ids.isEmpty else { return }
+        touched.append((rows, ids))
+    }
+
+    /// Takes the rows `ids`, which a read in this transaction found gone, out of `rows`.
+    func recordRemoval(_ ids: [QSAnyID], from rows: KnownRows) {
+        guard !ids.isEmpty else { return }
+        deleted.append((rows, rows.removeReturningInstances(ids)))
+    }
+
+    /// Records the instances a read in this transaction made.
+    func recordMade(_ instances: MadeInstances) {
+        made.append(instances)
+    }
+
     /// Drops the snapshots of `ids` (for instance parents whose lookup rows a delete removed):
     /// their next save checks the database.
     func forgetSnapshots(of ids: [QSAnyID], bindings: [any AnyTypeBinding]) {
@@ -112,9 +132,11 @@ final class ChangeTracker {
         for (table, ids) in madeKnown {
             state.knownValueRows.remove(ids, from: table)
         }
+        for instances in made { instances.forget(in: state) }
         touched = []
         deleted = []
         madeKnown = [:]
+        made = []
     }
 
     /// The positions of the columns whose value differs from the snapshot's.

@@ -47,6 +47,7 @@ struct WriteTransaction: Sendable {
             // Holding the write lock now: what other connections committed is read first, so
             // the writes below start from it and the store's log entries follow theirs.
             try state.catchUpWithOtherConnections()
+            open.positionBeforeAppSQL = state.changeLog?.position
             state.snapshotTrust.noticeChanges(on: connection)
             for write in writes {
                 var change = QSChange(source: write.source)
@@ -73,18 +74,18 @@ struct WriteTransaction: Sendable {
             if open.failure == nil {
                 do {
                     guard !abandoned else { throw WriteAbandoned() }
-                    let appSQLChanges = try readAppSQLChanges(state)
+                    let appSQLChanges = try readAppSQLChanges(state, tracker: open.writer?.tracker)
                     try state.changeLog?.writeEntries(for: open.committed.map(\.change), on: state.connection)
                     try state.commitHook?(state.connection, source)
                     try state.connection.execute("COMMIT")
                     state.changeLog?.didCommit()
-                    open.appSQLChanges = appSQLChanges
+                    open.appSQLChanges = appSQLChanges?.item()
                 } catch {
                     open.failure = error
-                    rollBack(state)
+                    rollBack(state, positionBeforeAppSQL: open.positionBeforeAppSQL)
                 }
             } else {
-                rollBack(state)
+                rollBack(state, positionBeforeAppSQL: open.positionBeforeAppSQL)
             }
         }
         open.watchQuiet?.end()
@@ -133,11 +134,12 @@ struct WriteTransaction: Sendable {
     }
 
     /// What the app's own SQL in this transaction changed, read from the entries the change log's
-    /// triggers wrote for it, before the store writes its own.
-    private func readAppSQLChanges(_ state: QueueState) throws -> FinishedWrites.Item? {
+    /// triggers wrote for it, before the store writes its own. Should the transaction still roll
+    /// back, `tracker` undoes what the read changed in the queue's tables.
+    private func readAppSQLChanges(_ state: QueueState, tracker: ChangeTracker?) throws -> OutsideChangesRead? {
         guard let log = state.changeLog, log.appSQLRan else { return nil }
         log.appSQLRan = false
-        return try state.outsideChanges?.read(state, origin: .appSQL, source: source)
+        return try state.outsideChanges?.read(state, origin: .appSQL, source: source, tracker: tracker)
     }
 
     /// Where the transaction's writes came from: sync when any write merged values from sync.
@@ -145,8 +147,10 @@ struct WriteTransaction: Sendable {
         writes.contains { $0.source == .sync } ? .sync : .app
     }
 
-    private func rollBack(_ state: QueueState) {
-        state.changeLog?.didRollBack()
+    private func rollBack(_ state: QueueState, positionBeforeAppSQL: Int64?) {
+        // The entries the app's SQL logged roll back too, and their numbers will be used again
+        // by the next writer: the store's position goes back to before them.
+        state.changeLog?.didRollBack(restoringPosition: positionBeforeAppSQL)
         rollBack(state.connection)
     }
 
@@ -170,6 +174,9 @@ final class OpenTransaction {
     var committed: [(change: QSChange, operation: String, afterCommit: AfterCommitWork?)] = []
     /// What the app's own SQL in the transaction changed, posted after its commit.
     var appSQLChanges: FinishedWrites.Item?
+    /// The change log's position once other writers' entries were read, before any the
+    /// transaction's own SQL logged: where the store's position goes back to on a rollback.
+    var positionBeforeAppSQL: Int64?
     var failure: (any Error)?
     /// The file watcher held quiet from `BEGIN` to the end of `COMMIT` or `ROLLBACK`.
     var watchQuiet: OwnWriteQuiet?
