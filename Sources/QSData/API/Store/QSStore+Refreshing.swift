@@ -27,13 +27,18 @@ extension QSStore {
         try checkOpen()
         let binding = try registry.binding(for: type)
         let registry = self.registry
-        let (patch, keepMade) = try await database.perform { state in
+        let (patch, keepMade, read) = try await database.perform { state in
             let context = QueueContext(state: state, registry: registry)
-            let patch = try context.forgettingMadeInstancesOnFailure { try binding.outsideChangeWork(ids: ids, in: context, tracker: nil) }
-            return (patch, context.made.handOver())
+            let read = state.replacedSnapshots.nextRead()
+            let patch = try context.forgettingMadeInstancesOnFailure {
+                try binding.outsideChangeWork(ids: ids, in: context, read: read, tracker: nil)
+            }
+            return (patch, context.made.handOver(), read)
         }
         keepMade()
         changeCenter.deliverFinishedWork()
-        return patch().compactMap { Object.UniqueID(anyID: $0) }
+        let patched = patch().compactMap { Object.UniqueID(anyID: $0) }
+        registry.outsideReadsMerged.merged(read)
+        return patched
     }
 }

@@ -22,6 +22,10 @@ extension QSStore {
     /// can't take them (its `update(from:)` throws), the save throws that error before any SQL
     /// runs, and those patched before it take back the values they held.
     ///
+    /// Another writer's change to a row (another process, another connection, the app's own raw
+    /// SQL) that the store had not read when the app saved an instance of it is kept: the save
+    /// writes only the columns the app changed, and the instance then shows both.
+    ///
     /// - Parameters:
     ///   - objects: The objects to save, all of one type.
     ///   - source: Who made the change, reported to observers: the app (the default) or sync.
@@ -41,22 +45,27 @@ extension QSStore {
         let encoder = SaveEncoder(registry: registry, stamp: stamp, skipsUnchanged: skipsUnchanged)
         guard objects.count > SaveEncoder.largeSaveThreshold else {
             let (groups, touches) = try encoder.encode(objects, binding: binding)
-            return submitWrite(operation, source: source, touches: touches) { writer, change in
+            let marksInFlight = groups.contains { !$0.markedColumns.isEmpty }
+            return submitWrite(operation, source: source, touches: touches) { [registry] writer, change in
                 try writer.save(groups, into: &change)
                 try alongside?(writer.connection)
-                return nil
+                guard marksInFlight else { return nil }
+                return { @MainActor @Sendable in registry.forgetMarkedInFlight(upTo: stamp) }
             }
         }
         // A large save is encoded a few chunks per main-actor turn; its write takes each chunk as
         // it is encoded, and everything handed to the queue after the save waits behind it.
         let encoding = try encoder.beginEncoding(objects, binding: binding)
         largeSavesBeingEncoded.append(encoding)
-        return submitWrite(operation, source: source, touches: encoding.touches, largeSave: encoding) { writer, change in
+        return submitWrite(operation, source: source, touches: encoding.touches, largeSave: encoding) { [registry] writer, change in
+            var marksInFlight = false
             while let groups = try encoding.nextChunk() {
                 try writer.save(groups, into: &change)
+                marksInFlight = marksInFlight || groups.contains { !$0.markedColumns.isEmpty }
             }
             try alongside?(writer.connection)
-            return nil
+            guard marksInFlight else { return nil }
+            return { @MainActor @Sendable in registry.forgetMarkedInFlight(upTo: stamp) }
         }
     }
 

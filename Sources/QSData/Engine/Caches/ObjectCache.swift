@@ -26,6 +26,10 @@ final class ObjectCache<Object: QSDataObject> {
     /// restore, reaching the main actor after them, leaves those columns as they are. Emptied
     /// whenever every write has settled (no such patch is left to come).
     @exclusivity(unchecked) private var columnsSetByID: [ColumnOfRow: UInt64] = [:]
+    /// The columns held instances marked (see ``QSChangeTrackingObject``) and handed to saves
+    /// that have not committed yet, with the stamp of the last such save: a read of another
+    /// writer's change made before that save wrote them leaves them as the app set them.
+    @exclusivity(unchecked) private var columnsMarkedInFlight: [QSAnyID: (stamp: UInt64, columns: [Int])] = [:]
 
     private struct ColumnOfRow: Hashable {
         let id: QSAnyID
@@ -157,10 +161,28 @@ final class ObjectCache<Object: QSDataObject> {
         return setAt > stamp
     }
 
+    /// Notes that the save `stamp` took the marked `columns` of the instance for `id`.
+    func noteMarkedInFlight(_ columns: [Int], of id: QSAnyID, stamp: UInt64) {
+        let earlier = columnsMarkedInFlight[id]?.columns ?? []
+        columnsMarkedInFlight[id] = (stamp, earlier.isEmpty ? columns : Array(Set(earlier + columns)))
+    }
+
+    /// The columns of the instance for `id` that saves not committed yet are writing.
+    func columnsMarkedInFlight(of id: QSAnyID) -> [Int] {
+        columnsMarkedInFlight.isEmpty ? [] : columnsMarkedInFlight[id]?.columns ?? []
+    }
+
+    /// The save `stamp` committed or rolled back: what it and earlier saves took is no longer in flight.
+    func forgetMarkedInFlight(upTo stamp: UInt64) {
+        guard !columnsMarkedInFlight.isEmpty else { return }
+        columnsMarkedInFlight = columnsMarkedInFlight.filter { $0.value.stamp > stamp }
+    }
+
     /// Every write has settled: no earlier write's patch or restore is left to come, so neither
     /// the columns bulk updates set nor the stamps of saves are needed any more.
     func forgetWriteTimings() {
         if !columnsSetByID.isEmpty { columnsSetByID = [:] }
+        if !columnsMarkedInFlight.isEmpty { columnsMarkedInFlight = [:] }
         table.forgetSaveStamps()
     }
 

@@ -181,10 +181,12 @@ final class ChangeLog {
     }
 
     /// The transaction of ``writeEntries(for:on:)`` rolled back: its entries never were, nor were
-    /// those its own SQL logged, read past since `position`.
-    func didRollBack(restoringPosition position: Int64?) {
+    /// those its own SQL logged, read past since `position`. With `lookAgain`, the next look
+    /// reads the log whether or not another connection committed since.
+    func didRollBack(restoringPosition position: Int64?, lookAgain: Bool) {
         positionAfterCommit = nil
         if let position { self.position = position }
+        if lookAgain { dataVersion = nil }
     }
 
     /// Records the store's position (or `seq`), so that pruning keeps what it has not read.

@@ -29,17 +29,42 @@ struct OutsideChanges {
     func read(
         _ state: QueueState, origin: QSChange.Origin, source: QSChangeSource = .app, tracker: ChangeTracker? = nil
     ) throws -> OutsideChangesRead? {
+        guard let entries = try readEntries(state) else { return nil }
+        return try rereadRows(named: entries, state, origin: origin, source: source, tracker: tracker)
+    }
+
+    /// Database queue: the entries other connections committed since the store last looked,
+    /// read when any did (the position moves past them); nil when there are none. A write
+    /// transaction reads them as it begins and their rows once its writes are done.
+    func entriesOfOtherConnections(_ state: QueueState) throws -> NewLogEntries? {
+        guard let log = state.changeLog, try log.hasOutsideCommits(on: state.connection) else { return nil }
+        return try readEntries(state)
+    }
+
+    /// Database queue: the entries after the store's position (which moves past them); nil
+    /// when there are none.
+    private func readEntries(_ state: QueueState) throws -> NewLogEntries? {
         guard let log = state.changeLog else { return nil }
         let (entries, missed) = try log.readNewEntries(on: state.connection)
         guard !entries.isEmpty || missed else { return nil }
+        return NewLogEntries(entries: entries, missed: missed)
+    }
+
+    /// Database queue: re-reads the rows `new` names, for the instances held, and returns what
+    /// changed (see ``read(_:origin:source:tracker:)``).
+    func rereadRows(
+        named new: NewLogEntries, _ state: QueueState, origin: QSChange.Origin, source: QSChangeSource = .app, tracker: ChangeTracker?
+    ) throws -> OutsideChangesRead {
+        let (entries, missed) = (new.entries, new.missed)
         // The store's snapshots of the changed rows are replaced below; a fetch may no longer
         // keep the snapshot of a dead instance it finds either.
         state.snapshotTrust.distrustAll()
         let context = QueueContext(state: state, registry: registry)
+        let read = state.replacedSnapshots.nextRead()
         var change = QSChange(source: source)
         change.origin = origin
         var work: [@MainActor @Sendable () -> Void] = []
-        let touched = missed ? everyKnownRow(in: state, log: log) : Self.rowsByTable(entries)
+        let touched = missed ? everyKnownRow(in: state) : Self.rowsByTable(entries)
         change.mayOmitRows = missed
         for (table, rows) in touched.sorted(by: { $0.key < $1.key }) {
             for binding in registry.bindings(onTable: table) {
@@ -50,14 +75,16 @@ struct OutsideChanges {
                 change.record(\.updatedList, updated, of: name)
                 change.record(\.deletedList, deleted, of: name)
                 let patch = try context.forgettingMadeInstancesOnFailure {
-                    try binding.outsideChangeWork(ids: inserted + updated + deleted, in: context, tracker: tracker)
+                    try binding.outsideChangeWork(ids: inserted + updated + deleted, in: context, read: read, tracker: tracker)
                 }
                 work.append { _ = patch() }
                 if !deleted.isEmpty { work.append(dropDeletedChildren(Set(deleted), of: name)) }
             }
         }
         tracker?.recordMade(context.made)
-        return OutsideChangesRead(change: change, operationName: origin.operationName, made: context.made, work: work)
+        return OutsideChangesRead(
+            change: change, operationName: origin.operationName, made: context.made, work: work, read: read,
+            merged: registry.outsideReadsMerged)
     }
 
     /// Each table's rows, by what happened to them over all the entries: a row inserted and then
@@ -71,9 +98,9 @@ struct OutsideChanges {
     }
 
     /// Everything the store keeps, as updated: what it reads when it missed entries.
-    private func everyKnownRow(in state: QueueState, log: ChangeLog) -> [String: TouchedRows] {
+    private func everyKnownRow(in state: QueueState) -> [String: TouchedRows] {
         var tables: [String: TouchedRows] = [:]
-        for table in log.typesByTable.keys {
+        for table in state.changeLog?.typesByTable.keys ?? [:].keys {
             let bindings = registry.bindings(onTable: table).filter(\.cachesInstances)
             tables[table] = TouchedRows(updated: bindings.flatMap { state.knownRows(of: $0).allIDs })
         }
@@ -93,6 +120,13 @@ struct OutsideChanges {
     }
 }
 
+/// Entries of the change log read after the store's position: `missed` when some it had not
+/// read were removed (everything held must then be read again).
+struct NewLogEntries {
+    let entries: [ChangeLogEntry]
+    let missed: Bool
+}
+
 /// What a read of the change log found: the change observers hear, the instances it made, and
 /// the main-actor work that brings the instances held in step.
 struct OutsideChangesRead {
@@ -100,14 +134,18 @@ struct OutsideChangesRead {
     let operationName: String
     let made: MadeInstances
     let work: [@MainActor @Sendable () -> Void]
+    /// The read's number (see ``ReplacedSnapshots``), and the main actor's count of reads merged.
+    let read: UInt64
+    let merged: OutsideReadsMerged
 
     /// Database queue, once what was read is committed: what to post for the main actor.
     func item() -> FinishedWrites.Item {
         let keepMade = made.handOver()
-        let work = self.work
+        let (work, read, merged) = (self.work, self.read, self.merged)
         let patchAll: AfterCommitWork = {
             keepMade()
             for item in work { item() }
+            merged.merged(read)
         }
         return .committed(change, operation: operationName, afterCommit: patchAll)
     }

@@ -4,10 +4,10 @@ extension TypeBinding {
     /// they hold now as their snapshots, and returns the main-actor work that patches the
     /// instances (see ``mergeOutsideChanges(fresh:before:gone:)``) and returns the IDs it patched
     /// or dropped. A type that keeps every instance (`cachePermanently`) also reads the rows it
-    /// did not know yet. With a write transaction's `tracker`, the snapshots replaced and the
+    /// did not know yet. `read` numbers the read (see ``ReplacedSnapshots``). With a write transaction's `tracker`, the snapshots replaced and the
     /// rows found gone are undone if that transaction rolls back.
     func outsideChangeWork(
-        ids: [QSAnyID], in context: QueueContext, tracker: ChangeTracker?
+        ids: [QSAnyID], in context: QueueContext, read: UInt64, tracker: ChangeTracker?
     ) throws -> @MainActor @Sendable () -> [QSAnyID] {
         guard cachePolicy != .none, !ids.isEmpty else { return { [] } }
         let known = context.state.knownRows(of: self)
@@ -19,6 +19,7 @@ extension TypeBinding {
         }
         guard !held.isEmpty else { return { [] } }
         let before = known.snapshots(for: held, isKnownMissing: held.map { _ in false })
+        if !tracksChanges { context.state.replacedSnapshots.keep(before, of: held, binding: self, replacedBy: read) }
         var request = FetchRequest.ids(held)
         request.bypassesCache = true
         let fresh = try fetch(request, in: context)
@@ -75,8 +76,10 @@ extension TypeBinding {
                 let held = try encoder.finish().values
                 var values = stored
                 if let changeMarks {
-                    for index in changeMarks.markedColumns(of: current, layout: layout) {
-                        values[index] = held[index]  // an unsaved edit in memory wins
+                    // An unsaved edit in memory wins, and so does one a save took that was not
+                    // written when the row was read.
+                    for index in changeMarks.markedColumns(of: current, layout: layout).union(cache.columnsMarkedInFlight(of: id)) {
+                        values[index] = held[index]
                     }
                 } else if let known = before[id]?.values, known.count == held.count {
                     for index in values.indices where held[index] != known[index] {

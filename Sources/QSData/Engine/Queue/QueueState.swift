@@ -7,6 +7,9 @@
 final class QueueState {
     let connection: SQLiteConnection
     let snapshotTrust = SnapshotTrust()
+    /// The snapshots reads of other writers' changes replaced, for saves encoded before those
+    /// reads reached the main actor.
+    let replacedSnapshots = ReplacedSnapshots()
     /// A bulk update's transaction, between its `UPDATE` and its commit (see
     /// ``WriteTransaction/begin(on:)``).
     var openTransaction: OpenTransaction?

@@ -25,8 +25,8 @@ protocol AnyTypeBinding: AnyObject, Sendable {
     func restoreCachedInstances(ids: [QSAnyID], stamp: UInt64, in context: QueueContext) throws -> @MainActor @Sendable () -> [QSAnyID]
 
     /// Re-reads the rows of `ids` another writer changed, and returns the main-actor work that
-    /// patches the instances kept for them (see ``TypeBinding/outsideChangeWork(ids:in:tracker:)``).
-    func outsideChangeWork(ids: [QSAnyID], in context: QueueContext, tracker: ChangeTracker?) throws -> @MainActor @Sendable () -> [QSAnyID]
+    /// patches the instances kept for them (see ``TypeBinding/outsideChangeWork(ids:in:read:tracker:)``).
+    func outsideChangeWork(ids: [QSAnyID], in context: QueueContext, read: UInt64, tracker: ChangeTracker?) throws -> @MainActor @Sendable () -> [QSAnyID]
 
     // MARK: Main actor
 
@@ -78,6 +78,13 @@ protocol AnyTypeBinding: AnyObject, Sendable {
     /// Every write has settled: forgets which columns bulk updates by uniqueIDs set, and which
     /// saves gave held instances their values (see ``ObjectCache/forgetWriteTimings()``).
     @MainActor func forgetWriteTimings()
+
+    /// Notes the columns the instances of `ids` marked for the save `stamp` (see
+    /// ``ObjectCache/noteMarkedInFlight(_:of:stamp:)``).
+    @MainActor func noteMarkedInFlight(_ columns: [[Int]], of ids: [QSAnyID], stamp: UInt64)
+
+    /// The save `stamp` ended (see ``ObjectCache/forgetMarkedInFlight(upTo:)``).
+    @MainActor func forgetMarkedInFlight(upTo stamp: UInt64)
 
     /// The instances held for `ids`, in order (nil where none is): asked by a read on a reader
     /// connection (see ``HeldOnMainActor``).
@@ -220,6 +227,16 @@ final class TypeBinding<Object: QSDataObject>: AnyTypeBinding, @unchecked Sendab
 
     @MainActor func takeKnownRowsNotes() -> KnownRowsNotes? {
         cache.takeNotes()
+    }
+
+    @MainActor func noteMarkedInFlight(_ columns: [[Int]], of ids: [QSAnyID], stamp: UInt64) {
+        for (id, marked) in zip(ids, columns) where !marked.isEmpty {
+            cache.noteMarkedInFlight(marked, of: id, stamp: stamp)
+        }
+    }
+
+    @MainActor func forgetMarkedInFlight(upTo stamp: UInt64) {
+        cache.forgetMarkedInFlight(upTo: stamp)
     }
 
     @MainActor func forgetWriteTimings() {

@@ -15,6 +15,8 @@ final class TypeRegistry: Sendable {
     /// The names of the types whose relationships lead, directly or through other types, back to
     /// rows of their own type (a step listing steps).
     private let selfReachingNames: Set<String>
+    /// How many reads of other writers' changes the main actor has merged, for the saves it encodes.
+    let outsideReadsMerged = OutsideReadsMerged()
 
     /// - Parameter model: every type of the data model, registered or not: a delete cleans the
     ///   lookup tables of all of them.
@@ -99,8 +101,14 @@ final class TypeRegistry: Sendable {
         return taken.isEmpty ? nil : taken
     }
 
+    /// The save `stamp` committed: the marks it took are written (see
+    /// ``ObjectCache/forgetMarkedInFlight(upTo:)``).
+    @MainActor func forgetMarkedInFlight(upTo stamp: UInt64) {
+        for binding in cachingBindings where binding.tracksChanges { binding.forgetMarkedInFlight(upTo: stamp) }
+    }
+
     /// Every write has settled: the caches forget which columns bulk updates by uniqueIDs set,
-    /// and which saves gave their instances their values.
+    /// which saves gave their instances their values, and which marks saves took.
     @MainActor
     func forgetWriteTimings() {
         for binding in cachingBindings { binding.forgetWriteTimings() }

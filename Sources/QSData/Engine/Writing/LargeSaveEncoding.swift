@@ -33,8 +33,8 @@ final class LargeSaveEncoding: @unchecked Sendable {
     private var failure: (any Error)?
     private var stopAsked = false
 
-    init(stamp: UInt64, skipsUnchanged: Bool) {
-        batch = SaveBatch(stamp: stamp, skipsUnchanged: skipsUnchanged)
+    init(stamp: UInt64, skipsUnchanged: Bool, outsideReadsMerged: UInt64) {
+        batch = SaveBatch(stamp: stamp, skipsUnchanged: skipsUnchanged, outsideReadsMerged: outsideReadsMerged)
         touches = MemoryTouches(stamp: stamp)
     }
 

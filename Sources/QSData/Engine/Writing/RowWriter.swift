@@ -45,6 +45,12 @@ struct RowWriter {
         tracker.recordSaving(group.ids, of: binding)
         var recorded = RecordedSnapshots(expecting: group.ids.count, idsRepeat: group.repeatsIDs)
         let epoch = state.snapshotTrust.epoch
+        // Saves reach the queue in the order the main actor encoded them: none from now on was
+        // encoded before this one, so none compares with what it held before earlier reads.
+        let replaced = state.replacedSnapshots
+        replaced.forget(upTo: group.outsideReadsMerged)
+        let comparesWithReplaced = !replaced.isEmpty && !binding.tracksChanges
+        var comparedWithReplaced: [QSAnyID] = []
         let isNewValueRow = tracker.recordExisting(group, in: writing.table)
         let insertedAhead = try insertRowsAhead(of: group, storedSnapshots: storedSnapshots, isNewValueRow: isNewValueRow, statements: statements)
         for (offset, row) in group.rows.enumerated() {
@@ -63,8 +69,13 @@ struct RowWriter {
             }
             let snapshot = recorded.snapshot(of: id) ?? storedSnapshots[offset]
             let marked = group.markedColumns.isEmpty ? nil : group.markedColumns[offset]
+            // The instance still showed the row as it was before another writer's change the
+            // main actor had not merged yet: what the app changed is what differs from that.
+            let shown = comparesWithReplaced && snapshot != nil
+                ? replaced.snapshot(of: id, binding: binding, encodedAfter: group.outsideReadsMerged) : nil
+            if shown != nil { comparedWithReplaced.append(id) }
             let (isNew, rowChanged) = try writeRow(
-                row.values, of: binding, immutable: writing.immutable, snapshot: snapshot, marked: marked,
+                row.values, of: binding, immutable: writing.immutable, snapshot: shown ?? snapshot, marked: marked,
                 insertedAhead: insertedAhead.outcome(at: offset), statements: statements)
             if isNew {
                 // The usual case of a large save: the encoded row is the new row's snapshot.
@@ -83,6 +94,9 @@ struct RowWriter {
         // The lookup rows the group inserts, in a few statements, before any other type's rows.
         try lookupWriters.writePending()
         tracker.record(consume recorded, of: binding)
+        // Those rows hold the other writer's values in the columns the app left alone: what the
+        // row holds is read again at its next save.
+        if !comparedWithReplaced.isEmpty { tracker.forgetSnapshots(of: comparedWithReplaced, bindings: [binding]) }
         for name in writing.typeNames {
             change.record(\.insertedList, inserted, of: name)
             change.record(\.updatedList, updated, of: name)

@@ -74,12 +74,12 @@ struct SaveBatch {
         }
 
         /// The rows so far, ready to travel to the database queue.
-        var finished: SaveGroup {
+        func finished(outsideReadsMerged: UInt64) -> SaveGroup {
             SaveGroup(
                 // Whether an ID comes twice: an object listed twice, or saved both itself and as
                 // the child of another. Looked for once, over the finished list.
                 binding: binding, ids: ids, rows: rows, repeatsIDs: ids.repeatsAnID, reachedThroughParent: reachedThroughParent,
-                markedColumns: markedColumns, instances: ObjectsInTransit(value: instances))
+                markedColumns: markedColumns, instances: ObjectsInTransit(value: instances), outsideReadsMerged: outsideReadsMerged)
         }
 
         /// Forgets the rows handed over.
@@ -119,9 +119,14 @@ struct SaveBatch {
     /// after it (see ``ObjectCache/markValuesSaved(_:stamp:)``).
     var stampToMark: UInt64? { skipsUnchanged ? nil : stamp }
 
-    init(stamp: UInt64, skipsUnchanged: Bool) {
+    /// How many reads of other writers' changes the main actor had merged when the save began
+    /// (see ``ReplacedSnapshots``).
+    let outsideReadsMerged: UInt64
+
+    init(stamp: UInt64, skipsUnchanged: Bool, outsideReadsMerged: UInt64) {
         self.stamp = stamp
         self.skipsUnchanged = skipsUnchanged
+        self.outsideReadsMerged = outsideReadsMerged
     }
     private var groupIndexByBinding: [ObjectIdentifier: Int] = [:]
     /// The change marks taken from instances since the rows were last handed over: given back
@@ -229,7 +234,7 @@ struct SaveBatch {
 
     /// The finished rows, ready to travel to the database queue.
     var finished: [SaveGroup] {
-        groups.map(\.finished)
+        groups.map { $0.finished(outsideReadsMerged: outsideReadsMerged) }
     }
 
     /// Forgets the rows encoded so far (once ``finished`` handed them over), remembering which
@@ -261,11 +266,15 @@ struct SaveGroup: Sendable {
     let markedColumns: [[Int]]
     /// Per row, for a type that keeps instances, the instance saved (see ``SaveBatch/Group``).
     private let transit: ObjectsInTransit<[Instance?]>
+    /// How many reads of other writers' changes the main actor had merged when the save began:
+    /// a row a later read changed is compared with what it held before (see ``ReplacedSnapshots``).
+    let outsideReadsMerged: UInt64
 
     init(
         binding: any AnyTypeBinding, ids: [QSAnyID], rows: [RowSnapshot], repeatsIDs: Bool, reachedThroughParent: [Bool],
-        markedColumns: [[Int]], instances: ObjectsInTransit<[Instance?]>
+        markedColumns: [[Int]], instances: ObjectsInTransit<[Instance?]>, outsideReadsMerged: UInt64
     ) {
+        self.outsideReadsMerged = outsideReadsMerged
         self.binding = binding
         self.ids = ids
         self.rows = rows

@@ -28,7 +28,7 @@ struct SaveEncoder {
 
     /// Encodes `objects` at once; returns their rows and what the save changed in memory.
     func encode<Object>(_ objects: [Object], binding: TypeBinding<Object>) throws -> (groups: [SaveGroup], touches: MemoryTouches) {
-        var batch = SaveBatch(stamp: stamp, skipsUnchanged: skipsUnchanged)
+        var batch = SaveBatch(stamp: stamp, skipsUnchanged: skipsUnchanged, outsideReadsMerged: registry.outsideReadsMerged.count)
         do {
             try binding.encode(objects, in: 0 ..< objects.count, into: &batch, registry: registry)
             let groups = batch.finished
@@ -36,6 +36,7 @@ struct SaveEncoder {
             try patchSiblings(of: groups, touches: touches)
             batch.keepEncodedInstances()
             batch.handedOver()
+            noteMarksInFlight(groups)
             return (groups, touches)
         } catch {
             batch.putBackTakenMarks()
@@ -48,7 +49,7 @@ struct SaveEncoder {
     /// Stops early when the write has failed; ``LargeSaveEncoding/encodeRestNow()`` encodes
     /// whatever is left at once.
     func beginEncoding<Object>(_ objects: [Object], binding: TypeBinding<Object>) throws -> LargeSaveEncoding {
-        let encoding = LargeSaveEncoding(stamp: stamp, skipsUnchanged: skipsUnchanged)
+        let encoding = LargeSaveEncoding(stamp: stamp, skipsUnchanged: skipsUnchanged, outsideReadsMerged: registry.outsideReadsMerged.count)
         binding.cache.reserveCapacity(adding: objects.count)
         try encodeChunk(of: objects, from: 0, binding: binding, into: encoding)
         encoding.nextStart = Self.chunkSize
@@ -109,9 +110,18 @@ struct SaveEncoder {
             encoding.batch.startNextChunk()
             encoding.add(groups)
             encoding.batch.handedOver()
+            noteMarksInFlight(groups)
         } catch {
             encoding.batch.putBackTakenMarks()
             throw error
+        }
+    }
+
+    /// The marks the save took are in flight until it commits (see
+    /// ``ObjectCache/noteMarkedInFlight(_:of:stamp:)``).
+    private func noteMarksInFlight(_ groups: [SaveGroup]) {
+        for group in groups where !group.markedColumns.isEmpty {
+            group.binding.noteMarkedInFlight(group.markedColumns, of: group.ids, stamp: stamp)
         }
     }
 

@@ -44,9 +44,13 @@ struct WriteTransaction: Sendable {
             try connection.execute("BEGIN IMMEDIATE")
             open.watchQuiet = state.fileWatcher?.quietDuringOwnWrite()
             state.changeLog?.appSQLRan = false
-            // Holding the write lock now: what other connections committed is read first, so
-            // the writes below start from it and the store's log entries follow theirs.
-            try state.catchUpWithOtherConnections()
+            // Holding the write lock now: the entries other connections committed are read
+            // first, so that the store's own entries follow theirs. The rows they name are read
+            // once the writes below are done: a save the app encoded before the store knew of
+            // those commits compares with what the store knew then, and so writes only what the
+            // app changed, and the instances are patched to the rows as the transaction leaves them.
+            open.positionAtBegin = state.changeLog?.position
+            open.outsideEntries = try state.outsideChanges?.entriesOfOtherConnections(state)
             open.positionBeforeAppSQL = state.changeLog?.position
             state.snapshotTrust.noticeChanges(on: connection)
             for write in writes {
@@ -63,9 +67,11 @@ struct WriteTransaction: Sendable {
     }
 
     private func finish(_ open: OpenTransaction, on state: QueueState?, abandoned: Bool) {
-        guard let state, state.changeLog?.appSQLRan == true else { return finishPosting(open, on: state, abandoned: abandoned) }
-        // The app's SQL in the transaction is read back for the instances held, including those
-        // reads on readers made while it ran.
+        guard let state, state.changeLog?.appSQLRan == true || open.outsideEntries != nil else {
+            return finishPosting(open, on: state, abandoned: abandoned)
+        }
+        // Other connections' rows and the app's SQL in the transaction are read back for the
+        // instances held, including those reads on readers made while it ran.
         state.withReadAdoptionsTaken { finishPosting(open, on: state, abandoned: abandoned) }
     }
 
@@ -74,23 +80,29 @@ struct WriteTransaction: Sendable {
             if open.failure == nil {
                 do {
                     guard !abandoned else { throw WriteAbandoned() }
+                    let outsideChanges = try open.outsideEntries.flatMap {
+                        try state.outsideChanges?.rereadRows(named: $0, state, origin: .otherConnection, tracker: open.writer?.tracker)
+                    }
                     let appSQLChanges = try readAppSQLChanges(state, tracker: open.writer?.tracker)
                     try state.changeLog?.writeEntries(for: open.committed.map(\.change), on: state.connection)
                     try state.commitHook?(state.connection, source)
                     try state.connection.execute("COMMIT")
                     state.changeLog?.didCommit()
+                    open.outsideChanges = outsideChanges?.item()
                     open.appSQLChanges = appSQLChanges?.item()
                 } catch {
                     open.failure = error
-                    rollBack(state, positionBeforeAppSQL: open.positionBeforeAppSQL)
+                    rollBack(state, open: open)
                 }
             } else {
-                rollBack(state, positionBeforeAppSQL: open.positionBeforeAppSQL)
+                rollBack(state, open: open)
             }
         }
         open.watchQuiet?.end()
         guard let underlying = open.failure else {
             if let state { state.snapshotTrust.explainCommit(on: state.connection) }
+            // Other connections committed before this transaction began: heard first.
+            if let outsideChanges = open.outsideChanges { finishedWrites.post(outsideChanges) }
             for (change, operation, afterCommit) in open.committed {
                 finishedWrites.post(.committed(change, operation: operation, afterCommit: afterCommit))
             }
@@ -147,10 +159,14 @@ struct WriteTransaction: Sendable {
         writes.contains { $0.source == .sync } ? .sync : .app
     }
 
-    private func rollBack(_ state: QueueState, positionBeforeAppSQL: Int64?) {
+    private func rollBack(_ state: QueueState, open: OpenTransaction) {
         // The entries the app's SQL logged roll back too, and their numbers will be used again
-        // by the next writer: the store's position goes back to before them.
-        state.changeLog?.didRollBack(restoringPosition: positionBeforeAppSQL)
+        // by the next writer: the store's position goes back to before them. Other connections'
+        // entries, read as the transaction began, stay, but the rows they name were not read
+        // for the main actor: the position goes back before them too, for the next look to
+        // read them again.
+        let readOthers = open.outsideEntries != nil
+        state.changeLog?.didRollBack(restoringPosition: readOthers ? open.positionAtBegin : open.positionBeforeAppSQL, lookAgain: readOthers)
         rollBack(state.connection)
     }
 
@@ -174,6 +190,13 @@ final class OpenTransaction {
     var committed: [(change: QSChange, operation: String, afterCommit: AfterCommitWork?)] = []
     /// What the app's own SQL in the transaction changed, posted after its commit.
     var appSQLChanges: FinishedWrites.Item?
+    /// The entries other connections committed before the transaction began, read as it began;
+    /// the rows they name are read once its writes are done.
+    var outsideEntries: NewLogEntries?
+    /// What those connections changed, posted after the commit, before the transaction's own changes.
+    var outsideChanges: FinishedWrites.Item?
+    /// The change log's position as the transaction began.
+    var positionAtBegin: Int64?
     /// The change log's position once other writers' entries were read, before any the
     /// transaction's own SQL logged: where the store's position goes back to on a rollback.
     var positionBeforeAppSQL: Int64?

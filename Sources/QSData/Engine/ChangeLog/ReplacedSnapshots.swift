@@ -1,0 +1,75 @@
+/// The snapshots that reads of other writers' changes replaced, kept for the saves the app
+/// encoded before the main actor merged those reads into its instances.
+///
+/// A read of another writer's commit replaces the snapshots of the rows it names at once, on the
+/// queue; the main actor merges the new values into its instances later. A save of an instance
+/// that does not mark its changes, encoded in between, still shows the row as it was, and must be
+/// compared with the snapshot as it was: against the new one, every column the other writer
+/// changed would look changed by the app, and the save would write the old values back.
+///
+/// Each read is numbered. A save carries the number of the last read the main actor had merged
+/// when it encoded the save (``OutsideReadsMerged``); the queue compares it with the snapshot
+/// from before the first read after that. Database queue only.
+final class ReplacedSnapshots {
+    private struct Replaced {
+        let read: UInt64
+        let snapshot: RowSnapshot
+    }
+
+    private var byType: [ObjectIdentifier: [QSAnyID: [Replaced]]] = [:]
+    /// The number of the last read that replaced snapshots.
+    private(set) var lastRead: UInt64 = 0
+
+    var isEmpty: Bool { byType.isEmpty }
+
+    /// Numbers a new read of other writers' changes.
+    func nextRead() -> UInt64 {
+        lastRead += 1
+        return lastRead
+    }
+
+    /// Keeps `snapshots` (those with values) of the rows `ids` of `binding`'s type, as they were
+    /// before `read` replaced them.
+    func keep(_ snapshots: [RowSnapshot?], of ids: [QSAnyID], binding: any AnyTypeBinding, replacedBy read: UInt64) {
+        var rows = byType[ObjectIdentifier(binding), default: [:]]
+        for (id, snapshot) in zip(ids, snapshots) {
+            guard let snapshot, !snapshot.values.isEmpty else { continue }
+            rows[id, default: []].append(Replaced(read: read, snapshot: snapshot))
+        }
+        if !rows.isEmpty { byType[ObjectIdentifier(binding)] = rows }
+    }
+
+    /// The snapshot of the row `id` that a save encoded once the main actor had merged the reads
+    /// up to `merged` compares with, when a later read replaced it; nil otherwise.
+    func snapshot(of id: QSAnyID, binding: any AnyTypeBinding, encodedAfter merged: UInt64) -> RowSnapshot? {
+        byType[ObjectIdentifier(binding)]?[id]?.first { $0.read > merged }?.snapshot
+    }
+
+    /// Forgets what only saves encoded before the main actor merged the reads up to `merged`
+    /// would compare with: the saves that reach the queue from now on were encoded after.
+    func forget(upTo merged: UInt64) {
+        guard !byType.isEmpty else { return }
+        for (type, rows) in byType {
+            let kept = rows.compactMapValues { replaced in
+                let later = replaced.filter { $0.read > merged }
+                return later.isEmpty ? nil : later
+            }
+            byType[type] = kept.isEmpty ? nil : kept
+        }
+    }
+}
+
+/// How many reads of other writers' changes the main actor has merged into its instances: a save
+/// encoded now shows the rows as those reads left them (see ``ReplacedSnapshots``).
+@MainActor
+final class OutsideReadsMerged {
+    private(set) var count: UInt64 = 0
+
+    nonisolated init() {}
+
+    /// The read numbered `read` is merged. Reads are merged in the order they were made, but for
+    /// a refresh, merged when its caller resumes: the count never goes back.
+    func merged(_ read: UInt64) {
+        count = max(count, read)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import QSData
+import QSDataTodoModel
+import Testing
+
+/// A save the app makes before the store has read another writer's commit to the same row: the
+/// columns the app changed are its own, every other column keeps what the other writer wrote, in
+/// the file and in memory.
+@MainActor
+@Suite(.serialized)
+struct SavesBesideOtherWritersTests {
+    @Test func anUnmarkedSaveKeepsTheColumnsAnotherWriterChangedBeforeTheStoreReadThem() async throws {
+        let (store, url) = try await OtherWriters.openStore()
+        let task = try #require(try await store.fetch(Todo.self, id: 1))
+        let other = try SQLiteConnection(path: url.path)
+        try other.execute("UPDATE tasks SET done = 1 WHERE uniqueID = 1")
+
+        // No await between the other commit and the save: the store has not read it yet.
+        task.title = "mine"
+        try store.save(task)
+        try await store.flush()
+        #expect(try await store.fetchRows("SELECT title, done FROM tasks WHERE uniqueID = 1") == [[.text("mine"), .integer(1)]])
+        #expect(task.title == "mine")
+        #expect(task.done)
+
+        // The store's snapshot of the row is what the row holds: undoing the other writer's
+        // change in memory and saving writes it.
+        task.done = false
+        try await store.save(task).committed()
+        #expect(try await store.fetchRows("SELECT title, done FROM tasks WHERE uniqueID = 1") == [[.text("mine"), .integer(0)]])
+        try await store.close()
+    }
+
+    @Test func aMarkedSaveKeepsTheColumnsAnotherWriterChangedBeforeTheStoreReadThem() async throws {
+        let url = Fixtures.temporaryDatabaseURL()
+        let store = try await QSStore.open(
+            at: url, model: Fixtures.model(), schema: QSSchema(creationSQL: Fixtures.schemaSQL),
+            types: [TrackedNote.self, Tag.self, Attachment.self])
+        try await store.save(TrackedNote(uniqueID: 1, text: "note")).committed()
+        let note = try #require(try await store.fetch(TrackedNote.self, id: 1))
+        let other = try SQLiteConnection(path: url.path)
+        try other.execute("UPDATE notes SET archived = 1 WHERE uniqueID = 1")
+
+        note.text = "mine"
+        try store.save(note)
+        try await store.flush()
+        #expect(try await store.fetchRows("SELECT text, archived FROM notes WHERE uniqueID = 1") == [[.text("mine"), .integer(1)]])
+        #expect(note.text == "mine")
+        #expect(note.archived)
+        try await store.close()
+    }
+
+    @Test func anotherWritersCommitReadByATransactionThatRollsBackStillReachesTheInstances() async throws {
+        let (store, url) = try await OtherWriters.openStore()
+        let second = try #require(try await store.fetch(Todo.self, id: 2))
+        let third = try #require(try await store.fetch(Todo.self, id: 3))
+        // The store's own log entries fail while task 2 is done: saving it rolls back.
+        try await store.execute("""
+            CREATE TEMP TRIGGER refuseEntries BEFORE INSERT ON qsdata_changes
+            WHEN NEW.writer IS NOT NULL AND (SELECT done FROM tasks WHERE uniqueID = 2) = 1
+            BEGIN SELECT RAISE(ABORT, 'refused'); END
+            """)
+        let other = try SQLiteConnection(path: url.path)
+        try other.execute("UPDATE tasks SET title = 'elsewhere' WHERE uniqueID = 3")
+
+        second.done = true
+        let write = try store.save(second)
+        await #expect(throws: QSWriteError.self) { try await write.committed() }
+        try await store.flush()
+        #expect(!second.done)
+        _ = try await store.count(Todo.self)
+        #expect(third.title == "elsewhere")
+        try await store.close()
+    }
+}
