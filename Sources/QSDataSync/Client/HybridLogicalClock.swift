@@ -14,7 +14,8 @@ public struct QSSyncClock: Sendable {
 
 /// A hybrid logical clock: stamps follow the wall clock, never go backwards, and move past every
 /// stamp the replica receives, so an edit made after seeing another is stamped later than it
-/// however far apart the two devices' clocks are.
+/// however far apart the two devices' clocks are. It takes no stamp from further ahead than the
+/// server takes one from a replica (see ``canReceive(_:)``).
 ///
 /// Touched only on the database queue (in the store's write transactions), where its reading
 /// is saved with the stamps it made; the lock is for the compiler's sake.
@@ -38,24 +39,43 @@ final class HybridLogicalClock: @unchecked Sendable {
     }
 
     /// A new stamp, later than every one made or seen before.
-    func next() -> SyncStamp {
-        lock.withLock {
-            let wall = Int64((wallClock.now().timeIntervalSince1970 * 1000).rounded(.down))
+    ///
+    /// - Throws: ``QSSyncError/clockExhausted(reading:)`` when the clock already reads the last
+    ///   stamp there is (a damaged file's reading: ``canReceive(_:)`` keeps pulled stamps from
+    ///   taking it there).
+    func next() throws -> SyncStamp {
+        try lock.withLock {
+            let wall = wallMilliseconds()
             if wall > milliseconds {
                 milliseconds = min(wall, SyncStamp.maximumMilliseconds)
                 counter = 0
             } else if counter < SyncStamp.maximumCounter {
                 counter += 1
-            } else {
+            } else if milliseconds < SyncStamp.maximumMilliseconds {
                 // Sixty-five thousand stamps in one millisecond: borrow the next one.
                 milliseconds += 1
                 counter = 0
+            } else {
+                let reading = SyncStamp(milliseconds: milliseconds, counter: counter, replica: replica)
+                throw QSSyncError.clockExhausted(reading: reading.text)
             }
             return SyncStamp(milliseconds: milliseconds, counter: counter, replica: replica)
         }
     }
 
-    /// Moves past a stamp received from elsewhere, so the next one made is later.
+    /// Whether the clock may take `stamp` from elsewhere: a stamp no further ahead of this
+    /// device's clock than the server lets a stamp be ahead of its own. The clock moves past
+    /// every stamp it takes, so after one from further ahead this replica's edits would carry
+    /// stamps the server refuses, or the clock could reach the last stamp there is.
+    func canReceive(_ stamp: SyncStamp) -> Bool {
+        let leeway = Int64(SyncProtocol.stampLeeway * 1000)
+        let (latest, overflowed) = wallMilliseconds().addingReportingOverflow(leeway)
+        // Never the last millisecond itself: ``next()`` must still find a later stamp.
+        return stamp.milliseconds <= min(overflowed ? .max : latest, SyncStamp.maximumMilliseconds - 1)
+    }
+
+    /// Moves past a stamp received from elsewhere (one ``canReceive(_:)`` admits), so the next
+    /// one made is later.
     func observe(_ stamp: SyncStamp) {
         lock.withLock {
             if (stamp.milliseconds, stamp.counter) > (milliseconds, counter) {
@@ -63,5 +83,9 @@ final class HybridLogicalClock: @unchecked Sendable {
                 counter = stamp.counter
             }
         }
+    }
+
+    private func wallMilliseconds() -> Int64 {
+        Int64((wallClock.now().timeIntervalSince1970 * 1000).rounded(.down))
     }
 }

@@ -61,7 +61,7 @@ extension QSSync {
         report.pullRequests += 1
         report.pulledObjects += response.changes.reduce(0) { $0 + $1.ids.count }
         let capture = self.capture, applier = self.applier, outbox = self.outbox
-        let outcome = try await store.writeInOwnTransaction("sync: merge pulled changes", source: .sync) { connection in
+        let outcome = try await Self.syncTransaction("sync: merge pulled changes", on: store) { connection in
             // Local edits not yet queued (another process's) are stamped before the merge.
             try capture.capture(on: connection)
             // Pushes the server took whose answers were lost are done with.

@@ -57,7 +57,7 @@ public final class QSSync {
         let schema = SyncedSchema(model: store.model)
         guard !schema.isEmpty else { throw QSSyncError.nothingSynced }
         let newReplica = newReplicaID ?? SyncReplicaID.random()
-        let (hybridClock, history) = try await attachingTransaction(on: store) { connection in
+        let (hybridClock, history) = try await syncTransaction("attach sync", on: store) { connection in
             try SyncStateTables.create(on: connection)
             let (history, added) = try SchemaHistory.update(to: schema, changes: schemaChanges, on: connection)
             if let text = try SyncStateTables.text(.replica, on: connection), let replica = SyncReplicaID(text: text) {
@@ -88,12 +88,13 @@ public final class QSSync {
         return sync
     }
 
-    /// Runs `body` in a write transaction; a ``QSSyncError`` it throws is thrown as it is.
-    private static func attachingTransaction<Value: Sendable>(
-        on store: QSStore, _ body: @escaping @Sendable (SQLiteConnection) throws -> Value
+    /// Runs `body` in a write transaction of the sync's own; a ``QSSyncError`` it throws is
+    /// thrown as it is, not wrapped in the store's ``QSWriteError``.
+    static func syncTransaction<Value: Sendable>(
+        _ operation: String, on store: QSStore, _ body: @escaping @Sendable (SQLiteConnection) throws -> Value
     ) async throws -> Value {
         do {
-            return try await store.writeInOwnTransaction("attach sync", source: .sync, body)
+            return try await store.writeInOwnTransaction(operation, source: .sync, body)
         } catch let error as QSWriteError {
             if let syncError = error.underlying as? QSSyncError { throw syncError }
             throw error

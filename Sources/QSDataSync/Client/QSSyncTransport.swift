@@ -85,6 +85,15 @@ public enum QSSyncError: Error, Equatable, CustomStringConvertible {
     /// A save changed the group of an object that syncs (its type's `syncGroup` property): an
     /// object stays in the group it was made in; copy it to share it elsewhere.
     case groupChanged(table: String, id: String)
+    /// A pulled change carries a stamp further ahead of this device's clock than the server
+    /// accepts a stamp ahead of its own (``SyncProtocol/stampLeeway``): the server's data is
+    /// damaged, or this device's clock is far behind. Nothing of the page that carried it was
+    /// applied; the next sync asks for it again.
+    case stampTooFarAhead(table: String, id: String, stamp: String)
+    /// This replica's clock reads the last stamp there is, so it can make no later one and
+    /// stamps nothing: the save that needed a stamp fails. Only a damaged file (or one written
+    /// by a version that took any stamp it pulled) holds such a reading.
+    case clockExhausted(reading: String)
 
     public var description: String {
         switch self {
@@ -97,6 +106,10 @@ public enum QSSyncError: Error, Equatable, CustomStringConvertible {
         case .groupsUnsupported: "the sync transport doesn't carry groups: implement QSSyncTransport's group calls"
         case .groupChanged(let table, let id):
             "the save moved \(table) \(id) to another group; an object stays in the group it was made in (copy it to share it elsewhere)"
+        case .stampTooFarAhead(let table, let id, let stamp):
+            "the sync server sent \(table) \(id) stamped \(stamp), more than a day ahead of this device's clock: the server's data or this device's clock is wrong"
+        case .clockExhausted(let reading):
+            "the sync clock reads \(reading), the last stamp there is: no later one can be made, so the change can't be stamped"
         case .syncedPropertyRemoved(let table, let property):
             property == "*"
                 ? "the table \(table) synced before and doesn't now: name it removed (\"*\") in QSSyncSchemaChanges"

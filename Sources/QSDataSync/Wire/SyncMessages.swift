@@ -10,6 +10,10 @@ public enum SyncProtocol {
     /// The most objects one pull returns, and what it returns when the client asks for no limit.
     public static let maximumPullLimit = 10_000
     public static let defaultPullLimit = 2_000
+    /// How far ahead of a clock a stamp may be: the server refuses a push carrying a stamp
+    /// further ahead of its clock, and a replica a pulled change carrying one further ahead of
+    /// its own (its next edits would be stamped after it, and refused).
+    public static let stampLeeway: TimeInterval = 24 * 60 * 60
 }
 
 /// `POST /v1/push`: the replica's changes since it last pushed.

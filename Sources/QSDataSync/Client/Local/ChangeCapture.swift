@@ -54,7 +54,7 @@ struct ChangeCapture: Sendable {
             pendingByTable[tableName, default: PendingObjects()].note(happened, to: id)
         }
         if !pendingByTable.isEmpty {
-            let stamp = clock.next()
+            let stamp = try clock.next()
             for (table, pending) in pendingByTable.sorted(by: { $0.key < $1.key }) {
                 try record(pending.list, table: schema.tables[table], stamp: stamp, refusingGroupChanges: refusingGroupChanges, on: connection)
             }
@@ -71,7 +71,7 @@ struct ChangeCapture: Sendable {
 
     /// Queues every row of the synced tables as created: the first time a store syncs.
     func captureEverything(on connection: SQLiteConnection) throws {
-        let stamp = clock.next()
+        let stamp = try clock.next()
         for table in schema.tableNames {
             try connection.execute(
                 "INSERT OR REPLACE INTO qsdata_sync_records (tableName, id, created) SELECT ?, \(quoted("uniqueID")), ? FROM \(quoted(table))",

@@ -24,7 +24,7 @@ extension RemoteApplier {
     /// Deletes `duplicate` here as an edit of this replica's, pushed like one.
     private func deleteDuplicate(_ duplicate: SQLValue, of table: SyncedTable, on connection: SQLiteConnection) throws {
         let held = try LocalRecord.load([duplicate], table: table, on: connection)[duplicate]
-        let stamp = clock.next()
+        let stamp = try clock.next()
         try LocalRecord.save(SyncRecord(created: held?.created, deleted: stamp), id: duplicate, table: table.name, on: connection)
         try ListItems.forget(parent: duplicate, table: table.name, on: connection)
         let writer = RowWriter(table: table, connection: connection)
@@ -52,7 +52,7 @@ extension RemoteApplier {
                         edit.added = [winnerID]
                         edit.positions = [winnerID: key]
                     }
-                    let stamp = clock.next()
+                    let stamp = try clock.next()
                     let parts = record.apply(edit, to: list.name, at: stamp)
                     try ListItems.save(parts, of: record, parent: parent, table: table.name, on: connection)
                     try Outbox.queue(parts.map(\.name), of: parent, in: table.name, at: stamp, on: connection)

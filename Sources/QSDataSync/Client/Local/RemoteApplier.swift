@@ -33,7 +33,11 @@ struct RemoteApplier: Sendable {
     }
 
     /// Merges `changes`, pulled from `space` (a group's ID; nil for the account's own objects).
+    ///
+    /// - Throws: ``QSSyncError/stampTooFarAhead(table:id:stamp:)`` when a change carries a stamp
+    ///   the clock can't take; nothing of `changes` is merged then.
     func apply(_ changes: [SyncChange], space: String?, on connection: SQLiteConnection) throws -> Outcome {
+        try refuseStampsTooFarAhead(in: changes)
         var batch = Batch()
         // Edits before creations: a creation whose unique key an object here held is then
         // weighed against that object's key as this pull leaves it. (Merging is the same in any order.)
@@ -58,6 +62,15 @@ struct RemoteApplier: Sendable {
             try redirectLists(from: duplicate.loser, to: duplicate.winner, childTable: duplicate.table, on: connection)
         }
         return batch.outcome
+    }
+
+    /// Throws for the first change whose latest stamp the clock can't take (see
+    /// ``HybridLogicalClock/canReceive(_:)``), before anything is merged or observed.
+    private func refuseStampsTooFarAhead(in changes: [SyncChange]) throws {
+        for change in changes {
+            guard let latest = change.record.latestStamp, !clock.canReceive(latest) else { continue }
+            throw QSSyncError.stampTooFarAhead(table: change.table, id: change.ids.map(\.json).joined(separator: ", "), stamp: latest.text)
+        }
     }
 
     /// The parts of `record` this model syncs, under the names it has now (an older device may
