@@ -53,6 +53,32 @@ struct CollectionSyncTests {
         try await b.close()
     }
 
+    /// A resync cut off partway (a page that fails, an app killed) is done again from the start at
+    /// the next sync, so what the server collected still goes.
+    @Test func aResyncCutShortStillRemovesWhatWasCollected() async throws {
+        let serverClock = HandClock()
+        let server = server(clock: serverClock)
+        let cutter = FullPullCutter(server: server)
+        let a = try await Replica(server: server), b = try await Replica(server: cutter)
+        try await a.store.save((1...3).map { Card(uniqueID: $0, title: "card \($0)") }).committed()
+        try await a.sync.sync()
+        try await b.sync.sync()
+        serverClock.advance(120)
+        try await a.store.delete(Card.self, ids: [2]).committed()
+        try await a.sync.sync()
+        try await a.sync.sync()
+        #expect(server.recordCount == 2, "card 2's record was collected")
+
+        b.sync.pullLimit = 1
+        await cutter.cutNextFullPull(atPage: 2)
+        await #expect(throws: FullPullCutter.cut) { try await b.sync.sync() }
+        let report = try await b.sync.sync()
+        #expect(report.resyncs == 1 && report.objectsRemovedByResync == 1)
+        #expect(try await b.cards().keys.sorted() == [1, 3])
+        try await a.close()
+        try await b.close()
+    }
+
     /// Twenty rounds of creating 50 cards and deleting the 50 made before: the server holds the
     /// live cards and at most two rounds of deletions, however many rounds run.
     @Test func theServersStorageStaysBoundedUnderChurn() async throws {
@@ -139,5 +165,44 @@ final class AnswerLosingTransport: QSSyncTransport, @unchecked Sendable {
 
     func pull(since token: String?, limit: Int, replica: SyncReplicaID?) async throws -> SyncPullResponse {
         try await server.pull(since: token, limit: limit, replica: replica)
+    }
+}
+
+/// Passes requests to a server, and can fail one page of the next full pull (a pull without a
+/// token, and the pages that follow it).
+actor FullPullCutter: QSSyncTransport {
+    static let cut = QSSyncError.unreachable("the full pull was cut off")
+
+    let server: InMemorySyncServer
+    private var pageToCut: Int?
+    /// The pages of the full pull under way so far; nil when none is.
+    private var fullPullPages: Int?
+
+    init(server: InMemorySyncServer) {
+        self.server = server
+    }
+
+    /// Fails page `page` (the first is 1) of the next full pull.
+    func cutNextFullPull(atPage page: Int) {
+        pageToCut = page
+    }
+
+    func push(_ request: SyncPushRequest) async throws -> SyncPushResponse {
+        try await server.push(request)
+    }
+
+    func pull(since token: String?, limit: Int, replica: SyncReplicaID?) async throws -> SyncPullResponse {
+        if token == nil { fullPullPages = 0 }
+        if let pages = fullPullPages {
+            fullPullPages = pages + 1
+            if pages + 1 == pageToCut {
+                pageToCut = nil
+                fullPullPages = nil
+                throw Self.cut
+            }
+        }
+        let response = try await server.pull(since: token, limit: limit, replica: replica)
+        if !response.more { fullPullPages = nil }
+        return response
     }
 }

@@ -4,10 +4,7 @@ extension QSSync {
     /// The server's token for the next pull of `space` (a group's ID, or nil for the account's
     /// own objects), as the file keeps it.
     func storedToken(_ space: String?) async throws -> String? {
-        try await store.read { connection in
-            guard let space else { return try SyncStateTables.text(.token, on: connection) }
-            return try GroupSpaces.syncedGroups(on: connection).first { $0.group == space }?.token
-        }
+        try await store.read { connection in try PullTokens.token(of: space, on: connection) }
     }
 
     /// Pulls everything new of `space`, page by page, merging each page in its own transaction.
@@ -36,6 +33,10 @@ extension QSSync {
     /// the server no longer holds and this replica did not just make: the server collected it
     /// (deleted on another device while this one was away), and an object or list child that
     /// comes back here would come back everywhere. What waits to be pushed stays.
+    ///
+    /// The new token is kept only with the removal, in its transaction. A resync cut off before
+    /// it (a page that fails, the app stopped) leaves the old token, which the server refuses
+    /// again, so the next sync starts the resync over rather than skipping the removal.
     func resync(_ space: String?, into report: inout QSSyncReport) async throws {
         report.resyncs += 1
         var inventory = PulledInventory()
@@ -43,21 +44,23 @@ extension QSSync {
         while true {
             let response = try await transport.pull(since: token, limit: pullLimit, replica: replicaID, group: space)
             inventory.note(response.changes)
-            try await merge(response, space: space, into: &report)
+            try await merge(response, space: space, keepingToken: false, into: &report)
             token = response.token
             guard response.more else { break }
         }
-        let capture = self.capture, cleanup = ResyncCleanup(schema: applier.schema), pulled = inventory
+        let capture = self.capture, cleanup = ResyncCleanup(schema: applier.schema), pulled = inventory, finalToken = token
         report.objectsRemovedByResync += try await store.writeInOwnTransaction("sync: remove what the server collected", source: .sync) { connection in
             try capture.capture(on: connection)
             let removed = try cleanup.run(keeping: pulled, space: space, on: connection)
             try capture.skipToEnd(on: connection)
+            if let finalToken { try PullTokens.keep(finalToken, of: space, on: connection) }
             return removed
         }
     }
 
-    /// Merges one pulled page of `space` and keeps its token, in one transaction.
-    private func merge(_ response: SyncPullResponse, space: String?, into report: inout QSSyncReport) async throws {
+    /// Merges one pulled page of `space` and, unless told not to (a resync's page), keeps its
+    /// token, in one transaction.
+    private func merge(_ response: SyncPullResponse, space: String?, keepingToken: Bool = true, into report: inout QSSyncReport) async throws {
         report.pullRequests += 1
         report.pulledObjects += response.changes.reduce(0) { $0 + $1.ids.count }
         let capture = self.capture, applier = self.applier, outbox = self.outbox
@@ -68,11 +71,7 @@ extension QSSync {
             if let last = response.lastPush { try outbox.acknowledge(through: last, space: space, on: connection) }
             let outcome = try applier.apply(response.changes, space: space, on: connection)
             try capture.skipToEnd(on: connection)
-            if let space {
-                try GroupSpaces.setToken(response.token, of: space, on: connection)
-            } else {
-                try SyncStateTables.set(.token, to: .text(response.token), on: connection)
-            }
+            if keepingToken { try PullTokens.keep(response.token, of: space, on: connection) }
             try SyncStateTables.set(.clock, to: .text(capture.clock.reading.text), on: connection)
             return outcome
         }
