@@ -127,63 +127,6 @@ struct ClientSyncTests {
         try await b.close()
     }
 
-    /// The store inserts a held instance's row again when it is saved after its row was deleted:
-    /// for an object this replica knows was deleted, that is not a creation. It is not pushed,
-    /// and the next sync removes the row again, as a change from sync.
-    @Test func savingAHeldCardAfterItsDeletionArrivedDoesNotCreateItAgain() async throws {
-        let server = InMemorySyncServer(), clock = HandClock()
-        let a = try await Replica(server: server, clock: clock.clock), b = try await Replica(server: server, clock: clock.clock)
-        try await a.store.save(Card(uniqueID: 5, title: "tickets")).committed()
-        try await a.sync.sync()
-        try await b.sync.sync()
-        let held = try #require(try await b.store.fetch(Card.self, id: 5))
-        clock.advance(1)
-        try await a.store.delete(Card.self, ids: [5]).committed()
-        try await a.sync.sync()
-        try await b.sync.sync()
-
-        clock.advance(1)
-        held.done = true
-        try await b.store.save(held).committed()
-        #expect(try await b.outbox() == [])
-        let changes = b.store.changes
-        try await b.sync.sync()
-        let removal = try await Waiting.nextChange(on: changes) { !$0.deletedIDs(of: Card.self).isEmpty }
-        #expect(removal.source == .sync && removal.deletedIDs(of: Card.self) == [5])
-        try await a.sync.sync()
-        #expect(server.existingObjects(in: "cards").isEmpty)
-        #expect(try await a.cards() == [:])
-        #expect(try await b.cards() == [:])
-        try await a.close()
-        try await b.close()
-    }
-
-    /// An app whose uniqueIDs come from content makes a deleted object again by saying so before
-    /// the save: that save is a creation, and the object comes back everywhere.
-    @Test func aDeletedCardCreatedAgainOnPurposeComesBackEverywhere() async throws {
-        let server = InMemorySyncServer(), clock = HandClock()
-        let a = try await Replica(server: server, clock: clock.clock), b = try await Replica(server: server, clock: clock.clock)
-        try await a.store.save(Card(uniqueID: 5, title: "tickets")).committed()
-        try await a.sync.sync()
-        try await b.sync.sync()
-        clock.advance(1)
-        try await a.store.delete(Card.self, ids: [5]).committed()
-        try await a.sync.sync()
-        try await b.sync.sync()
-
-        clock.advance(1)
-        try await b.sync.allowCreatingAgain([.integer(5)], in: "cards")
-        try await b.store.save(Card(uniqueID: 5, title: "tickets again")).committed()
-        #expect(try await b.outbox() == ["cards 5 +"])
-        try await b.sync.sync()
-        try await a.sync.sync()
-        #expect(server.existingObjects(in: "cards")[.integer(5)]?["title"] == .text("tickets again"))
-        #expect(try await a.cards() == [5: "'tickets again'|0|NULL"])
-        #expect(try await b.cards() == [5: "'tickets again'|0|NULL"])
-        try await a.close()
-        try await b.close()
-    }
-
     @Test func aReplicaWhoseClockIsAnHourBehindStillWinsWithTheEditItMadeLater() async throws {
         let server = InMemorySyncServer()
         let now = HandClock(), behind = HandClock(Date(timeIntervalSince1970: 1_800_000_000 - 3_600))

@@ -13,11 +13,6 @@ import QSData
 /// What comes from the server is merged per property (the later stamp wins; a delete wins over
 /// every edit) and written through the store like any other write: held instances, observers and
 /// live queries follow, and the change's ``QSChange/source`` is ``QSChangeSource/sync``.
-///
-/// Inserting an object is creating it, except for an object this replica knows was deleted
-/// (here or elsewhere): the store inserts its row again when the app saves an instance held
-/// from before the deletion, and that row is not sent, and is removed at the next ``sync()``.
-/// Only a save announced with ``allowCreatingAgain(_:in:)`` creates such an object again.
 @MainActor
 public final class QSSync {
     public let store: QSStore
@@ -88,7 +83,7 @@ public final class QSSync {
         try await store.setCommitHook { connection, source in
             // Sync's own writes place the log themselves: what they merged is not an edit to send back.
             guard source == .app else { return }
-            try capture.capture(on: connection, inAppsTransaction: true)
+            try capture.capture(on: connection, refusingGroupChanges: true)
         }
         return sync
     }

@@ -22,26 +22,10 @@ struct ChangeCapture: Sendable {
         case changed(Set<String>)
     }
 
-    /// A row inserted for an object this replica knows was deleted (a held instance saved after
-    /// its row was deleted, a parent saved that still lists it) is not a creation: nothing of it
-    /// is queued, and the row is removed again by the sync's own transaction (see ``ReinsertedRows``).
-    ///
-    /// - Parameter inAppsTransaction: whether this runs in the app's own write transaction (the
-    ///   commit hook) rather than one of the sync's. There, a change to an object's group column
-    ///   throws ``QSSyncError/groupChanged(table:id:)`` (the app's write rolls back), and a row
-    ///   inserted again is left for the sync's next transaction to remove: a row taken back in
-    ///   the app's write would not reach the store's instances and observers. In the sync's own,
-    ///   another process's group change is undone, and such rows are removed at once.
-    func capture(on connection: SQLiteConnection, inAppsTransaction: Bool = false) throws {
-        try queueLoggedChanges(on: connection, refusingGroupChanges: inAppsTransaction)
-        if !inAppsTransaction, try ReinsertedRows.removeNoted(schema: schema, on: connection) {
-            // The removal's own log entries are not the app's deletions.
-            try skipToEnd(on: connection)
-        }
-    }
-
-    /// Stamps and queues what the change log holds after the sync's place in it.
-    private func queueLoggedChanges(on connection: SQLiteConnection, refusingGroupChanges: Bool) throws {
+    /// - Parameter refusingGroupChanges: whether a change to an object's group column throws
+    ///   ``QSSyncError/groupChanged(table:id:)`` (in the app's own transaction, which then rolls
+    ///   back) rather than being undone (a change another process made).
+    func capture(on connection: SQLiteConnection, refusingGroupChanges: Bool = false) throws {
         let position = try currentPosition(on: connection)
         let rows = try connection.fetchRows("""
             SELECT c.tableName, c.kind, c.columns, j.value FROM qsdata_changes AS c, json_each(c.ids) AS j
@@ -124,9 +108,8 @@ struct ChangeCapture: Sendable {
     ) throws {
         guard let synced else { return }
         let table = synced.name
+        let pending = try keepingGroups(pending, of: synced, refusing: refusingGroupChanges, on: connection)
         var records = try LocalRecord.load(pending.map(\.id), table: synced, on: connection)
-        let notReinserted = try leavingOutReinserted(pending, records: records, table: table, on: connection)
-        let pending = try keepingGroups(notReinserted, of: synced, refusing: refusingGroupChanges, on: connection)
         let saved = try savedLists(of: pending, in: synced, on: connection)
         let clearOutbox = try connection.statement("DELETE FROM qsdata_sync_outbox WHERE tableName = ? AND id = ?")
         let queue = try connection.statement("INSERT OR REPLACE INTO qsdata_sync_outbox (tableName, id, part, stamp) VALUES (?, ?, ?, ?)")
@@ -173,26 +156,6 @@ struct ChangeCapture: Sendable {
                 try GroupSpaces.record(space, of: ids, table: table, on: connection)
             }
         }
-    }
-
-    /// `pending` without what happened to rows of objects this replica knows were deleted, which
-    /// are noted for removal (see ``ReinsertedRows``): the store inserted such a row again, and
-    /// only a creation stamped after the deletion brings an object back. An insert the app
-    /// announced stays a creation.
-    private func leavingOutReinserted(
-        _ pending: [(id: SQLValue, pending: Pending)], records: [SQLValue: SyncRecord], table: String, on connection: SQLiteConnection
-    ) throws -> [(id: SQLValue, pending: Pending)] {
-        let inserted = pending.compactMap { id, happened -> SQLValue? in if case .created = happened { id } else { nil } }
-        let allowed = try ReinsertedRows.takeAllowedCreations(inserted, table: table, on: connection)
-        var reinserted: [SQLValue] = []
-        let kept = pending.filter { id, happened in
-            guard ReinsertedRows.isKnownDeleted(records[id]), !allowed.contains(id) else { return true }
-            // A row deleted again has nothing left to remove.
-            if case .deleted = happened {} else { reinserted.append(id) }
-            return false
-        }
-        try ReinsertedRows.note(reinserted, table: table, on: connection)
-        return kept
     }
 
     /// `pending` without changes to objects' group columns: an object stays in the group it was

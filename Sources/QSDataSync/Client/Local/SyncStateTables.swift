@@ -16,9 +16,6 @@ import QSData
 ///   position keys and stamps (see ``ListItems``).
 /// - `qsdata_sync_groups`: the groups this replica syncs, with the server's token for each
 ///   one's next pull (see ``GroupSpaces``).
-/// - `qsdata_sync_reinserted` and `qsdata_sync_allowed_creations`: rows inserted again for
-///   objects this replica knows were deleted, to remove, and the inserts of such objects the
-///   app announced as creations (see ``ReinsertedRows``).
 ///
 /// They are written in the same transactions as the changes they record, so nothing is lost or
 /// sent twice if the app stops at any moment.
@@ -45,7 +42,6 @@ enum SyncStateTables {
         try connection.executeScript(creationSQL)
         try connection.executeScript(KeptParts.creationSQL)
         try connection.executeScript(BlobColumns.creationSQL)
-        try connection.executeScript(ReinsertedRows.creationSQL)
         try GroupSpaces.create(on: connection)
         try addColumnIfMissing("sentIn", "INTEGER", to: "qsdata_sync_outbox", on: connection)
         try addColumnIfMissing("space", "TEXT", to: "qsdata_sync_kept_parts", on: connection)
