@@ -19,8 +19,9 @@ public struct SyncService: Sendable {
     /// The default of ``inactiveAfter``: 90 days.
     public static let defaultInactiveAfter: TimeInterval = 90 * 24 * 60 * 60
 
-    /// How far ahead of the server's clock a stamp may be.
-    public static let stampLeeway: TimeInterval = 24 * 60 * 60
+    /// How far ahead of the server's clock a stamp may be: the protocol's limit, which clients
+    /// also hold the stamps they pull to.
+    public static let stampLeeway: TimeInterval = SyncProtocol.stampLeeway
 
     public init(
         storage: any SyncStorage, sessionLifetime: TimeInterval = 30 * 24 * 60 * 60, bcryptCost: UInt8 = 10,
