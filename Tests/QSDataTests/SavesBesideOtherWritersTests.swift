@@ -72,4 +72,22 @@ struct SavesBesideOtherWritersTests {
         #expect(third.title == "elsewhere")
         try await store.close()
     }
+
+    @Test func aSaveEncodedOnceTheChangeWasMergedComparesWithTheRowAsItIsNow() async throws {
+        let (store, url) = try await OtherWriters.openStore()
+        let task = try #require(try await store.fetch(Todo.self, id: 1))
+        let other = try SQLiteConnection(path: url.path)
+        try other.execute("UPDATE tasks SET done = 1 WHERE uniqueID = 1")
+        _ = try await store.count(Todo.self)
+        #expect(task.done)
+
+        // Nothing differs from the row as the merge left it: nothing is written.
+        let unchanged = try await store.recordStatements { try await store.save(task).committed() }
+        #expect(unchanged.statements.filter { $0.hasPrefix("UPDATE") || $0.hasPrefix("INSERT") }.isEmpty, "\(unchanged)")
+        task.title = "mine"
+        let changed = try await store.recordStatements { try await store.save(task).committed() }
+        #expect(changed.statements == [#"UPDATE "tasks" SET "title" = ? WHERE "uniqueID" = ?"#], "\(changed)")
+        #expect(try await store.fetchRows("SELECT title, done FROM tasks WHERE uniqueID = 1") == [[.text("mine"), .integer(1)]])
+        try await store.close()
+    }
 }

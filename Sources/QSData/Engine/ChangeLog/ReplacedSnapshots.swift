@@ -19,6 +19,9 @@ final class ReplacedSnapshots {
     private var byType: [ObjectIdentifier: [QSAnyID: [Replaced]]] = [:]
     /// The number of the last read that replaced snapshots.
     private(set) var lastRead: UInt64 = 0
+    /// The number of the earliest read whose snapshots are kept: nothing is forgotten before a
+    /// save shows that one merged.
+    private var earliestKept = UInt64.max
 
     var isEmpty: Bool { byType.isEmpty }
 
@@ -35,6 +38,7 @@ final class ReplacedSnapshots {
         for (id, snapshot) in zip(ids, snapshots) {
             guard let snapshot, !snapshot.values.isEmpty else { continue }
             rows[id, default: []].append(Replaced(read: read, snapshot: snapshot))
+            earliestKept = min(earliestKept, read)
         }
         if !rows.isEmpty { byType[ObjectIdentifier(binding)] = rows }
     }
@@ -48,13 +52,15 @@ final class ReplacedSnapshots {
     /// Forgets what only saves encoded before the main actor merged the reads up to `merged`
     /// would compare with: the saves that reach the queue from now on were encoded after.
     func forget(upTo merged: UInt64) {
-        guard !byType.isEmpty else { return }
+        guard merged >= earliestKept else { return }
+        earliestKept = .max
         for (type, rows) in byType {
             let kept = rows.compactMapValues { replaced in
                 let later = replaced.filter { $0.read > merged }
                 return later.isEmpty ? nil : later
             }
             byType[type] = kept.isEmpty ? nil : kept
+            for replaced in kept.values.joined() { earliestKept = min(earliestKept, replaced.read) }
         }
     }
 }
