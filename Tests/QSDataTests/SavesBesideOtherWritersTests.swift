@@ -90,4 +90,19 @@ struct SavesBesideOtherWritersTests {
         #expect(try await store.fetchRows("SELECT title, done FROM tasks WHERE uniqueID = 1") == [[.text("mine"), .integer(1)]])
         try await store.close()
     }
+
+    @Test func aParentSavedBeforeTheStoreReadAnotherWritersChangeToItsListKeepsThatChange() async throws {
+        let (store, url) = try await OtherWriters.openStore()
+        let project = try #require(try await store.fetch(Project.self, id: 1))
+        #expect(project.tasks.map(\.uniqueID) == [1, 2, 3])
+        let other = try SQLiteConnection(path: url.path)
+        try other.execute("DELETE FROM projectTasks WHERE projectID = 1 AND taskID = 3")
+
+        project.name = "Work"
+        try store.save(project)
+        try await store.flush()
+        #expect(try await store.fetchRows("SELECT taskID FROM projectTasks WHERE projectID = 1 ORDER BY ix") == [[.integer(1)], [.integer(2)]])
+        #expect(project.tasks.map(\.uniqueID) == [1, 2])
+        try await store.close()
+    }
 }

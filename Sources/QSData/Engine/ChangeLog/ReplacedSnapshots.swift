@@ -5,7 +5,9 @@
 /// queue; the main actor merges the new values into its instances later. A save of an instance
 /// that does not mark its changes, encoded in between, still shows the row as it was, and must be
 /// compared with the snapshot as it was: against the new one, every column the other writer
-/// changed would look changed by the app, and the save would write the old values back.
+/// changed would look changed by the app, and the save would write the old values back. So must
+/// the children a parent lists, whichever kind of instance it is: a list the app left as it was
+/// is not written over the other writer's.
 ///
 /// Each read is numbered. A save carries the number of the last read the main actor had merged
 /// when it encoded the save (``OutsideReadsMerged``); the queue compares it with the snapshot
@@ -36,7 +38,7 @@ final class ReplacedSnapshots {
     func keep(_ snapshots: [RowSnapshot?], of ids: [QSAnyID], binding: any AnyTypeBinding, replacedBy read: UInt64) {
         var rows = byType[ObjectIdentifier(binding), default: [:]]
         for (id, snapshot) in zip(ids, snapshots) {
-            guard let snapshot, !snapshot.values.isEmpty else { continue }
+            guard let snapshot, !snapshot.values.isEmpty || !snapshot.lookups.isEmpty else { continue }
             rows[id, default: []].append(Replaced(read: read, snapshot: snapshot))
             earliestKept = min(earliestKept, read)
         }

@@ -19,7 +19,7 @@ extension TypeBinding {
         }
         guard !held.isEmpty else { return { [] } }
         let before = known.snapshots(for: held, isKnownMissing: held.map { _ in false })
-        if !tracksChanges { context.state.replacedSnapshots.keep(before, of: held, binding: self, replacedBy: read) }
+        context.state.replacedSnapshots.keep(before, of: held, binding: self, replacedBy: read)
         var request = FetchRequest.ids(held)
         request.bypassesCache = true
         let fresh = try fetch(request, in: context)

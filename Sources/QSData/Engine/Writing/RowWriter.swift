@@ -49,7 +49,7 @@ struct RowWriter {
         // encoded before this one, so none compares with what it held before earlier reads.
         let replaced = state.replacedSnapshots
         replaced.forget(upTo: group.outsideReadsMerged)
-        let comparesWithReplaced = !replaced.isEmpty && !binding.tracksChanges
+        let comparesWithReplaced = !replaced.isEmpty
         var comparedWithReplaced: [QSAnyID] = []
         let isNewValueRow = tracker.recordExisting(group, in: writing.table)
         let insertedAhead = try insertRowsAhead(of: group, storedSnapshots: storedSnapshots, isNewValueRow: isNewValueRow, statements: statements)
@@ -82,7 +82,9 @@ struct RowWriter {
                 lookupWriters.insertRows(of: row, parentID: id)
                 recorded.record(row.inserted(in: epoch), for: id)
                 inserted.append(id)
-            } else if try writeExisting(row, id: id, snapshot: snapshot, rowChanged: rowChanged, epoch: epoch, lookupWriters: lookupWriters, into: &recorded) {
+            } else if try writeExisting(
+                row, id: id, snapshot: snapshot, shown: shown, rowChanged: rowChanged, epoch: epoch, lookupWriters: lookupWriters,
+                into: &recorded) {
                 updated.append(id)
             }
             if rowChanged, !writing.cachingSiblings.isEmpty {
@@ -105,9 +107,11 @@ struct RowWriter {
 
     /// Brings the lookup rows of an existing row (its columns already written: `rowChanged` says
     /// whether any differed) to those of the encoded `row`, and records its snapshot when it
-    /// changed or more became known. Returns whether anything changed.
+    /// changed or more became known. A relationship whose children are those `shown` (the row as
+    /// the instance showed it, before another writer's change the main actor had not merged)
+    /// lists is left as that writer left it. Returns whether anything changed.
     private func writeExisting(
-        _ row: RowSnapshot, id: QSAnyID, snapshot: RowSnapshot?, rowChanged: Bool, epoch: UInt64,
+        _ row: RowSnapshot, id: QSAnyID, snapshot: RowSnapshot?, shown: RowSnapshot?, rowChanged: Bool, epoch: UInt64,
         lookupWriters: LookupWriters, into recorded: inout RecordedSnapshots
     ) throws -> Bool {
         var changed = rowChanged
@@ -115,6 +119,7 @@ struct RowWriter {
         var lookupRows = snapshot?.lookups ?? Array(filledWith: .unknown, count: row.lookups.count)
         for position in row.lookups.indices {
             guard let wanted = row.lookups[position].rows else { continue }
+            if let shown, position < shown.lookups.count, shown.lookups[position].rows?.childIDs == wanted.childIDs { continue }
             learned = learned || lookupRows[position].rows == nil
             let written = try lookupWriters.writer(at: position).write(wanted.childIDs, parentID: id, stored: lookupRows[position].rows)
             lookupRows[position].rows = written.rows
