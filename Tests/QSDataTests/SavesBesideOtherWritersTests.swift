@@ -105,4 +105,24 @@ struct SavesBesideOtherWritersTests {
         #expect(project.tasks.map(\.uniqueID) == [1, 2])
         try await store.close()
     }
+
+    @Test func everySaveMadeBeforeTheStoreMergedAnotherWritersCommitKeepsIt() async throws {
+        let (store, url) = try await OtherWriters.openStore()
+        let task = try #require(try await store.fetch(Todo.self, id: 1))
+        let other = try SQLiteConnection(path: url.path)
+        try other.execute("UPDATE tasks SET done = 1 WHERE uniqueID = 1")
+
+        // Three saves in one turn of the main actor: none can see the change merged.
+        for title in ["first", "second", "third"] {
+            task.title = title
+            try store.save(task)
+        }
+        try await store.flush()
+        #expect(try await store.fetchRows("SELECT title, done FROM tasks WHERE uniqueID = 1") == [[.text("third"), .integer(1)]])
+        #expect(task.done)
+        task.title = "fourth"
+        try await store.save(task).committed()
+        #expect(try await store.fetchRows("SELECT title, done FROM tasks WHERE uniqueID = 1") == [[.text("fourth"), .integer(1)]])
+        try await store.close()
+    }
 }

@@ -50,6 +50,10 @@ public final class QSStore {
         self.registry = registry
         self.database = QueueEntrance(queue: database, registry: registry)
         changeCenter.whenAllSettled = { registry.forgetWriteTimings() }
+        let entrance = self.database
+        registry.outsideReadsMerged.whenMerged = { read in
+            entrance.enqueueLetting { state in state?.replacedSnapshots.forget(upTo: read) }
+        }
     }
 
     /// Opens the database at `url` (creating it from `schema` when new, migrating it when older),

@@ -52,7 +52,9 @@ final class ReplacedSnapshots {
     }
 
     /// Forgets what only saves encoded before the main actor merged the reads up to `merged`
-    /// would compare with: the saves that reach the queue from now on were encoded after.
+    /// would compare with: the saves that reach the queue from now on were encoded after. Called
+    /// as each save is written, and by work the main actor enqueues once it has merged a read
+    /// (every save encoded before that merge was enqueued before that work).
     func forget(upTo merged: UInt64) {
         guard merged >= earliestKept else { return }
         earliestKept = .max
@@ -72,6 +74,8 @@ final class ReplacedSnapshots {
 @MainActor
 final class OutsideReadsMerged {
     private(set) var count: UInt64 = 0
+    /// Hands the queue what it can forget once a read is merged: set by the store as it opens.
+    var whenMerged: ((UInt64) -> Void)?
 
     nonisolated init() {}
 
@@ -79,5 +83,6 @@ final class OutsideReadsMerged {
     /// a refresh, merged when its caller resumes: the count never goes back.
     func merged(_ read: UInt64) {
         count = max(count, read)
+        whenMerged?(read)
     }
 }

@@ -50,7 +50,6 @@ struct RowWriter {
         let replaced = state.replacedSnapshots
         replaced.forget(upTo: group.outsideReadsMerged)
         let comparesWithReplaced = !replaced.isEmpty
-        var comparedWithReplaced: [QSAnyID] = []
         let isNewValueRow = tracker.recordExisting(group, in: writing.table)
         let insertedAhead = try insertRowsAhead(of: group, storedSnapshots: storedSnapshots, isNewValueRow: isNewValueRow, statements: statements)
         for (offset, row) in group.rows.enumerated() {
@@ -73,7 +72,7 @@ struct RowWriter {
             // main actor had not merged yet: what the app changed is what differs from that.
             let shown = comparesWithReplaced && snapshot != nil
                 ? replaced.snapshot(of: id, binding: binding, encodedAfter: group.outsideReadsMerged) : nil
-            if shown != nil { comparedWithReplaced.append(id) }
+            let written = shown.map { Self.valuesWritten(row.values, shown: $0, over: snapshot) } ?? row.values
             let (isNew, rowChanged) = try writeRow(
                 row.values, of: binding, immutable: writing.immutable, snapshot: shown ?? snapshot, marked: marked,
                 insertedAhead: insertedAhead.outcome(at: offset), statements: statements)
@@ -83,22 +82,19 @@ struct RowWriter {
                 recorded.record(row.inserted(in: epoch), for: id)
                 inserted.append(id)
             } else if try writeExisting(
-                row, id: id, snapshot: snapshot, shown: shown, rowChanged: rowChanged, epoch: epoch, lookupWriters: lookupWriters,
-                into: &recorded) {
+                row, id: id, written: written, snapshot: snapshot, shown: shown, rowChanged: rowChanged, epoch: epoch,
+                lookupWriters: lookupWriters, into: &recorded) {
                 updated.append(id)
             }
             if rowChanged, !writing.cachingSiblings.isEmpty {
                 // Other types on the table read some of the same columns.
-                let columns = zip(binding.layout.names, row.values).map { (name: $0, value: $1) }
+                let columns = zip(binding.layout.names, written).map { (name: $0, value: $1) }
                 tracker.recordUpdate(of: [id], columns: columns, bindings: writing.cachingSiblings, instancesShowIt: true)
             }
         }
         // The lookup rows the group inserts, in a few statements, before any other type's rows.
         try lookupWriters.writePending()
         tracker.record(consume recorded, of: binding)
-        // Those rows hold the other writer's values in the columns the app left alone: what the
-        // row holds is read again at its next save.
-        if !comparedWithReplaced.isEmpty { tracker.forgetSnapshots(of: comparedWithReplaced, bindings: [binding]) }
         for name in writing.typeNames {
             change.record(\.insertedList, inserted, of: name)
             change.record(\.updatedList, updated, of: name)
@@ -109,10 +105,11 @@ struct RowWriter {
     /// whether any differed) to those of the encoded `row`, and records its snapshot when it
     /// changed or more became known. A relationship whose children are those `shown` (the row as
     /// the instance showed it, before another writer's change the main actor had not merged)
-    /// lists is left as that writer left it. Returns whether anything changed.
+    /// lists is left as that writer left it. `written` is what the row's columns hold now.
+    /// Returns whether anything changed.
     private func writeExisting(
-        _ row: RowSnapshot, id: QSAnyID, snapshot: RowSnapshot?, shown: RowSnapshot?, rowChanged: Bool, epoch: UInt64,
-        lookupWriters: LookupWriters, into recorded: inout RecordedSnapshots
+        _ row: RowSnapshot, id: QSAnyID, written: [SQLValue], snapshot: RowSnapshot?, shown: RowSnapshot?, rowChanged: Bool,
+        epoch: UInt64, lookupWriters: LookupWriters, into recorded: inout RecordedSnapshots
     ) throws -> Bool {
         var changed = rowChanged
         var learned = false  // lookup rows read from the database, now known
@@ -128,9 +125,19 @@ struct RowWriter {
         if snapshot == nil || changed || learned {
             // Without a snapshot the row was written whole, so the new one is true now; with one,
             // only what differed from it was written, so it is as true as that was.
-            recorded.record(RowSnapshot(values: row.values, lookups: lookupRows, epoch: snapshot?.epoch ?? epoch), for: id)
+            recorded.record(RowSnapshot(values: written, lookups: lookupRows, epoch: snapshot?.epoch ?? epoch), for: id)
         }
         return changed
+    }
+
+    /// What a row holds once a save compared with `shown` (the row as its instance showed it,
+    /// before another writer's change) wrote the columns the app changed: those columns from
+    /// `values`, the others as `current` (the row as that writer left it) holds them. The encoded
+    /// `values` themselves when `current` keeps no values (an instance that marks its changes).
+    static func valuesWritten(_ values: [SQLValue], shown: RowSnapshot, over current: RowSnapshot?) -> [SQLValue] {
+        guard var written = current?.values, written.count == values.count, shown.values.count == values.count else { return values }
+        for index in ChangeTracker.changedColumns(values, from: shown) { written[index] = values[index] }
+        return written
     }
 
     /// Writes a value-type child reached through a parent (a copy, maybe older than its row):
