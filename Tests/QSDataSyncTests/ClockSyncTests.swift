@@ -26,10 +26,22 @@ struct ClockSyncTests {
         try await store.close()
     }
 
-    @Test func aPulledStampMoreThanADayAheadOfThisDevicesClockIsRefused() async throws {
+    @Test func aPulledStampAsFarAheadAsTheServerAllowsIsTakenFromADeviceWhoseClockIsBehind() async throws {
         let clock = HandClock()
-        let dayAndAMinute = Int64((clock.clock.now().timeIntervalSince1970 + 24 * 60 * 60 + 60) * 1000)
-        let ahead = SyncStamp(milliseconds: dayAndAMinute, counter: 0, replica: EndOfTimeServer.stamp.replica)
+        // The server's clock an hour ahead of this device's, the stamp a day ahead of the server's.
+        let dayAndAnHour = Int64((clock.clock.now().timeIntervalSince1970 + 25 * 60 * 60) * 1000)
+        let ahead = SyncStamp(milliseconds: dayAndAnHour, counter: 0, replica: EndOfTimeServer.stamp.replica)
+        let store = try await BoardModel.openStore(at: Replica.temporaryURL())
+        let sync = try await QSSync.attach(to: store, transport: EndOfTimeServer(stamp: ahead), clock: clock.clock)
+        try await sync.sync()
+        #expect(try await store.fetchRows("SELECT uniqueID FROM cards") == [[.integer(9)]])
+        try await store.close()
+    }
+
+    @Test func aPulledStampMoreThanTwoDaysAheadOfThisDevicesClockIsRefused() async throws {
+        let clock = HandClock()
+        let twoDaysAndAMinute = Int64((clock.clock.now().timeIntervalSince1970 + 2 * 24 * 60 * 60 + 60) * 1000)
+        let ahead = SyncStamp(milliseconds: twoDaysAndAMinute, counter: 0, replica: EndOfTimeServer.stamp.replica)
         let store = try await BoardModel.openStore(at: Replica.temporaryURL())
         let sync = try await QSSync.attach(to: store, transport: EndOfTimeServer(stamp: ahead), clock: clock.clock)
         await #expect(throws: QSSyncError.stampTooFarAhead(table: "cards", id: "9", stamp: ahead.text)) { try await sync.sync() }

@@ -64,11 +64,13 @@ final class HybridLogicalClock: @unchecked Sendable {
     }
 
     /// Whether the clock may take `stamp` from elsewhere: a stamp no further ahead of this
-    /// device's clock than the server lets a stamp be ahead of its own. The clock moves past
-    /// every stamp it takes, so after one from further ahead this replica's edits would carry
-    /// stamps the server refuses, or the clock could reach the last stamp there is.
+    /// device's clock than twice what the server lets a stamp be ahead of its own. The server
+    /// accepts stamps up to that limit ahead of its clock, and this device's clock may be behind
+    /// the server's, so a single limit here would refuse stamps the server rightly took; the
+    /// clock moves past every stamp it takes, so one from much further ahead would stamp this
+    /// replica's edits past what the server accepts, or reach the last stamp there is.
     func canReceive(_ stamp: SyncStamp) -> Bool {
-        let leeway = Int64(SyncProtocol.stampLeeway * 1000)
+        let leeway = Int64(2 * SyncProtocol.stampLeeway * 1000)
         let (latest, overflowed) = wallMilliseconds().addingReportingOverflow(leeway)
         // Never the last millisecond itself: ``next()`` must still find a later stamp.
         return stamp.milliseconds <= min(overflowed ? .max : latest, SyncStamp.maximumMilliseconds - 1)

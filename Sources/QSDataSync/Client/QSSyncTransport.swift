@@ -107,7 +107,7 @@ public enum QSSyncError: Error, Equatable, CustomStringConvertible {
         case .groupChanged(let table, let id):
             "the save moved \(table) \(id) to another group; an object stays in the group it was made in (copy it to share it elsewhere)"
         case .stampTooFarAhead(let table, let id, let stamp):
-            "the sync server sent \(table) \(id) stamped \(stamp), more than a day ahead of this device's clock: the server's data or this device's clock is wrong"
+            "the sync server sent \(table) \(id) stamped \(stamp), more than two days ahead of this device's clock: the server's data or this device's clock is wrong"
         case .clockExhausted(let reading):
             "the sync clock reads \(reading), the last stamp there is: no later one can be made, so the change can't be stamped"
         case .syncedPropertyRemoved(let table, let property):
