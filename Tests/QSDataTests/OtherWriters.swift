@@ -22,6 +22,17 @@ enum OtherWriters {
         return candidates.map { $0.appendingPathComponent(name) }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
+    /// Task 2 done makes the store's own log entries fail: a transaction setting it rolls back
+    /// at its commit (after the app's SQL in it, if any, was read back).
+    @MainActor
+    static func refuseTheStoresEntriesOnceTaskTwoIsDone(in store: QSStore) async throws {
+        try await store.execute("""
+            CREATE TEMP TRIGGER refuseEntries BEFORE INSERT ON qsdata_changes
+            WHEN NEW.writer IS NOT NULL AND (SELECT done FROM tasks WHERE uniqueID = 2) = 1
+            BEGIN SELECT RAISE(ABORT, 'refused'); END
+            """)
+    }
+
     /// A new store holding project 1 with tasks 1, 2 and 3, all committed.
     @MainActor
     static func openStore(url: URL = Fixtures.temporaryDatabaseURL(), tasks: Int64 = 3) async throws -> (QSStore, URL) {

@@ -8,22 +8,12 @@ import Testing
 @MainActor
 @Suite(.serialized)
 struct RolledBackAppSQLTests {
-    /// Task 2 done makes the store's own log entries fail, so that a transaction setting it
-    /// fails at its commit, after the app's SQL in it was read back.
-    private func refuseTheStoresEntriesOnceTaskTwoIsDone(in store: QSStore) async throws {
-        try await store.execute("""
-            CREATE TEMP TRIGGER refuseEntries BEFORE INSERT ON qsdata_changes
-            WHEN NEW.writer IS NOT NULL AND (SELECT done FROM tasks WHERE uniqueID = 2) = 1
-            BEGIN SELECT RAISE(ABORT, 'refused'); END
-            """)
-    }
-
     @Test func aTransactionFailingAtItsCommitAfterTheAppsSQLWasReadBackLeavesNoTraceOfIt() async throws {
         let (store, url) = try await OtherWriters.openStore()
         let first = try #require(try await store.fetch(Todo.self, id: 1))
         let second = try #require(try await store.fetch(Todo.self, id: 2))
         let third = try #require(try await store.fetch(Todo.self, id: 3))
-        try await refuseTheStoresEntriesOnceTaskTwoIsDone(in: store)
+        try await OtherWriters.refuseTheStoresEntriesOnceTaskTwoIsDone(in: store)
 
         let batch = try store.performBatch {
             try store.write { try $0.execute("UPDATE tasks SET title = 'rolled back' WHERE uniqueID = 1") }

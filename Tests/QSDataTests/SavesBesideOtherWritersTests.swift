@@ -54,12 +54,8 @@ struct SavesBesideOtherWritersTests {
         let (store, url) = try await OtherWriters.openStore()
         let second = try #require(try await store.fetch(Todo.self, id: 2))
         let third = try #require(try await store.fetch(Todo.self, id: 3))
-        // The store's own log entries fail while task 2 is done: saving it rolls back.
-        try await store.execute("""
-            CREATE TEMP TRIGGER refuseEntries BEFORE INSERT ON qsdata_changes
-            WHEN NEW.writer IS NOT NULL AND (SELECT done FROM tasks WHERE uniqueID = 2) = 1
-            BEGIN SELECT RAISE(ABORT, 'refused'); END
-            """)
+        // Saving task 2 done rolls back.
+        try await OtherWriters.refuseTheStoresEntriesOnceTaskTwoIsDone(in: store)
         let other = try SQLiteConnection(path: url.path)
         try other.execute("UPDATE tasks SET title = 'elsewhere' WHERE uniqueID = 3")
 
