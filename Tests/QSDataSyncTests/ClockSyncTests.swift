@@ -70,6 +70,28 @@ struct ClockSyncTests {
         try await store.close()
     }
 
+    @Test func aClockThatCannotAdvanceStopsASyncWithTheSyncsOwnError() async throws {
+        let url = Replica.temporaryURL()
+        let server = InMemorySyncServer()
+        let first = try await Replica(server: server, url: url)
+        try await first.sync.sync()  // pulled once: the next sync pushes first
+        let replica = first.sync.replicaID
+        try await first.store.writeAndWait { db in
+            try db.execute("UPDATE qsdata_sync_state SET value = ? WHERE key = 'clock'", [.text("ffffffffffff-ffff-\(replica.text)")])
+        }
+        try await first.store.close()
+
+        let store = try await BoardModel.openStore(at: url)
+        let sync = try await QSSync.attach(to: store, transport: server)
+        // SQL outside a transaction commits without the sync's hook: the push is what stamps it.
+        try await store.execute("INSERT INTO cards (uniqueID, title, done) VALUES (1, 'one', 0)")
+        await #expect(throws: QSSyncError.clockExhausted(reading: "ffffffffffff-ffff-\(replica.text)")) {
+            try await sync.sync()
+        }
+        #expect(try await sync.waitingCount() == 0)
+        try await store.close()
+    }
+
     private func storedClock(of store: QSStore) async throws -> [[SQLValue]] {
         try await store.fetchRows("SELECT value FROM qsdata_sync_state WHERE key = 'clock'")
     }

@@ -51,7 +51,7 @@ extension QSSync {
             let bytes = try await transport.downloadBlob(blob, group: key.space)
             guard SyncBlobReference(of: bytes) == blob else { throw QSSyncError.blobMismatch(blob) }
             let capture = self.capture
-            _ = try await store.writeInOwnTransaction("sync: store a downloaded blob", source: .sync) { connection in
+            _ = try await Self.syncTransaction("sync: store a downloaded blob", on: store) { connection in
                 try capture.capture(on: connection)
                 let stored = try BlobColumns.store(bytes, for: entries, on: connection)
                 try capture.skipToEnd(on: connection)

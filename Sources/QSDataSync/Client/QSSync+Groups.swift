@@ -15,7 +15,7 @@ extension QSSync {
     /// Makes a group owned by this account, and syncs it from now on.
     public func createGroup(named name: String) async throws -> SyncGroup {
         let group = try await transport.createGroup(named: name)
-        try await store.writeInOwnTransaction("sync: a group made", source: .sync) { connection in
+        try await Self.syncTransaction("sync: a group made", on: store) { connection in
             try GroupSpaces.add(group.id, on: connection)
         }
         return group
@@ -45,7 +45,7 @@ extension QSSync {
     func followMembership(into report: inout QSSyncReport) async throws -> [String] {
         let listed = Set(try await transport.groups().map(\.id))
         let schema = applier.schema, capture = self.capture
-        report.objectsRemovedWithGroups += try await store.writeInOwnTransaction("sync: follow group membership", source: .sync) { connection in
+        report.objectsRemovedWithGroups += try await Self.syncTransaction("sync: follow group membership", on: store) { connection in
             try capture.capture(on: connection)
             let known = Set(try GroupSpaces.syncedGroups(on: connection).map(\.group)).union(try GroupSpaces.groupsHeld(on: connection))
             var removed = 0
@@ -60,7 +60,7 @@ extension QSSync {
     /// Removes here the objects of a group the server says the account is not a member of.
     func leave(_ group: String, into report: inout QSSyncReport) async throws {
         let schema = applier.schema, capture = self.capture
-        report.objectsRemovedWithGroups += try await store.writeInOwnTransaction("sync: leave a group", source: .sync) { connection in
+        report.objectsRemovedWithGroups += try await Self.syncTransaction("sync: leave a group", on: store) { connection in
             try capture.capture(on: connection)
             let removed = try GroupSpaces.remove(group, schema: schema, on: connection)
             try capture.skipToEnd(on: connection)

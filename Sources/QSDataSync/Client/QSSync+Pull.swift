@@ -49,7 +49,7 @@ extension QSSync {
             guard response.more else { break }
         }
         let capture = self.capture, cleanup = ResyncCleanup(schema: applier.schema), pulled = inventory, finalToken = token
-        report.objectsRemovedByResync += try await store.writeInOwnTransaction("sync: remove what the server collected", source: .sync) { connection in
+        report.objectsRemovedByResync += try await Self.syncTransaction("sync: remove what the server collected", on: store) { connection in
             try capture.capture(on: connection)
             let removed = try cleanup.run(keeping: pulled, space: space, on: connection)
             try capture.skipToEnd(on: connection)

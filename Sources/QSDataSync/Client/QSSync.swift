@@ -162,7 +162,7 @@ public final class QSSync {
         let capture = self.capture, outbox = self.outbox, limit = pushLimit
         let token = try await storedToken(space)
         while true {
-            let next = try await store.writeInOwnTransaction("sync: read the outbox", source: .sync) { connection in
+            let next = try await Self.syncTransaction("sync: read the outbox", on: store) { connection in
                 try capture.capture(on: connection)
                 return try outbox.nextPush(limit: limit, space: space, on: connection)
             }
@@ -178,7 +178,7 @@ public final class QSSync {
                 } catch let error as QSSyncError {
                     if case .server = error {
                         let number = next.number
-                        try await store.writeInOwnTransaction("sync: a push refused", source: .sync) { connection in
+                        try await Self.syncTransaction("sync: a push refused", on: store) { connection in
                             try Outbox.refused(number: number, on: connection)
                         }
                     }
@@ -188,7 +188,7 @@ public final class QSSync {
                 report.pushedObjects += request.objectCount
             }
             let sent = next.sent
-            try await store.writeInOwnTransaction("sync: acknowledge a push", source: .sync) { connection in
+            try await Self.syncTransaction("sync: acknowledge a push", on: store) { connection in
                 try outbox.acknowledge(sent, on: connection)
             }
         }
