@@ -131,4 +131,44 @@ struct RefusedPatchTests {
         #expect(try await store.fetchRows("SELECT text, archived FROM notes WHERE uniqueID = 38000") == [[.text("willing"), .integer(1)]])
         try await store.close()
     }
+
+    // A write an instance refuses leaves nothing noted for the write timings: an earlier write,
+    // committing after it, still patches what the refused write would have given its values.
+
+    @Test func aRefusedSaveLeavesAnEarlierUpdatesPatchToReachTheInstancesItPutBack() async throws {
+        let store = try await openStore()
+        let (willing, stubborn) = try await willingAndStubborn(from: 39_000, in: store)
+        var rows = try await store.fetch(TimelineNote.self, where: "uniqueID >= 39000", orderBy: "uniqueID")
+        for index in rows.indices { rows[index].archived = true }
+
+        let earlier = try store.update(PatchableNote.self, where: "uniqueID = 39000", set: ["text": "from the update"])
+        #expect(throws: PatchableNote.RefusesToBeArchived.self) { try store.save(rows) }
+        try await earlier.committed()
+        try await store.flush()
+        #expect(willing.text == "from the update")
+        #expect(!willing.archived)
+        #expect(try await store.fetchRows("SELECT text, archived FROM notes WHERE uniqueID = 39000") == [[.text("from the update"), .integer(0)]])
+        #expect(!stubborn.archived)
+        try await store.close()
+    }
+
+    @Test func aRefusedBulkUpdateInABatchLeavesAnEarlierUpdatesPatchToReachTheColumnsItPutBack() async throws {
+        let store = try await openStore()
+        let (willing, stubborn) = try await willingAndStubborn(from: 40_000, in: store)
+
+        let earlier = try store.update(PatchableNote.self, where: "uniqueID = 40000", set: ["text": "from the update"])
+        let batch = try store.performBatch {
+            #expect(throws: PatchableNote.RefusesToBeArchived.self) {
+                try store.update(PatchableNote.self, ids: [40_000, 40_001], set: ["archived": true, "text": "refused"])
+            }
+        }
+        try await earlier.committed()
+        try await batch.committed()
+        try await store.flush()
+        #expect(willing.text == "from the update")
+        #expect(!willing.archived)
+        #expect(try await store.fetchRows("SELECT text, archived FROM notes WHERE uniqueID = 40000") == [[.text("from the update"), .integer(0)]])
+        #expect(stubborn.text == "stubborn")
+        try await store.close()
+    }
 }

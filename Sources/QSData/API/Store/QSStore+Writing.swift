@@ -113,8 +113,10 @@ extension QSStore {
             },
             touches: touches, ticket: QSWrite(operation: "update \(ids.count) \(Object.modelName)", center: changeCenter))
         func patchInstances() throws {
-            for typeBinding in bindings {
-                try typeBinding.patchCachedInstances(ids: ids, with: patch, timing: timing)
+            let patched = try bindings.map { try $0.patchCachedInstances(ids: ids, with: patch, timing: timing) }
+            // Noted only once every instance took the values: a refused update leaves nothing noted.
+            for (typeBinding, patchedIDs) in zip(bindings, patched) {
+                typeBinding.notePatched(patchedIDs, columns: Array(patch.keys), timing: timing)
             }
         }
         guard collectedBatch == nil else {

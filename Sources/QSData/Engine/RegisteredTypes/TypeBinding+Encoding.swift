@@ -135,7 +135,9 @@ extension TypeBinding {
 
     /// Makes cached instances reflect new column values: classes change in place, through
     /// `update(column:from:)` for each column when the type sets them alone and `update(from:)`
-    /// otherwise; values are replaced in the cache. Returns the IDs that were cached.
+    /// otherwise; values are replaced in the cache. Returns the IDs that were cached. What a save
+    /// or a bulk update by uniqueIDs patched is noted for the write timings afterwards, by
+    /// ``notePatched(_:columns:timing:)``.
     @discardableResult
     func patchCachedInstances(ids: [QSAnyID], with columns: [String: SQLValue], timing: PatchTiming) throws -> [QSAnyID] {
         guard cache.policy != .none else { return [] }
@@ -146,7 +148,6 @@ extension TypeBinding {
         // One row for every instance: it learns the order in which the type reads its columns
         // on the first and follows it after that (a new row per instance searched by name each time).
         let row = QSRow(layout: layout, values: [], parentID: .integer(0))
-        let overlaidColumns = overlay.map(\.index)
         // Until the first instance says the type doesn't set them alone: the new values alone.
         var columnPatch = updateColumnsInPlace.map { ColumnPatch(overlay, layout: layout, update: $0) }
         for id in ids {
@@ -154,7 +155,6 @@ extension TypeBinding {
                 // A class: its instance is looked up and patched as the reference it is.
                 guard let reference = cache.reference(forAnyID: id), !timing.skips(id, in: cache) else { continue }
                 if try patch.apply(to: reference, id: id, keeping: { timing.keeps($0, of: id, in: cache) }) {
-                    timing.record(id, columns: overlaidColumns, in: cache)
                     patched.append(id)
                     continue
                 }
@@ -165,10 +165,19 @@ extension TypeBinding {
             var (values, related) = try encoder.finish()
             for (index, value) in overlay where !timing.keeps(index, of: id, in: cache) { values[index] = value }
             try replace(current, values: values, related: related, id: id, using: row)
-            timing.record(id, columns: overlaidColumns, in: cache)
             patched.append(id)
         }
         return patched
+    }
+
+    /// Notes that the instances for `ids` took the values a save or a bulk update by uniqueIDs
+    /// gave `columns` (see ``PatchTiming/record(_:columns:in:)``). Called once every instance the
+    /// write reaches has taken them: a write one refuses is never made, and leaves nothing noted
+    /// for an earlier write's patch to skip.
+    func notePatched(_ ids: [QSAnyID], columns: [String], timing: PatchTiming) {
+        guard cache.policy != .none, !ids.isEmpty else { return }
+        let indexes = columns.compactMap { layout.index(of: $0) }
+        for id in ids { timing.record(id, columns: indexes, in: cache) }
     }
 
     /// What the cached instances among `ids` hold now in `columns`, for ``putBack(_:)`` to give

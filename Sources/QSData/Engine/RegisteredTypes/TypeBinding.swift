@@ -44,6 +44,10 @@ protocol AnyTypeBinding: AnyObject, Sendable {
     @discardableResult
     @MainActor func patchCachedInstances(ids: [QSAnyID], with columns: [String: SQLValue], timing: PatchTiming) throws -> [QSAnyID]
 
+    /// Notes, for the write timings, that the instances for `ids` took a write's values of
+    /// `columns`: once all of them have (see ``TypeBinding/notePatched(_:columns:timing:)``).
+    @MainActor func notePatched(_ ids: [QSAnyID], columns: [String], timing: PatchTiming)
+
     /// What the cached instances among `ids` hold now in `columns`, for ``putBack(_:)``.
     @MainActor func heldValues(ids: [QSAnyID], columns: [String]) -> [(id: QSAnyID, values: [String: SQLValue]?)]
 

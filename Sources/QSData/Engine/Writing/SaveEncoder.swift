@@ -133,27 +133,29 @@ struct SaveEncoder {
     /// thrown on, and the instances patched before it take back the values they held: nothing
     /// of the save will be written.
     private func patchSiblings(of groups: [SaveGroup], touches: MemoryTouches) throws {
+        // With every earlier write settled, no patch from one can come after this save's.
+        let timing: PatchTiming = skipsUnchanged ? .atOnce : .saved(stamp: stamp)
         var patched: [(sibling: any AnyTypeBinding, held: [(id: QSAnyID, values: [String: SQLValue]?)])] = []
         do {
-            try patchSiblings(of: groups, touches: touches) { sibling, id, columns in
+            try patchSiblings(of: groups, timing: timing, touches: touches) { sibling, id, columns in
                 patched.append((sibling, sibling.heldValues(ids: [id], columns: Array(columns.keys))))
             }
         } catch {
             for (sibling, held) in patched.reversed() { sibling.putBack(held) }
             throw error
         }
+        for (sibling, held) in patched { sibling.notePatched(held.map(\.id), columns: [], timing: timing) }
     }
 
     private func patchSiblings(
-        of groups: [SaveGroup], touches: MemoryTouches, beforePatching: (any AnyTypeBinding, QSAnyID, [String: SQLValue]) -> Void
+        of groups: [SaveGroup], timing: PatchTiming, touches: MemoryTouches,
+        beforePatching: (any AnyTypeBinding, QSAnyID, [String: SQLValue]) -> Void
     ) throws {
         for group in groups {
             touches.changed(group.binding, ids: group.ids)
             let siblings = registry.siblings(of: group.binding).filter(\.cachesInstances)
             guard !siblings.isEmpty else { continue }
             let names = group.binding.layout.names
-            // With every earlier write settled, no patch from one can come after this save's.
-            let timing: PatchTiming = skipsUnchanged ? .atOnce : .saved(stamp: stamp)
             for (offset, (id, row)) in zip(group.ids, group.rows).enumerated()
             where !group.isReachedThroughParent(offset) && !group.isUnchanged(offset) {
                 for sibling in siblings where sibling.hasCachedInstance(id) {
