@@ -69,6 +69,30 @@ struct SavesBesideOtherWritersTests {
         try await store.close()
     }
 
+    @Test func aSaveAfterATransactionThatRolledBackIsNotComparedWithWhatThatTransactionWrote() async throws {
+        let (store, _) = try await OtherWriters.openStore()
+        let second = try #require(try await store.fetch(Todo.self, id: 2))
+        try await OtherWriters.refuseTheStoresEntriesOnceTaskTwoIsDone(in: store)
+
+        // The app's SQL is read back after the save wrote the title; then the transaction rolls back.
+        let batch = try store.performBatch {
+            second.title = "mine"
+            try store.save(second)
+            try store.write { db in try db.execute("UPDATE tasks SET done = 1 WHERE uniqueID = 2") }
+        }
+        await #expect(throws: QSWriteError.self) { try await batch.committed() }
+        try await store.flush()
+        #expect(second.title == "task 2")
+
+        // Saved twice more: the second save is compared with what the first wrote.
+        second.title = "another"
+        try await store.save(second).committed()
+        second.title = "mine"
+        try await store.save(second).committed()
+        #expect(try await store.fetchRows("SELECT title, done FROM tasks WHERE uniqueID = 2") == [[.text("mine"), .integer(0)]])
+        try await store.close()
+    }
+
     @Test func aSaveEncodedOnceTheChangeWasMergedComparesWithTheRowAsItIsNow() async throws {
         let (store, url) = try await OtherWriters.openStore()
         let task = try #require(try await store.fetch(Todo.self, id: 1))

@@ -57,11 +57,24 @@ final class ReplacedSnapshots {
     /// (every save encoded before that merge was enqueued before that work).
     func forget(upTo merged: UInt64) {
         guard merged >= earliestKept else { return }
+        keepOnly { $0.read > merged }
+    }
+
+    /// Forgets what the reads numbered `first` and later kept: reads made inside a write
+    /// transaction that then rolled back. What they kept may hold that transaction's own writes,
+    /// never committed, and the main actor never merges those reads; the next look at the log
+    /// reads the same rows again.
+    func forgetReads(from first: UInt64) {
+        guard first <= lastRead, !byType.isEmpty else { return }
+        keepOnly { $0.read < first }
+    }
+
+    private func keepOnly(_ isKept: (Replaced) -> Bool) {
         earliestKept = .max
         for (type, rows) in byType {
             let kept = rows.compactMapValues { replaced in
-                let later = replaced.filter { $0.read > merged }
-                return later.isEmpty ? nil : later
+                let left = replaced.filter(isKept)
+                return left.isEmpty ? nil : left
             }
             byType[type] = kept.isEmpty ? nil : kept
             for replaced in kept.values.joined() { earliestKept = min(earliestKept, replaced.read) }

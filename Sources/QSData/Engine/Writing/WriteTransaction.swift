@@ -78,6 +78,7 @@ struct WriteTransaction: Sendable {
     private func finishPosting(_ open: OpenTransaction, on state: QueueState?, abandoned: Bool) {
         if let state {
             if open.failure == nil {
+                let firstRead = state.replacedSnapshots.lastRead + 1
                 do {
                     guard !abandoned else { throw WriteAbandoned() }
                     let outsideChanges = try open.outsideEntries.flatMap {
@@ -92,6 +93,7 @@ struct WriteTransaction: Sendable {
                     open.appSQLChanges = appSQLChanges?.item()
                 } catch {
                     open.failure = error
+                    state.replacedSnapshots.forgetReads(from: firstRead)
                     rollBack(state, open: open)
                 }
             } else {
