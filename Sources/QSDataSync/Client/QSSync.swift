@@ -13,6 +13,11 @@ import QSData
 /// What comes from the server is merged per property (the later stamp wins; a delete wins over
 /// every edit) and written through the store like any other write: held instances, observers and
 /// live queries follow, and the change's ``QSChange/source`` is ``QSChangeSource/sync``.
+///
+/// An instance the app still held when another device's delete arrived stays deleted: saved
+/// afterwards, its row is written again here, not sent, and removed at the next ``sync()``.
+/// A new instance with the same uniqueID creates the object again, and so does saving an
+/// instance of an object deleted on this device.
 @MainActor
 public final class QSSync {
     public let store: QSStore
@@ -80,10 +85,10 @@ public final class QSSync {
         }
         let sync = QSSync(store: store, transport: transport, schema: schema, clock: hybridClock, history: history)
         let capture = sync.capture
-        try await store.setCommitHook { connection, source in
+        try await store.setCommitHook { transaction in
             // Sync's own writes place the log themselves: what they merged is not an edit to send back.
-            guard source == .app else { return }
-            try capture.capture(on: connection, refusingGroupChanges: true)
+            guard transaction.source == .app else { return }
+            try capture.capture(on: transaction.connection, committing: transaction)
         }
         return sync
     }

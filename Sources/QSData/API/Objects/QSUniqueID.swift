@@ -33,7 +33,7 @@ public enum QSAnyID: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    var sqlValue: SQLValue {
+    package var sqlValue: SQLValue {
         switch self {
         case .integer(let value): return .integer(value)
         case .string(let value): return .text(value)

@@ -1,10 +1,23 @@
 /// Work that runs inside every write transaction of a store just before it commits, on the
-/// database queue, with the transaction's connection and where its writes came from. A hook
-/// that throws rolls the transaction back: the write fails with its error.
+/// database queue (see ``QSCommittingTransaction``). A hook that throws rolls the transaction
+/// back: the write fails with its error.
 ///
 /// How QSDataSync queues every change to a synced type for upload in the same transaction as
 /// the change, so that a crash between the two can't lose it.
-package typealias QSCommitHook = @Sendable (SQLiteConnection, QSChangeSource) throws -> Void
+package typealias QSCommitHook = @Sendable (QSCommittingTransaction) throws -> Void
+
+/// A write transaction about to commit, as its commit hook sees it.
+package struct QSCommittingTransaction {
+    /// The transaction's connection.
+    package let connection: SQLiteConnection
+    /// Where its writes came from.
+    package let source: QSChangeSource
+    /// Per table, the uniqueIDs of rows its saves inserted again for instances the app still
+    /// held when the store read that the rows had been deleted (by sync, another process or
+    /// the app's own SQL). Such a save is an edit of an object deleted elsewhere, where a new
+    /// instance with the same uniqueID would be a creation.
+    package let rowsInsertedAgain: [String: [QSAnyID]]
+}
 
 extension QSStore {
     /// Sets (or, with nil, removes) the store's commit hook. The app's own SQL run with

@@ -48,7 +48,7 @@ extension TypeBinding {
             tracker.recordReread(ids, in: known)
             tracker.recordRemoval(gone, from: known)
         } else {
-            known.remove(gone)
+            _ = known.removeFoundDeleted(gone)
         }
 
         var beforeByID: [QSAnyID: RowSnapshot] = [:]

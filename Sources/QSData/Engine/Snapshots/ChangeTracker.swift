@@ -20,6 +20,9 @@ final class ChangeTracker {
     /// The instances reads in this transaction made (reading the app's own SQL back), which the
     /// queue's tables let go of if it rolls back.
     private var made: [MadeInstances] = []
+    /// Per table, the rows this transaction's saves inserted again for instances that were held
+    /// when a read found the rows deleted (see ``InstancesFoundDeleted``), for the commit hook.
+    private(set) var rowsInsertedAgain: [String: [QSAnyID]] = [:]
 
     init(state: QueueState) {
         self.state = state
@@ -96,6 +99,12 @@ final class ChangeTracker {
         }
     }
 
+    /// Records that a save inserted the row `id` of `table` again, for an instance that was held
+    /// when a read found the row deleted.
+    func recordInsertedAgain(_ id: QSAnyID, table: String) {
+        rowsInsertedAgain[table, default: []].append(id)
+    }
+
     /// Records that a read in this transaction replaced the snapshots of `ids` in `rows`.
     func recordReread(_ ids: [QSAnyID], in rows: KnownRows) {
         guard !ids.isEmpty else { return }
@@ -105,7 +114,7 @@ final class ChangeTracker {
     /// Takes the rows `ids`, which a read in this transaction found gone, out of `rows`.
     func recordRemoval(_ ids: [QSAnyID], from rows: KnownRows) {
         guard !ids.isEmpty else { return }
-        deleted.append((rows, rows.removeReturningInstances(ids)))
+        deleted.append((rows, rows.removeFoundDeleted(ids)))
     }
 
     /// Records the instances a read in this transaction made.

@@ -25,6 +25,8 @@ final class KnownRows {
     @exclusivity(unchecked) private var weakWhole: KnownRowTable<WeaklyHeld, WholeSnapshot>?
     @exclusivity(unchecked) private var weakEpoch: KnownRowTable<WeaklyHeld, EpochOnlySnapshot>?
     @exclusivity(unchecked) private var strongWhole: KnownRowTable<StronglyHeld, WholeSnapshot>?
+    /// The instances held for rows found deleted, which the app may save again.
+    @exclusivity(unchecked) private var foundDeleted = InstancesFoundDeleted()
 
     init(policy: Policy, tracksChanges: Bool, hasRelationships: Bool) {
         self.tracksChanges = tracksChanges
@@ -141,6 +143,23 @@ final class KnownRows {
     func removeReturningInstances(_ ids: [QSAnyID]) -> [(id: QSAnyID, instance: Instance)] {
         weakWhole?.removeReturningInstances(ids) ?? weakEpoch?.removeReturningInstances(ids)
             ?? strongWhole?.removeReturningInstances(ids) ?? []
+    }
+
+    /// Forgets the rows `ids`, which a read of the change log found deleted, and returns the
+    /// instances that were alive for them; those are remembered (see ``InstancesFoundDeleted``).
+    func removeFoundDeleted(_ ids: [QSAnyID]) -> [(id: QSAnyID, instance: Instance)] {
+        let removed = removeReturningInstances(ids)
+        if !removed.isEmpty { foundDeleted.remember(removed) }
+        return removed
+    }
+
+    /// Whether any instance held for a row found deleted is remembered.
+    var hasInstancesFoundDeleted: Bool { !foundDeleted.isEmpty }
+
+    /// Whether `object` was held for the row `id` when a read of the change log found that row
+    /// deleted: a save of it inserts the row again.
+    func wasFoundDeleted(_ id: QSAnyID, heldBy object: AnyObject) -> Bool {
+        foundDeleted.contains(object, for: id)
     }
 
     /// Keeps `instance` for `id` unless the table has an entry for it (a rolled-back delete puts

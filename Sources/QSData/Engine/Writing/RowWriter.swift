@@ -51,6 +51,8 @@ struct RowWriter {
         replaced.forget(upTo: group.outsideReadsMerged)
         let comparesWithReplaced = !replaced.isEmpty
         let isNewValueRow = tracker.recordExisting(group, in: writing.table)
+        let foundDeleted = binding.cachesInstances ? state.knownRows(of: binding) : nil
+        let mayInsertAgain = foundDeleted?.hasInstancesFoundDeleted == true
         let insertedAhead = try insertRowsAhead(of: group, storedSnapshots: storedSnapshots, isNewValueRow: isNewValueRow, statements: statements)
         for (offset, row) in group.rows.enumerated() {
             // A parent that comes twice in the group finds its lookup rows as its first save left them.
@@ -81,6 +83,9 @@ struct RowWriter {
                 lookupWriters.insertRows(of: row, parentID: id)
                 recorded.record(row.inserted(in: epoch), for: id)
                 inserted.append(id)
+                if mayInsertAgain, let instance = group.instances[offset], foundDeleted?.wasFoundDeleted(id, heldBy: instance.object) == true {
+                    tracker.recordInsertedAgain(id, table: writing.table)
+                }
             } else if try writeExisting(
                 row, id: id, written: written, snapshot: snapshot, shown: shown, rowChanged: rowChanged, epoch: epoch,
                 lookupWriters: lookupWriters, into: &recorded) {

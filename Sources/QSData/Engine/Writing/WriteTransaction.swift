@@ -86,7 +86,10 @@ struct WriteTransaction: Sendable {
                     }
                     let appSQLChanges = try readAppSQLChanges(state, tracker: open.writer?.tracker)
                     try state.changeLog?.writeEntries(for: open.committed.map(\.change), on: state.connection)
-                    try state.commitHook?(state.connection, source)
+                    if let hook = state.commitHook {
+                        try hook(QSCommittingTransaction(
+                            connection: state.connection, source: source, rowsInsertedAgain: open.writer?.tracker.rowsInsertedAgain ?? [:]))
+                    }
                     try state.connection.execute("COMMIT")
                     state.changeLog?.didCommit()
                     open.outsideChanges = outsideChanges?.item()

@@ -22,10 +22,25 @@ struct ChangeCapture: Sendable {
         case changed(Set<String>)
     }
 
-    /// - Parameter refusingGroupChanges: whether a change to an object's group column throws
-    ///   ``QSSyncError/groupChanged(table:id:)`` (in the app's own transaction, which then rolls
-    ///   back) rather than being undone (a change another process made).
-    func capture(on connection: SQLiteConnection, refusingGroupChanges: Bool = false) throws {
+    /// The app's own transaction is `committing`; the sync's own transactions pass nil. There, a
+    /// change to an object's group column throws ``QSSyncError/groupChanged(table:id:)`` (the
+    /// app's write rolls back), and the rows its saves inserted again for objects another replica
+    /// deleted are queued as nothing and noted, to be removed by the sync's next transaction of
+    /// its own (see ``RowsInsertedAgain``): a row taken back inside the app's write would not
+    /// reach the store's instances and observers. In the sync's own transactions, another
+    /// process's group change is undone, and the noted rows are removed.
+    func capture(on connection: SQLiteConnection, committing: QSCommittingTransaction? = nil) throws {
+        try queueLoggedChanges(on: connection, refusingGroupChanges: committing != nil, insertedAgain: committing?.rowsInsertedAgain ?? [:])
+        if committing == nil, try RowsInsertedAgain.removeNoted(schema: schema, on: connection) {
+            // The removal's own log entries are not the app's deletions.
+            try skipToEnd(on: connection)
+        }
+    }
+
+    /// Stamps and queues what the change log holds after the sync's place in it.
+    private func queueLoggedChanges(
+        on connection: SQLiteConnection, refusingGroupChanges: Bool, insertedAgain: [String: [QSAnyID]]
+    ) throws {
         let position = try currentPosition(on: connection)
         let rows = try connection.fetchRows("""
             SELECT c.tableName, c.kind, c.columns, j.value FROM qsdata_changes AS c, json_each(c.ids) AS j
@@ -56,7 +71,9 @@ struct ChangeCapture: Sendable {
         if !pendingByTable.isEmpty {
             let stamp = try clock.next()
             for (table, pending) in pendingByTable.sorted(by: { $0.key < $1.key }) {
-                try record(pending.list, table: schema.tables[table], stamp: stamp, refusingGroupChanges: refusingGroupChanges, on: connection)
+                try record(
+                    pending.list, table: schema.tables[table], stamp: stamp, refusingGroupChanges: refusingGroupChanges,
+                    insertedAgain: insertedAgain[table] ?? [], on: connection)
             }
             try SyncStateTables.set(.clock, to: .text(clock.reading.text), on: connection)
         }
@@ -104,12 +121,14 @@ struct ChangeCapture: Sendable {
 
     private func record(
         _ pending: [(id: SQLValue, pending: Pending)], table synced: SyncedTable?, stamp: SyncStamp, refusingGroupChanges: Bool,
-        on connection: SQLiteConnection
+        insertedAgain: [QSAnyID], on connection: SQLiteConnection
     ) throws {
         guard let synced else { return }
         let table = synced.name
-        let pending = try keepingGroups(pending, of: synced, refusing: refusingGroupChanges, on: connection)
         var records = try LocalRecord.load(pending.map(\.id), table: synced, on: connection)
+        let notInsertedAgain = try leavingOutEditsOfObjectsDeletedElsewhere(
+            pending, records: records, insertedAgain: insertedAgain, table: table, on: connection)
+        let pending = try keepingGroups(notInsertedAgain, of: synced, refusing: refusingGroupChanges, on: connection)
         let saved = try savedLists(of: pending, in: synced, on: connection)
         let clearOutbox = try connection.statement("DELETE FROM qsdata_sync_outbox WHERE tableName = ? AND id = ?")
         let queue = try connection.statement("INSERT OR REPLACE INTO qsdata_sync_outbox (tableName, id, part, stamp) VALUES (?, ?, ?, ?)")
@@ -156,6 +175,23 @@ struct ChangeCapture: Sendable {
                 try GroupSpaces.record(space, of: ids, table: table, on: connection)
             }
         }
+    }
+
+    /// `pending` without the rows the store inserted again for objects another replica deleted:
+    /// they are noted for removal (see ``RowsInsertedAgain``). (An edit of such a row before it
+    /// is removed is queued, and lost to the deletion on the server.)
+    private func leavingOutEditsOfObjectsDeletedElsewhere(
+        _ pending: [(id: SQLValue, pending: Pending)], records: [SQLValue: SyncRecord], insertedAgain: [QSAnyID], table: String,
+        on connection: SQLiteConnection
+    ) throws -> [(id: SQLValue, pending: Pending)] {
+        guard !insertedAgain.isEmpty else { return pending }
+        let leftOut = insertedAgain.map(\.sqlValue).filter { id in
+            RowsInsertedAgain.isEditOfObjectDeletedElsewhere(records[id], replica: clock.replica)
+        }
+        guard !leftOut.isEmpty else { return pending }
+        try RowsInsertedAgain.note(leftOut, table: table, on: connection)
+        let leftOutSet = Set(leftOut)
+        return pending.filter { !leftOutSet.contains($0.id) }
     }
 
     /// `pending` without changes to objects' group columns: an object stays in the group it was

@@ -16,6 +16,8 @@ import QSData
 ///   position keys and stamps (see ``ListItems``).
 /// - `qsdata_sync_groups`: the groups this replica syncs, with the server's token for each
 ///   one's next pull (see ``GroupSpaces``).
+/// - `qsdata_sync_inserted_again`: rows the store inserted again for objects another replica
+///   deleted, to remove (see ``RowsInsertedAgain``).
 ///
 /// They are written in the same transactions as the changes they record, so nothing is lost or
 /// sent twice if the app stops at any moment.
@@ -42,6 +44,7 @@ enum SyncStateTables {
         try connection.executeScript(creationSQL)
         try connection.executeScript(KeptParts.creationSQL)
         try connection.executeScript(BlobColumns.creationSQL)
+        try connection.executeScript(RowsInsertedAgain.creationSQL)
         try GroupSpaces.create(on: connection)
         try addColumnIfMissing("sentIn", "INTEGER", to: "qsdata_sync_outbox", on: connection)
         try addColumnIfMissing("space", "TEXT", to: "qsdata_sync_kept_parts", on: connection)
