@@ -85,3 +85,44 @@ struct DeletedElsewhereSyncTests {
         try await b.close()
     }
 }
+
+/// The same when another process on this device (an app extension with its own sync) applied
+/// the deletion and the store had not read it yet when the app saved.
+@MainActor
+struct DeletedByAnotherProcessSyncTests {
+    @Test func savingAHeldCardBeforeTheStoreReadItsDeletionDoesNotCreateItAgain() async throws {
+        let server = InMemorySyncServer(), clock = HandClock()
+        let a = try await Replica(server: server, clock: clock.clock), b = try await Replica(server: server, clock: clock.clock)
+        try await a.store.save(Card(uniqueID: 5, title: "tickets")).committed()
+        try await a.sync.sync()
+        try await b.sync.sync()
+        let held = try #require(try await b.store.fetch(Card.self, id: 5))
+        clock.advance(1)
+        try await a.store.delete(Card.self, ids: [5]).committed()
+        try await a.sync.sync()
+
+        // What another process's sync writes as it merges the pulled deletion, past its own entries.
+        let deletion = SyncStamp(milliseconds: Int64(clock.clock.now().timeIntervalSince1970 * 1000), counter: 0, replica: a.sync.replicaID)
+        let other = try SQLiteConnection(path: b.url.path)
+        try other.transaction {
+            try other.execute("DELETE FROM cards WHERE uniqueID = 5")
+            try other.execute("UPDATE qsdata_sync_records SET deleted = ? WHERE tableName = 'cards' AND id = 5", [.text(deletion.text)])
+            let last = try other.fetchValue("SELECT seq FROM sqlite_sequence WHERE name = 'qsdata_changes'") ?? .integer(0)
+            try other.execute("UPDATE qsdata_sync_state SET value = ? WHERE key = 'position'", [last])
+            try other.execute("UPDATE qsdata_change_readers SET seq = ? WHERE reader = 'qsdata-sync'", [last])
+        }
+
+        // No await since: the store may not have read the deletion yet.
+        held.done = true
+        let write = try b.store.save(held)
+        try await write.committed()
+        #expect(try await b.outbox() == [])
+        try await b.sync.sync()
+        #expect(try await b.cards() == [:])
+        try await a.sync.sync()
+        #expect(server.existingObjects(in: "cards").isEmpty)
+        #expect(try await a.cards() == [:])
+        try await a.close()
+        try await b.close()
+    }
+}

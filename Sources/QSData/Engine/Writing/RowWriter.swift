@@ -51,8 +51,8 @@ struct RowWriter {
         replaced.forget(upTo: group.outsideReadsMerged)
         let comparesWithReplaced = !replaced.isEmpty
         let isNewValueRow = tracker.recordExisting(group, in: writing.table)
-        let foundDeleted = binding.cachesInstances ? state.knownRows(of: binding) : nil
-        let mayInsertAgain = foundDeleted?.hasInstancesFoundDeleted == true
+        let knownRows = binding.cachesInstances ? state.knownRows(of: binding) : nil
+        let mayInsertFoundDeleted = knownRows?.hasInstancesFoundDeleted == true
         let insertedAhead = try insertRowsAhead(of: group, storedSnapshots: storedSnapshots, isNewValueRow: isNewValueRow, statements: statements)
         for (offset, row) in group.rows.enumerated() {
             // A parent that comes twice in the group finds its lookup rows as its first save left them.
@@ -83,7 +83,10 @@ struct RowWriter {
                 lookupWriters.insertRows(of: row, parentID: id)
                 recorded.record(row.inserted(in: epoch), for: id)
                 inserted.append(id)
-                if mayInsertAgain, let instance = group.instances[offset], foundDeleted?.wasFoundDeleted(id, heldBy: instance.object) == true {
+                // The row of a held instance, gone: deleted by a writer whose change the store
+                // had read (the instance remembered), or had not read yet (its snapshot still there).
+                if snapshot != nil || mayInsertFoundDeleted
+                    && group.instances[offset].map({ knownRows?.wasFoundDeleted(id, heldBy: $0.object) == true }) == true {
                     tracker.recordInsertedAgain(id, table: writing.table)
                 }
             } else if try writeExisting(

@@ -144,6 +144,7 @@ struct SaveEncoder {
             for (sibling, held) in patched.reversed() { sibling.putBack(held) }
             throw error
         }
+        // A save notes its stamp for the whole row, whatever the columns.
         for (sibling, held) in patched { sibling.notePatched(held.map(\.id), columns: [], timing: timing) }
     }
 

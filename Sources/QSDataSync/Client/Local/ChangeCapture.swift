@@ -22,13 +22,15 @@ struct ChangeCapture: Sendable {
         case changed(Set<String>)
     }
 
-    /// The app's own transaction is `committing`; the sync's own transactions pass nil. There, a
-    /// change to an object's group column throws ``QSSyncError/groupChanged(table:id:)`` (the
-    /// app's write rolls back), and the rows its saves inserted again for objects another replica
-    /// deleted are queued as nothing and noted, to be removed by the sync's next transaction of
-    /// its own (see ``RowsInsertedAgain``): a row taken back inside the app's write would not
-    /// reach the store's instances and observers. In the sync's own transactions, another
-    /// process's group change is undone, and the noted rows are removed.
+    /// The commit hook passes the app's own transaction as `committing`; the sync's own
+    /// transactions pass nil.
+    ///
+    /// - In the app's transaction, a change to an object's group column throws
+    ///   ``QSSyncError/groupChanged(table:id:)`` (the app's write rolls back), and the rows its
+    ///   saves inserted again for objects another replica deleted are queued as nothing and noted
+    ///   (see ``RowsInsertedAgain``): a row taken back inside the app's write would not reach the
+    ///   store's instances and observers.
+    /// - In the sync's own, another process's group change is undone, and the noted rows are removed.
     func capture(on connection: SQLiteConnection, committing: QSCommittingTransaction? = nil) throws {
         try queueLoggedChanges(on: connection, refusingGroupChanges: committing != nil, insertedAgain: committing?.rowsInsertedAgain ?? [:])
         if committing == nil, try RowsInsertedAgain.removeNoted(schema: schema, on: connection) {
