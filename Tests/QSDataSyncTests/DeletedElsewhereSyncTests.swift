@@ -10,23 +10,15 @@ import Testing
 @MainActor
 struct DeletedElsewhereSyncTests {
     /// Card 5 made on `a`, held on `b`, then deleted on `a`, and both synced.
-    private func cardHeldOnBDeletedOnA() async throws -> (server: InMemorySyncServer, clock: HandClock, a: Replica, b: Replica, held: Card) {
-        let server = InMemorySyncServer(), clock = HandClock()
-        let a = try await Replica(server: server, clock: clock.clock), b = try await Replica(server: server, clock: clock.clock)
-        try await a.store.save(Card(uniqueID: 5, title: "tickets")).committed()
-        try await a.sync.sync()
-        try await b.sync.sync()
-        let held = try #require(try await b.store.fetch(Card.self, id: 5))
-        clock.advance(1)
-        try await a.store.delete(Card.self, ids: [5]).committed()
-        try await a.sync.sync()
-        try await b.sync.sync()
-        #expect(try await b.cards() == [:])
-        return (server, clock, a, b, held)
+    private func cardHeldOnBDeletedOnA() async throws -> DeletedOnA {
+        let replicas = try await DeletedOnA()
+        try await replicas.b.sync.sync()
+        #expect(try await replicas.b.cards() == [:])
+        return replicas
     }
 
     @Test func savingAHeldCardAfterItsDeletionArrivedDoesNotCreateItAgain() async throws {
-        let (server, clock, a, b, held) = try await cardHeldOnBDeletedOnA()
+        let (server, clock, a, b, held) = try await cardHeldOnBDeletedOnA().all
 
         clock.advance(1)
         held.done = true
@@ -48,7 +40,7 @@ struct DeletedElsewhereSyncTests {
     }
 
     @Test func aNewCardWithTheUniqueIDOfOneDeletedElsewhereComesBackEverywhere() async throws {
-        let (server, clock, a, b, held) = try await cardHeldOnBDeletedOnA()
+        let (server, clock, a, b, held) = try await cardHeldOnBDeletedOnA().all
 
         clock.advance(1)
         try await b.store.save(Card(uniqueID: 5, title: "tickets again")).committed()
@@ -91,15 +83,7 @@ struct DeletedElsewhereSyncTests {
 @MainActor
 struct DeletedByAnotherProcessSyncTests {
     @Test func savingAHeldCardBeforeTheStoreReadItsDeletionDoesNotCreateItAgain() async throws {
-        let server = InMemorySyncServer(), clock = HandClock()
-        let a = try await Replica(server: server, clock: clock.clock), b = try await Replica(server: server, clock: clock.clock)
-        try await a.store.save(Card(uniqueID: 5, title: "tickets")).committed()
-        try await a.sync.sync()
-        try await b.sync.sync()
-        let held = try #require(try await b.store.fetch(Card.self, id: 5))
-        clock.advance(1)
-        try await a.store.delete(Card.self, ids: [5]).committed()
-        try await a.sync.sync()
+        let (server, clock, a, b, held) = try await DeletedOnA().all
 
         // What another process's sync writes as it merges the pulled deletion, past its own entries.
         let deletion = SyncStamp(milliseconds: Int64(clock.clock.now().timeIntervalSince1970 * 1000), counter: 0, replica: a.sync.replicaID)
@@ -125,4 +109,26 @@ struct DeletedByAnotherProcessSyncTests {
         try await a.close()
         try await b.close()
     }
+}
+
+/// Card 5 made on `a` and held on `b`, then deleted on `a` and pushed; `b` has not pulled since.
+@MainActor
+private struct DeletedOnA {
+    let server = InMemorySyncServer(), clock = HandClock()
+    let a: Replica, b: Replica
+    let held: Card
+
+    init() async throws {
+        a = try await Replica(server: server, clock: clock.clock)
+        b = try await Replica(server: server, clock: clock.clock)
+        try await a.store.save(Card(uniqueID: 5, title: "tickets")).committed()
+        try await a.sync.sync()
+        try await b.sync.sync()
+        held = try #require(try await b.store.fetch(Card.self, id: 5))
+        clock.advance(1)
+        try await a.store.delete(Card.self, ids: [5]).committed()
+        try await a.sync.sync()
+    }
+
+    var all: (server: InMemorySyncServer, clock: HandClock, a: Replica, b: Replica, held: Card) { (server, clock, a, b, held) }
 }
