@@ -52,7 +52,6 @@ struct RowWriter {
         let comparesWithReplaced = !replaced.isEmpty
         let isNewValueRow = tracker.recordExisting(group, in: writing.table)
         let knownRows = binding.cachesInstances ? state.knownRows(of: binding) : nil
-        let mayInsertFoundDeleted = knownRows?.hasInstancesFoundDeleted == true
         let insertedAhead = try insertRowsAhead(of: group, storedSnapshots: storedSnapshots, isNewValueRow: isNewValueRow, statements: statements)
         for (offset, row) in group.rows.enumerated() {
             // A parent that comes twice in the group finds its lookup rows as its first save left them.
@@ -83,10 +82,7 @@ struct RowWriter {
                 lookupWriters.insertRows(of: row, parentID: id)
                 recorded.record(row.inserted(in: epoch), for: id)
                 inserted.append(id)
-                // The row of a held instance, gone: deleted by a writer whose change the store
-                // had read (the instance remembered), or had not read yet (its snapshot still there).
-                if snapshot != nil || mayInsertFoundDeleted
-                    && group.instances[offset].map({ knownRows?.wasFoundDeleted(id, heldBy: $0.object) == true }) == true {
+                if isInsertedAgain(id, at: offset, of: group, snapshot: snapshot, knownRows: knownRows) {
                     tracker.recordInsertedAgain(id, table: writing.table)
                 }
             } else if try writeExisting(
@@ -136,6 +132,15 @@ struct RowWriter {
             recorded.record(RowSnapshot(values: written, lookups: lookupRows, epoch: snapshot?.epoch ?? epoch), for: id)
         }
         return changed
+    }
+
+    /// Whether the row `id`, just inserted, is the row of a held instance that was gone: deleted
+    /// by a writer whose change the store had not read yet (the queue still had its snapshot),
+    /// or had read (the instance remembered as held then: see ``InstancesFoundDeleted``).
+    private func isInsertedAgain(_ id: QSAnyID, at offset: Int, of group: SaveGroup, snapshot: RowSnapshot?, knownRows: KnownRows?) -> Bool {
+        if snapshot != nil { return true }
+        guard let knownRows, knownRows.hasInstancesFoundDeleted, let instance = group.instances[offset] else { return false }
+        return knownRows.wasFoundDeleted(id, heldBy: instance.object)
     }
 
     /// What a row holds once a save compared with `shown` (the row as its instance showed it,

@@ -43,6 +43,15 @@ enum PatchTiming {
         return cache.columnSetByID(column, of: id, after: stamp)
     }
 
+    /// Whether ``record(_:columns:in:)`` notes anything: only a save's or a bulk update's made
+    /// while an earlier write may still patch or restore the instances.
+    var recordsPatches: Bool {
+        switch self {
+        case .saved, .updatedByID: true
+        case .atOnce, .afterCommit: false
+        }
+    }
+
     /// Records that the instance for `id` holds the values the app gave `columns` (positions in
     /// the layout): all its column values for a save.
     @MainActor func record<Object>(_ id: QSAnyID, columns: [Int], in cache: ObjectCache<Object>) {
