@@ -117,6 +117,33 @@ struct ListSyncTests {
         try await b.close()
     }
 
+    /// Two devices create the same board (an ID from content), and the earlier creation is
+    /// pulled by its device before that device pushes: the later creation's name wins, and the
+    /// board lists both devices' cards everywhere.
+    @Test(arguments: [true, false]) func aBoardCreatedOnTwoDevicesListsBothDevicesCards(pulledBeforePush: Bool) async throws {
+        let server = InMemorySyncServer(), clock = HandClock()
+        let a = try await Replica(server: server, clock: clock.clock), b = try await Replica(server: server, clock: clock.clock)
+        let first = pulledBeforePush ? b : a, later = pulledBeforePush ? a : b
+        try await first.store.save(Board(uniqueID: 100, name: "first", cards: [Card(uniqueID: 3, title: "three")])).committed()
+        clock.advance(1)
+        try await later.store.save(Board(uniqueID: 100, name: "later", cards: [Card(uniqueID: 1, title: "one"), Card(uniqueID: 2, title: "two")])).committed()
+        #expect(try await first.outbox() == ["boards 100 +", "cards 3 +"])
+        try await a.sync.sync()
+        try await b.sync.sync()
+        try await a.sync.sync()
+        let listed = try #require(server.existingObjects(in: "boards")[.integer(100)])
+        #expect(listed["name"] == .text("later"))
+        #expect(listed.keys.filter { !$0.hasSuffix(".position") && $0 != "name" }.sorted() == ["cards[1]", "cards[2]", "cards[3]"])
+        for replica in [a, b] {
+            #expect(try await replica.boards()[100]?.hasPrefix("'later'") == true)
+            #expect(try await cardOrder(on: replica).sorted() == [1, 2, 3])
+            #expect(try await replica.outbox() == [])
+        }
+        #expect(try await cardOrder(on: a) == cardOrder(on: b))
+        try await a.close()
+        try await b.close()
+    }
+
     /// A list that arrives whole (from a replica older than list parts) takes the place of the
     /// children listed before it.
     @Test func aListSentWholeByAnOlderReplicaIsMergedChildByChild() async throws {

@@ -138,6 +138,12 @@ struct Outbox: Sendable {
         for part in parts { try queue.run([.text(table), id, .text(part), .text(stamp.text)]) }
     }
 
+    /// Whether `part` of an object waits to be pushed.
+    static func waits(_ part: String, of id: SQLValue, in table: String, on connection: SQLiteConnection) throws -> Bool {
+        try connection.fetchValue(
+            "SELECT 1 FROM qsdata_sync_outbox WHERE tableName = ? AND id = ? AND part = ?", [.text(table), id, .text(part)]) != nil
+    }
+
     /// Whether a push of `space` whose answer never came sent some of what waits.
     func hasUnansweredParts(space: String?, in store: QSStore) async throws -> Bool {
         let (inSpace, spaceArgument) = spaceCondition(space)

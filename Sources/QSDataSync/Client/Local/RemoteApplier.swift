@@ -153,6 +153,7 @@ struct RemoteApplier: Sendable {
         }
         for id in ids {
             var record = records[id] ?? SyncRecord()
+            let creationHere = record.created.flatMap { $0.replica == clock.replica ? $0 : nil }
             let merge = record.merge(lists.record(for: record))
             guard merge.changedAnything else { continue }
             batch.outcome.applied += 1
@@ -171,6 +172,9 @@ struct RemoteApplier: Sendable {
             }
             let listParts = merge.tookProperties.compactMap(SyncListPart.init(name:))
             try ListItems.save(listParts + (adopted[id] ?? []), of: record, parent: id, table: table.name, on: connection)
+            if merge.tookCreation, let creationHere {
+                try queueWhatOnlyTheCreationCarried(of: record, id: id, createdHere: creationHere, merge: merge, table: table.name, on: connection)
+            }
             try writer.forgetOutbox(of: id, parts: merge.tookProperties + (merge.tookCreation ? [OutboxPart.creation] : []))
             var columns = merge.tookProperties.compactMap { name in
                 table.column(named: name) != nil ? incoming.values[name].map { (name, $0) } : nil
@@ -205,6 +209,21 @@ struct RemoteApplier: Sendable {
             }
             for (property, blob) in awaited { try BlobColumns.await(blob, for: property, of: id, in: table.name, on: connection) }
             for name in changedLists.sorted() { try writer.rewriteList(name, of: id, from: record) }
+        }
+    }
+
+    /// The same uniqueID created here and elsewhere, the other creation later: when this
+    /// replica's creation still waits to be pushed, the parts it stamped that the other did not
+    /// take (children only it listed, properties set here since) are queued one by one, since
+    /// the creation that would have carried them is no longer pushed.
+    private func queueWhatOnlyTheCreationCarried(
+        of record: SyncRecord, id: SQLValue, createdHere creation: SyncStamp, merge: SyncMergeOutcome, table: String, on connection: SQLiteConnection
+    ) throws {
+        guard try Outbox.waits(OutboxPart.creation, of: id, in: table, on: connection) else { return }
+        let taken = Set(merge.tookProperties)
+        for (name, stamp) in record.stamps.sorted(by: { $0.key < $1.key })
+        where !taken.contains(name) && stamp.replica == clock.replica && stamp >= creation {
+            try Outbox.queue([name], of: id, in: table, at: stamp, on: connection)
         }
     }
 
