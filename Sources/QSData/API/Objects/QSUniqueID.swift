@@ -64,3 +64,11 @@ extension String: QSUniqueID {
         self = value
     }
 }
+
+extension Sequence where Element: QSUniqueID {
+    /// The IDs as the store keeps them. Mapped here, outside any actor: the same closure written
+    /// in one of the store's main-actor methods checks, for every ID, that it runs on the main
+    /// actor. Inlinable, so that it is compiled for the app's ID type.
+    @inlinable
+    var anyIDs: [QSAnyID] { map { $0.anyID } }
+}

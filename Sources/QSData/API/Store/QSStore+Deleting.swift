@@ -48,7 +48,7 @@ extension QSStore {
         alongside: (@Sendable (SQLiteConnection, [Object.UniqueID]) throws -> Void)? = nil
     ) throws -> QSWrite {
         // Listed in the app's code, compiled for its ID type (see `update(_:ids:set:source:)`).
-        try delete(type, anyIDs: ids.map { $0.anyID }, source: source, alongside: alongside)
+        try delete(type, anyIDs: ids.anyIDs, source: source, alongside: alongside)
     }
 
     @usableFromInline

@@ -85,7 +85,7 @@ extension QSStore {
     ) throws -> QSWrite {
         // Listed in the app's code, compiled for its ID type: in the store's generic code each
         // ID would cost a trip through the protocol's witness table.
-        try update(type, anyIDs: ids.map { $0.anyID }, set: values, source: source)
+        try update(type, anyIDs: ids.anyIDs, set: values, source: source)
     }
 
     @usableFromInline

@@ -1,7 +1,10 @@
 /// New values for a few columns, set on each held instance of a class through its
 /// `update(column:from:)` (see ``QSUpdatableObject``): for a bulk update of many instances, this
 /// costs a fraction of encoding each one and calling `update(from:)` with its whole row.
-struct ColumnPatch {
+///
+/// A class, so that the loop over the instances, which may drop it part-way, takes one
+/// reference to it per instance rather than one to each of its four parts.
+final class ColumnPatch {
     /// The columns set, by position in the row, and by name.
     private let indexes: [Int]
     private let names: [String]
