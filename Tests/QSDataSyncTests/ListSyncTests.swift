@@ -144,6 +144,36 @@ struct ListSyncTests {
         try await b.close()
     }
 
+    /// The same, but the other device deleted its board and created it again before this one
+    /// pulled: the deletion, later than this device's creation, takes out the card it listed.
+    /// The card itself stays, listed nowhere.
+    @Test func aDeletionBetweenTwoCreationsOfABoardTakesOutTheCardsListedBeforeIt() async throws {
+        let server = InMemorySyncServer(), clock = HandClock()
+        let a = try await Replica(server: server, clock: clock.clock), b = try await Replica(server: server, clock: clock.clock)
+        try await b.store.save(Board(uniqueID: 100, name: "first", cards: [Card(uniqueID: 3, title: "three")])).committed()
+        clock.advance(1)
+        try await a.store.save(Board(uniqueID: 100, name: "a", cards: [Card(uniqueID: 1, title: "one")])).committed()
+        try await a.sync.sync()
+        clock.advance(1)
+        try await a.store.delete(Board.self, ids: [100]).committed()
+        try await a.sync.sync()
+        clock.advance(1)
+        try await a.store.save(Board(uniqueID: 100, name: "again", cards: [Card(uniqueID: 2, title: "two")])).committed()
+        try await a.sync.sync()
+
+        try await b.sync.sync()
+        try await a.sync.sync()
+        let listed = try #require(server.existingObjects(in: "boards")[.integer(100)])
+        #expect(listed.filter { $0.key.hasPrefix("cards[") && !$0.key.hasSuffix(".position") && $0.value == .integer(1) }.keys.sorted() == ["cards[2]"])
+        for replica in [a, b] {
+            #expect(try await cardOrder(on: replica) == [2])
+            #expect(try await replica.cards().keys.sorted() == [2, 3])
+            #expect(try await replica.outbox() == [])
+        }
+        try await a.close()
+        try await b.close()
+    }
+
     /// A list that arrives whole (from a replica older than list parts) takes the place of the
     /// children listed before it.
     @Test func aListSentWholeByAnOlderReplicaIsMergedChildByChild() async throws {

@@ -52,6 +52,20 @@ enum ListItems {
         }
     }
 
+    /// Takes out of `record` its list parts stamped before `stamp`, and returns them: saved with
+    /// ``save(_:of:parent:table:on:)``, their items then list nothing.
+    static func takeParts(of record: inout SyncRecord, stampedBefore stamp: SyncStamp?) -> [SyncListPart] {
+        guard let stamp else { return [] }
+        var taken: [SyncListPart] = []
+        for (name, partStamp) in record.stamps.sorted(by: { $0.key < $1.key }) where partStamp < stamp {
+            guard let part = SyncListPart(name: name) else { continue }
+            record.stamps[name] = nil
+            record.values[name] = nil
+            taken.append(part)
+        }
+        return taken
+    }
+
     /// Forgets every item of a parent (deleted).
     static func forget(parent: SQLValue, table: String, on connection: SQLiteConnection) throws {
         try connection.statement("DELETE FROM qsdata_sync_list_items WHERE tableName = ? AND parentID = ?").run([.text(table), parent])

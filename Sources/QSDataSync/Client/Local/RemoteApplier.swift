@@ -170,8 +170,12 @@ struct RemoteApplier: Sendable {
                 if existing.contains(id) || merge.tookDeletion { try writer.delete(id) }
                 continue
             }
+            // Deleted and created again since, both in this pull: what its lists held before the
+            // deletion went with it, as it does when the two arrive apart.
+            let dropped = merge.tookDeletion ? ListItems.takeParts(of: &record, stampedBefore: record.deleted) : []
+            try writer.forgetOutbox(of: id, parts: dropped.map(\.name))
             let listParts = merge.tookProperties.compactMap(SyncListPart.init(name:))
-            try ListItems.save(listParts + (adopted[id] ?? []), of: record, parent: id, table: table.name, on: connection)
+            try ListItems.save(listParts + dropped + (adopted[id] ?? []), of: record, parent: id, table: table.name, on: connection)
             if merge.tookCreation, let creationHere {
                 try queueWhatOnlyTheCreationCarried(of: record, id: id, createdHere: creationHere, merge: merge, table: table.name, on: connection)
             }
@@ -188,7 +192,7 @@ struct RemoteApplier: Sendable {
                     columns[offset].1 = .null
                 }
             }
-            let changedLists = Set(listParts.map(\.list))
+            let changedLists = Set((listParts + dropped).map(\.list))
             if existing.contains(id) {
                 // An edit that gives it a key another object here holds: one of the two stays.
                 if let key = table.uniqueKey, merge.tookProperties.contains(key) {
@@ -213,16 +217,19 @@ struct RemoteApplier: Sendable {
     }
 
     /// The same uniqueID created here and elsewhere, the other creation later: when this
-    /// replica's creation still waits to be pushed, the parts it stamped that the other did not
-    /// take (children only it listed, properties set here since) are queued one by one, since
-    /// the creation that would have carried them is no longer pushed.
+    /// replica's creation still waits to be pushed, the children it listed that the other did
+    /// not take are queued one by one, since the creation that would have carried them is no
+    /// longer pushed. Only the creation's own list parts: edits made here since wait as parts of
+    /// their own, and a property the other creation left out (an older app's) would reach only
+    /// the replicas that had not merged that creation yet. (A deletion between the two creations
+    /// has taken those children out already: see ``ListItems/takeParts(of:stampedBefore:)``.)
     private func queueWhatOnlyTheCreationCarried(
         of record: SyncRecord, id: SQLValue, createdHere creation: SyncStamp, merge: SyncMergeOutcome, table: String, on connection: SQLiteConnection
     ) throws {
         guard try Outbox.waits(OutboxPart.creation, of: id, in: table, on: connection) else { return }
         let taken = Set(merge.tookProperties)
         for (name, stamp) in record.stamps.sorted(by: { $0.key < $1.key })
-        where !taken.contains(name) && stamp.replica == clock.replica && stamp >= creation {
+        where stamp == creation && !taken.contains(name) && SyncListPart(name: name) != nil {
             try Outbox.queue([name], of: id, in: table, at: stamp, on: connection)
         }
     }
