@@ -175,9 +175,8 @@ extension TypeBinding {
     /// write reaches has taken them: a write one refuses is never made, and leaves nothing noted
     /// for an earlier write's patch to skip.
     func notePatched(_ ids: [QSAnyID], columns: [String], timing: PatchTiming) {
-        guard timing.recordsPatches, cache.policy != .none, !ids.isEmpty else { return }
-        let indexes = columns.compactMap { layout.index(of: $0) }
-        for id in ids { timing.record(id, columns: indexes, in: cache) }
+        guard cache.policy != .none else { return }
+        timing.record(ids, columns: { columns.compactMap { layout.index(of: $0) } }, in: cache)
     }
 
     /// What the cached instances among `ids` hold now in `columns`, for ``putBack(_:)`` to give

@@ -43,21 +43,17 @@ enum PatchTiming {
         return cache.columnSetByID(column, of: id, after: stamp)
     }
 
-    /// Whether ``record(_:columns:in:)`` notes anything: only a save's or a bulk update's made
-    /// while an earlier write may still patch or restore the instances.
-    var recordsPatches: Bool {
+    /// Records that the instances for `ids` hold the values the app gave `columns` (positions in
+    /// the layout, asked for only when this timing notes columns): all their column values for
+    /// a save. Only a save's or a bulk update's made while an earlier write may still patch or
+    /// restore the instances notes anything.
+    @MainActor func record<Object>(_ ids: [QSAnyID], columns: () -> [Int], in cache: ObjectCache<Object>) {
         switch self {
-        case .saved, .updatedByID: true
-        case .atOnce, .afterCommit: false
-        }
-    }
-
-    /// Records that the instance for `id` holds the values the app gave `columns` (positions in
-    /// the layout): all its column values for a save.
-    @MainActor func record<Object>(_ id: QSAnyID, columns: [Int], in cache: ObjectCache<Object>) {
-        switch self {
-        case .saved(let stamp): cache.markValuesSaved(id, stamp: stamp)
-        case .updatedByID(let stamp): cache.noteColumnsSetByID(columns, of: id, stamp: stamp)
+        case .saved(let stamp):
+            for id in ids { cache.markValuesSaved(id, stamp: stamp) }
+        case .updatedByID(let stamp):
+            let columns = columns()
+            for id in ids { cache.noteColumnsSetByID(columns, of: id, stamp: stamp) }
         case .atOnce, .afterCommit: break
         }
     }

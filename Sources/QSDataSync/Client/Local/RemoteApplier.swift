@@ -173,13 +173,12 @@ struct RemoteApplier: Sendable {
             // Deleted and created again since, both in this pull: what its lists held before the
             // deletion went with it, as it does when the two arrive apart.
             let dropped = merge.tookDeletion ? ListItems.takeParts(of: &record, stampedBefore: record.deleted) : []
-            try writer.forgetOutbox(of: id, parts: dropped.map(\.name))
             let listParts = merge.tookProperties.compactMap(SyncListPart.init(name:))
             try ListItems.save(listParts + dropped + (adopted[id] ?? []), of: record, parent: id, table: table.name, on: connection)
             if merge.tookCreation, let creationHere {
                 try queueWhatOnlyTheCreationCarried(of: record, id: id, createdHere: creationHere, merge: merge, table: table.name, on: connection)
             }
-            try writer.forgetOutbox(of: id, parts: merge.tookProperties + (merge.tookCreation ? [OutboxPart.creation] : []))
+            try writer.forgetOutbox(of: id, parts: merge.tookProperties + dropped.map(\.name) + (merge.tookCreation ? [OutboxPart.creation] : []))
             var columns = merge.tookProperties.compactMap { name in
                 table.column(named: name) != nil ? incoming.values[name].map { (name, $0) } : nil
             }
