@@ -39,6 +39,22 @@ import Testing
         #expect(table.position(of: kinds.id(10_000, step: 4_000)) == nil)
     }
 
+    /// A fetch hashes each row's ID once, on the queue, and the main actor's table uses that hash:
+    /// every table must hash a key alike.
+    @Test(arguments: [QSAnyID.integer(42), .string("a text ID")])
+    func aKeyHashedOnceIsFoundInEveryTable(id: QSAnyID) {
+        var first = IDTable<Int>()
+        var second = IDTable<Int>()
+        for number in 100 ..< 150 { _ = second.position(adding: .integer(Int64(number))) { number } }
+        let hash = IDHashing().hash(of: id)
+        _ = first.position(adding: id, hash: hash) { 1 }
+        _ = second.position(adding: id, hash: hash) { 2 }
+        #expect(first.position(of: id).map { first.update(at: $0) { $0 } } == 1)
+        #expect(second.position(of: id).map { second.update(at: $0) { $0 } } == 2)
+        #expect(second.position(adding: id) { 3 }.isNew == false)
+        #expect(first.position(of: id, hash: hash) != nil)
+    }
+
     @Test func aTextKeyAfterIntegerKeysKeepsEveryIntegerKey() {
         var table = IDTable<String>()
         for number in 0 ..< 100 { _ = table.position(adding: .integer(Int64(number))) { "n\(number)" } }

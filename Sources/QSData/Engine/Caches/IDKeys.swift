@@ -3,17 +3,18 @@
 /// every key as a ``QSAnyID`` with its hash beside it. A type's uniqueIDs are all of one kind, so
 /// a table of integer IDs never converts.
 ///
-/// An integer key hashes by one multiplication (in ``IDTable``) of the key mixed with a seed of
-/// the table's own. A text key hashes through `Hasher`, which reads the whole text: its hash is
-/// kept, so that a probe past another key compares two hashes instead of two texts (reading each
-/// text's storage, somewhere else in memory), and growing the table hashes no text again.
+/// An integer key hashes by one multiplication (in ``IDTable``) of the key mixed with a seed. A
+/// text key hashes through `Hasher`, which reads the whole text: its hash is kept, so that a probe
+/// past another key compares two hashes instead of two texts (reading each text's storage,
+/// somewhere else in memory), and growing the table hashes no text again. Every table hashes a key
+/// alike (see ``IDHashing``).
 struct IDKeys {
     private var integers: [Int64] = []
     /// Every key, once any is text; nil while all are integers.
     private var anyKeys: [QSAnyID]?
     /// The hash of each key in `anyKeys`, in the same order.
     private var anyHashes: [UInt64] = []
-    private let seed = UInt64.random(in: .min ... .max)
+    private let hashing = IDHashing()
 
     var count: Int { anyKeys?.count ?? integers.count }
     var capacity: Int { anyKeys?.capacity ?? integers.capacity }
@@ -24,18 +25,15 @@ struct IDKeys {
         return .integer(integers[position])
     }
 
-    /// The hash of `id` in this table.
+    /// The hash of `id` in this table, and in every other.
     func hash(of id: QSAnyID) -> UInt64 {
-        switch id {
-        case .integer(let value): UInt64(bitPattern: value) ^ seed
-        case .string: UInt64(bitPattern: Int64(id.hashValue))
-        }
+        hashing.hash(of: id)
     }
 
     /// The hash of the key at `position`: kept for text keys, worked out again for integers.
     func hash(at position: Int) -> UInt64 {
         if anyKeys != nil { return anyHashes[position] }
-        return UInt64(bitPattern: integers[position]) ^ seed
+        return hashing.hash(ofInteger: integers[position])
     }
 
     /// Whether the key at `position` is `id`, whose hash is `hash`: for integer keys a comparison
@@ -103,3 +101,24 @@ struct IDKeys {
         integers = []
     }
 }
+
+/// How every ``IDTable`` hashes a uniqueID: alike in all of them, so that an ID hashed once can be
+/// looked up in several (a fetch hashes each row's ID once, for the queue's table and the main
+/// actor's; a text ID's hash reads the whole text). Make one and keep it for many hashes: it reads
+/// the process's seed as it is made, and a global is checked for being set at every read.
+struct IDHashing {
+    private let seed = integerSeed
+
+    func hash(of id: QSAnyID) -> UInt64 {
+        switch id {
+        case .integer(let value): hash(ofInteger: value)
+        case .string: UInt64(bitPattern: Int64(id.hashValue))
+        }
+    }
+
+    func hash(ofInteger value: Int64) -> UInt64 {
+        UInt64(bitPattern: value) ^ seed
+    }
+}
+
+private let integerSeed = UInt64.random(in: .min ... .max)

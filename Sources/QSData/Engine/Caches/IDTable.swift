@@ -9,8 +9,8 @@
 /// order instead of keeping a list of keys beside them.
 ///
 /// Integer IDs, the usual kind, are kept as 8-byte integers (see ``IDKeys``) and hashed by one
-/// multiplication with a seed of the table's own; text IDs through `Hasher`, once (their hashes are
-/// kept beside them). Removing an entry moves the last one into its place, so positions change on
+/// multiplication with a seed; text IDs through `Hasher`, once (their hashes are kept beside them,
+/// and a fetch hashes each row's ID once for both tables: see ``IDHashing``). Removing an entry moves the last one into its place, so positions change on
 /// removal: a position is good until the next removal.
 struct IDTable<Entry> {
     private var keys = IDKeys()
@@ -31,7 +31,20 @@ struct IDTable<Entry> {
     /// The position of `id`'s entry, or nil when there is none.
     func position(of id: QSAnyID) -> Int? {
         guard !slots.isEmpty else { return nil }
-        let hash = keys.hash(of: id)
+        return position(of: id, hash: keys.hash(of: id))
+    }
+
+    /// The hash of `id`, in this table and every other (see ``IDHashing``).
+    func hash(of id: QSAnyID) -> UInt64 {
+        keys.hash(of: id)
+    }
+
+    /// The position of `id`'s entry, `hash` being its hash; nil when there is none.
+    // Always inlined, so that the look-ups that hash here compile as one function, as before
+    // this one was split out.
+    @inline(__always)
+    func position(of id: QSAnyID, hash: UInt64) -> Int? {
+        guard !slots.isEmpty else { return nil }
         var slot = homeSlot(ofHash: hash)
         while true {
             let stored = Int(slots[slot])
@@ -43,9 +56,14 @@ struct IDTable<Entry> {
 
     /// The position of `id`'s entry, appending `newEntry()` for it when there is none.
     mutating func position(adding id: QSAnyID, _ newEntry: () -> Entry) -> (position: Int, isNew: Bool) {
+        position(adding: id, hash: keys.hash(of: id), newEntry)
+    }
+
+    /// ``position(adding:_:)`` for an ID hashed beforehand: `hash` is its hash.
+    @inline(__always)
+    mutating func position(adding id: QSAnyID, hash: UInt64, _ newEntry: () -> Entry) -> (position: Int, isNew: Bool) {
         if 4 * (keys.count + 1) > 3 * slots.count { growSlots(toFit: keys.count + 1) }
         let mask = slots.count - 1
-        let hash = keys.hash(of: id)
         var slot = homeSlot(ofHash: hash)
         while true {
             let stored = Int(slots[slot])

@@ -62,11 +62,12 @@ final class InstanceTable {
 
     /// Keeps the instances a fetch made, unless an instance for the row is alive: one the app
     /// saved while the fetch ran stands for the row (its save hands it to the queue next).
-    func insertFetched(_ instances: [Instance], ids: [QSAnyID]) {
+    /// `hashes` are those of `ids` (see ``IDHashing``).
+    func insertFetched(_ instances: [Instance], ids: [QSAnyID], hashes: [UInt64]) {
         switch policy {
         case .none: break
-        case .weak: weakRows.insertFetched(instances, ids: ids)
-        case .strong: strongRows.insertFetched(instances, ids: ids)
+        case .weak: weakRows.insertFetched(instances, ids: ids, hashes: hashes)
+        case .strong: strongRows.insertFetched(instances, ids: ids, hashes: hashes)
         }
     }
 
@@ -181,11 +182,12 @@ private struct HeldRows<Held: HeldInstance> {
         if isNew { sweep(afterAdding: 1) }
     }
 
-    mutating func insertFetched(_ instances: [Instance], ids: [QSAnyID]) {
+    mutating func insertFetched(_ instances: [Instance], ids: [QSAnyID], hashes: [UInt64]) {
         entries.reserveCapacity(adding: ids.count)
         let oldCount = entries.count
-        for (id, instance) in zip(ids, instances) {
-            let position = entries.position(adding: id) { Held() }.position
+        for index in ids.indices {
+            let instance = instances[index]
+            let position = entries.position(adding: ids[index], hash: hashes[index]) { Held() }.position
             entries.update(at: position) { held in
                 if held.isDead { held.hold(instance) }
             }

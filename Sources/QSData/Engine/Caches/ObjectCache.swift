@@ -80,10 +80,11 @@ final class ObjectCache<Object: QSDataObject> {
         return held
     }
 
-    /// Keeps instances a fetch made (the queue's table has them already).
-    func insertFetched(ids: [QSAnyID], instances: [Instance]) {
+    /// Keeps instances a fetch made (the queue's table has them already), for `ids`, hashed as
+    /// `hashes` (see ``IDHashing``).
+    func insertFetched(ids: [QSAnyID], hashes: [UInt64], instances: [Instance]) {
         guard policy != .none else { return }
-        table.insertFetched(instances, ids: ids)
+        table.insertFetched(instances, ids: ids, hashes: hashes)
     }
 
     /// The instances held for `ids`, in order (nil where none is alive).
@@ -96,7 +97,8 @@ final class ObjectCache<Object: QSDataObject> {
     /// queue's table hears of them through ``ReadAdoptions``).
     func insertRead(ids: [QSAnyID], instances: [Instance]) {
         guard policy != .none else { return }
-        table.insertFetched(instances, ids: ids)
+        let hashing = IDHashing()
+        table.insertFetched(instances, ids: ids, hashes: ids.map(hashing.hash(of:)))
     }
 
     /// Keeps `object` in place of the instance held for its uniqueID (a value patched by

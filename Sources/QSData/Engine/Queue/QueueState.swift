@@ -137,7 +137,8 @@ struct QueueContext {
 /// The instances one piece of queue work made for rows of types that keep instances: the queue's
 /// table holds them already, and the main actor keeps them in its own once the work is done.
 final class MadeInstances {
-    typealias Record = (binding: any AnyTypeBinding, ids: [QSAnyID], instances: [Instance])
+    /// `hashes` are the IDs' hashes (see ``IDHashing``), so that the main actor hashes none again.
+    typealias Record = (binding: any AnyTypeBinding, ids: [QSAnyID], hashes: [UInt64], instances: [Instance])
     /// What each fetch made, in the order the fetches ended (a fetch's children before it).
     @exclusivity(unchecked) private(set) var made: [Record] = []
     /// Told of the handover, so that no read on a reader keeps other instances for these rows
@@ -149,15 +150,15 @@ final class MadeInstances {
     }
 
     /// Records what a fetch of `binding`'s type made.
-    func record(_ binding: any AnyTypeBinding, ids: [QSAnyID], instances: [Instance]) {
+    func record(_ binding: any AnyTypeBinding, ids: [QSAnyID], hashes: [UInt64], instances: [Instance]) {
         guard !ids.isEmpty else { return }
-        made.append((binding, ids, instances))
+        made.append((binding, ids, hashes, instances))
     }
 
     /// The work that made them failed: the queue's tables let go of them, and the main actor
     /// is given none.
     func forget(in state: QueueState) {
-        for (binding, ids, _) in made { state.knownRows(of: binding).remove(ids) }
+        for (binding, ids, _, _) in made { state.knownRows(of: binding).remove(ids) }
         made = []
     }
 
@@ -167,7 +168,9 @@ final class MadeInstances {
         let adoptions = self.adoptions
         let handover = made.value.isEmpty ? nil : adoptions?.handoverStarted()
         return {
-            for (binding, ids, instances) in made.value { binding.keepFetched(ids: ids, instances: instances) }
+            for (binding, ids, hashes, instances) in made.value {
+                binding.keepFetched(ids: ids, hashes: hashes, instances: instances)
+            }
             if let handover { adoptions?.handedOver(handover) }
         }
     }

@@ -55,53 +55,59 @@ extension TypeBinding {
         // file); 0 until then, which no snapshot is kept in.
         var epoch: UInt64 = 0
         var objects: [Object] = []
+        let hashing = IDHashing()
         var madeIDs: [QSAnyID] = []
+        var madeHashes: [UInt64] = []
         var made: [Instance] = []
         while try statement.step() {
             row.advance()
             for column in extraColumns { extraValues.append(statement.value(at: column)) }
-            let id = try Object.UniqueID.read(from: row, at: 0)
+            let id = try Object.UniqueID.read(from: row, at: 0).anyID
             var keepsSnapshot = false
+            // Hashed once for the queue's table and the main actor's (see `IDHashing`); never
+            // looked at without a table.
+            let hash = known == nil ? 0 : hashing.hash(of: id)
             if let known {
                 if epoch == 0 {
                     trust.noticeChanges(on: context.connection)
                     epoch = trust.epoch
                 }
                 if isWeak {
-                    let found = known.weakInstanceOrKeptSnapshot(for: id.anyID, epoch: epoch)
+                    let found = known.weakInstanceOrKeptSnapshot(for: id, hash: hash, epoch: epoch)
                     if let instance = found.instance {
                         objects.append(Instance.typedReference(instance, as: Object.self))
                         continue
                     }
                     keepsSnapshot = found.keepsSnapshot
-                } else if let instance = known.instance(for: id.anyID) {
+                } else if let instance = known.instance(for: id, hash: hash) {
                     objects.append(Instance.typed(instance, as: Object.self))
                     continue
                 }
             }
-            row.parentID = id.anyID
+            row.parentID = id
             var object = try Object(row: row)
             object.awakeFromFetch()
             if let known, let instance = Instance.of(object, policy: cachePolicy) {
                 if context.readsOnReader {
                     // Kept for the rest of this read only, so that the row is made once; the
                     // main actor decides whether it keeps the instance (see `ReaderFetch`).
-                    known.insert(instance, id: id.anyID)
+                    known.insert(instance, id: id, hash: hash)
                 } else if keepsSnapshot {
                     // The row's earlier instance died, and its snapshot still says what the row
                     // holds: kept, rather than encoding the same again.
-                    known.insert(instance, id: id.anyID)
-                    for position in lookupRows.indices { lookupRows[position].skip(id.anyID, cursor: &lookupCursors[position]) }
+                    known.insert(instance, id: id, hash: hash)
+                    for position in lookupRows.indices { lookupRows[position].skip(id, cursor: &lookupCursors[position]) }
                 } else {
-                    let snapshot = try snapshot(of: object, lookups: lookupRows, cursors: &lookupCursors, encoder: &encoder, epoch: epoch)
-                    known.insert(instance, id: id.anyID, snapshot: snapshot)
+                    let snapshot = try snapshot(of: object, id: id, lookups: lookupRows, cursors: &lookupCursors, encoder: &encoder, epoch: epoch)
+                    known.insert(instance, id: id, hash: hash, snapshot: snapshot)
                 }
-                madeIDs.append(id.anyID)
+                madeIDs.append(id)
+                madeHashes.append(hash)
                 made.append(instance)
             }
             objects.append(object)
         }
-        context.made.record(self, ids: madeIDs, instances: made)
+        context.made.record(self, ids: madeIDs, hashes: madeHashes, instances: made)
         rememberExisting(objects, in: context)
         return objects
     }
@@ -119,7 +125,7 @@ extension TypeBinding {
 
     /// What a save of the fresh, unchanged instance would write: its encoding and its lookup rows.
     private func snapshot(
-        of object: Object, lookups: [LookupRows], cursors: inout [Int], encoder: inout QSRowEncoder, epoch: UInt64
+        of object: Object, id: QSAnyID, lookups: [LookupRows], cursors: inout [Int], encoder: inout QSRowEncoder, epoch: UInt64
     ) throws -> RowSnapshot {
         // An instance that records what it sets needs no copy of the row's values.
         var values: [SQLValue] = []
@@ -127,7 +133,6 @@ extension TypeBinding {
             object.encode(to: &encoder)
             values = try encoder.finish().values
         }
-        let id = object.uniqueID.anyID
         var lookupSnapshots: [LookupSlot] = []
         lookupSnapshots.reserveCapacity(lookups.count)
         for position in lookups.indices {

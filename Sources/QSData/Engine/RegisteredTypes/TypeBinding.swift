@@ -73,8 +73,8 @@ protocol AnyTypeBinding: AnyObject, Sendable {
     /// other than those in `deletedToo`.
     @MainActor func cachedInstanceListsChildren(ids: [QSAnyID], in relationship: String, besides deletedToo: Set<QSAnyID>) throws -> Bool
 
-    /// Keeps instances a fetch on the queue made.
-    @MainActor func keepFetched(ids: [QSAnyID], instances: [Instance])
+    /// Keeps instances a fetch on the queue made, for `ids`, hashed as `hashes` (see ``IDHashing``).
+    @MainActor func keepFetched(ids: [QSAnyID], hashes: [UInt64], instances: [Instance])
 
     /// What the main actor's table of instances noted for the queue's (see ``ObjectCache``).
     @MainActor func takeKnownRowsNotes() -> KnownRowsNotes?
@@ -225,8 +225,8 @@ final class TypeBinding<Object: QSDataObject>: AnyTypeBinding, @unchecked Sendab
         return ids.filter { !timing.skips($0, in: cache) }
     }
 
-    @MainActor func keepFetched(ids: [QSAnyID], instances: [Instance]) {
-        cache.insertFetched(ids: ids, instances: instances)
+    @MainActor func keepFetched(ids: [QSAnyID], hashes: [UInt64], instances: [Instance]) {
+        cache.insertFetched(ids: ids, hashes: hashes, instances: instances)
     }
 
     @MainActor func takeKnownRowsNotes() -> KnownRowsNotes? {

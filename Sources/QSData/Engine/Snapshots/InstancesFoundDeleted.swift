@@ -12,22 +12,34 @@ struct InstancesFoundDeleted {
     }
 
     private var byID: [QSAnyID: Held] = [:]
-    /// How many entries there may be before the dead ones are dropped.
-    private var pruneAt = 64
+    /// Entries remembered and looks taken until the dead entries are dropped: as many as were
+    /// left at the last drop, and at least 64, so that dropping costs each of them a constant share
+    /// and a type whose instances found deleted have all died soon stops being looked at.
+    private var untilPrune = 64
 
     var isEmpty: Bool { byID.isEmpty }
 
     /// Remembers the instances `removed` from the queue's table because their rows were found deleted.
     mutating func remember(_ removed: [(id: QSAnyID, instance: Instance)]) {
         for (id, instance) in removed { byID[id] = Held(object: instance.object) }
-        guard byID.count > pruneAt else { return }
-        byID = byID.filter { $0.value.object != nil }
-        pruneAt = max(64, byID.count * 2)
+        countDown(removed.count)
     }
 
     /// Whether `object` is the instance that was held for `id` when its row was found deleted.
-    func contains(_ object: AnyObject, for id: QSAnyID) -> Bool {
+    mutating func contains(_ object: AnyObject, for id: QSAnyID) -> Bool {
+        countDown(1)
         guard let held = byID[id]?.object else { return false }
         return held === object
+    }
+
+    /// Drops the entries whose instances have died.
+    mutating func pruneDead() {
+        byID = byID.filter { $0.value.object != nil }
+        untilPrune = max(64, byID.count)
+    }
+
+    private mutating func countDown(_ steps: Int) {
+        untilPrune -= steps
+        if untilPrune <= 0 { pruneDead() }
     }
 }

@@ -57,8 +57,8 @@ struct KnownRowTable<Held: HeldInstance, Stored: StoredSnapshot> {
         }
     }
 
-    mutating func weakInstanceOrKeptSnapshot(for id: QSAnyID, epoch: UInt64) -> (instance: AnyObject?, keepsSnapshot: Bool) {
-        guard let position = entries.position(of: id) else { return (nil, false) }
+    mutating func weakInstanceOrKeptSnapshot(for id: QSAnyID, hash: UInt64, epoch: UInt64) -> (instance: AnyObject?, keepsSnapshot: Bool) {
+        guard let position = entries.position(of: id, hash: hash) else { return (nil, false) }
         return entries.update(at: position) { row in
             if case .weak(let instance) = row.held.instance { return (instance, false) }
             return (nil, row.stored.isKept(in: epoch))
@@ -70,9 +70,18 @@ struct KnownRowTable<Held: HeldInstance, Stored: StoredSnapshot> {
         return entries.update(at: position) { $0.held.value }
     }
 
+    mutating func instance(for id: QSAnyID, hash: UInt64) -> Any? {
+        guard let position = entries.position(of: id, hash: hash) else { return nil }
+        return entries.update(at: position) { $0.held.value }
+    }
+
     mutating func insert(_ instance: Instance, id: QSAnyID, snapshot: RowSnapshot?) {
+        insert(instance, id: id, hash: entries.hash(of: id), snapshot: snapshot)
+    }
+
+    mutating func insert(_ instance: Instance, id: QSAnyID, hash: UInt64, snapshot: RowSnapshot?) {
         let stored = snapshot.map(kept)
-        let (position, isNew) = entries.position(adding: id) { Row() }
+        let (position, isNew) = entries.position(adding: id, hash: hash) { Row() }
         entries.update(at: position) { row in
             row.held.hold(instance)
             if let stored { row.stored = stored }
@@ -81,8 +90,9 @@ struct KnownRowTable<Held: HeldInstance, Stored: StoredSnapshot> {
     }
 
     mutating func adoptRead(_ instance: Instance, id: QSAnyID, epoch: UInt64) {
-        insert(instance, id: id, snapshot: nil)
-        guard let position = entries.position(of: id) else { return }
+        let hash = entries.hash(of: id)
+        insert(instance, id: id, hash: hash, snapshot: nil)
+        guard let position = entries.position(of: id, hash: hash) else { return }
         entries.update(at: position) { row in
             if !row.stored.isKept(in: epoch) { row.stored = Stored() }
         }

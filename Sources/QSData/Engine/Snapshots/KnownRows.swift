@@ -53,14 +53,19 @@ final class KnownRows {
     /// there is none, whether the snapshot kept from a dead one still says what the row holds in
     /// `epoch` (then a new instance keeps it: see ``insert(_:id:snapshot:)``).
     /// For a weak table only.
-    func weakInstanceOrKeptSnapshot(for id: QSAnyID, epoch: UInt64) -> (instance: AnyObject?, keepsSnapshot: Bool) {
-        weakWhole?.weakInstanceOrKeptSnapshot(for: id, epoch: epoch)
-            ?? weakEpoch?.weakInstanceOrKeptSnapshot(for: id, epoch: epoch) ?? (nil, false)
+    func weakInstanceOrKeptSnapshot(for id: QSAnyID, hash: UInt64, epoch: UInt64) -> (instance: AnyObject?, keepsSnapshot: Bool) {
+        weakWhole?.weakInstanceOrKeptSnapshot(for: id, hash: hash, epoch: epoch)
+            ?? weakEpoch?.weakInstanceOrKeptSnapshot(for: id, hash: hash, epoch: epoch) ?? (nil, false)
     }
 
     /// The instance for `id`, if one is alive.
     func instance(for id: QSAnyID) -> Any? {
         weakWhole?.instance(for: id) ?? weakEpoch?.instance(for: id) ?? strongWhole?.instance(for: id)
+    }
+
+    /// The instance for `id`, whose hash is `hash` (see ``IDHashing``), if one is alive.
+    func instance(for id: QSAnyID, hash: UInt64) -> Any? {
+        weakWhole?.instance(for: id, hash: hash) ?? weakEpoch?.instance(for: id, hash: hash) ?? strongWhole?.instance(for: id, hash: hash)
     }
 
     /// Keeps `instance` for `id`: with `snapshot` when given, otherwise with the snapshot the
@@ -70,6 +75,13 @@ final class KnownRows {
         weakWhole?.insert(instance, id: id, snapshot: snapshot)
         weakEpoch?.insert(instance, id: id, snapshot: snapshot)
         strongWhole?.insert(instance, id: id, snapshot: snapshot)
+    }
+
+    /// ``insert(_:id:snapshot:)`` for an ID hashed beforehand.
+    func insert(_ instance: Instance, id: QSAnyID, hash: UInt64, snapshot: RowSnapshot? = nil) {
+        weakWhole?.insert(instance, id: id, hash: hash, snapshot: snapshot)
+        weakEpoch?.insert(instance, id: id, hash: hash, snapshot: snapshot)
+        strongWhole?.insert(instance, id: id, hash: hash, snapshot: snapshot)
     }
 
     /// Keeps `instance`, which a read on a reader connection made, for `id`. The row's snapshot
@@ -170,10 +182,12 @@ final class KnownRows {
         strongWhole?.putBack(instance, id: id)
     }
 
-    /// Drops every entry whose instance is gone, with its snapshot.
+    /// Drops every entry whose instance is gone, with its snapshot, and forgets the instances
+    /// found deleted that are gone.
     func pruneDeadEntries() {
         weakWhole?.pruneDeadEntries()
         weakEpoch?.pruneDeadEntries()
         strongWhole?.pruneDeadEntries()
+        foundDeleted.pruneDead()
     }
 }
