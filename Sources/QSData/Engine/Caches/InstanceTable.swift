@@ -183,6 +183,7 @@ private struct HeldRows<Held: HeldInstance> {
     }
 
     mutating func insertFetched(_ instances: [Instance], ids: [QSAnyID], hashes: [UInt64]) {
+        assert(instances.count == ids.count && hashes.count == ids.count, "instances, IDs and hashes out of step")
         entries.reserveCapacity(adding: ids.count)
         let oldCount = entries.count
         for index in ids.indices {

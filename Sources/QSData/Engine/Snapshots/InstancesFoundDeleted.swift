@@ -34,7 +34,7 @@ struct InstancesFoundDeleted {
 
     /// Drops the entries whose instances have died.
     mutating func pruneDead() {
-        byID = byID.filter { $0.value.object != nil }
+        if byID.values.contains(where: { $0.object == nil }) { byID = byID.filter { $0.value.object != nil } }
         untilPrune = max(64, byID.count)
     }
 

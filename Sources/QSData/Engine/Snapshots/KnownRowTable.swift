@@ -66,8 +66,7 @@ struct KnownRowTable<Held: HeldInstance, Stored: StoredSnapshot> {
     }
 
     mutating func instance(for id: QSAnyID) -> Any? {
-        guard let position = entries.position(of: id) else { return nil }
-        return entries.update(at: position) { $0.held.value }
+        instance(for: id, hash: entries.hash(of: id))
     }
 
     mutating func instance(for id: QSAnyID, hash: UInt64) -> Any? {

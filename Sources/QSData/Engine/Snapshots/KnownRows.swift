@@ -69,7 +69,7 @@ final class KnownRows {
     }
 
     /// Keeps `instance` for `id`: with `snapshot` when given, otherwise with the snapshot the
-    /// entry has (a fetch does that only when ``weakInstanceOrKeptSnapshot(for:epoch:)`` said it
+    /// entry has (a fetch does that only when ``weakInstanceOrKeptSnapshot(for:hash:epoch:)`` said it
     /// can; a save records the row's new snapshot right after).
     func insert(_ instance: Instance, id: QSAnyID, snapshot: RowSnapshot? = nil) {
         weakWhole?.insert(instance, id: id, snapshot: snapshot)
