@@ -89,12 +89,12 @@ struct KnownRowTable<Held: HeldInstance, Stored: StoredSnapshot> {
     }
 
     mutating func adoptRead(_ instance: Instance, id: QSAnyID, epoch: UInt64) {
-        let hash = entries.hash(of: id)
-        insert(instance, id: id, hash: hash, snapshot: nil)
-        guard let position = entries.position(of: id, hash: hash) else { return }
+        let (position, isNew) = entries.position(adding: id) { Row() }
         entries.update(at: position) { row in
+            row.held.hold(instance)
             if !row.stored.isKept(in: epoch) { row.stored = Stored() }
         }
+        if isNew { sweep(afterAdding: 1) }
     }
 
     mutating func adopt(_ instances: [Instance?], ids: [QSAnyID]) -> [RowSnapshot?] {
