@@ -62,6 +62,49 @@ struct SchemaVersionSyncTests {
         try await newer.close()
     }
 
+    /// The same card created on a newer device, with a colour, and a second later on an older
+    /// one, which knows no colour; the newer device's push of its creation is lost, so it pulls
+    /// the older creation before it pushes again. The older creation wins; the colour it left out
+    /// keeps the newer creation's value on every device, as it would had the newer device's push
+    /// arrived first, and a device that merged the older creation before the colour took it when
+    /// it came.
+    @Test func aPropertyAnOlderDevicesLaterCreationLeavesOutKeepsTheEarlierCreationsValueEverywhere() async throws {
+        let server = InMemorySyncServer(), clock = HandClock()
+        let newer = try await Self.openNewer(at: Replica.temporaryURL())
+        let newerSync = try await QSSync.attach(to: newer, transport: server, clock: clock.clock)
+        let third = try await Self.openNewer(at: Replica.temporaryURL())
+        let thirdSync = try await QSSync.attach(to: third, transport: server, clock: clock.clock)
+        let older = try await Replica(server: server, clock: clock.clock)
+        try await newerSync.sync()
+        try await newer.execute("INSERT INTO cards (uniqueID, title, color) VALUES (7, 'newer', 'red')")
+        server.failNext(1)
+        await #expect(throws: QSSyncError.self) { try await newerSync.sync() }  // the creation is stamped, not pushed
+        clock.advance(1)
+        try await older.store.save(Card(uniqueID: 7, title: "older")).committed()
+        try await older.sync.sync()
+        try await thirdSync.sync()  // the older creation, before the colour is anywhere but on `newer`
+        #expect(try await third.fetchRows("SELECT title, color FROM cards") == [[.text("older"), .null]])
+
+        try await newerSync.sync()  // takes the older creation, and sends the colour on its own
+        try await thirdSync.sync()
+        try await older.sync.sync()
+        #expect(server.existingObjects(in: "cards")[.integer(7)]?["color"] == .text("red"))
+        for store in [newer, third] {
+            #expect(try await store.fetchRows("SELECT title, color FROM cards") == [[.text("older"), .text("red")]])
+        }
+        #expect(try await newerSync.waitingCount() == 0)
+
+        // An edit of the colour made anywhere after that still wins everywhere.
+        clock.advance(1)
+        try await third.execute("UPDATE cards SET color = 'blue' WHERE uniqueID = 7")
+        try await thirdSync.sync()
+        try await newerSync.sync()
+        #expect(try await newer.fetchRows("SELECT title, color FROM cards") == [[.text("older"), .text("blue")]])
+        try await older.close()
+        try await third.close()
+        try await newer.close()
+    }
+
     @Test func aSyncedPropertyTheModelDropsIsRefusedUnlessNamedRemovedOrRenamed() async throws {
         let server = InMemorySyncServer()
         let url = Replica.temporaryURL()

@@ -154,9 +154,11 @@ struct RemoteApplier: Sendable {
         for id in ids {
             var record = records[id] ?? SyncRecord()
             let creationHere = record.created.flatMap { $0.replica == clock.replica ? $0 : nil }
-            let merge = record.merge(lists.record(for: record))
+            let incomingRecord = lists.record(for: record)
+            let merge = record.merge(incomingRecord)
             guard merge.changedAnything else { continue }
             batch.outcome.applied += 1
+            if merge.tookCreation { Self.leaveUnstamped(table.columnNames, notNamedBy: incomingRecord, in: &record) }
             try LocalRecord.save(record, id: id, table: table.name, on: connection)
             if !merge.exists {
                 // Deleted. When the deletion came from the server, nothing of the object waits to
@@ -216,20 +218,30 @@ struct RemoteApplier: Sendable {
     }
 
     /// The same uniqueID created here and elsewhere, the other creation later: when this
-    /// replica's creation still waits to be pushed, the children it listed that the other did
-    /// not take are queued one by one, since the creation that would have carried them is no
-    /// longer pushed. Only the creation's own list parts: edits made here since wait as parts of
-    /// their own, and a property the other creation left out (an older app's) would reach only
-    /// the replicas that had not merged that creation yet. (A deletion between the two creations
-    /// has taken those children out already: see ``ListItems/takeParts(of:stampedBefore:)``.)
+    /// replica's creation still waits to be pushed, what it set that the other did not take is
+    /// queued part by part, since the creation that would have carried it is no longer pushed:
+    /// the children it listed, and the properties the other creation left out (an older app's,
+    /// which knows fewer). Edits made here since the creation wait as parts of their own. (A
+    /// deletion between the two creations has taken the children listed before it out already:
+    /// see ``ListItems/takeParts(of:stampedBefore:)``.)
     private func queueWhatOnlyTheCreationCarried(
         of record: SyncRecord, id: SQLValue, createdHere creation: SyncStamp, merge: SyncMergeOutcome, table: String, on connection: SQLiteConnection
     ) throws {
         guard try Outbox.waits(OutboxPart.creation, of: id, in: table, on: connection) else { return }
         let taken = Set(merge.tookProperties)
-        for (name, stamp) in record.stamps.sorted(by: { $0.key < $1.key })
-        where stamp == creation && !taken.contains(name) && SyncListPart(name: name) != nil {
+        for (name, stamp) in record.stamps.sorted(by: { $0.key < $1.key }) where stamp == creation && !taken.contains(name) {
             try Outbox.queue([name], of: id, in: table, at: stamp, on: connection)
+        }
+    }
+
+    /// A creation just taken that does not name some of the table's columns (one from an app
+    /// whose model has fewer) set nothing there: those this record holds no stamp for are kept
+    /// as never set (the zero stamp) rather than as set by the creation, which a column stored
+    /// without a stamp would be read as. Any value that arrives for them later then wins here, as
+    /// it does on the server, which holds no stamp for them either.
+    private static func leaveUnstamped(_ columns: [String], notNamedBy creation: SyncRecord, in record: inout SyncRecord) {
+        for column in columns where creation.stamps[column] == nil && record.stamps[column] == nil {
+            record.stamps[column] = .zero
         }
     }
 
