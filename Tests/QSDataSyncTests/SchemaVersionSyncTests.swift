@@ -84,12 +84,20 @@ struct SchemaVersionSyncTests {
         try await older.sync.sync()
         try await thirdSync.sync()  // the older creation, before the colour is anywhere but on `newer`
         #expect(try await third.fetchRows("SELECT title, color FROM cards") == [[.text("older"), .null]])
+        // A fourth device merges the older creation on the older model, then updates.
+        let updatedURL = Replica.temporaryURL()
+        let beforeUpdate = try await Replica(server: server, url: updatedURL, clock: clock.clock)
+        try await beforeUpdate.sync.sync()
+        try await beforeUpdate.store.close()
+        let updated = try await Self.openNewer(at: updatedURL)
+        let updatedSync = try await QSSync.attach(to: updated, transport: server, clock: clock.clock)
 
         try await newerSync.sync()  // takes the older creation, and sends the colour on its own
         try await thirdSync.sync()
+        try await updatedSync.sync()
         try await older.sync.sync()
         #expect(server.existingObjects(in: "cards")[.integer(7)]?["color"] == .text("red"))
-        for store in [newer, third] {
+        for store in [newer, third, updated] {
             #expect(try await store.fetchRows("SELECT title, color FROM cards") == [[.text("older"), .text("red")]])
         }
         #expect(try await newerSync.waitingCount() == 0)
@@ -101,6 +109,7 @@ struct SchemaVersionSyncTests {
         try await newerSync.sync()
         #expect(try await newer.fetchRows("SELECT title, color FROM cards") == [[.text("older"), .text("blue")]])
         try await older.close()
+        try await updated.close()
         try await third.close()
         try await newer.close()
     }

@@ -2,7 +2,9 @@
 /// same things change, to the same values, at the same stamps. Marking 10,000 articles read is
 /// one change with 10,000 IDs.
 ///
-/// - `created`: the objects were created at this stamp, and `values` holds all their properties.
+/// - `created`: the objects were created at this stamp, and `values` holds every property the
+///   creating app's model has (one whose model has fewer names fewer; those it leaves out it did
+///   not set).
 /// - `deleted`: the objects were deleted at this stamp.
 /// - `values` and `stamps`: properties set, each with the stamp it was set at. A property of
 ///   `values` missing from `stamps` was set at `created` (so a creation needs no stamps of its

@@ -39,6 +39,19 @@ enum LocalRecord {
         ]
     }
 
+    /// Gives every record of `table` that holds no stamp of its own for `columns` (which reads as
+    /// its creation's) the zero stamp for them: for columns the model added, which no creation
+    /// merged before named.
+    static func leaveUnstamped(_ columns: [String], in table: String, on connection: SQLiteConnection) throws {
+        let update = try connection.statement("""
+            UPDATE qsdata_sync_records SET stamps = CASE WHEN stamps IS NULL THEN ?2 ELSE stamps || ';' || ?2 END
+            WHERE tableName = ?1 AND created IS NOT NULL AND (stamps IS NULL OR instr(';' || stamps, ';' || ?3 || '=') = 0)
+            """)
+        for column in columns {
+            try update.run([.text(table), .text("\(column)=\(SyncStamp.zero.text)"), .text(column)])
+        }
+    }
+
     /// The records of `ids` in `table`, with their lists' parts, by ID; an object without one is missing.
     static func load(_ ids: [SQLValue], table: SyncedTable, on connection: SQLiteConnection) throws -> [SQLValue: SyncRecord] {
         let parts = table.columnNames

@@ -100,19 +100,14 @@ struct RemoteApplier: Sendable {
             let changesBySpace = try KeptParts.take(from: name, where: { part in
                 wholeTable || names.contains(part) || SyncListPart(name: part).map { names.contains($0.list) } ?? false
             }, on: connection)
+            if !wholeTable {
+                // No creation this replica merged before named the new columns: a record holds
+                // the zero stamp for them, not its creation's, so that a value kept aside, or
+                // one that arrives later from an object's earlier creation elsewhere, wins.
+                try LocalRecord.leaveUnstamped(table.columnNames.filter(names.contains), in: name, on: connection)
+            }
             let changes = changesBySpace.values.flatMap { $0 }
             guard !changes.isEmpty else { continue }
-            if !wholeTable {
-                // A record takes its creation's stamp for every column it doesn't name; a new
-                // column's kept value is from after that creation, whatever its stamp says.
-                let ids = changes.flatMap(\.ids).map(\.sqlValue)
-                for (id, var record) in try LocalRecord.load(ids, table: table, on: connection) {
-                    for column in table.columnNames where names.contains(column) && record.stamps[column] == record.created {
-                        record.stamps[column] = .zero
-                    }
-                    try LocalRecord.save(record, id: id, table: name, on: connection)
-                }
-            }
             for (space, changes) in changesBySpace.sorted(by: { ($0.key ?? "") < ($1.key ?? "") }) {
                 _ = try apply(changes, space: space, on: connection)
             }
@@ -229,6 +224,8 @@ struct RemoteApplier: Sendable {
     ) throws {
         guard try Outbox.waits(OutboxPart.creation, of: id, in: table, on: connection) else { return }
         let taken = Set(merge.tookProperties)
+        // A deletion after this replica's creation took what it set (see `apply`).
+        guard record.deleted.map({ creation > $0 }) ?? true else { return }
         for (name, stamp) in record.stamps.sorted(by: { $0.key < $1.key }) where stamp == creation && !taken.contains(name) {
             try Outbox.queue([name], of: id, in: table, at: stamp, on: connection)
         }
