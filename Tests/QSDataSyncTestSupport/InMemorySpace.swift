@@ -13,26 +13,31 @@ final class Space {
     /// A pull token, `SEQUENCE.COLLECTED[.GROUP]`: where the next pull starts, how far the space
     /// had collected when the token was made, and the group it is of (what the real server's
     /// tokens say, in their own form).
+    /// Where the next pull starts, since when its changes count (the first page's start, until
+    /// the last page), how far the space had been collected, and the group.
     private struct Token {
         let sequence: Int64
         let collected: Int64
+        let since: Int64
         let group: String?
 
         /// How far the space may collect while the token stays good.
         var horizon: Int64 { max(sequence, collected) }
-        var text: String { "\(sequence).\(collected)" + (group.map { ".\($0)" } ?? "") }
+        var text: String { "\(sequence).\(collected).\(since)" + (group.map { ".\($0)" } ?? "") }
 
-        init(sequence: Int64, collected: Int64, group: String?) {
+        init(sequence: Int64, collected: Int64, since: Int64, group: String?) {
             self.sequence = sequence
             self.collected = collected
+            self.since = since
             self.group = group
         }
 
         init?(_ text: String) {
             let parts = text.split(separator: ".").map(String.init)
-            guard (2...3).contains(parts.count), let sequence = Int64(parts[0]), let collected = Int64(parts[1]), sequence >= 0, collected >= 0
+            guard (3...4).contains(parts.count), let sequence = Int64(parts[0]), let collected = Int64(parts[1]), let since = Int64(parts[2]),
+                  sequence >= 0, collected >= 0, (0...sequence).contains(since)
             else { return nil }
-            self.init(sequence: sequence, collected: collected, group: parts.count == 3 ? parts[2] : nil)
+            self.init(sequence: sequence, collected: collected, since: since, group: parts.count == 4 ? parts[3] : nil)
         }
     }
 
@@ -81,7 +86,7 @@ final class Space {
     /// Returns what changed after the token, leaving out what `replica` wrote; without a token,
     /// everything, the replica's own writes included.
     func pull(since token: String?, limit: Int, replica: SyncReplicaID?, group: String?, now: Date, inactiveAfter: TimeInterval) throws -> SyncPullResponse {
-        var start = Token(sequence: 0, collected: 0, group: group)
+        var start = Token(sequence: 0, collected: 0, since: 0, group: group)
         if let token {
             guard let read = Token(token), read.group == group else {
                 throw QSSyncError.server(status: 400, code: "invalidToken", message: "not a token of this server")
@@ -95,7 +100,7 @@ final class Space {
         let page = changed.prefix(limit)
         var byTable: [String: [(id: SyncID, record: SyncRecord)]] = [:]
         for (key, entry) in page {
-            let record = entry.changes(after: after, leavingOut: token == nil ? nil : replica)
+            let record = entry.changes(after: start.since, leavingOut: token == nil ? nil : replica)
             guard record.created != nil || record.deleted != nil || !record.stamps.isEmpty else { continue }
             byTable[key.table, default: []].append((key.id, record))
         }
@@ -104,7 +109,7 @@ final class Space {
         let more = changed.count > limit
         if !more { collect(activeSince: now.addingTimeInterval(-inactiveAfter)) }
         return SyncPullResponse(
-            changes: changes, token: Token(sequence: last, collected: collectedThrough, group: group).text, more: more,
+            changes: changes, token: Token(sequence: last, collected: collectedThrough, since: more ? start.since : last, group: group).text, more: more,
             lastPush: replica.flatMap { lastPush[$0] })
     }
 

@@ -249,6 +249,34 @@ struct ClientSyncTests {
         try await b.close()
     }
 
+    /// A pull in pages: an object created before the page it falls in (it changed again since)
+    /// still arrives whole, creation and every property, on the replica that pulls in small
+    /// pages, whether it pulls from the start or from a token.
+    @Test func anObjectEditedAfterItsCreationArrivesWholeThroughAPullOfManyPages() async throws {
+        let server = InMemorySyncServer()
+        let a = try await Replica(server: server), b = try await Replica(server: server)
+        try await b.sync.sync()
+        try await a.store.save((1...3).map { Card(uniqueID: $0, title: "card \($0)", points: Double($0)) }).committed()
+        try await a.sync.sync()
+        let first = try #require(try await a.store.fetch(Card.self, id: 1))
+        first.title = "card 1, edited"
+        try await a.store.save(first).committed()
+        try await a.sync.sync()
+        let expected: [Int64: String] = [1: "'card 1, edited'|0|1.0", 2: "'card 2'|0|2.0", 3: "'card 3'|0|3.0"]
+
+        b.sync.pullLimit = 1
+        let fromToken = try await b.sync.sync()
+        #expect(fromToken.pullRequests == 3)
+        #expect(try await b.cards() == expected)
+        let c = try await Replica(server: server)
+        c.sync.pullLimit = 2
+        try await c.sync.sync()
+        #expect(try await c.cards() == expected)
+        try await a.close()
+        try await b.close()
+        try await c.close()
+    }
+
     @Test func aModelWithoutSyncedTypesIsRefused() async throws {
         let url = Replica.temporaryURL()
         let plist = BoardModel.model.replacingOccurrences(of: "<key>synced</key><true/>", with: "")

@@ -90,6 +90,55 @@ struct StorageTests {
         }
     }
 
+    /// An object created in an earlier page's range and edited since comes in a later page whole:
+    /// its creation and every property changed after the pull's first token, not only its edit.
+    @Test(arguments: kinds)
+    func aPullOfManyPagesSendsAnObjectEditedSinceItsCreationWhole(_ kind: Kind) async throws {
+        try await withService(kind) { service, ann, _ in
+            let before = try await service.pull(since: nil, limit: nil, accountID: ann).token
+            let changes = (1...3).map { created([.integer(Int64($0))], title: "n\($0)", at: Int64($0)) }
+            _ = try await service.push(SyncPushRequest(replica: Stamps.a, changes: changes), accountID: ann)
+            let edit = SyncChange(table: "notes", ids: [.integer(1)], values: ["title": .text("edited")], stamps: ["title": Stamps.at(50)])
+            _ = try await service.push(SyncPushRequest(replica: Stamps.a, changes: [edit]), accountID: ann)
+            for start in [nil, before] {
+                var token = start
+                var received: [SyncID: SyncRecord] = [:]
+                var pages = 0
+                repeat {
+                    let page = try await service.pull(since: token, limit: 1, accountID: ann)
+                    for change in page.changes { for id in change.ids { received[id, default: SyncRecord()].merge(change.record) } }
+                    token = page.token
+                    pages += 1
+                    if !page.more { break }
+                } while pages < 10
+                #expect(pages == 3)
+                let first = try #require(received[.integer(1)])
+                #expect(first.created == Stamps.at(1) && first.values == ["title": .text("edited"), "done": .integer(0)])
+                #expect(received.values.allSatisfy(\.exists) && received.count == 3)
+                // The last page's token counts from where it ends: nothing comes again.
+                #expect(try await service.pull(since: token, limit: nil, accountID: ann).changes.isEmpty)
+            }
+        }
+    }
+
+    /// A token of the first version (no separate number for where the changes count from), as
+    /// replicas hold them from before, still pulls what changed after it.
+    @Test func aTokenOfTheFirstVersionStillPulls() async throws {
+        let storage = try SQLiteSyncStorage(path: TestFiles.temporaryPath())
+        let service = SyncService(storage: storage, bcryptCost: 4, now: { Date(timeIntervalSince1970: 1_800_000_000) })
+        let name = uniqueUsername("ann")
+        try await service.createAccount(SyncCredentials(username: name, password: "password-a"))
+        let ann = try await service.account(forToken: service.logIn(SyncCredentials(username: name, password: "password-a")).token)
+        let changes = (1...2).map { created([.integer(Int64($0))], title: "n\($0)", at: Int64($0)) }
+        _ = try await service.push(SyncPushRequest(replica: Stamps.a, changes: changes), accountID: ann)
+        let databaseID = try await storage.databaseID()
+        let firstVersion = Data("v1:\(databaseID):1:0".utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        let pulled = try await service.pull(since: firstVersion, limit: nil, accountID: ann)
+        #expect(pulled.changes.flatMap(\.ids) == [.integer(2)] && !pulled.more)
+        #expect(try await service.pull(since: pulled.token, limit: nil, accountID: ann).changes.isEmpty)
+    }
+
     @Test(arguments: kinds)
     func tenThousandMarkedReadAreStoredAndServedAsOneChange(_ kind: Kind) async throws {
         try await withService(kind) { service, ann, _ in

@@ -2,9 +2,16 @@ import Foundation
 import QSDataSync
 
 /// A pull token: where the next pull starts (the account's sequence number of the last record
-/// sent) and how far the account had been collected when the token was made, tied to this
-/// database and to the group pulled, if any (each group has a sequence of its own). Opaque to
-/// clients (URL-safe base64 of `v1:DATABASE:SEQUENCE:COLLECTED`, and `:GROUP` for a group's).
+/// sent), since when the changes it sends are counted, and how far the account had been collected
+/// when the token was made, tied to this database and to the group pulled, if any (each group has
+/// a sequence of its own). Opaque to clients (URL-safe base64 of
+/// `v2:DATABASE:SEQUENCE:COLLECTED:SINCE`, and `:GROUP` for a group's; tokens of the first
+/// version, `v1:DATABASE:SEQUENCE:COLLECTED[:GROUP]`, are still read).
+///
+/// A pull of many pages sends each record once, in the page of its latest change, with every part
+/// that changed since the pull's first token: a record created in an earlier page's range and
+/// changed again after it comes whole, creation included. `since` is that first token's number
+/// until the last page; after it, the next pull starts and counts from the same number.
 ///
 /// A token is good while no collection has gone past both of its numbers since: everything the
 /// replica was sent up to its sequence number is still described by what the server holds,
@@ -12,42 +19,60 @@ import QSDataSync
 struct PullToken: Equatable {
     var sequence: Int64
     var collected: Int64
+    /// The changes a pull sends are those after this number (at most ``sequence``).
+    var since: Int64
     var group: String?
 
     /// The sequence number the account may have collected through while this token stays good.
     var horizon: Int64 { max(sequence, collected) }
 
     func text(databaseID: String) -> String {
-        Data("v1:\(databaseID):\(sequence):\(collected)\(group.map { ":\($0)" } ?? "")".utf8).base64EncodedString()
+        Data("v2:\(databaseID):\(sequence):\(collected):\(since)\(group.map { ":\($0)" } ?? "")".utf8).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
     /// A token this database made; nil for any other text. (Tokens made before collection
-    /// existed have no collected number: 0.)
+    /// existed have no collected number: 0; tokens of the first version count from their
+    /// sequence number.)
     init?(text token: String, databaseID: String) {
         var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8) else { return nil }
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard (3...5).contains(parts.count), parts[0] == "v1", parts[1] == databaseID,
-              let sequence = Int64(parts[2]), sequence >= 0
-        else { return nil }
-        var collected: Int64 = 0
-        if parts.count >= 4 {
-            guard let number = Int64(parts[3]), number >= 0 else { return nil }
-            collected = number
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count >= 3, parts[1] == databaseID else { return nil }
+        let numberParts: ArraySlice<String>
+        let groupPart: String?
+        switch parts[0] {
+        case "v1":  // SEQUENCE[:COLLECTED[:GROUP]]
+            guard parts.count <= 5 else { return nil }
+            numberParts = parts[2 ..< min(parts.count, 4)]
+            groupPart = parts.count == 5 ? parts[4] : nil
+        case "v2":  // SEQUENCE:COLLECTED:SINCE[:GROUP]
+            guard (5...6).contains(parts.count) else { return nil }
+            numberParts = parts[2 ..< 5]
+            groupPart = parts.count == 6 ? parts[5] : nil
+        default:
+            return nil
         }
-        var group: String?
-        if parts.count == 5 {
-            guard SyncGroup.isGroupID(String(parts[4])) else { return nil }
-            group = String(parts[4])
-        }
-        self.init(sequence: sequence, collected: collected, group: group)
+        let numbers = numberParts.compactMap(Self.number)
+        guard numbers.count == numberParts.count else { return nil }
+        let sequence = numbers[0]
+        let collected = numbers.count > 1 ? numbers[1] : 0
+        let since = numbers.count > 2 ? numbers[2] : sequence
+        guard since <= sequence else { return nil }
+        if let groupPart, !SyncGroup.isGroupID(groupPart) { return nil }
+        self.init(sequence: sequence, collected: collected, since: since, group: groupPart)
     }
 
-    init(sequence: Int64, collected: Int64, group: String? = nil) {
+    init(sequence: Int64, collected: Int64, since: Int64? = nil, group: String? = nil) {
         self.sequence = sequence
         self.collected = collected
+        self.since = since ?? sequence
         self.group = group
+    }
+
+    private static func number(_ text: String) -> Int64? {
+        guard let number = Int64(text), number >= 0 else { return nil }
+        return number
     }
 }

@@ -121,7 +121,7 @@ public struct SyncService: Sendable {
         var byTable: [String: [(id: SyncID, record: SyncRecord)]] = [:]
         var order: [String] = []
         for (table, id, record) in pulled.records {
-            let changed = record.changes(after: after, leavingOut: token == nil ? nil : replica)
+            let changed = record.changes(after: start.since, leavingOut: token == nil ? nil : replica)
             guard changed.created != nil || changed.deleted != nil || !changed.stamps.isEmpty else { continue }
             if byTable[table] == nil { order.append(table) }
             byTable[table, default: []].append((id, changed))
@@ -130,7 +130,8 @@ public struct SyncService: Sendable {
         if !pulled.more {
             _ = try await storage.collect(accountID: space, activeSince: time.addingTimeInterval(-inactiveAfter))
         }
-        let next = PullToken(sequence: pulled.last, collected: pulled.collectedThrough, group: group)
+        // Until the last page, the pages count changes from where the pull began (see `PullToken`).
+        let next = PullToken(sequence: pulled.last, collected: pulled.collectedThrough, since: pulled.more ? start.since : pulled.last, group: group)
         return SyncPullResponse(changes: changes, token: next.text(databaseID: databaseID), more: pulled.more, lastPush: lastPush)
     }
 
