@@ -100,7 +100,8 @@ final class Space {
         let page = changed.prefix(limit)
         var byTable: [String: [(id: SyncID, record: SyncRecord)]] = [:]
         for (key, entry) in page {
-            let record = entry.changes(after: start.since, leavingOut: token == nil ? nil : replica)
+            // A pull that began without a token (every page of it) brings the replica's own writes too.
+            let record = entry.changes(after: start.since, leavingOut: start.since == 0 ? nil : replica)
             guard record.created != nil || record.deleted != nil || !record.stamps.isEmpty else { continue }
             byTable[key.table, default: []].append((key.id, record))
         }

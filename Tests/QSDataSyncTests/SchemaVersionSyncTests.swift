@@ -114,6 +114,36 @@ struct SchemaVersionSyncTests {
         try await newer.close()
     }
 
+    /// A device updates and creates a card with a colour before sync is attached again: that
+    /// creation set the colour, at its own stamp, and wins over an earlier creation's colour.
+    @Test func aCreationMadeBetweenAnUpdateAndAttachingSetsTheNewProperty() async throws {
+        let server = InMemorySyncServer(), clock = HandClock()
+        let earlier = try await Self.openNewer(at: Replica.temporaryURL())
+        let earlierSync = try await QSSync.attach(to: earlier, transport: server, clock: clock.clock)
+        try await earlierSync.sync()
+        try await earlier.execute("INSERT INTO cards (uniqueID, title, color) VALUES (9, 'earlier', 'blue')")
+        server.failNext(1)
+        await #expect(throws: QSSyncError.self) { try await earlierSync.sync() }  // stamped, not pushed
+        clock.advance(1)
+
+        let url = Replica.temporaryURL()
+        let beforeUpdate = try await Replica(server: server, url: url, clock: clock.clock)
+        try await beforeUpdate.sync.sync()
+        try await beforeUpdate.store.close()
+        let updated = try await Self.openNewer(at: url)
+        try await updated.execute("INSERT INTO cards (uniqueID, title, color) VALUES (9, 'updated', 'green')")
+        let updatedSync = try await QSSync.attach(to: updated, transport: server, clock: clock.clock)
+        try await updatedSync.sync()
+        try await earlierSync.sync()
+        try await updatedSync.sync()
+        #expect(server.existingObjects(in: "cards")[.integer(9)]?["color"] == .text("green"))
+        for store in [earlier, updated] {
+            #expect(try await store.fetchRows("SELECT title, color FROM cards") == [[.text("updated"), .text("green")]])
+        }
+        try await updated.close()
+        try await earlier.close()
+    }
+
     @Test func aSyncedPropertyTheModelDropsIsRefusedUnlessNamedRemovedOrRenamed() async throws {
         let server = InMemorySyncServer()
         let url = Replica.temporaryURL()

@@ -69,8 +69,11 @@ public final class QSSync {
                 let last = try SyncStateTables.text(.clock, on: connection).flatMap(SyncStamp.init(text:))
                 let hybridClock = HybridLogicalClock(replica: replica, wallClock: clock, last: last)
                 let capture = ChangeCapture(schema: schema, clock: hybridClock)
-                // Whatever was committed while no sync was attached is queued now; then what an
+                // The columns this version adds were set by no creation merged before it (their
+                // records get the zero stamp first, before creations made since are captured);
+                // whatever was committed while no sync was attached is queued now; then what an
                 // older version kept for what this one syncs is merged.
+                try LocalRecord.leaveUnstamped(added, schema: schema, on: connection)
                 try capture.capture(on: connection)
                 if !added.isEmpty {
                     try RemoteApplier(schema: schema, clock: hybridClock, history: history).mergeKept(added, on: connection)

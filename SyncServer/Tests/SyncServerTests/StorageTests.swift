@@ -122,8 +122,9 @@ struct StorageTests {
     }
 
     /// A token of the first version (no separate number for where the changes count from), as
-    /// replicas hold them from before, still pulls what changed after it.
-    @Test func aTokenOfTheFirstVersionStillPulls() async throws {
+    /// replicas hold them from before: a pull refuses it, so that the replica pulls everything
+    /// again (its old pages may have skipped creations); a push still takes it for its check.
+    @Test func aTokenOfTheFirstVersionIsRefusedByAPullAndTakenByAPush() async throws {
         let storage = try SQLiteSyncStorage(path: TestFiles.temporaryPath())
         let service = SyncService(storage: storage, bcryptCost: 4, now: { Date(timeIntervalSince1970: 1_800_000_000) })
         let name = uniqueUsername("ann")
@@ -134,9 +135,12 @@ struct StorageTests {
         let databaseID = try await storage.databaseID()
         let firstVersion = Data("v1:\(databaseID):1:0".utf8).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-        let pulled = try await service.pull(since: firstVersion, limit: nil, accountID: ann)
-        #expect(pulled.changes.flatMap(\.ids) == [.integer(2)] && !pulled.more)
-        #expect(try await service.pull(since: pulled.token, limit: nil, accountID: ann).changes.isEmpty)
+        await #expect(throws: SyncServiceError.invalidToken) { try await service.pull(since: firstVersion, limit: nil, accountID: ann) }
+        let edit = SyncChange(table: "notes", ids: [.integer(1)], values: ["title": .text("edited")], stamps: ["title": Stamps.at(50)])
+        #expect(try await service.push(SyncPushRequest(replica: Stamps.a, changes: [edit], since: firstVersion), accountID: ann).applied == 1)
+        let everything = try await service.pull(since: nil, limit: nil, accountID: ann)
+        #expect(everything.changes.flatMap(\.ids).count == 2)
+        #expect(try await service.pull(since: everything.token, limit: nil, accountID: ann).changes.isEmpty)
     }
 
     @Test(arguments: kinds)

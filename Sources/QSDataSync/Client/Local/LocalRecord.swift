@@ -6,7 +6,8 @@ import QSData
 /// are the object's row. Its lists' parts, values and stamps both, are kept in ``ListItems``.
 ///
 /// `stamps` is stored as `name=stamp` pairs joined by `;` (names are SQL identifiers, stamps
-/// hex and dashes): cheaper to read and write for 100,000 objects than JSON.
+/// hex and dashes; the zero stamp, a column no creation set, as `name=` alone): cheaper to read
+/// and write for 100,000 objects than JSON.
 enum LocalRecord {
     static func decode(created: SQLValue, deleted: SQLValue, stamps: SQLValue, parts: [String]) -> SyncRecord {
         var record = SyncRecord()
@@ -17,7 +18,9 @@ enum LocalRecord {
         if case .text(let text) = deleted { record.deleted = SyncStamp(text: text) }
         if case .text(let text) = stamps {
             for pair in text.split(separator: ";") {
-                guard let equals = pair.firstIndex(of: "="), let stamp = SyncStamp(text: String(pair[pair.index(after: equals)...])) else { continue }
+                guard let equals = pair.firstIndex(of: "=") else { continue }
+                let text = pair[pair.index(after: equals)...]
+                guard let stamp = text.isEmpty ? SyncStamp.zero : SyncStamp(text: String(text)) else { continue }
                 record.stamps[String(pair[..<equals])] = stamp
             }
         }
@@ -30,7 +33,7 @@ enum LocalRecord {
         let stamps = record.stamps
             .filter { $0.value != record.created && SyncListPart(name: $0.key) == nil }
             .sorted { $0.key < $1.key }
-            .map { "\($0.key)=\($0.value.text)" }
+            .map { "\($0.key)=\($0.value == .zero ? "" : $0.value.text)" }
             .joined(separator: ";")
         return [
             record.created.map { .text($0.text) } ?? .null,
@@ -39,16 +42,20 @@ enum LocalRecord {
         ]
     }
 
-    /// Gives every record of `table` that holds no stamp of its own for `columns` (which reads as
-    /// its creation's) the zero stamp for them: for columns the model added, which no creation
-    /// merged before named.
-    static func leaveUnstamped(_ columns: [String], in table: String, on connection: SQLiteConnection) throws {
+    /// Gives every record that holds no stamp of its own for a column the model added (which
+    /// would read as its creation's) the zero stamp for it: no creation merged before the model
+    /// had the column named it. `added` is by table, the names the model syncs now and didn't
+    /// before (`*` for a whole table, whose records are all new).
+    static func leaveUnstamped(_ added: [String: Set<String>], schema: SyncedSchema, on connection: SQLiteConnection) throws {
         let update = try connection.statement("""
             UPDATE qsdata_sync_records SET stamps = CASE WHEN stamps IS NULL THEN ?2 ELSE stamps || ';' || ?2 END
-            WHERE tableName = ?1 AND created IS NOT NULL AND (stamps IS NULL OR instr(';' || stamps, ';' || ?3 || '=') = 0)
+            WHERE tableName = ?1 AND created IS NOT NULL AND (stamps IS NULL OR instr(';' || stamps, ';' || ?2) = 0)
             """)
-        for column in columns {
-            try update.run([.text(table), .text("\(column)=\(SyncStamp.zero.text)"), .text(column)])
+        for (name, names) in added.sorted(by: { $0.key < $1.key }) where !names.contains("*") {
+            guard let table = schema.tables[name] else { continue }
+            for column in table.columnNames where names.contains(column) {
+                try update.run([.text(name), .text("\(column)=")])
+            }
         }
     }
 

@@ -92,22 +92,15 @@ struct RemoteApplier: Sendable {
     }
 
     /// Merges what was kept of `added` (by table, names the model syncs now and didn't before,
-    /// `*` for a whole table) as if it had just arrived.
+    /// `*` for a whole table) as if it had just arrived. The records already hold the zero stamp
+    /// for the added columns (``LocalRecord/leaveUnstamped(_:schema:on:)``), so what was kept wins.
     func mergeKept(_ added: [String: Set<String>], on connection: SQLiteConnection) throws {
         for (name, names) in added.sorted(by: { $0.key < $1.key }) {
-            guard let table = schema.tables[name] else { continue }
+            guard schema.tables[name] != nil else { continue }
             let wholeTable = names.contains("*")
             let changesBySpace = try KeptParts.take(from: name, where: { part in
                 wholeTable || names.contains(part) || SyncListPart(name: part).map { names.contains($0.list) } ?? false
             }, on: connection)
-            if !wholeTable {
-                // No creation this replica merged before named the new columns: a record holds
-                // the zero stamp for them, not its creation's, so that a value kept aside, or
-                // one that arrives later from an object's earlier creation elsewhere, wins.
-                try LocalRecord.leaveUnstamped(table.columnNames.filter(names.contains), in: name, on: connection)
-            }
-            let changes = changesBySpace.values.flatMap { $0 }
-            guard !changes.isEmpty else { continue }
             for (space, changes) in changesBySpace.sorted(by: { ($0.key ?? "") < ($1.key ?? "") }) {
                 _ = try apply(changes, space: space, on: connection)
             }

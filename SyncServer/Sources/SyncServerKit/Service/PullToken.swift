@@ -5,13 +5,17 @@ import QSDataSync
 /// sent), since when the changes it sends are counted, and how far the account had been collected
 /// when the token was made, tied to this database and to the group pulled, if any (each group has
 /// a sequence of its own). Opaque to clients (URL-safe base64 of
-/// `v2:DATABASE:SEQUENCE:COLLECTED:SINCE`, and `:GROUP` for a group's; tokens of the first
-/// version, `v1:DATABASE:SEQUENCE:COLLECTED[:GROUP]`, are still read).
+/// `v2:DATABASE:SEQUENCE:COLLECTED:SINCE`, and `:GROUP` for a group's).
 ///
-/// A pull of many pages sends each record once, in the page of its latest change, with every part
-/// that changed since the pull's first token: a record created in an earlier page's range and
-/// changed again after it comes whole, creation included. `since` is that first token's number
-/// until the last page; after it, the next pull starts and counts from the same number.
+/// A pull of many pages sends each record in the page of its latest change (again in a later
+/// page if it changes while the pull goes on), with every part that changed since the pull's
+/// first token: a record created in an earlier page's range and changed again after it comes
+/// whole, creation included. `since` is that first token's number until the last page; after
+/// it, the next pull starts and counts from the same number.
+///
+/// Tokens of the first version (`v1:DATABASE:SEQUENCE:COLLECTED[:GROUP]`) counted each page from
+/// its own start, which skipped such creations: a push still takes one for its check, but a pull
+/// refuses it, so that the replica pulls everything again and gets what it missed.
 ///
 /// A token is good while no collection has gone past both of its numbers since: everything the
 /// replica was sent up to its sequence number is still described by what the server holds,
@@ -22,6 +26,9 @@ struct PullToken: Equatable {
     /// The changes a pull sends are those after this number (at most ``sequence``).
     var since: Int64
     var group: String?
+    /// Read from a token of the first version, which had no ``since``: good for a push's check,
+    /// refused by a pull (see ``SyncService/pull(since:limit:replica:group:accountID:)``).
+    var isFirstVersion = false
 
     /// The sequence number the account may have collected through while this token stays good.
     var horizon: Int64 { max(sequence, collected) }
@@ -62,6 +69,7 @@ struct PullToken: Equatable {
         guard since <= sequence else { return nil }
         if let groupPart, !SyncGroup.isGroupID(groupPart) { return nil }
         self.init(sequence: sequence, collected: collected, since: since, group: groupPart)
+        isFirstVersion = parts[0] == "v1"
     }
 
     init(sequence: Int64, collected: Int64, since: Int64? = nil, group: String? = nil) {

@@ -106,7 +106,11 @@ public struct SyncService: Sendable {
         let databaseID = try await storage.databaseID()
         var start = PullToken(sequence: 0, collected: 0, group: group)
         if let token {
-            guard let read = PullToken(text: token, databaseID: databaseID), read.group == group else { throw SyncServiceError.invalidToken }
+            // A first-version token may stand in the middle of a pull that skipped creations (see
+            // `PullToken`): the replica pulls everything again instead.
+            guard let read = PullToken(text: token, databaseID: databaseID), read.group == group, !read.isFirstVersion else {
+                throw SyncServiceError.invalidToken
+            }
             start = read
         }
         let after = start.sequence
@@ -121,7 +125,8 @@ public struct SyncService: Sendable {
         var byTable: [String: [(id: SyncID, record: SyncRecord)]] = [:]
         var order: [String] = []
         for (table, id, record) in pulled.records {
-            let changed = record.changes(after: start.since, leavingOut: token == nil ? nil : replica)
+            // A pull that began without a token (every page of it) brings the replica's own writes too.
+            let changed = record.changes(after: start.since, leavingOut: start.since == 0 ? nil : replica)
             guard changed.created != nil || changed.deleted != nil || !changed.stamps.isEmpty else { continue }
             if byTable[table] == nil { order.append(table) }
             byTable[table, default: []].append((id, changed))
