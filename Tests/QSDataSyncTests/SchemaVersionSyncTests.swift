@@ -25,10 +25,10 @@ struct SchemaVersionSyncTests {
     static let newerMigration = "ALTER TABLE cards ADD COLUMN color TEXT; CREATE TABLE labels (uniqueID TEXT PRIMARY KEY, text TEXT NOT NULL);"
 
     /// Opens `url` with the newer model (migrating a file of the older one), through SQL only.
-    static func openNewer(at url: URL, model: String = newerModel) async throws -> QSStore {
+    static func openNewer(at url: URL, model: String = newerModel, migration: String = newerMigration) async throws -> QSStore {
         try await QSStore.open(
             at: url, model: QSDataModel(propertyList: Data(model.utf8), fileName: "Boards2.plist"),
-            schema: QSSchema(creationSQL: BoardModel.schema, migrations: [QSMigration(version: 1, sql: newerMigration)]), types: [])
+            schema: QSSchema(creationSQL: BoardModel.schema, migrations: [QSMigration(version: 1, sql: migration)]), types: [])
     }
 
     @Test func whatANewerVersionAddsPassesThroughAnOlderOneAndIsThereWhenItUpdates() async throws {
@@ -142,6 +142,38 @@ struct SchemaVersionSyncTests {
         }
         try await updated.close()
         try await earlier.close()
+    }
+
+    /// A card deleted, then created again by an older device that knows no colour: a device that
+    /// pulls the deletion and the creation together ends as one that pulled them apart, with the
+    /// colour at the column's default (NULL, or the one the table declares) rather than the
+    /// deleted card's.
+    @Test(arguments: [("", SQLValue.null), (" DEFAULT 'none'", .text("none"))])
+    func aDeletionAndAnOlderDevicesCreationPulledTogetherLeaveTheNewPropertyAtItsDefault(columnDefault: String, expected: SQLValue) async throws {
+        let migration = Self.newerMigration.replacingOccurrences(of: "color TEXT", with: "color TEXT" + columnDefault)
+        let server = InMemorySyncServer(), clock = HandClock()
+        let newer = try await Self.openNewer(at: Replica.temporaryURL(), migration: migration)
+        let newerSync = try await QSSync.attach(to: newer, transport: server, clock: clock.clock)
+        let together = try await Self.openNewer(at: Replica.temporaryURL(), migration: migration)
+        let togetherSync = try await QSSync.attach(to: together, transport: server, clock: clock.clock)
+        let older = try await Replica(server: server, clock: clock.clock)
+        try await newer.execute("INSERT INTO cards (uniqueID, title, color) VALUES (5, 'first', 'red')")
+        try await newerSync.sync()
+        try await togetherSync.sync()
+        clock.advance(1)
+        try await newer.execute("DELETE FROM cards WHERE uniqueID = 5")
+        try await newerSync.sync()
+        clock.advance(1)
+        try await older.store.save(Card(uniqueID: 5, title: "again")).committed()
+        try await older.sync.sync()
+        try await newerSync.sync()  // the creation, after the deletion apart
+        try await togetherSync.sync()  // the deletion and the creation at once
+        for store in [newer, together] {
+            #expect(try await store.fetchRows("SELECT title, color FROM cards") == [[.text("again"), expected]])
+        }
+        try await older.close()
+        try await together.close()
+        try await newer.close()
     }
 
     @Test func aSyncedPropertyTheModelDropsIsRefusedUnlessNamedRemovedOrRenamed() async throws {

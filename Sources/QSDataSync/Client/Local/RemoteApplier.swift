@@ -188,6 +188,14 @@ struct RemoteApplier: Sendable {
                     guard try makeRoom(for: id, created: record.created, values: record.values, in: table, on: connection, batch: &batch) else { continue }
                     batch.keys[table.name]?.note(record.values, heldBy: id)
                 }
+                if merge.tookDeletion, let deleted = record.deleted {
+                    // Deleted and created again, both in this pull: a column the deletion took and
+                    // the new creation does not set (an older app's names fewer) is as in a fresh
+                    // row, as it is where the two arrive apart.
+                    let taken = table.columnNames.filter { name in record.stamps[name].map { $0 <= deleted } ?? true }
+                    try writer.resetToDefaults(id, columns: taken)
+                    for name in taken where table.blobs[name] != nil { try BlobColumns.forget(table.name, id: id, property: name, on: connection) }
+                }
                 try writer.update(id, with: columns)
             } else {
                 if table.uniqueKey != nil, try !makeRoom(for: id, created: record.created, values: record.values, in: table, on: connection, batch: &batch) {

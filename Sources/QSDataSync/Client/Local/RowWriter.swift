@@ -15,6 +15,26 @@ struct RowWriter {
             .run(columns.map(\.1) + [id])
     }
 
+    /// Gives the row's `columns` what an insert naming none of them would: each column's default,
+    /// NULL where the table declares none. A column that takes no NULL and has no default keeps
+    /// its value (an insert without it would fail).
+    func resetToDefaults(_ id: SQLValue, columns: [String]) throws {
+        guard !columns.isEmpty else { return }
+        var defaults: [String: String] = [:]
+        var required: Set<String> = []
+        for row in try connection.fetchRows("SELECT name, dflt_value, \"notnull\" FROM pragma_table_info(?)", [.text(table.name)]) where row.count == 3 {
+            guard case .text(let name) = row[0] else { continue }
+            if case .text(let expression) = row[1] {
+                defaults[name] = expression
+            } else if row[2] == .integer(1) {
+                required.insert(name)
+            }
+        }
+        let assignments = columns.filter { !required.contains($0) }.map { "\(quoted($0)) = \(defaults[$0] ?? "NULL")" }
+        guard !assignments.isEmpty else { return }
+        try connection.statement("UPDATE \(quoted(table.name)) SET \(assignments.joined(separator: ", ")) WHERE \(quoted("uniqueID")) = ?").run([id])
+    }
+
     /// Inserts the row; false when its table requires a value the change lacks.
     func insert(_ id: SQLValue, with values: [(String, SyncValue)]) throws -> Bool {
         let columns = values.compactMap { name, value in
