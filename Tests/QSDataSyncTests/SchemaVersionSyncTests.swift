@@ -146,9 +146,12 @@ struct SchemaVersionSyncTests {
 
     /// A card deleted, then created again by an older device that knows no colour: a device that
     /// pulls the deletion and the creation together ends as one that pulled them apart, with the
-    /// colour at the column's default (NULL, or the one the table declares) rather than the
-    /// deleted card's.
-    @Test(arguments: [("", SQLValue.null), (" DEFAULT 'none'", .text("none"))])
+    /// colour at the column's default (NULL, or the one the table declares, in each way SQLite
+    /// takes one) rather than the deleted card's.
+    @Test(arguments: [
+        ("", SQLValue.null), (" DEFAULT 'it''s'", .text("it's")), (" DEFAULT none", .text("none")), (" DEFAULT \"quoted\"", .text("quoted")),
+        (" DEFAULT ('a' || 'b')", .text("ab")), (" DEFAULT -1", .text("-1")),
+    ])
     func aDeletionAndAnOlderDevicesCreationPulledTogetherLeaveTheNewPropertyAtItsDefault(columnDefault: String, expected: SQLValue) async throws {
         let migration = Self.newerMigration.replacingOccurrences(of: "color TEXT", with: "color TEXT" + columnDefault)
         let server = InMemorySyncServer(), clock = HandClock()

@@ -191,9 +191,14 @@ struct RemoteApplier: Sendable {
                 if merge.tookDeletion, let deleted = record.deleted {
                     // Deleted and created again, both in this pull: a column the deletion took and
                     // the new creation does not set (an older app's names fewer) is as in a fresh
-                    // row, as it is where the two arrive apart.
-                    let taken = table.columnNames.filter { name in record.stamps[name].map { $0 <= deleted } ?? true }
+                    // row, as it is where the two arrive apart, and an edit of it made here before
+                    // the deletion is no longer pushed. (The unique key keeps its value: a default
+                    // could be another object's key.)
+                    let taken = table.columnNames.filter { name in
+                        name != table.uniqueKey && (record.stamps[name].map { $0 <= deleted } ?? true)
+                    }
                     try writer.resetToDefaults(id, columns: taken)
+                    try writer.forgetOutbox(of: id, parts: taken)
                     for name in taken where table.blobs[name] != nil { try BlobColumns.forget(table.name, id: id, property: name, on: connection) }
                 }
                 try writer.update(id, with: columns)

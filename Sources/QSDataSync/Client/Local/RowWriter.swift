@@ -24,8 +24,8 @@ struct RowWriter {
         var required: Set<String> = []
         for row in try connection.fetchRows("SELECT name, dflt_value, \"notnull\" FROM pragma_table_info(?)", [.text(table.name)]) where row.count == 3 {
             guard case .text(let name) = row[0] else { continue }
-            if case .text(let expression) = row[1] {
-                defaults[name] = expression
+            if case .text(let declared) = row[1] {
+                defaults[name] = ColumnDefault.expression(declared: declared)
             } else if row[2] == .integer(1) {
                 required.insert(name)
             }
