@@ -10,11 +10,10 @@ final class Space {
         let id: SyncID
     }
 
-    /// A pull token, `SEQUENCE.COLLECTED[.GROUP]`: where the next pull starts, how far the space
-    /// had collected when the token was made, and the group it is of (what the real server's
-    /// tokens say, in their own form).
-    /// Where the next pull starts, since when its changes count (the first page's start, until
-    /// the last page), how far the space had been collected, and the group.
+    /// A pull token, `SEQUENCE.COLLECTED.SINCE[.GROUP]`: where the next pull starts, how far the
+    /// space had collected when the token was made, since when its changes count (the first
+    /// page's start, until the last page), and the group it is of (what the real server's tokens
+    /// say, in their own form).
     private struct Token {
         let sequence: Int64
         let collected: Int64
@@ -23,6 +22,8 @@ final class Space {
 
         /// How far the space may collect while the token stays good.
         var horizon: Int64 { max(sequence, collected) }
+        /// A page's token in a pull that began without one (see the server's `PullToken`).
+        var continuesAPullWithoutToken: Bool { since == 0 && sequence > 0 }
         var text: String { "\(sequence).\(collected).\(since)" + (group.map { ".\($0)" } ?? "") }
 
         init(sequence: Int64, collected: Int64, since: Int64, group: String?) {
@@ -83,8 +84,9 @@ final class Space {
         return SyncPushResponse(received: request.objectCount, applied: applied)
     }
 
-    /// Returns what changed after the token, leaving out what `replica` wrote; without a token,
-    /// everything, the replica's own writes included.
+    /// Returns what changed since the pull the token continues began, leaving out what `replica`
+    /// wrote; without a token (and in every later page of such a pull), everything, the
+    /// replica's own writes included.
     func pull(since token: String?, limit: Int, replica: SyncReplicaID?, group: String?, now: Date, inactiveAfter: TimeInterval) throws -> SyncPullResponse {
         var start = Token(sequence: 0, collected: 0, since: 0, group: group)
         if let token {
@@ -101,7 +103,8 @@ final class Space {
         var byTable: [String: [(id: SyncID, record: SyncRecord)]] = [:]
         for (key, entry) in page {
             // A pull that began without a token (every page of it) brings the replica's own writes too.
-            let record = entry.changes(after: start.since, leavingOut: start.since == 0 ? nil : replica)
+            let leftOut = token == nil || start.continuesAPullWithoutToken ? nil : replica
+            let record = entry.changes(after: start.since, leavingOut: leftOut)
             guard record.created != nil || record.deleted != nil || !record.stamps.isEmpty else { continue }
             byTable[key.table, default: []].append((key.id, record))
         }

@@ -255,14 +255,16 @@ struct ClientSyncTests {
     @Test func anObjectEditedAfterItsCreationArrivesWholeThroughAPullOfManyPages() async throws {
         let server = InMemorySyncServer()
         let a = try await Replica(server: server), b = try await Replica(server: server)
-        try await b.sync.sync()
+        try await a.store.save(Card(uniqueID: 9, title: "card 9")).committed()
+        try await a.sync.sync()
+        try await b.sync.sync()  // its token now stands past card 9
         try await a.store.save((1...3).map { Card(uniqueID: $0, title: "card \($0)", points: Double($0)) }).committed()
         try await a.sync.sync()
         let first = try #require(try await a.store.fetch(Card.self, id: 1))
         first.title = "card 1, edited"
         try await a.store.save(first).committed()
         try await a.sync.sync()
-        let expected: [Int64: String] = [1: "'card 1, edited'|0|1.0", 2: "'card 2'|0|2.0", 3: "'card 3'|0|3.0"]
+        let expected: [Int64: String] = [1: "'card 1, edited'|0|1.0", 2: "'card 2'|0|2.0", 3: "'card 3'|0|3.0", 9: "'card 9'|0|NULL"]
 
         b.sync.pullLimit = 1
         let fromToken = try await b.sync.sync()
@@ -272,9 +274,24 @@ struct ClientSyncTests {
         c.sync.pullLimit = 2
         try await c.sync.sync()
         #expect(try await c.cards() == expected)
+        // A replica that pushed everything it holds pulls none of it back.
+        #expect(try await a.sync.sync().pulledObjects == 0)
         try await a.close()
         try await b.close()
         try await c.close()
+    }
+
+    /// The first device of an account pulls the empty account, pushes what it holds, and pulls
+    /// none of it back: a finished pull's token leaves the replica's own writes out, even at the
+    /// account's first number.
+    @Test func theFirstDeviceOfAnAccountPullsNoneOfItsOwnPushBack() async throws {
+        let server = InMemorySyncServer()
+        let a = try await Replica(server: server)
+        try await a.sync.sync()
+        try await a.store.save((1...3).map { Card(uniqueID: $0, title: "card \($0)") }).committed()
+        let report = try await a.sync.sync()
+        #expect(report.pushedObjects == 3 && report.pulledObjects == 0)
+        try await a.close()
     }
 
     @Test func aModelWithoutSyncedTypesIsRefused() async throws {

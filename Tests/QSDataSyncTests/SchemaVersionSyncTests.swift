@@ -150,7 +150,8 @@ struct SchemaVersionSyncTests {
     /// takes one) rather than the deleted card's.
     @Test(arguments: [
         ("", SQLValue.null), (" DEFAULT 'it''s'", .text("it's")), (" DEFAULT none", .text("none")), (" DEFAULT \"quoted\"", .text("quoted")),
-        (" DEFAULT ('a' || 'b')", .text("ab")), (" DEFAULT -1", .text("-1")),
+        (" DEFAULT `ticked`", .text("ticked")), (" DEFAULT [bracketed]", .text("bracketed")), (" DEFAULT ('a' || 'b')", .text("ab")),
+        (" DEFAULT -1", .text("-1")),
     ])
     func aDeletionAndAnOlderDevicesCreationPulledTogetherLeaveTheNewPropertyAtItsDefault(columnDefault: String, expected: SQLValue) async throws {
         let migration = Self.newerMigration.replacingOccurrences(of: "color TEXT", with: "color TEXT" + columnDefault)

@@ -73,7 +73,7 @@ public final class QSSync {
                 // records get the zero stamp first, before creations made since are captured);
                 // whatever was committed while no sync was attached is queued now; then what an
                 // older version kept for what this one syncs is merged.
-                try LocalRecord.leaveUnstamped(added, schema: schema, on: connection)
+                try LocalRecord.markAddedColumnsNeverSet(added, schema: schema, on: connection)
                 try capture.capture(on: connection)
                 if !added.isEmpty {
                     try RemoteApplier(schema: schema, clock: hybridClock, history: history).mergeKept(added, on: connection)

@@ -1,6 +1,7 @@
 /// The SQL for the default a table declares for a column, from the text SQLite keeps of the
 /// declaration (`pragma_table_info`'s `dflt_value`): as written, without the parentheses of an
-/// expression, and a bare or double-quoted word standing for a string, as SQLite reads it there.
+/// expression, and a bare word or a quoted identifier (`"x"`, `` `x` ``, `[x]`) standing for a
+/// string, as SQLite reads it there.
 enum ColumnDefault {
     private static let keywords: Set<String> = ["NULL", "TRUE", "FALSE", "CURRENT_TIME", "CURRENT_DATE", "CURRENT_TIMESTAMP"]
 
@@ -8,8 +9,8 @@ enum ColumnDefault {
     static func expression(declared text: String?) -> String {
         guard let text else { return "NULL" }
         if keywords.contains(text.uppercased()) { return text }
-        if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") {
-            return stringLiteral(String(text.dropFirst().dropLast()).replacingOccurrences(of: "\"\"", with: "\""))
+        for (open, close) in [("\"", "\""), ("`", "`"), ("[", "]")] where text.count >= 2 && text.hasPrefix(open) && text.hasSuffix(close) {
+            return stringLiteral(String(text.dropFirst().dropLast()).replacingOccurrences(of: close + close, with: close))
         }
         if isBareWord(text) { return stringLiteral(text) }
         return "(\(text))"

@@ -93,7 +93,7 @@ struct RemoteApplier: Sendable {
 
     /// Merges what was kept of `added` (by table, names the model syncs now and didn't before,
     /// `*` for a whole table) as if it had just arrived. The records already hold the zero stamp
-    /// for the added columns (``LocalRecord/leaveUnstamped(_:schema:on:)``), so what was kept wins.
+    /// for the added columns (``LocalRecord/markAddedColumnsNeverSet(_:schema:on:)``), so what was kept wins.
     func mergeKept(_ added: [String: Set<String>], on connection: SQLiteConnection) throws {
         for (name, names) in added.sorted(by: { $0.key < $1.key }) {
             guard schema.tables[name] != nil else { continue }
@@ -146,7 +146,7 @@ struct RemoteApplier: Sendable {
             let merge = record.merge(incomingRecord)
             guard merge.changedAnything else { continue }
             batch.outcome.applied += 1
-            if merge.tookCreation { Self.leaveUnstamped(table.columnNames, notNamedBy: incomingRecord, in: &record) }
+            if merge.tookCreation { Self.markNeverSet(table.columnNames, notNamedBy: incomingRecord, in: &record) }
             try LocalRecord.save(record, id: id, table: table.name, on: connection)
             if !merge.exists {
                 // Deleted. When the deletion came from the server, nothing of the object waits to
@@ -188,19 +188,7 @@ struct RemoteApplier: Sendable {
                     guard try makeRoom(for: id, created: record.created, values: record.values, in: table, on: connection, batch: &batch) else { continue }
                     batch.keys[table.name]?.note(record.values, heldBy: id)
                 }
-                if merge.tookDeletion, let deleted = record.deleted {
-                    // Deleted and created again, both in this pull: a column the deletion took and
-                    // the new creation does not set (an older app's names fewer) is as in a fresh
-                    // row, as it is where the two arrive apart, and an edit of it made here before
-                    // the deletion is no longer pushed. (The unique key keeps its value: a default
-                    // could be another object's key.)
-                    let taken = table.columnNames.filter { name in
-                        name != table.uniqueKey && (record.stamps[name].map { $0 <= deleted } ?? true)
-                    }
-                    try writer.resetToDefaults(id, columns: taken)
-                    try writer.forgetOutbox(of: id, parts: taken)
-                    for name in taken where table.blobs[name] != nil { try BlobColumns.forget(table.name, id: id, property: name, on: connection) }
-                }
+                if merge.tookDeletion { try resetWhatTheDeletionTook(from: id, record: record, table: table, writer: writer, on: connection) }
                 try writer.update(id, with: columns)
             } else {
                 if table.uniqueKey != nil, try !makeRoom(for: id, created: record.created, values: record.values, in: table, on: connection, batch: &batch) {
@@ -237,12 +225,28 @@ struct RemoteApplier: Sendable {
         }
     }
 
+    /// Deleted and created again, both in this pull, onto a row held here: a column the deletion
+    /// took and the new creation does not set (an older app's names fewer) is as in a fresh row,
+    /// as it is where the two arrive apart, and an edit of it made here before the deletion is no
+    /// longer pushed. (The unique key keeps its value: a default could be another object's key.)
+    private func resetWhatTheDeletionTook(
+        from id: SQLValue, record: SyncRecord, table: SyncedTable, writer: RowWriter, on connection: SQLiteConnection
+    ) throws {
+        guard let deleted = record.deleted else { return }
+        let taken = table.columnNames.filter { name in
+            name != table.uniqueKey && (record.stamps[name].map { $0 <= deleted } ?? true)
+        }
+        try writer.resetToDefaults(id, columns: taken)
+        try writer.forgetOutbox(of: id, parts: taken)
+        for name in taken where table.blobs[name] != nil { try BlobColumns.forget(table.name, id: id, property: name, on: connection) }
+    }
+
     /// A creation just taken that does not name some of the table's columns (one from an app
     /// whose model has fewer) set nothing there: those this record holds no stamp for are kept
     /// as never set (the zero stamp) rather than as set by the creation, which a column stored
     /// without a stamp would be read as. Any value that arrives for them later then wins here, as
     /// it does on the server, which holds no stamp for them either.
-    private static func leaveUnstamped(_ columns: [String], notNamedBy creation: SyncRecord, in record: inout SyncRecord) {
+    private static func markNeverSet(_ columns: [String], notNamedBy creation: SyncRecord, in record: inout SyncRecord) {
         for column in columns where creation.stamps[column] == nil && record.stamps[column] == nil {
             record.stamps[column] = .zero
         }

@@ -17,9 +17,9 @@ import QSDataSync
 /// its own start, which skipped such creations: a push still takes one for its check, but a pull
 /// refuses it, so that the replica pulls everything again and gets what it missed.
 ///
-/// A token is good while no collection has gone past both of its numbers since: everything the
-/// replica was sent up to its sequence number is still described by what the server holds,
-/// deletions included.
+/// A token is good while no collection has gone past its sequence number or its collected one
+/// since: everything the replica was sent up to its sequence number is still described by what
+/// the server holds, deletions included.
 struct PullToken: Equatable {
     var sequence: Int64
     var collected: Int64
@@ -32,6 +32,11 @@ struct PullToken: Equatable {
 
     /// The sequence number the account may have collected through while this token stays good.
     var horizon: Int64 { max(sequence, collected) }
+
+    /// Whether this is a page's token in a pull that began without one, which brings the
+    /// replica's own writes too. (A finished pull of an empty account counts from 0 as well, but
+    /// stands at 0.)
+    var continuesAPullWithoutToken: Bool { since == 0 && sequence > 0 }
 
     func text(databaseID: String) -> String {
         Data("v2:\(databaseID):\(sequence):\(collected):\(since)\(group.map { ":\($0)" } ?? "")".utf8).base64EncodedString()

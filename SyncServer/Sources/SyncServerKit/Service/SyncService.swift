@@ -96,9 +96,11 @@ public struct SyncService: Sendable {
         }
     }
 
-    /// What changed after `token`, leaving out the parts `replica` wrote (it has them already);
-    /// without a token, everything the server holds, the replica's own writes included. Of the
-    /// group's objects when `group` names one the account is a member of; of the account's own without.
+    /// What changed since the pull `token` continues began (see ``PullToken``), leaving out the
+    /// parts `replica` wrote (it has them already); without a token, and in every page after of
+    /// a pull that began without one, everything the server holds, the replica's own writes
+    /// included. Of the group's objects when `group` names one the account is a member of; of
+    /// the account's own without. A first-version token is refused.
     public func pull(
         since token: String?, limit: Int?, replica: SyncReplicaID? = nil, group: String? = nil, accountID: Int64
     ) async throws -> SyncPullResponse {
@@ -126,7 +128,8 @@ public struct SyncService: Sendable {
         var order: [String] = []
         for (table, id, record) in pulled.records {
             // A pull that began without a token (every page of it) brings the replica's own writes too.
-            let changed = record.changes(after: start.since, leavingOut: start.since == 0 ? nil : replica)
+            let leftOut = token == nil || start.continuesAPullWithoutToken ? nil : replica
+            let changed = record.changes(after: start.since, leavingOut: leftOut)
             guard changed.created != nil || changed.deleted != nil || !changed.stamps.isEmpty else { continue }
             if byTable[table] == nil { order.append(table) }
             byTable[table, default: []].append((id, changed))
