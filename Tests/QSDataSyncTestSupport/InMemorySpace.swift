@@ -100,10 +100,10 @@ final class Space {
         if token != nil, start.horizon < collectedThrough { throw Self.resyncRequired }
         let changed = held.filter { $0.value.sequence > after }.sorted { $0.value.sequence < $1.value.sequence }
         let page = changed.prefix(limit)
+        // A pull that began without a token (every page of it) brings the replica's own writes too.
+        let leftOut = token == nil || start.continuesAPullWithoutToken ? nil : replica
         var byTable: [String: [(id: SyncID, record: SyncRecord)]] = [:]
         for (key, entry) in page {
-            // A pull that began without a token (every page of it) brings the replica's own writes too.
-            let leftOut = token == nil || start.continuesAPullWithoutToken ? nil : replica
             let record = entry.changes(after: start.since, leavingOut: leftOut)
             guard record.created != nil || record.deleted != nil || !record.stamps.isEmpty else { continue }
             byTable[key.table, default: []].append((key.id, record))

@@ -47,6 +47,7 @@ enum LocalRecord {
     /// had the column named it. `added` is by table, the names the model syncs now and didn't
     /// before (`*` for a whole table, whose records are all new).
     static func markAddedColumnsNeverSet(_ added: [String: Set<String>], schema: SyncedSchema, on connection: SQLiteConnection) throws {
+        guard !added.isEmpty else { return }  // as at most launches: nothing to prepare
         let update = try connection.statement("""
             UPDATE qsdata_sync_records SET stamps = CASE WHEN stamps IS NULL THEN ?2 ELSE stamps || ';' || ?2 END
             WHERE tableName = ?1 AND created IS NOT NULL AND (stamps IS NULL OR instr(';' || stamps, ';' || ?2) = 0)

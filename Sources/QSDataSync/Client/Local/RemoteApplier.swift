@@ -216,10 +216,10 @@ struct RemoteApplier: Sendable {
     private func queueWhatOnlyTheCreationCarried(
         of record: SyncRecord, id: SQLValue, createdHere creation: SyncStamp, merge: SyncMergeOutcome, table: String, on connection: SQLiteConnection
     ) throws {
-        guard try Outbox.waits(OutboxPart.creation, of: id, in: table, on: connection) else { return }
-        let taken = Set(merge.tookProperties)
         // A deletion after this replica's creation took what it set (see `apply`).
         guard record.deleted.map({ creation > $0 }) ?? true else { return }
+        guard try Outbox.waits(OutboxPart.creation, of: id, in: table, on: connection) else { return }
+        let taken = Set(merge.tookProperties)
         for (name, stamp) in record.stamps.sorted(by: { $0.key < $1.key }) where stamp == creation && !taken.contains(name) {
             try Outbox.queue([name], of: id, in: table, at: stamp, on: connection)
         }

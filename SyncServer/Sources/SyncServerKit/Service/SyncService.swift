@@ -124,11 +124,11 @@ public struct SyncService: Sendable {
         // A collection that went past the token since it was made may have removed a deletion
         // the replica needs. (Without a token, the pull is of everything the server holds.)
         if token != nil, start.horizon < pulled.collectedThrough { throw SyncServiceError.resyncRequired }
+        // A pull that began without a token (every page of it) brings the replica's own writes too.
+        let leftOut = token == nil || start.continuesAPullWithoutToken ? nil : replica
         var byTable: [String: [(id: SyncID, record: SyncRecord)]] = [:]
         var order: [String] = []
         for (table, id, record) in pulled.records {
-            // A pull that began without a token (every page of it) brings the replica's own writes too.
-            let leftOut = token == nil || start.continuesAPullWithoutToken ? nil : replica
             let changed = record.changes(after: start.since, leavingOut: leftOut)
             guard changed.created != nil || changed.deleted != nil || !changed.stamps.isEmpty else { continue }
             if byTable[table] == nil { order.append(table) }
