@@ -24,16 +24,11 @@ struct PostgresVesperStorage: VesperStorage {
         try await PostgresSchema.migrate(client, clock: clock, logger: logger)
     }
 
-    /// Runs `body` in a transaction, rethrowing the body's own error (not the wrapper
-    /// postgres-nio puts around it), so callers see ``StorageError``s as they were thrown.
+    /// Runs `body` in a transaction (``PostgresTransaction``); its errors come as it threw them.
     func transaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> sending Result) async throws
         -> Result
     {
-        do {
-            return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
-        } catch let error as PostgresTransactionError {
-            throw error.closureError ?? error
-        }
+        try await PostgresTransaction(client: client, logger: logger).run(body)
     }
 
     /// Locks the user's account row until the transaction ends and returns the call's date: the

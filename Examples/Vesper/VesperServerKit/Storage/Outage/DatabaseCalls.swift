@@ -16,14 +16,6 @@ struct DatabaseCalls: Sendable {
             return try unavailable(call, "no answer from the database within \(limit.components.seconds) s")
         } catch let error as PSQLError where Self.meansUnavailable(error) {
             return try unavailable(call, Self.describe(error))
-        } catch let error as PostgresTransactionError {
-            // BEGIN, COMMIT or ROLLBACK on a connection that is gone: a commit that may not have
-            // happened is not acknowledged either, and the client sends the same call again.
-            let parts = [error.beginError, error.commitError, error.rollbackError, error.closureError]
-            if let lost = parts.lazy.compactMap({ $0 as? PSQLError }).first(where: Self.meansUnavailable) {
-                return try unavailable(call, Self.describe(lost))
-            }
-            throw error
         }
     }
 
