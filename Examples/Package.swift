@@ -132,6 +132,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                // ConnectionPoolError: what a failed lease of a pooled connection throws.
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
             ],
             path: "Vesper/VesperServerKit"
         ),

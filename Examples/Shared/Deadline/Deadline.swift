@@ -14,8 +14,10 @@ public enum Deadline {
                 let outcome = FirstOutcome(continuation)
                 let timer = Task {
                     try await Task.sleep(for: limit)
-                    work.cancel()
+                    // The deadline's answer first: cancelled work can fail at once, and its
+                    // failure (a cancelled wait, say) must not be taken for the outcome.
                     outcome.deliver(.failure(passed()))
+                    work.cancel()
                 }
                 Task {
                     let result = await work.result

@@ -1,5 +1,6 @@
 import Logging
 import PostgresNIO
+import _ConnectionPoolModule
 
 /// How every call to a database server is made: within a deadline, with the failures that mean
 /// "the database is not there" turned into ``StorageError/unavailable(_:)`` (503) and logged.
@@ -16,6 +17,9 @@ struct DatabaseCalls: Sendable {
             return try unavailable(call, "no answer from the database within \(limit.components.seconds) s")
         } catch let error as PSQLError where Self.meansUnavailable(error) {
             return try unavailable(call, Self.describe(error))
+        } catch let error as ConnectionPoolError {
+            // No connection to lease: the pool could not open one for a while, or it shut down.
+            return try unavailable(call, "no database connection (\(error))")
         }
     }
 
