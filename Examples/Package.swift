@@ -134,6 +134,8 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 // ConnectionPoolError: what a failed lease of a pooled connection throws.
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
+                // PostgresTransaction, shared with the generic sync server.
+                .product(name: "SyncServerKit", package: "QSDataSyncServer"),
             ],
             path: "Vesper/VesperServerKit"
         ),

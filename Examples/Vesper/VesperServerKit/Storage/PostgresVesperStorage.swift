@@ -2,6 +2,8 @@ import Foundation
 import Logging
 import PostgresNIO
 
+import struct SyncServerKit.PostgresTransaction
+
 /// The shared storage engine: PostgreSQL through postgres-nio's connection pool, for any number
 /// of server instances on one database.
 ///

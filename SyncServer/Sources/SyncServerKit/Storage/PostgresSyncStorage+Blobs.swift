@@ -21,7 +21,7 @@ extension PostgresSyncStorage {
 
     public func storeBlobPart(accountID: Int64, sha256: String, index: Int, bytes: Data) async throws {
         let buffer = ByteBuffer(bytes: bytes)
-        try await client.withTransaction(logger: logger) { connection in
+        try await transaction { connection in
             try await connection.query(
                 """
                 INSERT INTO sync_blobs (account_id, sha256, uploaded_at) SELECT id, \(sha256), last_sequence FROM sync_accounts WHERE id = \(accountID)
@@ -45,7 +45,7 @@ extension PostgresSyncStorage {
     }
 
     public func finishBlob(accountID: Int64, sha256: String, bytes: Data?) async throws {
-        try await client.withTransaction(logger: logger) { connection in
+        try await transaction { connection in
             try await connection.query("DELETE FROM sync_blob_parts WHERE account_id = \(accountID) AND sha256 = \(sha256)", logger: logger)
             if let bytes {
                 let buffer = ByteBuffer(bytes: bytes)

@@ -60,7 +60,7 @@ extension PostgresSyncStorage {
     }
 
     public func removeMember(_ accountID: Int64, fromGroup space: Int64) async throws {
-        _ = try await client.withTransaction(logger: logger) { connection in
+        try await transaction { connection in
             try await connection.query(
                 "DELETE FROM sync_group_members WHERE space = \(space) AND account_id = \(accountID)", logger: logger)
             // A replica pulls its own account's objects before any group's: its place there names it.

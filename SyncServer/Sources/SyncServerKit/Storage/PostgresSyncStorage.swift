@@ -76,7 +76,7 @@ public struct PostgresSyncStorage: SyncStorage {
 
     public func prepare() async throws {
         // Several instances may start at once: the schema is made under an advisory lock.
-        try await client.withTransaction(logger: logger) { connection in
+        try await transaction { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(727275)", logger: logger)
             for statement in Self.schema { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
             // Added since the first version. (ALTER TABLE locks the table even when the column
@@ -137,7 +137,7 @@ public struct PostgresSyncStorage: SyncStorage {
     public func push(_ changes: [SyncChange], accountID: Int64, base: Int64, replica: SyncReplicaID, number: Int64?) async throws -> SyncPushResponse {
         let keys = PushMerge.keys(of: changes)
         let beforeCommit = beforeCommit
-        return try await unwrappingStorageErrors { try await client.withTransaction(logger: logger) { connection in
+        return try await transaction { connection in
             guard let (last, collected) = try await lockAccount(accountID, on: connection) else { return SyncPushResponse(received: 0, applied: 0) }
             if base < collected { throw SyncStorageError.resyncRequired }
             var existing: [PushMerge.Key: ServerRecord] = [:]
@@ -180,7 +180,7 @@ public struct PostgresSyncStorage: SyncStorage {
             }
             await beforeCommit()
             return SyncPushResponse(received: merge.received, applied: merge.applied)
-        } }
+        }
     }
 
     public func pull(accountID: Int64, after: Int64, limit: Int) async throws -> PulledRecords {
@@ -220,7 +220,7 @@ public struct PostgresSyncStorage: SyncStorage {
     }
 
     public func collect(accountID: Int64, activeSince: Date) async throws -> SyncCollection {
-        try await unwrappingStorageErrors { try await client.withTransaction(logger: logger) { connection in
+        try await transaction { connection in
             // The account's row is locked as a push locks it: no push interleaves with the removal.
             guard let (last, collected) = try await lockAccount(accountID, on: connection) else { return SyncCollection(through: 0) }
             // With no replica active, none vouches for anything: nothing is collected.
@@ -285,7 +285,7 @@ public struct PostgresSyncStorage: SyncStorage {
             collection.blobsRemoved = goneBlobs.count
             collection.removed = removedIDs.count
             return collection
-        } }
+        }
     }
 
     public func recordCount(accountID: Int64) async throws -> Int {
@@ -296,14 +296,11 @@ public struct PostgresSyncStorage: SyncStorage {
         return 0
     }
 
-    /// Runs `work` (a transaction); a ``SyncStorageError`` thrown inside it is thrown as it is.
-    private func unwrappingStorageErrors<Result>(_ work: () async throws -> Result) async throws -> Result {
-        do {
-            return try await work()
-        } catch let error as PostgresTransactionError {
-            if let storageError = error.closureError as? SyncStorageError { throw storageError }
-            throw error
-        }
+    /// Runs `body` in a transaction (``PostgresTransaction``); its errors come as it threw them.
+    func transaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> sending Result) async throws
+        -> Result
+    {
+        try await PostgresTransaction(client: client, logger: logger).run(body)
     }
 
     /// Locks the account's row for the transaction; its last sequence number and how far it was collected.

@@ -15,14 +15,27 @@ import PostgresNIO
 /// A failed `BEGIN` means the connection is of no use (it died while idle, or postgres-nio gave
 /// up on it because of a late answer to an abandoned call); nothing has been done on it, so the
 /// transaction starts once more on another connection before the failure is passed on.
-struct PostgresTransaction: Sendable {
+///
+/// ```swift
+/// let count = try await PostgresTransaction(client: client, logger: logger).run { connection in
+///     try await connection.query("UPDATE accounts SET seen = seen + 1 WHERE id = \(id)", logger: logger)
+///     return try await connection.query("SELECT seen FROM accounts WHERE id = \(id)", logger: logger)
+///         .collect().first?.decode(Int64.self) ?? 0
+/// }
+/// ```
+public struct PostgresTransaction: Sendable {
     let client: PostgresClient
     let logger: Logger
+
+    public init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+    }
 
     /// `body`'s result once committed. Throws `body`'s own error after rolling back, or the
     /// error of a `BEGIN` that failed twice, or of a `COMMIT` that failed (and may or may not
     /// have happened: the caller must not acknowledge it).
-    func run<Result: Sendable>(_ body: (PostgresConnection) async throws -> sending Result) async throws -> Result {
+    public func run<Result: Sendable>(_ body: (PostgresConnection) async throws -> sending Result) async throws -> Result {
         do {
             return try await attempt(body)
         } catch let failure as BeginFailed {
