@@ -133,6 +133,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 // ConnectionPoolError: what a failed lease of a pooled connection throws.
+                // (Underscored: postgres-nio promises no stable API for it.)
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 // PostgresTransaction, shared with the generic sync server.
                 .product(name: "SyncServerKit", package: "QSDataSyncServer"),

@@ -14,6 +14,16 @@ struct WithDeadlineTests {
         waiter.release()
     }
 
+    /// Work that fails as soon as it is cancelled (a sleep, a pooled connection's lease) still
+    /// ends in the deadline's own error: the deadline answers before it cancels the work.
+    @Test func workThatFailsWhenCancelledEndsInTheDeadlinesError() async throws {
+        for _ in 0..<20 {
+            await #expect(throws: DeadlineExceeded.self) {
+                try await withDeadline(.milliseconds(20), "a long sleep") { try await Task.sleep(for: .seconds(60)) }
+            }
+        }
+    }
+
     @Test func aResultBeforeTheDeadlineIsReturned() async throws {
         #expect(try await withDeadline(.seconds(60), "a sum") { 2 + 3 } == 5)
     }

@@ -1,6 +1,8 @@
 import Logging
 import PostgresNIO
 
+import struct SyncServerKit.PostgresTransaction
+
 /// The PostgreSQL schema: the SQLite one's tables and columns with PostgreSQL's types (BIGINT
 /// milliseconds, BYTEA, BOOLEAN), plus what several instances must share: each account's last
 /// sync date (the per-user clock and lock), failed logins, and attachment bytes.
@@ -16,7 +18,7 @@ enum PostgresSchema {
     private static let migrationLock: Int64 = 0x7665_7370_6572_0001
 
     static func migrate(_ client: PostgresClient, clock: ServerClock, logger: Logger) async throws {
-        try await client.withTransaction(logger: logger) { connection in
+        try await PostgresTransaction(client: client, logger: logger).run { connection in
             // A migration may take longer than a call's statement timeout; it runs before the
             // server takes requests, so it has none.
             try await connection.query("SET LOCAL statement_timeout = 0", logger: logger)

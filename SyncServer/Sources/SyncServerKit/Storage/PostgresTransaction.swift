@@ -9,38 +9,46 @@ import PostgresNIO
 /// while one is being read answers it, once it runs again, with "canceling statement due to
 /// statement timeout", and the session is still in its transaction, now aborted. The next call
 /// given that connection then fails at `BEGIN` ("current transaction is aborted"), and so does
-/// every call after it until the connection closes. Here a connection whose transaction did not
-/// end cleanly is closed instead, and the server rolls back whatever it held.
+/// every call after it. Here a `COMMIT` that fails is followed by a `ROLLBACK` (which, after a
+/// commit that did end the transaction, only warns), and a connection whose `ROLLBACK` fails
+/// too is closed: the server then rolls back whatever it held.
 ///
-/// A failed `BEGIN` means the connection is of no use (it died while idle, or postgres-nio gave
-/// up on it because of a late answer to an abandoned call); nothing has been done on it, so the
-/// transaction starts once more on another connection before the failure is passed on.
+/// A `BEGIN` that fails is likewise followed by a `ROLLBACK`, and the transaction starts once
+/// more on a connection from the pool (the same one, when it is sound) before the failure is
+/// passed on: nothing has been done yet, and the connection may have died while idle.
 ///
 /// ```swift
-/// let count = try await PostgresTransaction(client: client, logger: logger).run { connection in
+/// let seen = try await PostgresTransaction(client: client, logger: logger).run { connection in
 ///     try await connection.query("UPDATE accounts SET seen = seen + 1 WHERE id = \(id)", logger: logger)
-///     return try await connection.query("SELECT seen FROM accounts WHERE id = \(id)", logger: logger)
-///         .collect().first?.decode(Int64.self) ?? 0
+///     let rows = try await connection.query("SELECT seen FROM accounts WHERE id = \(id)", logger: logger)
+///     return try await rows.collect().first?.decode(Int64.self) ?? 0
 /// }
 /// ```
 public struct PostgresTransaction: Sendable {
     let client: PostgresClient
     let logger: Logger
+    /// What ends a transaction that went well; tests put a statement that fails in its place.
+    let commit: PostgresQuery
 
     public init(client: PostgresClient, logger: Logger) {
-        self.client = client
-        self.logger = logger
+        self.init(client: client, logger: logger, commit: "COMMIT")
     }
 
-    /// `body`'s result once committed. Throws `body`'s own error after rolling back, or the
-    /// error of a `BEGIN` that failed twice, or of a `COMMIT` that failed (and may or may not
-    /// have happened: the caller must not acknowledge it).
+    init(client: PostgresClient, logger: Logger, commit: PostgresQuery) {
+        self.client = client
+        self.logger = logger
+        self.commit = commit
+    }
+
+    /// `body`'s result once committed. Throws `body`'s own error, after rolling back; or the
+    /// error of a failed `COMMIT` (which may or may not have happened: don't acknowledge it); or
+    /// what the second attempt failed with when a `BEGIN` failed.
     public func run<Result: Sendable>(_ body: (PostgresConnection) async throws -> sending Result) async throws -> Result {
         do {
             return try await attempt(body)
         } catch let failure as BeginFailed {
             logger.warning(
-                "A pooled connection could not begin a transaction; trying another",
+                "A pooled connection could not begin a transaction; beginning once more",
                 metadata: ["error": "\(String(reflecting: failure.error))"])
             do {
                 return try await attempt(body)
@@ -62,7 +70,7 @@ public struct PostgresTransaction: Sendable {
             do {
                 try await connection.query("BEGIN", logger: logger)
             } catch {
-                await close(connection, because: "its BEGIN failed")
+                await rollBack(connection)
                 throw BeginFailed(error: error)
             }
             let result: Result
@@ -73,31 +81,27 @@ public struct PostgresTransaction: Sendable {
                 throw error
             }
             do {
-                try await connection.query("COMMIT", logger: logger)
+                try await connection.query(commit, logger: logger)
             } catch {
-                await close(connection, because: "its COMMIT failed")
+                await rollBack(connection)
                 throw error
             }
             return result
         }
     }
 
+    /// Ends whatever transaction the connection is in; closes the connection when it can't.
     private func rollBack(_ connection: PostgresConnection) async {
         do {
             try await connection.query("ROLLBACK", logger: logger)
         } catch {
-            await close(connection, because: "its ROLLBACK failed")
-        }
-    }
-
-    /// Closes a connection whose transaction state is unknown; the pool opens another when needed.
-    private func close(_ connection: PostgresConnection, because reason: String) async {
-        logger.warning("Closing a database connection", metadata: ["reason": "\(reason)"])
-        do {
-            try await connection.close()
-        } catch {
-            // Already closed or closing: either way it holds no transaction any more.
-            logger.debug("The connection was already closed", metadata: ["error": "\(error)"])
+            logger.warning(
+                "Closing a database connection whose ROLLBACK failed", metadata: ["error": "\(String(reflecting: error))"])
+            do {
+                try await connection.close()
+            } catch {
+                logger.debug("The connection was closed already", metadata: ["error": "\(error)"])
+            }
         }
     }
 }

@@ -1,5 +1,7 @@
 import Logging
 import PostgresNIO
+// What a failed lease of a pooled connection throws; the module is postgres-nio's own (its
+// name says it makes no promise of a stable API), so a new postgres-nio may move it.
 import _ConnectionPoolModule
 
 /// How every call to a database server is made: within a deadline, with the failures that mean
@@ -17,9 +19,10 @@ struct DatabaseCalls: Sendable {
             return try unavailable(call, "no answer from the database within \(limit.components.seconds) s")
         } catch let error as PSQLError where Self.meansUnavailable(error) {
             return try unavailable(call, Self.describe(error))
-        } catch let error as ConnectionPoolError {
-            // No connection to lease: the pool could not open one for a while, or it shut down.
-            return try unavailable(call, "no database connection (\(error))")
+        } catch let error as ConnectionPoolError where error == .connectionCreationCircuitBreakerTripped {
+            return try unavailable(call, "the pool could not open a database connection for a while")
+        } catch let error as ConnectionPoolError where error == .poolShutdown {
+            return try unavailable(call, "the database connection pool has shut down")
         }
     }
 
