@@ -65,27 +65,32 @@ struct PostgresTransactionTests {
     }
 
     /// A caller already waiting for the pool's only connection when a `COMMIT` fails gets it,
-    /// clean, and commits.
+    /// clean, and commits. (Both run as child tasks, so that the time limit's cancellation
+    /// reaches a caller left waiting, and the test fails instead of hanging.)
     @Test func aCallerWaitingForTheConnectionIsServedAfterACommitFails() async throws {
         try await withOneConnection { client, table in
             let (held, holding) = AsyncStream<Void>.makeStream()
             let (released, release) = AsyncStream<Void>.makeStream()
-            let failing = Task {
-                try await PostgresTransaction(client: client, logger: Self.logger, commit: "COMMIT refused").run {
-                    connection in
-                    try await connection.query(
-                        PostgresQuery(unsafeSQL: "INSERT INTO \(table) VALUES (1)"), logger: Self.logger)
-                    holding.yield()
-                    for await _ in released { break }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    defer { holding.finish() }
+                    await #expect(throws: PSQLError.self) {
+                        try await PostgresTransaction(client: client, logger: Self.logger, commit: "COMMIT refused").run {
+                            connection in
+                            try await connection.query(
+                                PostgresQuery(unsafeSQL: "INSERT INTO \(table) VALUES (1)"), logger: Self.logger)
+                            holding.yield()
+                            for await _ in released { break }
+                        }
+                    }
                 }
+                for await _ in held { break }
+                group.addTask { try await Self.insert(2, into: table, client: client) }
+                // Time for the second caller to queue for the connection; the test holds either way.
+                try await Task.sleep(for: .milliseconds(200))
+                release.finish()
+                try await group.waitForAll()
             }
-            for await _ in held { break }
-            let waiting = Task { try await Self.insert(2, into: table, client: client) }
-            // Time for the second caller to queue for the connection; the test holds either way.
-            try await Task.sleep(for: .milliseconds(200))
-            release.yield()
-            await #expect(throws: PSQLError.self) { try await failing.value }
-            try await waiting.value
             #expect(try await Self.values(in: table, client: client) == [2])
         }
     }

@@ -297,9 +297,7 @@ public struct PostgresSyncStorage: SyncStorage {
     }
 
     /// Runs `body` in a transaction (``PostgresTransaction``); its errors come as it threw them.
-    func transaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> sending Result) async throws
-        -> Result
-    {
+    func transaction<Value: Sendable>(_ body: (PostgresConnection) async throws -> Value) async throws -> Value {
         try await PostgresTransaction(client: client, logger: logger).run(body)
     }
 

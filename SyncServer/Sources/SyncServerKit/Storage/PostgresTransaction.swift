@@ -10,12 +10,15 @@ import PostgresNIO
 /// statement timeout", and the session is still in its transaction, now aborted. The next call
 /// given that connection then fails at `BEGIN` ("current transaction is aborted"), and so does
 /// every call after it. Here a `COMMIT` that fails is followed by a `ROLLBACK` (which, after a
-/// commit that did end the transaction, only warns), and a connection whose `ROLLBACK` fails
-/// too is closed: the server then rolls back whatever it held.
+/// commit that did end the transaction, only warns). A `ROLLBACK` the server refuses is sent
+/// once more, and a connection whose `ROLLBACK` still fails is closed: the server then rolls
+/// back whatever it held. (Closing is the last resort: postgres-nio's pool, kept at no minimum
+/// of connections, opens no replacement for callers already waiting, who then wait for the
+/// next caller's request to open one.)
 ///
 /// A `BEGIN` that fails is likewise followed by a `ROLLBACK`, and the transaction starts once
-/// more on a connection from the pool (the same one, when it is sound) before the failure is
-/// passed on: nothing has been done yet, and the connection may have died while idle.
+/// more on a connection from the pool (possibly the same one) before the failure is passed
+/// on: nothing has been done yet, and the connection may have died while idle.
 ///
 /// ```swift
 /// let seen = try await PostgresTransaction(client: client, logger: logger).run { connection in
@@ -43,7 +46,7 @@ public struct PostgresTransaction: Sendable {
     /// `body`'s result once committed. Throws `body`'s own error, after rolling back; or the
     /// error of a failed `COMMIT` (which may or may not have happened: don't acknowledge it); or
     /// what the second attempt failed with when a `BEGIN` failed.
-    public func run<Result: Sendable>(_ body: (PostgresConnection) async throws -> sending Result) async throws -> Result {
+    public func run<Value: Sendable>(_ body: (PostgresConnection) async throws -> Value) async throws -> Value {
         do {
             return try await attempt(body)
         } catch let failure as BeginFailed {
@@ -63,9 +66,7 @@ public struct PostgresTransaction: Sendable {
         let error: any Error
     }
 
-    private func attempt<Result: Sendable>(_ body: (PostgresConnection) async throws -> sending Result) async throws
-        -> Result
-    {
+    private func attempt<Value: Sendable>(_ body: (PostgresConnection) async throws -> Value) async throws -> Value {
         try await client.withConnection { connection in
             do {
                 try await connection.query("BEGIN", logger: logger)
@@ -73,7 +74,7 @@ public struct PostgresTransaction: Sendable {
                 await rollBack(connection)
                 throw BeginFailed(error: error)
             }
-            let result: Result
+            let result: Value
             do {
                 result = try await body(connection)
             } catch {
@@ -94,14 +95,25 @@ public struct PostgresTransaction: Sendable {
     private func rollBack(_ connection: PostgresConnection) async {
         do {
             try await connection.query("ROLLBACK", logger: logger)
-        } catch {
-            logger.warning(
-                "Closing a database connection whose ROLLBACK failed", metadata: ["error": "\(String(reflecting: error))"])
+        } catch let refusal as PSQLError where refusal.code == .server {
+            // Refused, not lost: a statement timeout that fell on it, say. Once more.
             do {
-                try await connection.close()
+                try await connection.query("ROLLBACK", logger: logger)
             } catch {
-                logger.debug("The connection was closed already", metadata: ["error": "\(error)"])
+                await close(connection, after: error)
             }
+        } catch {
+            await close(connection, after: error)
+        }
+    }
+
+    private func close(_ connection: PostgresConnection, after error: any Error) async {
+        logger.warning(
+            "Closing a database connection whose ROLLBACK failed", metadata: ["error": "\(String(reflecting: error))"])
+        do {
+            try await connection.close()
+        } catch {
+            logger.debug("The connection was closed already", metadata: ["error": "\(error)"])
         }
     }
 }
