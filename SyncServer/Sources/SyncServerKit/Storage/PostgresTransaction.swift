@@ -74,20 +74,14 @@ public struct PostgresTransaction: Sendable {
                 await rollBack(connection)
                 throw BeginFailed(error: error)
             }
-            let result: Value
             do {
-                result = try await body(connection)
-            } catch {
-                await rollBack(connection)
-                throw error
-            }
-            do {
+                let result = try await body(connection)
                 try await connection.query(commit, logger: logger)
+                return result
             } catch {
                 await rollBack(connection)
                 throw error
             }
-            return result
         }
     }
 
