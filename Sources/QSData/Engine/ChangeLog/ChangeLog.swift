@@ -107,9 +107,15 @@ final class ChangeLog {
     /// read were removed (it was away longer than ``retention``): the caller must then treat
     /// everything as changed.
     func readNewEntries(on connection: SQLiteConnection) throws -> (entries: [ChangeLogEntry], missed: Bool) {
-        let rows = try connection.fetchRows(ChangeLogEntry.selectSQL, [.integer(position)])
-        let entries = ChangeLogEntry.entries(fromRows: rows)
-        let missed = try entries.first.map { $0.seq > position + 1 } ?? wasPrunedPastPosition(on: connection)
+        var entries = try entries(after: position, on: connection)
+        var missed = entries.first.map { $0.seq > position + 1 } ?? false
+        if entries.isEmpty, let lastSeq = try lastSeqGiven(on: connection), lastSeq > position {
+            // Outside a transaction the two reads see the file at different moments: entries
+            // committed between them are read now. None left means they were removed unread.
+            entries = try self.entries(after: position, on: connection)
+            missed = entries.first.map { $0.seq > position + 1 } ?? true
+            if entries.isEmpty { position = lastSeq }
+        }
         if let last = entries.last {
             position = last.seq
             hasReadSinceRecorded = true
@@ -117,14 +123,14 @@ final class ChangeLog {
         return (entries.filter { $0.writer != readerID }, missed)
     }
 
-    private func wasPrunedPastPosition(on connection: SQLiteConnection) throws -> Bool {
-        let last = try connection.fetchValue("SELECT seq FROM sqlite_sequence WHERE name = 'qsdata_changes'")
-        guard case .integer(let lastSeq) = last else { return false }
-        if lastSeq > position {
-            position = lastSeq
-            return true
-        }
-        return false
+    private func entries(after position: Int64, on connection: SQLiteConnection) throws -> [ChangeLogEntry] {
+        ChangeLogEntry.entries(fromRows: try connection.fetchRows(ChangeLogEntry.selectSQL, [.integer(position)]))
+    }
+
+    /// The highest `seq` the log ever gave, removed or not.
+    private func lastSeqGiven(on connection: SQLiteConnection) throws -> Int64? {
+        guard case .integer(let lastSeq) = try connection.fetchValue("SELECT seq FROM sqlite_sequence WHERE name = 'qsdata_changes'") else { return nil }
+        return lastSeq
     }
 
     /// Writes the entries of the store's own committed changes, inside their transaction: one
