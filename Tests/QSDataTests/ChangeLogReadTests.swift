@@ -53,6 +53,24 @@ import TestSupport
         #expect(entries.map(\.ids) == [[QSAnyID.integer(5)]])
     }
 
+    /// A store starting at the end of the log hears of every entry it has not passed, whichever
+    /// of its two reads another writer's commit comes before.
+    @Test(arguments: ["PRAGMA data_version", "max(seq)"])
+    func anEntryCommittedAsTheStoreStartsIsPassedOrHeard(commitBefore statement: String) throws {
+        let (log, connection, other) = try Self.openLog()
+        let commit = OnceBeforeStatement(containing: statement) {
+            try other.execute("INSERT INTO qsdata_changes (tableName, kind, ids) VALUES ('tasks', 'insert', '[4]')")
+        }
+        commit.install(on: connection)
+
+        try log.start(on: connection)
+
+        #expect(commit.ran)
+        #expect(commit.failure == nil)
+        let heard = try log.hasOutsideCommits(on: connection)
+        #expect(heard || log.position == 1, "position \(log.position), and the commit not heard")
+    }
+
     /// A log at position 0 on a new file's connection, and a second connection to the file.
     static func openLog() throws -> (ChangeLog, SQLiteConnection, SQLiteConnection) {
         let url = TestRunFolder.url.appendingPathComponent("log-\(UUID().uuidString).sqlite")

@@ -57,10 +57,12 @@ final class ChangeLog {
     /// Starts at the end of the log: what the store will read from the file is already current.
     /// Records the store's position unless the file is read-only.
     func start(on connection: SQLiteConnection) throws {
+        // The version first: a commit between the two reads then only makes the store look once
+        // for entries it has passed, where read after the position it would go unheard.
+        dataVersion = try connection.fetchValue("PRAGMA data_version")
         if case .integer(let last) = try connection.fetchValue("SELECT coalesce(max(seq), 0) FROM qsdata_changes") {
             position = last
         }
-        dataVersion = try connection.fetchValue("PRAGMA data_version")
         try triggers.switchOff(on: connection)
         guard !connection.isReadOnly else { return }
         do {
