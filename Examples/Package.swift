@@ -10,6 +10,9 @@ import PackageDescription
 let qsData = Target.Dependency.product(name: "QSData", package: "QSData")
 /// Generates the model types the data models mark with `generate`.
 let modelPlugin = Target.PluginUsage.plugin(name: "QSDataModelPlugin", package: "QSData")
+/// Giving up on work that may never finish, at a deadline, without waiting for it (kept in the
+/// sync server's package, whose database calls use it too).
+let deadline = Target.Dependency.product(name: "Deadline", package: "QSDataSyncServer")
 
 let package = Package(
     name: "QSDataExamples",
@@ -67,9 +70,7 @@ let package = Package(
         .target(name: "AppDataFolder", path: "Shared/AppDataFolder"),
         // What every example test target uses: temporary folders that remove themselves, a clock
         // moved by hand.
-        .target(name: "ExampleTestSupport", dependencies: ["Deadline"], path: "Tests/ExampleTestSupport"),
-        // Giving up on work that may never finish, at a deadline, without waiting for it.
-        .target(name: "Deadline", path: "Shared/Deadline"),
+        .target(name: "ExampleTestSupport", dependencies: [deadline], path: "Tests/ExampleTestSupport"),
         // HTTP GET/POST with one overall deadline (connect, first byte, whole transfer) for the
         // command-line tools' network operations.
         .target(
@@ -120,7 +121,7 @@ let package = Package(
             dependencies: [
                 qsData,
                 "WireDates",
-                "Deadline",
+                deadline,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -132,10 +133,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-                // ConnectionPoolError: what a failed lease of a pooled connection throws.
-                // (Underscored: postgres-nio promises no stable API for it.)
-                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
-                // PostgresTransaction, shared with the generic sync server.
+                // PostgresTransaction and DatabaseCalls, shared with the generic sync server.
                 .product(name: "SyncServerKit", package: "QSDataSyncServer"),
             ],
             path: "Vesper/VesperServerKit"

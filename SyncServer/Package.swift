@@ -10,6 +10,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "SyncServerKit", targets: ["SyncServerKit"]),
+        .library(name: "Deadline", targets: ["Deadline"]),
         .executable(name: "qsdata-sync-server", targets: ["QSDataSyncServer"]),
         .executable(name: "qsdata-sync-bench", targets: ["SyncBench"]),
     ],
@@ -39,9 +40,14 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
+                "Deadline",
             ],
             path: "Sources/SyncServerKit"
         ),
+        // Giving up on work that may never finish, at a deadline, without waiting for it: the
+        // servers' database calls, and the example apps' network operations.
+        .target(name: "Deadline", path: "Sources/Deadline"),
         .executableTarget(
             name: "QSDataSyncServer",
             dependencies: [

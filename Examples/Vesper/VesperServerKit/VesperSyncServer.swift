@@ -1,4 +1,5 @@
 import Crypto
+import Deadline
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -6,6 +7,7 @@ import Logging
 import NIOCore
 import PostgresNIO
 import ServiceLifecycle
+import struct SyncServerKit.DatabaseCalls
 
 /// The Vesper sync server: the protocol's endpoints on a Hummingbird HTTP server, with the
 /// embedded SQLite storage or a PostgreSQL database shared by several instances.
@@ -41,7 +43,7 @@ public struct VesperSyncServer: Sendable {
                 configuration: try VesperDatabase.postgresConfiguration(url, statementTimeout: configuration.databaseTimeout),
                 backgroundLogger: logger)
             // A call PostgreSQL can't answer fails with 503 within the timeout, never waits for ever.
-            let calls = DatabaseCalls(limit: configuration.databaseTimeout, logger: logger)
+            let calls = DatabaseCalls(limit: configuration.databaseTimeout, logger: logger) { StorageError.unavailable($0) }
             storage = BoundedStorage(
                 base: PostgresVesperStorage(client: client, cipher: cipher, clock: clock, logger: logger), calls: calls)
             blobBytes = BoundedBlobByteStore(
@@ -162,9 +164,12 @@ private struct VesperServerService: Service {
         // Closing connections to a database that is gone can wait on sockets nobody answers: the
         // server stops after a few seconds whatever they do.
         do {
-            try await CallDeadline.run(.seconds(5)) { await connections.value }
+            try await Deadline.run(.seconds(5), passed: { ConnectionsStillOpen() }) { await connections.value }
         } catch {
             logger.warning("The database connections did not close within 5 s; stopping without them")
         }
     }
 }
+
+/// The database connections did not close when the server stopped.
+private struct ConnectionsStillOpen: Error {}

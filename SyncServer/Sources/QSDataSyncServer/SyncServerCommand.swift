@@ -26,6 +26,10 @@ struct SyncServerCommand: AsyncParsableCommand {
         valueName: "days"))
     var inactiveDays: Double = 90
     @Option(help: ArgumentHelp("bcrypt's cost for password hashes (4–31).", valueName: "cost")) var bcryptCost: UInt8 = 10
+    @Option(help: ArgumentHelp(
+        "Seconds a PostgreSQL call may take before the request is answered 503 (the database is down or frozen).",
+        valueName: "seconds"))
+    var databaseTimeout = 10
     @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level")) var logLevel = "info"
 
     func validate() throws {
@@ -33,6 +37,7 @@ struct SyncServerCommand: AsyncParsableCommand {
         guard (4...31).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost is 4–31") }
         guard sessionDays > 0 else { throw ValidationError("--session-days must be positive") }
         guard inactiveDays > 0 else { throw ValidationError("--inactive-days must be positive") }
+        guard databaseTimeout > 0 else { throw ValidationError("--database-timeout must be positive") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
     }
 
@@ -47,7 +52,7 @@ struct SyncServerCommand: AsyncParsableCommand {
         }
         let server = try SyncServer(
             database: store, host: host, port: port, bcryptCost: bcryptCost, sessionLifetime: sessionDays * 24 * 60 * 60,
-            inactiveAfter: inactiveDays * 24 * 60 * 60, logger: logger)
+            inactiveAfter: inactiveDays * 24 * 60 * 60, databaseTimeout: .seconds(databaseTimeout), logger: logger)
         logger.info("qsdata-sync-server on \(host):\(port)")
         try await server.run()
     }

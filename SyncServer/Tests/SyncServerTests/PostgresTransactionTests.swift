@@ -36,7 +36,7 @@ struct PostgresTransactionTests {
     static func insert(_ value: Int64, into table: String, client: PostgresClient, commit: PostgresQuery = "COMMIT")
         async throws
     {
-        try await PostgresTransaction(client: client, logger: logger, commit: commit).run { connection in
+        _ = try await PostgresTransaction(client: client, logger: logger, commit: commit).run { connection in
             try await connection.query(PostgresQuery(unsafeSQL: "INSERT INTO \(table) VALUES (\(value))"), logger: logger)
         }
     }

@@ -165,6 +165,7 @@ enum SyncRoutes {
             if error.code == "tooManyAttempts", let seconds = error.message.split(separator: " ").compactMap({ Int($0) }).first {
                 response.headers[.retryAfter] = String(seconds)
             }
+            if error.status == 503 { response.headers[.retryAfter] = "5" }
             return response
         } catch {
             return json(SyncErrorResponse(code: "unavailable", message: "the server could not answer: \(error)"), status: .serviceUnavailable)

@@ -30,19 +30,35 @@ public struct SyncServer: Sendable {
 
     public init(
         database: SyncDatabase, host: String = "127.0.0.1", port: Int = 8090, bcryptCost: UInt8 = 10,
-        sessionLifetime: TimeInterval = 30 * 24 * 60 * 60, inactiveAfter: TimeInterval = SyncService.defaultInactiveAfter, logger: Logger
+        sessionLifetime: TimeInterval = 30 * 24 * 60 * 60, inactiveAfter: TimeInterval = SyncService.defaultInactiveAfter,
+        databaseTimeout: Duration = .seconds(10), logger: Logger
     ) throws {
         let storage: any SyncStorage
+        let postgres: PostgresClient?
         switch database {
         case .sqlite(let path):
             storage = try SQLiteSyncStorage(path: path)
             postgres = nil
         case .postgres(let url):
-            let client = PostgresClient(configuration: try PostgresSyncStorage.configuration(url), backgroundLogger: logger)
-            storage = PostgresSyncStorage(client: client, logger: logger)
+            let client = PostgresClient(
+                configuration: try PostgresSyncStorage.configuration(url, statementTimeout: databaseTimeout), backgroundLogger: logger)
+            // A call PostgreSQL can't answer fails with 503 within the timeout, never waits for ever.
+            let calls = DatabaseCalls(limit: databaseTimeout, logger: logger) { SyncServiceError.unavailable($0) }
+            storage = BoundedSyncStorage(base: PostgresSyncStorage(client: client, logger: logger), calls: calls)
             postgres = client
         }
+        self.init(
+            storage: storage, postgres: postgres, host: host, port: port, bcryptCost: bcryptCost, sessionLifetime: sessionLifetime,
+            inactiveAfter: inactiveAfter, logger: logger)
+    }
+
+    /// A server on `storage`, with the PostgreSQL pool it uses, if any, to run beside it.
+    init(
+        storage: any SyncStorage, postgres: PostgresClient?, host: String, port: Int, bcryptCost: UInt8, sessionLifetime: TimeInterval,
+        inactiveAfter: TimeInterval, logger: Logger
+    ) {
         service = SyncService(storage: storage, sessionLifetime: sessionLifetime, bcryptCost: bcryptCost, inactiveAfter: inactiveAfter)
+        self.postgres = postgres
         self.host = host
         self.port = port
         self.logger = logger

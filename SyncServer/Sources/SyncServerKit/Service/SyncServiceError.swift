@@ -52,6 +52,10 @@ public struct SyncServiceError: Error, Equatable, CustomStringConvertible {
         Self(status: 409, code: "ownerCannotLeave", message: "the owner of group \(id) can't leave it")
     }
     static func userNotFound(_ username: String) -> Self { Self(status: 404, code: "userNotFound", message: "no account \(username)") }
+    /// The database did not answer (down, frozen, restarting): try again later.
+    public static func unavailable(_ reason: String) -> Self {
+        Self(status: 503, code: "unavailable", message: "the database is unavailable: \(reason)")
+    }
 }
 
 /// A stamp's text, in error messages.

@@ -310,7 +310,9 @@ public struct PostgresSyncStorage: SyncStorage {
     }
 
     /// The pool's configuration from a `postgres://user:password@host:port/database?sslmode=disable` URL.
-    public static func configuration(_ url: String) throws -> PostgresClient.Configuration {
+    /// The pool's configuration for `url`; with a `statementTimeout`, PostgreSQL cancels any
+    /// statement that runs longer.
+    public static func configuration(_ url: String, statementTimeout: Duration? = nil) throws -> PostgresClient.Configuration {
         guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty,
               let username = components.user, !username.isEmpty
         else { throw SyncServerError.invalidDatabaseURL(url) }
@@ -328,6 +330,10 @@ public struct PostgresSyncStorage: SyncStorage {
         // No keep-alive queries: with them postgres-nio's pool (1.33) can strand a lease request
         // behind a connection that closes (the Vesper server's tests met that hang).
         configuration.options.keepAliveBehavior = nil
+        if let statementTimeout {
+            let milliseconds = statementTimeout.components.seconds * 1000 + statementTimeout.components.attoseconds / 1_000_000_000_000_000
+            configuration.options.additionalStartupParameters.append(("statement_timeout", String(max(milliseconds, 1))))
+        }
         if let size = components.queryItems?.first(where: { $0.name == "pool_size" })?.value.flatMap(Int.init), size > 0 {
             configuration.options.maximumConnections = size
         }

@@ -1,4 +1,5 @@
 import Foundation
+import struct SyncServerKit.DatabaseCalls
 
 /// A storage engine on a database server, with every call made through ``DatabaseCalls``: a
 /// call the database can't answer — it is down, restarting, or its connection died silently —

@@ -1,3 +1,4 @@
+import Deadline
 import Logging
 import PostgresNIO
 // What a failed lease of a pooled connection throws; the module is postgres-nio's own (its
@@ -5,30 +6,47 @@ import PostgresNIO
 import _ConnectionPoolModule
 
 /// How every call to a database server is made: within a deadline, with the failures that mean
-/// "the database is not there" turned into ``StorageError/unavailable(_:)`` (503) and logged.
-struct DatabaseCalls: Sendable {
-    let limit: Duration
+/// "the database is not there" logged and turned into the server's own "unavailable" error,
+/// which it answers with 503.
+///
+/// ```swift
+/// let calls = DatabaseCalls(limit: .seconds(10), logger: logger) { reason in MyError.unavailable(reason) }
+/// let rows = try await calls.run("fetchNotes") { try await storage.fetchNotes() }
+/// ```
+public struct DatabaseCalls: Sendable {
+    public let limit: Duration
     let logger: Logger
+    /// The error a call the database can't answer ends in, given why.
+    let unavailable: @Sendable (String) -> any Error
 
-    /// `body`'s result; ``StorageError/unavailable(_:)`` when it has no answer within the limit
-    /// or fails for want of a connection. Other errors pass as they are.
-    func run<Value: Sendable>(_ call: String, _ body: @escaping @Sendable () async throws -> Value) async throws -> Value {
+    public init(limit: Duration, logger: Logger, unavailable: @escaping @Sendable (String) -> any Error) {
+        self.limit = limit
+        self.logger = logger
+        self.unavailable = unavailable
+    }
+
+    /// `body`'s result; the `unavailable` error when it has no answer within the limit or fails
+    /// for want of a connection. Other errors pass as they are. The work left behind at the
+    /// deadline is cancelled.
+    public func run<Value: Sendable>(_ call: String, _ body: @escaping @Sendable () async throws -> Value) async throws -> Value {
         do {
-            return try await CallDeadline.run(limit, body)
-        } catch is CallDeadline.Passed {
-            return try unavailable(call, "no answer from the database within \(limit.components.seconds) s")
+            return try await Deadline.run(limit, passed: { NoAnswer() }, body)
+        } catch is NoAnswer {
+            throw failure(call, "no answer from the database within \(limit)")
         } catch let error as PSQLError where Self.meansUnavailable(error) {
-            return try unavailable(call, Self.describe(error))
+            throw failure(call, Self.describe(error))
         } catch let error as ConnectionPoolError where error == .connectionCreationCircuitBreakerTripped {
-            return try unavailable(call, "the pool could not open a database connection for a while")
+            throw failure(call, "the pool could not open a database connection for a while")
         } catch let error as ConnectionPoolError where error == .poolShutdown {
-            return try unavailable(call, "the database connection pool has shut down")
+            throw failure(call, "the database connection pool has shut down")
         }
     }
 
-    private func unavailable<Value>(_ call: String, _ reason: String) throws -> Value {
+    private struct NoAnswer: Error {}
+
+    private func failure(_ call: String, _ reason: String) -> any Error {
         logger.error("Database unavailable", metadata: ["call": "\(call)", "reason": "\(reason)"])
-        throw StorageError.unavailable(reason)
+        return unavailable(reason)
     }
 
     /// A lost or refused connection, a pool shutting down, a statement the server cancelled
