@@ -46,7 +46,7 @@ let package = Package(
             path: "Sources/SyncServerKit"
         ),
         // Giving up on work that may never finish, at a deadline, without waiting for it: the
-        // servers' database calls, and the example apps' network operations.
+        // servers' database calls, the Vesper server's shutdown, the example tests' waits.
         .target(name: "Deadline", path: "Sources/Deadline"),
         .executableTarget(
             name: "QSDataSyncServer",

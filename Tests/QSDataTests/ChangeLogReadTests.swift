@@ -15,6 +15,7 @@ import TestSupport
             try other.execute("INSERT INTO qsdata_changes (tableName, kind, ids) VALUES ('tasks', 'insert', '[4]')")
         }
         commitDuringTheSequenceRead.install(on: connection)
+        defer { commitDuringTheSequenceRead.uninstall(from: connection) }
 
         let (entries, missed) = try log.readNewEntries(on: connection)
 
@@ -53,15 +54,32 @@ import TestSupport
         #expect(entries.map(\.ids) == [[QSAnyID.integer(5)]])
     }
 
+    /// A log every store had read is emptied; a store opening on it starts after the numbers
+    /// the log gave, so the next entry is the next, not one after a gap.
+    @Test func aStoreOpeningOnAnEmptiedLogMissesNothingAfterIt() throws {
+        let (log, connection, other) = try Self.openLog()
+        try other.execute("INSERT INTO qsdata_changes (tableName, kind, ids) VALUES ('tasks', 'insert', '[4]'), ('tasks', 'insert', '[5]')")
+        try other.execute("DELETE FROM qsdata_changes")
+        try log.start(on: connection)
+        try other.execute("INSERT INTO qsdata_changes (tableName, kind, ids) VALUES ('tasks', 'update', '[4]')")
+
+        let (entries, missed) = try log.readNewEntries(on: connection)
+
+        #expect(!missed)
+        #expect(entries.map(\.ids) == [[QSAnyID.integer(4)]])
+        #expect(entries.map(\.kind) == [.update])
+    }
+
     /// A store starting at the end of the log hears of every entry it has not passed, whichever
     /// of its two reads another writer's commit comes before.
-    @Test(arguments: ["PRAGMA data_version", "max(seq)"])
+    @Test(arguments: ["PRAGMA data_version", "sqlite_sequence"])
     func anEntryCommittedAsTheStoreStartsIsPassedOrHeard(commitBefore statement: String) throws {
         let (log, connection, other) = try Self.openLog()
         let commit = OnceBeforeStatement(containing: statement) {
             try other.execute("INSERT INTO qsdata_changes (tableName, kind, ids) VALUES ('tasks', 'insert', '[4]')")
         }
         commit.install(on: connection)
+        defer { commit.uninstall(from: connection) }
 
         try log.start(on: connection)
 
@@ -83,7 +101,8 @@ import TestSupport
 }
 
 /// Runs `action` once, as the first statement whose SQL contains `text` begins on a connection
-/// (SQLite's statement trace fires before the statement reads the file).
+/// (SQLite's statement trace fires before the statement reads the file). The connection holds
+/// it unretained: keep it until ``uninstall(from:)``.
 private final class OnceBeforeStatement {
     private let text: String
     private let action: () throws -> Void
@@ -103,6 +122,11 @@ private final class OnceBeforeStatement {
             hook.statementBegins(String(cString: sql))
             return 0
         }, context)
+    }
+
+    /// Takes the hook off `connection`: the connection does not keep it alive.
+    func uninstall(from connection: SQLiteConnection) {
+        sqlite3_trace_v2(connection.handle, 0, nil, nil)
     }
 
     private func statementBegins(_ sql: String) {

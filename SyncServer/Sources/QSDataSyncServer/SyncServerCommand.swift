@@ -37,7 +37,7 @@ struct SyncServerCommand: AsyncParsableCommand {
         guard (4...31).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost is 4–31") }
         guard sessionDays > 0 else { throw ValidationError("--session-days must be positive") }
         guard inactiveDays > 0 else { throw ValidationError("--inactive-days must be positive") }
-        guard databaseTimeout > 0 else { throw ValidationError("--database-timeout must be positive") }
+        guard (1...86_400).contains(databaseTimeout) else { throw ValidationError("--database-timeout is 1–86400 seconds") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
     }
 

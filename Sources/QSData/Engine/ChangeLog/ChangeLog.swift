@@ -60,9 +60,9 @@ final class ChangeLog {
         // The version first: a commit between the two reads then only makes the store look once
         // for entries it has passed, where read after the position it would go unheard.
         dataVersion = try connection.fetchValue("PRAGMA data_version")
-        if case .integer(let last) = try connection.fetchValue("SELECT coalesce(max(seq), 0) FROM qsdata_changes") {
-            position = last
-        }
+        // The last number given, not the last entry left: a log every store had read is emptied,
+        // and a position before its numbers would take the next entry for one after a gap.
+        position = try lastSeqGiven(on: connection) ?? 0
         try triggers.switchOff(on: connection)
         guard !connection.isReadOnly else { return }
         do {
@@ -109,12 +109,12 @@ final class ChangeLog {
     /// read were removed (it was away longer than ``retention``): the caller must then treat
     /// everything as changed.
     func readNewEntries(on connection: SQLiteConnection) throws -> (entries: [ChangeLogEntry], missed: Bool) {
-        var entries = try entries(after: position, on: connection)
+        var entries = try fetchEntries(after: position, on: connection)
         var missed = entries.first.map { $0.seq > position + 1 } ?? false
         if entries.isEmpty, let lastSeq = try lastSeqGiven(on: connection), lastSeq > position {
             // Outside a transaction the two reads see the file at different moments: entries
             // committed between them are read now. None left means they were removed unread.
-            entries = try self.entries(after: position, on: connection)
+            entries = try fetchEntries(after: position, on: connection)
             missed = entries.first.map { $0.seq > position + 1 } ?? true
             if entries.isEmpty { position = lastSeq }
         }
@@ -125,7 +125,7 @@ final class ChangeLog {
         return (entries.filter { $0.writer != readerID }, missed)
     }
 
-    private func entries(after position: Int64, on connection: SQLiteConnection) throws -> [ChangeLogEntry] {
+    private func fetchEntries(after position: Int64, on connection: SQLiteConnection) throws -> [ChangeLogEntry] {
         ChangeLogEntry.entries(fromRows: try connection.fetchRows(ChangeLogEntry.selectSQL, [.integer(position)]))
     }
 

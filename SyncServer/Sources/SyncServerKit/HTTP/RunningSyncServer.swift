@@ -27,10 +27,12 @@ public final class RunningSyncServer: Sendable {
     /// Starts `server` and returns once it accepts connections.
     public static func start(_ server: SyncServer) async throws -> RunningSyncServer {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let group = ServiceGroup(configuration: .init(services: server.services { port in
+        var configuration = ServiceGroupConfiguration(services: server.services { port in
             continuation.yield(port)
             continuation.finish()
-        }, logger: server.logger))
+        }, logger: server.logger)
+        configuration.maximumGracefulShutdownDuration = server.shutdownLimit
+        let group = ServiceGroup(configuration: configuration)
         let task = Task {
             defer { continuation.finish() }
             try await group.run()

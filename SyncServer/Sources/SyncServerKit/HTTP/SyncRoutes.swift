@@ -168,7 +168,9 @@ enum SyncRoutes {
             if error.status == 503 { response.headers[.retryAfter] = "5" }
             return response
         } catch {
-            return json(SyncErrorResponse(code: "unavailable", message: "the server could not answer: \(error)"), status: .serviceUnavailable)
+            var response = json(SyncErrorResponse(code: "unavailable", message: "the server could not answer: \(error)"), status: .serviceUnavailable)
+            response.headers[.retryAfter] = "5"
+            return response
         }
     }
 

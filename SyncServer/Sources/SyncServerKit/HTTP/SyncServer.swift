@@ -27,6 +27,10 @@ public struct SyncServer: Sendable {
     let logger: Logger
     /// The PostgreSQL pool, which runs as a service beside the HTTP server.
     let postgres: PostgresClient?
+    /// How long a graceful shutdown may take before the services are cancelled: requests in
+    /// flight end within the database deadline, and a pool closing its connections to a database
+    /// that no longer answers would wait on sockets nobody closes.
+    let shutdownLimit: Duration
 
     public init(
         database: SyncDatabase, host: String = "127.0.0.1", port: Int = 8090, bcryptCost: UInt8 = 10,
@@ -49,16 +53,17 @@ public struct SyncServer: Sendable {
         }
         self.init(
             storage: storage, postgres: postgres, host: host, port: port, bcryptCost: bcryptCost, sessionLifetime: sessionLifetime,
-            inactiveAfter: inactiveAfter, logger: logger)
+            inactiveAfter: inactiveAfter, shutdownLimit: databaseTimeout + .seconds(5), logger: logger)
     }
 
     /// A server on `storage`, with the PostgreSQL pool it uses, if any, to run beside it.
     init(
         storage: any SyncStorage, postgres: PostgresClient?, host: String, port: Int, bcryptCost: UInt8, sessionLifetime: TimeInterval,
-        inactiveAfter: TimeInterval, logger: Logger
+        inactiveAfter: TimeInterval, shutdownLimit: Duration, logger: Logger
     ) {
         service = SyncService(storage: storage, sessionLifetime: sessionLifetime, bcryptCost: bcryptCost, inactiveAfter: inactiveAfter)
         self.postgres = postgres
+        self.shutdownLimit = shutdownLimit
         self.host = host
         self.port = port
         self.logger = logger
@@ -66,9 +71,10 @@ public struct SyncServer: Sendable {
 
     /// Serves until SIGINT or SIGTERM.
     public func run() async throws {
-        let group = ServiceGroup(configuration: .init(
-            services: services(onListening: { _ in }), gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        try await group.run()
+        var configuration = ServiceGroupConfiguration(
+            services: services(onListening: { _ in }), gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        configuration.maximumGracefulShutdownDuration = shutdownLimit
+        try await ServiceGroup(configuration: configuration).run()
     }
 
     /// The services to run in a `ServiceGroup` (the storage's pool, then the HTTP server, once

@@ -77,6 +77,9 @@ public struct PostgresSyncStorage: SyncStorage {
     public func prepare() async throws {
         // Several instances may start at once: the schema is made under an advisory lock.
         try await transaction { connection in
+            // No statement timeout here: the lock may wait for another instance's preparation,
+            // and adding a column for every push running on the table.
+            try await connection.query("SET LOCAL statement_timeout = 0", logger: logger)
             try await connection.query("SELECT pg_advisory_xact_lock(727275)", logger: logger)
             for statement in Self.schema { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
             // Added since the first version. (ALTER TABLE locks the table even when the column
