@@ -76,6 +76,7 @@ let package = Package(
                 .product(name: "QSData", package: "QSData"),
                 .product(name: "QSDataSync", package: "QSData"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Tests/SyncServerTests"

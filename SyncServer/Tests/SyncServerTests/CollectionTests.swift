@@ -1,4 +1,6 @@
 import Foundation
+import InMemoryLogging
+import Logging
 import QSData
 import QSDataSync
 import SyncServerKit
@@ -86,6 +88,40 @@ struct CollectionTests {
             _ = try await pullAll(service, account, as: b, since: tokenB)
             _ = try await service.push(SyncPushRequest(replica: a, changes: [note(3, at: 20)], since: tokenA), accountID: account)
         }
+    }
+
+    /// Collection is upkeep the last page of a pull does on its way: when it fails, the pull still
+    /// answers (and its token works), the failure is logged, and the next pull collects.
+    @Test
+    func aPullAnswersWhenTheCollectionAfterItFailsAndTheNextPullCollects() async throws {
+        let clock = Clock()
+        let storage = try FaultyStorage(base: SQLiteSyncStorage(path: TestFiles.temporaryPath()))
+        let log = InMemoryLogHandler()
+        let service = SyncService(
+            storage: storage, bcryptCost: 4, inactiveAfter: 3600, now: { clock.now }, logger: Logger(label: "collection-tests") { _ in log })
+        let name = uniqueUsername("ann")
+        try await service.createAccount(SyncCredentials(username: name, password: "password-a"))
+        let account = try await service.account(forToken: service.logIn(SyncCredentials(username: name, password: "password-a")).token)
+        let a = Stamps.a
+        var token = try await pullAll(service, account, as: a, since: nil)
+        _ = try await service.push(SyncPushRequest(replica: a, changes: [note(1, at: 0), note(2, at: 0)], since: token), accountID: account)
+        token = try await pullAll(service, account, as: a, since: token)
+        _ = try await service.push(SyncPushRequest(replica: a, changes: [deletion([1], at: 10)], since: token), accountID: account)
+        token = try await pullAll(service, account, as: a, since: token)
+
+        storage.collectionFails = true
+        let page = try await service.pull(since: token, limit: nil, replica: a, accountID: account)
+        #expect(!page.more && page.changes.isEmpty)
+        #expect(try await storage.recordCount(accountID: account) == 2, "nothing collected")
+        let warnings = log.entries.filter { $0.level == .warning }
+        #expect(warnings.map(\.message.description) == ["collection after a pull failed; the next pull tries again"])
+        #expect(warnings.first?.metadata["error"]?.description == "\(FaultyStorage.CollectionFailed())")
+
+        storage.collectionFails = false
+        let next = try await service.pull(since: page.token, limit: nil, replica: a, accountID: account)
+        #expect(!next.more && next.changes.isEmpty)
+        #expect(try await storage.recordCount(accountID: account) == 1, "note 1's record is collected")
+        #expect(log.entries.filter { $0.level == .warning }.count == 1)
     }
 
     /// A thousand notes created and deleted in twenty rounds, two replicas pulling after each:

@@ -61,7 +61,8 @@ public struct SyncServer: Sendable {
         storage: any SyncStorage, postgres: PostgresClient?, host: String, port: Int, bcryptCost: UInt8, sessionLifetime: TimeInterval,
         inactiveAfter: TimeInterval, shutdownLimit: Duration, logger: Logger
     ) {
-        service = SyncService(storage: storage, sessionLifetime: sessionLifetime, bcryptCost: bcryptCost, inactiveAfter: inactiveAfter)
+        service = SyncService(
+            storage: storage, sessionLifetime: sessionLifetime, bcryptCost: bcryptCost, inactiveAfter: inactiveAfter, logger: logger)
         self.postgres = postgres
         self.shutdownLimit = shutdownLimit
         self.host = host

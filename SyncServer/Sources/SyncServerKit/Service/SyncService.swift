@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import QSDataSync
 
 /// The protocol's operations, without HTTP: accounts, sessions, push and pull, with every
@@ -13,6 +14,8 @@ public struct SyncService: Sendable {
     /// records (and list children taken out) are removed once every replica that pulled within
     /// this window has pulled past them; a replica away longer is told to pull everything again.
     public let inactiveAfter: TimeInterval
+    /// Where a failure the caller is not told of goes: a collection that failed after a pull.
+    public let logger: Logger
     private let passwords: PasswordHashing
     private let throttle: LoginThrottle
 
@@ -26,9 +29,10 @@ public struct SyncService: Sendable {
     public init(
         storage: any SyncStorage, sessionLifetime: TimeInterval = 30 * 24 * 60 * 60, bcryptCost: UInt8 = 10,
         loginFailuresAllowed: Int = 10, inactiveAfter: TimeInterval = SyncService.defaultInactiveAfter,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "qsdata.sync-service")
     ) {
         self.storage = storage
+        self.logger = logger
         self.sessionLifetime = sessionLifetime
         self.inactiveAfter = inactiveAfter
         self.now = now
@@ -135,12 +139,22 @@ public struct SyncService: Sendable {
             byTable[table, default: []].append((id, changed))
         }
         let changes = order.flatMap { SyncChange.grouping(byTable[$0] ?? [], table: $0) }
-        if !pulled.more {
-            _ = try await storage.collect(accountID: space, activeSince: time.addingTimeInterval(-inactiveAfter))
-        }
+        if !pulled.more { await collect(space, activeSince: time.addingTimeInterval(-inactiveAfter)) }
         // Until the last page, the pages count changes from where the pull began (see `PullToken`).
         let next = PullToken(sequence: pulled.last, collected: pulled.collectedThrough, since: pulled.more ? start.since : pulled.last, group: group)
         return SyncPullResponse(changes: changes, token: next.text(databaseID: databaseID), more: pulled.more, lastPush: lastPush)
+    }
+
+    /// Collects what every active replica has pulled past (see ``SyncStorage/collect(accountID:activeSince:)``),
+    /// as the last page of a pull does on its way. Collection is upkeep, not part of the answer: when
+    /// it fails (the database slow or gone for a moment), the pull still answers, the failure is
+    /// logged, and the next pull's collection tries again, since nothing it would remove has gone.
+    private func collect(_ space: Int64, activeSince: Date) async {
+        do {
+            _ = try await storage.collect(accountID: space, activeSince: activeSince)
+        } catch {
+            logger.warning("collection after a pull failed; the next pull tries again", metadata: ["account": "\(space)", "error": "\(error)"])
+        }
     }
 
     /// Whether `text` can be a person's username: 1–64 letters, digits, '.', '_', '-' or '@'.
