@@ -54,7 +54,7 @@ extension TypeBinding {
         // The snapshot epoch, known once the first row is read (SQLite has then looked at the
         // file); 0 until then, which no snapshot is kept in.
         var epoch: UInt64 = 0
-        var objects: [Object] = []
+        let objects = AppendedList<Object>()
         let hashing = IDHashing()
         var madeIDs: [QSAnyID] = []
         var madeHashes: [UInt64] = []
@@ -108,8 +108,9 @@ extension TypeBinding {
             objects.append(object)
         }
         context.made.record(self, ids: madeIDs, hashes: madeHashes, instances: made)
-        rememberExisting(objects, in: context)
-        return objects
+        let fetched = objects.finished()
+        rememberExisting(fetched, in: context)
+        return fetched
     }
 
     /// Records that the rows of fetched value-type children exist (see ``KnownValueRows``), as of
@@ -120,7 +121,15 @@ extension TypeBinding {
         // The version the fetch's read saw: another connection's commit since moves it only
         // when the connection next reads.
         context.state.snapshotTrust.noticeChanges(on: context.connection)
-        known.insert(objects.lazy.map { $0.uniqueID.anyID }, in: description.table)
+        // The IDs gathered through a buffer into a list of a concrete type: a lazy map over the
+        // objects, in this unspecialised code, ran the standard library's generic iteration and
+        // looked up metadata for every element (about 1,500 instructions an object).
+        var ids: [QSAnyID] = []
+        ids.reserveCapacity(objects.count)
+        objects.withUnsafeBufferPointer { objects in
+            for object in objects { ids.append(object.uniqueID.anyID) }
+        }
+        known.insert(ids, in: description.table)
     }
 
     /// What a save of the fresh, unchanged instance would write: its encoding and its lookup rows.
@@ -164,8 +173,13 @@ extension TypeBinding {
         var (children, missing) = knownInstances(for: distinct.ids, in: context)
         if !missing.isEmpty {
             let deeper = try context.followingEagerRelationship(relationship, of: parentType)
-            for child in try fetch(.ids(missing), in: deeper) {
-                if let position = distinct.position(of: child.uniqueID.anyID) { children[position] = child }
+            let fetched = try fetch(.ids(missing), in: deeper)
+            // Through a buffer: in this unspecialised code, each of the array's own subscripts
+            // would look its type's metadata up (see `AppendedList`).
+            children.withUnsafeMutableBufferPointer { children in
+                for child in fetched {
+                    if let position = distinct.position(of: child.uniqueID.anyID) { children[position] = child }
+                }
             }
         }
         return ChildrenByParentOf(runs: rows.runs, children: children, positionOfRow: distinct.positionOfRow)
@@ -185,9 +199,8 @@ extension TypeBinding {
                 }
             }
         }
-        var found: [Object?] = []
+        let found = AppendedList<Object?>(capacity: ids.count)
         var missing: [QSAnyID] = []
-        found.reserveCapacity(ids.count)
         if cachePolicy == .weak {
             for (id, instance) in zip(ids, known.weakInstances(for: ids)) {
                 found.append(instance.map { Instance.typedReference($0, as: Object.self) })
@@ -199,6 +212,6 @@ extension TypeBinding {
                 if instance == nil { missing.append(id) }
             }
         }
-        return (found, missing)
+        return (found.finished(), missing)
     }
 }
