@@ -6,6 +6,8 @@
 /// runs the standard library's unspecialised append; so would any method of a generic struct.
 /// A class's methods find their element type in the instance itself, and appending here only
 /// moves the element into memory the list manages. The array is made once, by ``finished()``.
+///
+/// Not `Sendable`: a list has one owner, a local of the function that fills it, on one thread.
 final class AppendedList<Element> {
     private var elements: UnsafeMutablePointer<Element>
     private var capacity: Int
@@ -30,9 +32,11 @@ final class AppendedList<Element> {
     /// The elements appended, in order, moved into an array; the list is left empty.
     func finished() -> [Element] {
         let moved = count
+        guard moved > 0 else { return [] }
         count = 0
         return [Element](unsafeUninitializedCapacity: moved) { buffer, initialized in
-            if let start = buffer.baseAddress { start.moveInitialize(from: elements, count: moved) }
+            // A buffer of at least one element has an address.
+            buffer.baseAddress!.moveInitialize(from: elements, count: moved)
             initialized = moved
         }
     }

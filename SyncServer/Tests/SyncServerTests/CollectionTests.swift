@@ -20,10 +20,15 @@ struct CollectionTests {
         func advance(_ seconds: TimeInterval) { lock.withLock { date += seconds } }
     }
 
-    /// A service whose replicas count as away after an hour of `clock`, with one account.
-    func withService(_ kind: Kind, clock: Clock, _ body: (SyncService, Int64, any SyncStorage) async throws -> Void) async throws {
-        func run(_ storage: any SyncStorage) async throws {
-            let service = SyncService(storage: storage, bcryptCost: 4, inactiveAfter: 3600, now: { clock.now })
+    /// A service whose replicas count as away after an hour of `clock`, with one account, on a
+    /// storage whose collection a test can make fail.
+    func withService(
+        _ kind: Kind, clock: Clock, logger: Logger = Logger(label: "collection-tests"),
+        _ body: (SyncService, Int64, FaultyStorage) async throws -> Void
+    ) async throws {
+        func run(_ base: any SyncStorage) async throws {
+            let storage = FaultyStorage(base: base)
+            let service = SyncService(storage: storage, bcryptCost: 4, inactiveAfter: 3600, now: { clock.now }, logger: logger)
             let name = uniqueUsername("ann")
             try await service.createAccount(SyncCredentials(username: name, password: "password-a"))
             let account = try await service.account(forToken: service.logIn(SyncCredentials(username: name, password: "password-a")).token)
@@ -92,36 +97,36 @@ struct CollectionTests {
 
     /// Collection is upkeep the last page of a pull does on its way: when it fails, the pull still
     /// answers (and its token works), the failure is logged, and the next pull collects.
-    @Test
-    func aPullAnswersWhenTheCollectionAfterItFailsAndTheNextPullCollects() async throws {
-        let clock = Clock()
-        let storage = try FaultyStorage(base: SQLiteSyncStorage(path: TestFiles.temporaryPath()))
+    @Test(arguments: StorageTests.kinds)
+    func aPullAnswersWhenTheCollectionAfterItFailsAndTheNextPullCollects(_ kind: Kind) async throws {
         let log = InMemoryLogHandler()
-        let service = SyncService(
-            storage: storage, bcryptCost: 4, inactiveAfter: 3600, now: { clock.now }, logger: Logger(label: "collection-tests") { _ in log })
-        let name = uniqueUsername("ann")
-        try await service.createAccount(SyncCredentials(username: name, password: "password-a"))
-        let account = try await service.account(forToken: service.logIn(SyncCredentials(username: name, password: "password-a")).token)
-        let a = Stamps.a
-        var token = try await pullAll(service, account, as: a, since: nil)
-        _ = try await service.push(SyncPushRequest(replica: a, changes: [note(1, at: 0), note(2, at: 0)], since: token), accountID: account)
-        token = try await pullAll(service, account, as: a, since: token)
-        _ = try await service.push(SyncPushRequest(replica: a, changes: [deletion([1], at: 10)], since: token), accountID: account)
-        token = try await pullAll(service, account, as: a, since: token)
+        try await withService(kind, clock: Clock(), logger: Logger(label: "collection-tests") { _ in log }) { service, account, storage in
+            let a = Stamps.a
+            var token = try await pullAll(service, account, as: a, since: nil)
+            _ = try await service.push(SyncPushRequest(replica: a, changes: [note(1, at: 0), note(2, at: 0)], since: token), accountID: account)
+            token = try await pullAll(service, account, as: a, since: token)
+            _ = try await service.push(SyncPushRequest(replica: a, changes: [deletion([1], at: 10)], since: token), accountID: account)
+            token = try await pullAll(service, account, as: a, since: token)
 
-        storage.collectionFails = true
-        let page = try await service.pull(since: token, limit: nil, replica: a, accountID: account)
-        #expect(!page.more && page.changes.isEmpty)
-        #expect(try await storage.recordCount(accountID: account) == 2, "nothing collected")
-        let warnings = log.entries.filter { $0.level == .warning }
-        #expect(warnings.map(\.message.description) == ["collection after a pull failed; the next pull tries again"])
-        #expect(warnings.first?.metadata["error"]?.description == "\(FaultyStorage.CollectionFailed())")
+            // A failure that is not an outage is an error; the database gone for a moment, a warning.
+            storage.collectionFailure = FaultyStorage.CollectionFailed()
+            let page = try await service.pull(since: token, limit: nil, replica: a, accountID: account)
+            #expect(!page.more && page.changes.isEmpty)
+            storage.collectionFailure = SyncServiceError.unavailable("no answer from the database within 2 seconds")
+            let again = try await service.pull(since: page.token, limit: nil, replica: a, accountID: account)
+            #expect(!again.more && again.changes.isEmpty)
+            #expect(try await storage.recordCount(accountID: account) == 2, "nothing collected")
+            let failures = log.entries.filter { $0.level >= .warning }
+            #expect(failures.map(\.message.description) == Array(repeating: "collection after a pull failed; the next pull tries again", count: 2))
+            #expect(failures.map(\.level) == [.error, .warning])
+            #expect(failures.first?.metadata["error"]?.description == "\(FaultyStorage.CollectionFailed())")
 
-        storage.collectionFails = false
-        let next = try await service.pull(since: page.token, limit: nil, replica: a, accountID: account)
-        #expect(!next.more && next.changes.isEmpty)
-        #expect(try await storage.recordCount(accountID: account) == 1, "note 1's record is collected")
-        #expect(log.entries.filter { $0.level == .warning }.count == 1)
+            storage.collectionFailure = nil
+            let next = try await service.pull(since: again.token, limit: nil, replica: a, accountID: account)
+            #expect(!next.more && next.changes.isEmpty)
+            #expect(try await storage.recordCount(accountID: account) == 1, "note 1's record is collected")
+            #expect(log.entries.filter { $0.level >= .warning }.count == 2)
+        }
     }
 
     /// A thousand notes created and deleted in twenty rounds, two replicas pulling after each:

@@ -5,10 +5,10 @@ import SyncServerKit
 
 /// A storage with the faults of a real database, each switched on by a test: while `stalls` is
 /// set it answers no call until the call is cancelled (a database that stopped answering); while
-/// `collectionFails` is set, collecting throws ``CollectionFailed``. Otherwise it is `base`.
+/// `collectionFailure` is set, collecting throws it. Otherwise it is `base`.
 final class FaultyStorage: SyncStorage {
     private let base: any SyncStorage
-    private let state = Mutex((stalls: false, cancelledCalls: 0, collectionFails: false))
+    private let state = Mutex<(stalls: Bool, cancelledCalls: Int, collectionFailure: (any Error)?)>((false, 0, nil))
 
     init(base: any SyncStorage) {
         self.base = base
@@ -19,9 +19,9 @@ final class FaultyStorage: SyncStorage {
         set { state.withLock { $0.stalls = newValue } }
     }
 
-    var collectionFails: Bool {
-        get { state.withLock { $0.collectionFails } }
-        set { state.withLock { $0.collectionFails = newValue } }
+    var collectionFailure: (any Error)? {
+        get { state.withLock { $0.collectionFailure } }
+        set { state.withLock { $0.collectionFailure = newValue } }
     }
 
     struct CollectionFailed: Error {}
@@ -72,7 +72,7 @@ final class FaultyStorage: SyncStorage {
     }
     func collect(accountID: Int64, activeSince: Date) async throws -> SyncCollection {
         try await gate()
-        if collectionFails { throw CollectionFailed() }
+        if let failure = collectionFailure { throw failure }
         return try await base.collect(accountID: accountID, activeSince: activeSince)
     }
     func recordCount(accountID: Int64) async throws -> Int { try await gate(); return try await base.recordCount(accountID: accountID) }

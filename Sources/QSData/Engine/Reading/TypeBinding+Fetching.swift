@@ -126,8 +126,8 @@ extension TypeBinding {
         // looked up metadata for every element (about 1,500 instructions an object).
         var ids: [QSAnyID] = []
         ids.reserveCapacity(objects.count)
-        objects.withUnsafeBufferPointer { objects in
-            for object in objects { ids.append(object.uniqueID.anyID) }
+        objects.withUnsafeBufferPointer { buffer in
+            for object in buffer { ids.append(object.uniqueID.anyID) }
         }
         known.insert(ids, in: description.table)
     }
@@ -174,11 +174,13 @@ extension TypeBinding {
         if !missing.isEmpty {
             let deeper = try context.followingEagerRelationship(relationship, of: parentType)
             let fetched = try fetch(.ids(missing), in: deeper)
-            // Through a buffer: in this unspecialised code, each of the array's own subscripts
-            // would look its type's metadata up (see `AppendedList`).
-            children.withUnsafeMutableBufferPointer { children in
-                for child in fetched {
-                    if let position = distinct.position(of: child.uniqueID.anyID) { children[position] = child }
+            // Through buffers: in this unspecialised code, each step of the arrays' own iteration
+            // and subscripts would look their type's metadata up (see `AppendedList`).
+            children.withUnsafeMutableBufferPointer { childBuffer in
+                fetched.withUnsafeBufferPointer { fetchedBuffer in
+                    for child in fetchedBuffer {
+                        if let position = distinct.position(of: child.uniqueID.anyID) { childBuffer[position] = child }
+                    }
                 }
             }
         }

@@ -147,13 +147,20 @@ public struct SyncService: Sendable {
 
     /// Collects what every active replica has pulled past (see ``SyncStorage/collect(accountID:activeSince:)``),
     /// as the last page of a pull does on its way. Collection is upkeep, not part of the answer: when
-    /// it fails (the database slow or gone for a moment), the pull still answers, the failure is
-    /// logged, and the next pull's collection tries again, since nothing it would remove has gone.
+    /// it fails, the pull still answers and the next pull's collection tries again, since nothing it
+    /// would remove has gone. A database that is slow or gone for a moment is a warning (the call
+    /// that gave up logged the outage already); any other failure is an error, since collection
+    /// that never succeeds lets deleted objects' records pile up; a pull cancelled (the server
+    /// shutting down) is not a failure of collection.
     private func collect(_ space: Int64, activeSince: Date) async {
         do {
             _ = try await storage.collect(accountID: space, activeSince: activeSince)
-        } catch {
+        } catch is CancellationError {
+            logger.debug("collection after a pull was cancelled", metadata: ["account": "\(space)"])
+        } catch let error as SyncServiceError where error.status == 503 {
             logger.warning("collection after a pull failed; the next pull tries again", metadata: ["account": "\(space)", "error": "\(error)"])
+        } catch {
+            logger.error("collection after a pull failed; the next pull tries again", metadata: ["account": "\(space)", "error": "\(error)"])
         }
     }
 
