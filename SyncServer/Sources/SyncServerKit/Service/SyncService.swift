@@ -157,10 +157,11 @@ public struct SyncService: Sendable {
             _ = try await storage.collect(accountID: space, activeSince: activeSince)
         } catch is CancellationError {
             logger.debug("collection after a pull was cancelled", metadata: ["account": "\(space)"])
-        } catch let error as SyncServiceError where error.status == 503 {
-            logger.warning("collection after a pull failed; the next pull tries again", metadata: ["account": "\(space)", "error": "\(error)"])
         } catch {
-            logger.error("collection after a pull failed; the next pull tries again", metadata: ["account": "\(space)", "error": "\(error)"])
+            let isOutage = (error as? SyncServiceError)?.status == 503
+            logger.log(
+                level: isOutage ? .warning : .error, "collection after a pull failed; the next pull tries again",
+                metadata: ["account": "\(space)", "error": "\(error)"])
         }
     }
 
