@@ -26,10 +26,8 @@ final class ObjectCache<Object: QSDataObject> {
     /// restore, reaching the main actor after them, leaves those columns as they are. Emptied
     /// whenever every write has settled (no such patch is left to come).
     @exclusivity(unchecked) private var columnsSetByID: [ColumnOfRow: UInt64] = [:]
-    /// The columns held instances marked (see ``QSChangeTrackingObject``) and handed to saves
-    /// that have not committed yet, each with the stamp of the last save to take it: a read of
-    /// another writer's change made before that save wrote them leaves them as the app set them.
-    @exclusivity(unchecked) private var columnsMarkedInFlight: [QSAnyID: [(column: Int, stamp: UInt64)]] = [:]
+    /// The columns held instances marked and handed to saves that have not committed yet.
+    @exclusivity(unchecked) private var columnsMarkedInFlight = ColumnsMarkedInFlight()
 
     private struct ColumnOfRow: Hashable {
         let id: QSAnyID
@@ -165,30 +163,25 @@ final class ObjectCache<Object: QSDataObject> {
 
     /// Notes that the save `stamp` took the marked `columns` of the instance for `id`.
     func noteMarkedInFlight(_ columns: [Int], of id: QSAnyID, stamp: UInt64) {
-        let earlier = (columnsMarkedInFlight[id] ?? []).filter { !columns.contains($0.column) }
-        columnsMarkedInFlight[id] = earlier + columns.map { ($0, stamp) }
+        columnsMarkedInFlight.note(columns, of: id, stamp: stamp)
     }
 
     /// The columns of the instance for `id` that saves not committed yet are writing.
     func columnsMarkedInFlight(of id: QSAnyID) -> [Int] {
-        columnsMarkedInFlight.isEmpty ? [] : columnsMarkedInFlight[id]?.map(\.column) ?? []
+        columnsMarkedInFlight.columns(of: id)
     }
 
     /// The save `stamp` committed: what it and earlier saves took is written. (What a save that
     /// rolled back took is forgotten once every write has settled.)
     func forgetMarkedInFlight(upTo stamp: UInt64) {
-        guard !columnsMarkedInFlight.isEmpty else { return }
-        columnsMarkedInFlight = columnsMarkedInFlight.compactMapValues { columns in
-            let later = columns.filter { $0.stamp > stamp }
-            return later.isEmpty ? nil : later
-        }
+        columnsMarkedInFlight.forget(upTo: stamp)
     }
 
     /// Every write has settled: no earlier write's patch or restore is left to come, so neither
     /// the columns bulk updates set nor the stamps of saves are needed any more.
     func forgetWriteTimings() {
         if !columnsSetByID.isEmpty { columnsSetByID = [:] }
-        if !columnsMarkedInFlight.isEmpty { columnsMarkedInFlight = [:] }
+        if !columnsMarkedInFlight.isEmpty { columnsMarkedInFlight.removeAll() }
         table.forgetSaveStamps()
     }
 
