@@ -13,6 +13,7 @@ import QSData
 /// 2. Re-save 10,000 unchanged episodes. raw sqlite3 runs a guarded `UPDATE … WHERE … IS NOT …`
 ///    per episode (it keeps no copy); GRDB compares with a copy it keeps (`updateChanges(_:from:)`);
 ///    QSData saves the fetched episodes.
+/// 3. Edit 10,000 episodes, one save each, in one transaction (see `editEachInItsOwnSave`).
 extension Workloads {
     func incrementalSaves() async throws -> [BenchResult] {
         let parents = sizes.scaled(1_000)
@@ -25,6 +26,7 @@ extension Workloads {
         return try await addOneChildEach(template, parents: parents, children: children)
             + addOneChildEach(wideTemplate, parents: manyParents, children: fewChildren)
             + resaveUnchanged(template, count: unchanged)
+            + editEachInItsOwnSave(template, count: unchanged)
     }
 
     private func showsTemplate(parents: Int, children: Int) throws -> String {

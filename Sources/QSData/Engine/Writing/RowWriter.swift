@@ -189,7 +189,7 @@ struct RowWriter {
         if let snapshot {
             let changedColumns = immutable ? [] : marked ?? ChangeTracker.changedColumns(values, from: snapshot)
             if changedColumns.isEmpty { return (false, false) }
-            let update = sql.update(columns: changedColumns.map { binding.layout.names[$0] }, where: TableSQL.byID)
+            let update = sql.updateByID(columnsAt: changedColumns)
             try connection.execute(update, changedColumns.map { values[$0] } + [values[0]])
             if connection.changes > 0 { return (false, true) }
             // The row is gone (deleted by SQL outside the store): insert it again below.
