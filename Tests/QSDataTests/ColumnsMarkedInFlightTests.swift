@@ -27,6 +27,7 @@ struct ColumnsMarkedInFlightTests {
         var inFlight = ColumnsMarkedInFlight()
         inFlight.note([0, 1], of: .string("a"), stamp: 5)
         inFlight.note([1], of: .string("a"), stamp: 6)
+        #expect(inFlight.columns(of: .string("a")).sorted() == [0, 1])
 
         inFlight.forget(upTo: 5)
         #expect(inFlight.columns(of: .string("a")) == [1])
@@ -46,6 +47,39 @@ struct ColumnsMarkedInFlightTests {
         #expect(inFlight.columns(of: .integer(1)) == [])
         #expect(inFlight.columns(of: .integer(3)) == [])
         #expect(inFlight.columns(of: .integer(2)) == [0])
+    }
+
+    /// A large save's later chunk can take a column a smaller save behind it took already: the
+    /// column stays in flight until the later save commits.
+    @Test
+    func aColumnTakenAgainByAnEarlierSaveStaysUntilTheLaterOneCommits() {
+        var inFlight = ColumnsMarkedInFlight()
+        inFlight.note([2], of: .integer(7), stamp: 21)
+        inFlight.note([2, 3], of: .integer(7), stamp: 20)
+
+        inFlight.forget(upTo: 20)
+        #expect(inFlight.columns(of: .integer(7)) == [2])
+        inFlight.forget(upTo: 21)
+        #expect(inFlight.isEmpty)
+    }
+
+    /// Marks taken out of stamp order after some saves committed, and after the lists of
+    /// forgotten saves were dropped, still land among those waiting and are forgotten in turn.
+    @Test
+    func marksTakenOutOfOrderAfterCommitsAreForgottenInTurn() {
+        var inFlight = ColumnsMarkedInFlight()
+        for stamp in UInt64(1) ... 10 { inFlight.note([0], of: .integer(Int64(stamp)), stamp: stamp) }
+        inFlight.forget(upTo: 7)  // more than half forgotten: the lists before are dropped
+        inFlight.note([1], of: .integer(100), stamp: 8)
+        inFlight.note([1], of: .integer(101), stamp: 9)
+
+        inFlight.forget(upTo: 8)
+        #expect(inFlight.columns(of: .integer(8)) == [])
+        #expect(inFlight.columns(of: .integer(100)) == [])
+        #expect(inFlight.columns(of: .integer(9)) == [0])
+        #expect(inFlight.columns(of: .integer(101)) == [1])
+        inFlight.forget(upTo: 10)
+        #expect(inFlight.isEmpty)
     }
 
     /// Many saves of one row each, committing one after another, as a batch of single saves does:

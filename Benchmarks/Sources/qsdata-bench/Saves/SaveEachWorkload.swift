@@ -44,7 +44,7 @@ extension Workloads {
                     sqlite3_reset(update)
                 }
                 try raw.execute("COMMIT")
-            }),
+            } teardown: { title in try self.checkEditedTitles(rawPath, condition: condition, title: title, count: count) }),
             (Impl.grdb, harness.trial(setup: newTitle) { title in
                 try GRDBBench.write(dbQueue) { db in
                     for original in grdbEpisodes {
@@ -53,7 +53,7 @@ extension Workloads {
                         _ = try episode.updateChanges(db, from: original)
                     }
                 }
-            }),
+            } teardown: { title in try self.checkEditedTitles(grdbPath, condition: condition, title: title, count: count) }),
             (Impl.qsdata, harness.trial(setup: newTitle) { title in
                 try store.performInBackground {
                     for episode in episodes {
@@ -62,7 +62,7 @@ extension Workloads {
                     }
                 }
                 try await store.flush()
-            }),
+            } teardown: { title in try self.checkEditedTitles(storePath, condition: condition, title: title, count: count) }),
             (Impl.qsdataMarking, harness.trial(setup: newTitle) { title in
                 try markingStore.performInBackground {
                     for episode in markingEpisodes {
@@ -71,7 +71,7 @@ extension Workloads {
                     }
                 }
                 try await markingStore.flush()
-            }),
+            } teardown: { title in try self.checkEditedTitles(markingPath, condition: condition, title: title, count: count) }),
         ], threading: .sideBySide)
         let log = try await store.recordStatements {
             let title = newTitle()
@@ -93,7 +93,6 @@ extension Workloads {
             }
             try await markingStore.flush()
         }
-        try await checkEditedTitles(markingPath, condition: condition, title: "Edited title \(rounds.count - 1)", count: count)
         try await store.close()
         try await markingStore.close()
         for path in [rawPath, grdbPath, storePath, markingPath] { harness.deleteDatabase(path) }
@@ -115,7 +114,7 @@ extension Workloads {
         return ids
     }
 
-    private func checkEditedTitles(_ path: String, condition: String, title: String, count: Int) async throws {
+    private func checkEditedTitles(_ path: String, condition: String, title: String, count: Int) throws {
         let db = try RawDatabase(path: path)
         let statement = try db.prepare("SELECT count(*) FROM episodes WHERE title = ? AND \(condition)")
         defer { sqlite3_finalize(statement) }
@@ -129,7 +128,7 @@ extension Workloads {
 /// Numbers the rounds of a workload, from 0.
 @MainActor
 private final class Counter {
-    private(set) var count = 0
+    private var count = 0
 
     func next() -> Int {
         defer { count += 1 }

@@ -3,16 +3,19 @@
 /// a read of another writer's change made before that save wrote them leaves them as the app set
 /// them.
 ///
-/// Each save's commit forgets what it and earlier saves took. It finds those rows in a list kept
-/// in stamp order, so that forgetting costs only the rows forgotten: a batch of 10,000 saves of
-/// one object each commits 10,000 times, and going through every row still in flight at each
-/// commit made that batch quadratic.
+/// Each save's commit forgets what it and earlier saves took. It finds those rows in lists kept
+/// by stamp, in stamp order, so that forgetting costs only the rows forgotten: a batch of 10,000
+/// saves of one object each commits 10,000 times, and going through every row still in flight at
+/// each commit made that batch quadratic.
 struct ColumnsMarkedInFlight {
     private var columnsByID: [QSAnyID: [(column: Int, stamp: UInt64)]] = [:]
-    /// Every time a row's columns were taken, oldest stamp first; entries before `firstLeft`
-    /// are forgotten already.
-    private var takenRows: [(stamp: UInt64, id: QSAnyID)] = []
+    /// The rows each save took columns of, by the save's stamp, oldest first; the lists before
+    /// `firstLeft` are forgotten already.
+    private var rowsByStamp: [(stamp: UInt64, ids: [QSAnyID])] = []
     private var firstLeft = 0
+
+    /// Past this many, storage left empty is let go rather than kept for the next saves.
+    private static let capacityKeptWhenEmpty = 1_024
 
     var isEmpty: Bool { columnsByID.isEmpty }
 
@@ -21,31 +24,60 @@ struct ColumnsMarkedInFlight {
         columnsByID.isEmpty ? [] : columnsByID[id]?.map(\.column) ?? []
     }
 
-    /// The save `stamp` took `columns` of the row `id`.
+    /// The save `stamp` took `columns` of the row `id`. A column a later save took already keeps
+    /// that save's stamp: it is in flight until the later one commits.
     mutating func note(_ columns: [Int], of id: QSAnyID, stamp: UInt64) {
-        let earlier = (columnsByID[id] ?? []).filter { !columns.contains($0.column) }
-        columnsByID[id] = earlier + columns.map { ($0, stamp) }
-        // Saves take their marks in stamp order, but for a large save's later chunks, taken
-        // after smaller saves that came behind it.
-        var position = takenRows.endIndex
-        while position > firstLeft, takenRows[position - 1].stamp > stamp { position -= 1 }
-        takenRows.insert((stamp, id), at: position)
+        guard !columns.isEmpty else { return }
+        var taken = columnsByID[id] ?? []
+        for column in columns {
+            if let position = taken.firstIndex(where: { $0.column == column }) {
+                taken[position].stamp = max(taken[position].stamp, stamp)
+            } else {
+                taken.append((column, stamp))
+            }
+        }
+        columnsByID[id] = taken
+        addRow(id, stamp: stamp)
+    }
+
+    /// Files `id` under `stamp`. Saves take their marks in stamp order, except a large save's
+    /// later chunks, taken after smaller saves that came behind it: its list is found by a
+    /// binary search, and made in its place only for its first chunk.
+    private mutating func addRow(_ id: QSAnyID, stamp: UInt64) {
+        if let last = rowsByStamp.last, last.stamp == stamp, rowsByStamp.count > firstLeft {
+            rowsByStamp[rowsByStamp.count - 1].ids.append(id)
+            return
+        }
+        var low = firstLeft, high = rowsByStamp.count
+        while low < high {
+            let middle = (low + high) / 2
+            if rowsByStamp[middle].stamp < stamp { low = middle + 1 } else { high = middle }
+        }
+        if low < rowsByStamp.count, rowsByStamp[low].stamp == stamp {
+            rowsByStamp[low].ids.append(id)
+        } else {
+            rowsByStamp.insert((stamp, [id]), at: low)
+        }
     }
 
     /// The save `stamp` committed: what it and earlier saves took is written.
     mutating func forget(upTo stamp: UInt64) {
-        while firstLeft < takenRows.endIndex, takenRows[firstLeft].stamp <= stamp {
-            let id = takenRows[firstLeft].id
+        while firstLeft < rowsByStamp.count, rowsByStamp[firstLeft].stamp <= stamp {
+            for id in rowsByStamp[firstLeft].ids {
+                guard let columns = columnsByID[id] else { continue }
+                let later = columns.filter { $0.stamp > stamp }
+                columnsByID[id] = later.isEmpty ? nil : later
+            }
+            rowsByStamp[firstLeft].ids = []
             firstLeft += 1
-            guard let columns = columnsByID[id] else { continue }
-            let later = columns.filter { $0.stamp > stamp }
-            columnsByID[id] = later.isEmpty ? nil : later
         }
-        if firstLeft == takenRows.endIndex {
-            takenRows.removeAll(keepingCapacity: true)
+        if firstLeft == rowsByStamp.count {
+            // Every list is forgotten, and with them every column.
+            rowsByStamp.removeAll(keepingCapacity: rowsByStamp.capacity <= Self.capacityKeptWhenEmpty)
+            if columnsByID.capacity > Self.capacityKeptWhenEmpty { columnsByID = [:] }
             firstLeft = 0
-        } else if firstLeft > takenRows.count / 2 {
-            takenRows.removeFirst(firstLeft)
+        } else if firstLeft > rowsByStamp.count / 2 {
+            rowsByStamp.removeFirst(firstLeft)
             firstLeft = 0
         }
     }
@@ -53,7 +85,7 @@ struct ColumnsMarkedInFlight {
     /// Forgets everything: every write has settled.
     mutating func removeAll() {
         columnsByID = [:]
-        takenRows = []
+        rowsByStamp = []
         firstLeft = 0
     }
 }

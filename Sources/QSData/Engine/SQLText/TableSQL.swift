@@ -76,6 +76,7 @@ final class TableSQL: Sendable {
     /// Updates the columns at `positions` in the layout of one row: their values are bound in
     /// that order, then the row's uniqueID.
     func updateByID(columnsAt positions: [Int]) -> String {
+        precondition(!positions.isEmpty, "an update sets at least one column")
         if positions.count == 1 { return updateOneColumnByID[positions[0]] }
         let assignments = positions.map { "\(columns[$0]) = ?" }.joined(separator: ", ")
         return "UPDATE \(table) SET \(assignments) WHERE \(uniqueIDColumn) = ?"
@@ -89,8 +90,6 @@ final class TableSQL: Sendable {
     func updateReturningIDs(columns: [String], where condition: String) -> String {
         update(columns: columns, where: condition) + " RETURNING \(quoted("uniqueID"))"
     }
-
-    static let byID = "\(quoted("uniqueID")) = ?"
 
     static let byIDs = "\(quoted("uniqueID")) IN (\(IDList.subquery))"
 }
