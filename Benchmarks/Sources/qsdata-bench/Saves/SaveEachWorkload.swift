@@ -55,43 +55,17 @@ extension Workloads {
                 }
             } teardown: { title in try self.checkEditedTitles(grdbPath, condition: condition, title: title, count: count) }),
             (Impl.qsdata, harness.trial(setup: newTitle) { title in
-                try store.performInBackground {
-                    for episode in episodes {
-                        episode.title = title
-                        try store.save(episode)
-                    }
-                }
-                try await store.flush()
+                try await self.saveEach(episodes, in: store, title: title) { $0.title = $1 }
             } teardown: { title in try self.checkEditedTitles(storePath, condition: condition, title: title, count: count) }),
             (Impl.qsdataMarking, harness.trial(setup: newTitle) { title in
-                try markingStore.performInBackground {
-                    for episode in markingEpisodes {
-                        episode.title = title
-                        try markingStore.save(episode)
-                    }
-                }
-                try await markingStore.flush()
+                try await self.saveEach(markingEpisodes, in: markingStore, title: title) { $0.title = $1 }
             } teardown: { title in try self.checkEditedTitles(markingPath, condition: condition, title: title, count: count) }),
         ], threading: .sideBySide)
         let log = try await store.recordStatements {
-            let title = newTitle()
-            try store.performInBackground {
-                for episode in episodes {
-                    episode.title = title
-                    try store.save(episode)
-                }
-            }
-            try await store.flush()
+            try await self.saveEach(episodes, in: store, title: newTitle()) { $0.title = $1 }
         }
         let markingLog = try await markingStore.recordStatements {
-            let title = newTitle()
-            try markingStore.performInBackground {
-                for episode in markingEpisodes {
-                    episode.title = title
-                    try markingStore.save(episode)
-                }
-            }
-            try await markingStore.flush()
+            try await self.saveEach(markingEpisodes, in: markingStore, title: newTitle()) { $0.title = $1 }
         }
         try await store.close()
         try await markingStore.close()
@@ -104,6 +78,19 @@ extension Workloads {
             harness.result(workload, Impl.qsdataMarking, samples[Impl.qsdataMarking] ?? [], statements: markingLog.count,
                            note: "the same, of objects that mark what they set"),
         ]
+    }
+
+    /// QSData: gives each episode `title` and saves it on its own, all in one background write.
+    private func saveEach<Episode: QSDataObject>(
+        _ episodes: [Episode], in store: QSStore, title: String, setting setTitle: (Episode, String) -> Void
+    ) async throws {
+        try store.performInBackground {
+            for episode in episodes {
+                setTitle(episode, title)
+                try store.save(episode)
+            }
+        }
+        try await store.flush()
     }
 
     private func rawEpisodeIDs(_ db: RawDatabase, _ condition: String) throws -> [Int64] {
