@@ -35,7 +35,8 @@ struct ColumnsMarkedInFlightTests {
         #expect(inFlight.isEmpty)
     }
 
-    /// A large save takes the marks of its later chunks after smaller saves behind it took theirs.
+    /// Marks noted out of stamp order (the store notes them in order, finishing any large save's
+    /// encoding before the next write) are still forgotten by their own stamps.
     @Test
     func marksTakenOutOfStampOrderAreForgottenByTheirOwnStamps() {
         var inFlight = ColumnsMarkedInFlight()
@@ -49,8 +50,7 @@ struct ColumnsMarkedInFlightTests {
         #expect(inFlight.columns(of: .integer(2)) == [0])
     }
 
-    /// A large save's later chunk can take a column a smaller save behind it took already: the
-    /// column stays in flight until the later save commits.
+    /// A column noted again under an earlier stamp stays in flight until the later save commits.
     @Test
     func aColumnTakenAgainByAnEarlierSaveStaysUntilTheLaterOneCommits() {
         var inFlight = ColumnsMarkedInFlight()

@@ -24,8 +24,8 @@ struct ColumnsMarkedInFlight {
         columnsByID.isEmpty ? [] : columnsByID[id]?.map(\.column) ?? []
     }
 
-    /// The save `stamp` took `columns` of the row `id`. A column a later save took already keeps
-    /// that save's stamp: it is in flight until the later one commits.
+    /// The save `stamp` took `columns` of the row `id`. A column taken again keeps the highest
+    /// stamp: it is in flight until the last save to take it commits.
     mutating func note(_ columns: [Int], of id: QSAnyID, stamp: UInt64) {
         guard !columns.isEmpty else { return }
         var taken = columnsByID[id] ?? []
@@ -40,9 +40,9 @@ struct ColumnsMarkedInFlight {
         addRow(id, stamp: stamp)
     }
 
-    /// Files `id` under `stamp`. Saves take their marks in stamp order, except a large save's
-    /// later chunks, taken after smaller saves that came behind it: its list is found by a
-    /// binary search, and made in its place only for its first chunk.
+    /// Files `id` under `stamp`. Saves take their marks in stamp order (every write first
+    /// finishes encoding any large save still being encoded: see `QSStore.beginWrite`), so the
+    /// list is nearly always the last one; a binary search keeps the lists in order regardless.
     private mutating func addRow(_ id: QSAnyID, stamp: UInt64) {
         if let last = rowsByStamp.last, last.stamp == stamp, rowsByStamp.count > firstLeft {
             rowsByStamp[rowsByStamp.count - 1].ids.append(id)
