@@ -28,20 +28,13 @@ extension QSStore {
     @discardableResult
     public func performInBackground(_ body: () throws -> Void) throws -> QSWrite {
         try beginWrite()
-        if let outer = collectedBatch {
+        if let outer = openBatch {
             try body()
             return outer.ticket
         }
         let ticket = QSWrite(operation: "background batch", center: changeCenter)
         database.beginBackgroundWrite()
-        let writes: [PendingWrite]
-        do {
-            writes = try collectWrites(of: body, ticket: ticket)
-        } catch {
-            database.abandonBackgroundWrite()
-            throw error
-        }
-        enqueue(writes, ticket: ticket, inBackground: true)
+        try runBatch(body, ticket: ticket, inBackground: true)
         return ticket
     }
 

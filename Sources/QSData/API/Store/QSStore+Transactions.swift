@@ -2,10 +2,12 @@
 extension QSStore {
     /// Commits every write `body` makes in one transaction: all of them or none.
     ///
-    /// Inside `body`, call the store's write methods as usual; they are collected instead of
-    /// enqueued one by one. If any fails on the queue, the whole batch rolls back. If `body`
-    /// throws, nothing is written. Either way the instances the batch's writes had changed in
-    /// memory are brought back to what the database holds (observers hear them as updated).
+    /// Inside `body`, call the store's write methods as usual; they join the batch's transaction
+    /// instead of each having its own. The database queue begins that transaction at once and
+    /// runs each write while `body` goes on making the next, and commits once `body` returns. If
+    /// any write fails on the queue, the whole batch rolls back. If `body` throws, nothing is
+    /// written. Either way the instances the batch's writes had changed in memory are brought
+    /// back to what the database holds (observers hear them as updated).
     /// ```swift
     /// try store.performBatch {
     ///     try store.save(feed)
@@ -16,47 +18,33 @@ extension QSStore {
     @discardableResult
     public func performBatch(_ body: () throws -> Void) throws -> QSWrite {
         try beginWrite()
-        if let outer = collectedBatch {
+        if let outer = openBatch {
             try body()  // a nested batch joins the outer one, and shares its outcome
             return outer.ticket
         }
         let ticket = QSWrite(operation: "batch", center: changeCenter)
-        enqueue(try collectWrites(of: body, ticket: ticket), ticket: ticket)
+        try runBatch(body, ticket: ticket, inBackground: false)
         return ticket
     }
 
-    /// The writes `body` makes, collected instead of enqueued. When `body` throws, what the
-    /// writes made so far changed in memory is brought back, and the error thrown on.
-    func collectWrites(of body: () throws -> Void, ticket: QSWrite) throws -> [PendingWrite] {
-        collectedBatch = CollectedBatch(ticket: ticket)
-        defer { collectedBatch = nil }
+    /// Runs `body` as a batch: its writes join one transaction, enqueued now, which the queue runs
+    /// as they come (see ``WriteStream``). When `body` throws, the transaction rolls back, what
+    /// the writes made so far changed in memory is brought back, and the error is thrown on.
+    func runBatch(_ body: () throws -> Void, ticket: QSWrite, inBackground: Bool) throws {
+        let stream = WriteStream()
+        let changedRows = enqueue(WriteTransaction(writes: [], stream: stream, ticket: ticket, registry: registry,
+                                                   finishedWrites: changeCenter.finishedWrites), inBackground: inBackground)
+        openBatch = OpenBatch(ticket: ticket, stream: stream, changedRows: changedRows)
+        defer { openBatch = nil }
         do {
             try body()
         } catch {
-            let writes = collectedBatch?.writes ?? []
             // A large save in the batch has chunks still to encode in later turns: none will be.
-            for write in writes { write.largeSave?.cancelEncoding() }
-            restoreMemory(touchedBy: writes.map { ($0.touches, $0.source) })
+            for encoding in openBatch?.largeSaves ?? [] { encoding.cancelEncoding() }
+            stream.abandon()
             throw error
         }
-        return collectedBatch?.writes ?? []
-    }
-
-    /// Brings what writes changed in memory back to what the database holds, for writes that
-    /// will never run. Observers hear the restored instances as updated.
-    func restoreMemory(touchedBy writes: [(touches: MemoryTouches?, source: QSChangeSource)]) {
-        let registry = self.registry
-        let finishedWrites = changeCenter.finishedWrites
-        changeCenter.writeHandedOver()
-        database.enqueue { state in
-            defer { finishedWrites.post(.settled) }
-            guard let state else { return }
-            state.withReadAdoptionsTaken {
-                let context = QueueContext(state: state, registry: registry)
-                let restores = MemoryTouches.restoreWork(for: writes, in: context)
-                finishedWrites.post(.restored(restores))
-            }
-        }
+        stream.close()
     }
 
     /// Runs `work` in a transaction on the queue, or adds it to the open batch.
@@ -72,30 +60,42 @@ extension QSStore {
         let write = PendingWrite(
             operation: operation, source: source, work: work, touches: touches,
             ticket: QSWrite(operation: operation, center: changeCenter), largeSave: largeSave)
-        if collectedBatch != nil {
-            collectedBatch?.writes.append(write)
+        if openBatch != nil {
+            openBatch?.add(write)
         } else {
             enqueue([write], ticket: nil)
         }
         return write.ticket
     }
 
-    /// Enqueues `writes` as one transaction; a background one lets reads pass it (see
-    /// ``performInBackground(_:)``), and ends the background write once it has run.
-    func enqueue(_ writes: [PendingWrite], ticket: QSWrite?, inBackground: Bool = false) {
-        var transaction = WriteTransaction(writes: writes, ticket: ticket, registry: registry, finishedWrites: changeCenter.finishedWrites)
+    /// Enqueues `writes` as one transaction of their own.
+    func enqueue(_ writes: [PendingWrite], ticket: QSWrite?) {
+        enqueue(WriteTransaction(writes: writes, ticket: ticket, registry: registry, finishedWrites: changeCenter.finishedWrites),
+                inBackground: false)
+    }
+
+    /// Enqueues `transaction`; a background one lets reads pass it (see ``performInBackground(_:)``),
+    /// and ends the background write once it has run. For a background write, returns where to
+    /// note the rows its writes change in memory.
+    @discardableResult
+    private func enqueue(_ transaction: WriteTransaction, inBackground: Bool) -> RowsChangedInBackground? {
+        var transaction = transaction
         changeCenter.writeHandedOver()
         func work(_ transaction: WriteTransaction) -> @Sendable (QueueState?) -> Void {
             { [weak self] state in
-                transaction.run(on: state)
-                Task { @MainActor in
-                    if inBackground { self?.database.endBackgroundWrite() }
-                    self?.changeCenter.deliverFinishedWork()
+                transaction.run(on: state) {
+                    Task { @MainActor in
+                        if inBackground { self?.database.endBackgroundWrite() }
+                        self?.changeCenter.deliverFinishedWork()
+                    }
                 }
             }
         }
-        guard inBackground else { return database.enqueue(work(transaction)) }
-        database.enqueueBackgroundWrite(touches: writes.compactMap(\.touches)) { ended in
+        guard inBackground else {
+            database.enqueue(work(transaction))
+            return nil
+        }
+        return database.enqueueBackgroundWrite { ended in
             transaction.whenEnding = { state in
                 // A long write grows the log far past its usual size: cut back at once, rather
                 // than at the next write, which may be a long time coming. Reads meanwhile still

@@ -41,9 +41,9 @@ extension QSStore {
         // The binding's name, not `Object.modelName`, whose default describes the type afresh
         // each time: a batch of many single saves spent a tenth of its time there.
         let operation = "save \(objects.count) \(binding.description.name)"
-        // With every earlier write settled and none collected, each instance held shows its row
+        // With every earlier write settled and no batch open, each instance held shows its row
         // but for what the app marked since: those with nothing marked need no row at all.
-        let skipsUnchanged = collectedBatch == nil && changeCenter.writesUnsettled == 0
+        let skipsUnchanged = openBatch == nil && changeCenter.writesUnsettled == 0
         let encoder = SaveEncoder(registry: registry, stamp: stamp, skipsUnchanged: skipsUnchanged)
         guard objects.count > SaveEncoder.largeSaveThreshold else {
             let (groups, touches) = try encoder.encode(objects, binding: binding)
@@ -101,9 +101,9 @@ extension QSStore {
         let patch = Dictionary(uniqueKeysWithValues: columns.map { ($0.name, $0.value) })
         let bindings = [binding] + registry.siblings(of: binding)
         let touches = MemoryTouches(stamp: stamp)
-        // The columns set are noted only while an earlier write (unsettled, or collected in this
-        // batch) may still patch or restore the same instances after this.
-        let timing: PatchTiming = changeCenter.writesUnsettled > 0 || collectedBatch != nil ? .updatedByID(stamp: stamp) : .atOnce
+        // The columns set are noted only while an earlier write (unsettled, or in this batch) may
+        // still patch or restore the same instances after this.
+        let timing: PatchTiming = changeCenter.writesUnsettled > 0 || openBatch != nil ? .updatedByID(stamp: stamp) : .atOnce
         // A restore after a failure brings back every instance the patch may have reached.
         for typeBinding in bindings { touches.changed(typeBinding, ids: ids) }
         let argument = IDList.json(ids)
@@ -121,10 +121,11 @@ extension QSStore {
                 typeBinding.notePatched(patchedIDs, columns: Array(patch.keys), timing: timing)
             }
         }
-        guard collectedBatch == nil else {
-            // A batch runs its SQL only once it closes: the instances change first. When one
-            // refuses, those patched before it take back the values they held, which may be an
-            // earlier write of the batch's that the database does not hold yet.
+        guard openBatch == nil else {
+            // A write can't leave a batch's transaction once it has joined, so the instances change
+            // first and the write joins only once they all took the values. When one refuses,
+            // those patched before it take back the values they held, which may be an earlier
+            // write of the batch's that has not committed yet.
             let held = bindings.map { $0.heldValues(ids: ids, columns: Array(patch.keys)) }
             do {
                 try patchInstances()
@@ -132,7 +133,7 @@ extension QSStore {
                 for (typeBinding, values) in zip(bindings, held) { typeBinding.putBack(values) }
                 throw error
             }
-            collectedBatch?.writes.append(write)
+            openBatch?.add(write)
             return write.ticket
         }
         // The UPDATE runs on the queue while the instances are patched here, and commits once

@@ -31,8 +31,8 @@ public final class QSStore {
     let changeCenter: ChangeCenter
     /// Whether ``close()`` has been called; a closed store refuses every fetch and write.
     public private(set) var isClosed = false
-    /// The writes collected by ``performBatch(_:)`` while its body runs; nil outside a batch.
-    var collectedBatch: CollectedBatch?
+    /// The batch ``performBatch(_:)`` or ``performInBackground(_:)`` is running; nil outside one.
+    var openBatch: OpenBatch?
     /// Large saves whose later chunks are still to be encoded in coming main-actor turns.
     var largeSavesBeingEncoded: [LargeSaveEncoding] = []
     /// Wakes the store when the file is written, so that other writers' changes arrive unasked.

@@ -123,26 +123,23 @@ final class QueueEntrance {
     }
 
     /// Hands the background write's transaction to the queue, without making later reads wait for
-    /// it. `touches` say what its writes changed in memory before it runs. `work` calls the
-    /// closure it is given once its transaction has ended: from then on, reads use the queue again.
+    /// it. `work` calls the closure it is given once its transaction has ended: from then on,
+    /// reads use the queue again. Returns where to note what the write's parts change in memory.
     func enqueueBackgroundWrite(
-        touches: [MemoryTouches], _ work: (_ ended: @escaping @Sendable () -> Void) -> @Sendable (QueueState?) -> Void
-    ) {
-        backgroundTouches.append(RowsChangedInBackground(touches))
+        _ work: (_ ended: @escaping @Sendable () -> Void) -> @Sendable (QueueState?) -> Void
+    ) -> RowsChangedInBackground {
+        let changedRows = RowsChangedInBackground()
+        backgroundTouches.append(changedRows)
         let running = backgroundWritesRunning
         running.withLock { $0 += 1 }
         enqueueLetting(work { running.withLock { $0 -= 1 } })
+        return changedRows
     }
 
-    /// The background write enqueued first has run (committed or rolled back).
+    /// The background write enqueued first has run (committed or rolled back). When no
+    /// background write is left, reads go to the queue again.
     func endBackgroundWrite() {
         if !backgroundTouches.isEmpty { backgroundTouches.removeFirst() }
-        abandonBackgroundWrite()
-    }
-
-    /// A background write begun and never enqueued (its body threw). When no background write is
-    /// left, reads go to the queue again.
-    func abandonBackgroundWrite() {
         precondition(backgroundWrites > 0, "QueueEntrance: a background write ended that never began")
         backgroundWrites -= 1
         if backgroundWrites == 0 { backgroundGate = nil }

@@ -9,8 +9,9 @@ import Foundation
 /// encoded and never waits; the save's write, on the queue, takes them in order and waits for
 /// the next while the main actor works on it. The main actor wakes it once a turn, not once a
 /// chunk: a chunk of objects that cost little to encode takes less time than waking a thread.
-/// That is the one place the queue waits for the main actor, and nothing runs on the queue
-/// meanwhile: work handed over after the save is behind its write. If the write fails, the
+/// That is one of the two places the queue waits for the main actor (the other is a batch's
+/// next write, see ``WriteStream``), and nothing runs on the queue meanwhile: work handed over
+/// after the save is behind its write. If the write fails, the
 /// queue tells the main actor to stop and waits until it has, so that ``touches`` are complete
 /// before the rollback reads them; if the batch the save is in throws on the main actor, the
 /// chunks not yet encoded are cancelled there.

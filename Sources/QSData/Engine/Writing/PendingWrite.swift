@@ -1,7 +1,26 @@
-/// The writes ``QSStore/performBatch(_:)`` is collecting, and the ticket they will share.
-struct CollectedBatch {
+/// The batch ``QSStore/performBatch(_:)`` or ``QSStore/performInBackground(_:)`` is running:
+/// the ticket its writes share, and where they go as its body makes them.
+@MainActor
+struct OpenBatch {
     let ticket: QSWrite
-    var writes: [PendingWrite] = []
+    let stream: WriteStream
+    /// For a background batch, where the rows its writes change in memory are noted for reads.
+    let changedRows: RowsChangedInBackground?
+    /// The batch's large saves, whose later chunks are cancelled should the body throw.
+    private(set) var largeSaves: [LargeSaveEncoding] = []
+
+    init(ticket: QSWrite, stream: WriteStream, changedRows: RowsChangedInBackground?) {
+        self.ticket = ticket
+        self.stream = stream
+        self.changedRows = changedRows
+    }
+
+    /// Hands `write` to the batch's transaction.
+    mutating func add(_ write: PendingWrite) {
+        if let encoding = write.largeSave { largeSaves.append(encoding) }
+        if let touches = write.touches { changedRows?.add(touches, growing: write.largeSave != nil) }
+        stream.add(write)
+    }
 }
 
 /// A write waiting to be enqueued: what it is, and the work it does in its transaction.

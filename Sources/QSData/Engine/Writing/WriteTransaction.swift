@@ -2,7 +2,11 @@
 /// what their outcome tells the main actor: changes to deliver once committed, or the error and
 /// the work that brings the instances back to what the database holds once rolled back.
 struct WriteTransaction: Sendable {
+    /// The writes known when the transaction is enqueued.
     let writes: [PendingWrite]
+    /// A batch's writes, which arrive while the batch's body runs on the main actor: the
+    /// transaction takes them after `writes`, until the body ends.
+    var stream: WriteStream? = nil
     /// The batch's own ticket, for writes collected by a batch; nil for a single write.
     let ticket: QSWrite?
     let registry: TypeRegistry
@@ -13,9 +17,14 @@ struct WriteTransaction: Sendable {
     var whenEnding: @Sendable (QueueState?) -> Void = { _ in }
 
     /// Database queue: runs the writes in one transaction (`state` is nil once the store
-    /// is closed: the writes then fail) and posts the outcome to `finishedWrites`.
-    func run(on state: QueueState?) {
-        finish(begin(on: state), on: state, abandoned: false)
+    /// is closed: the writes then fail) and posts the outcome to `finishedWrites`, then calls
+    /// `posted`. The writes are let go only after that: freeing the rows of thousands of writes
+    /// takes a while, which the main actor can spend taking in the outcome meanwhile.
+    func run(on state: QueueState?, thenPosted posted: () -> Void) {
+        let open: OpenTransaction = begin(on: state)
+        defer { withExtendedLifetime(open) {} }
+        defer { posted() }
+        finish(open, on: state, abandoned: stream?.wasAbandoned ?? false)
     }
 
     /// Database queue: begins the transaction and runs the writes, leaving it open for
@@ -30,15 +39,19 @@ struct WriteTransaction: Sendable {
     /// `abandoned` (an instance refused the new values, and the call that made the write has
     /// thrown that already), rolls it back without reporting it again.
     func finish(on state: QueueState?, abandoned: Bool) {
-        let open = state?.openTransaction ?? OpenTransaction(writer: nil, failure: QSDataError.storeClosed)
+        let open = state?.openTransaction ?? OpenTransaction(writer: nil, writes: writes, failure: QSDataError.storeClosed)
         state?.openTransaction = nil
         finish(open, on: state, abandoned: abandoned)
     }
 
     private func begin(on state: QueueState?) -> OpenTransaction {
-        guard let state else { return OpenTransaction(writer: nil, failure: QSDataError.storeClosed) }
+        guard let state else {
+            let open = OpenTransaction(writer: nil, writes: writes, failure: QSDataError.storeClosed)
+            open.writes += stream?.rest() ?? []
+            return open
+        }
         let writer = RowWriter(state: state, registry: registry)
-        let open = OpenTransaction(writer: writer)
+        let open = OpenTransaction(writer: writer, writes: writes)
         let connection = state.connection
         do {
             try connection.execute("BEGIN IMMEDIATE")
@@ -53,17 +66,25 @@ struct WriteTransaction: Sendable {
             open.outsideEntries = try state.outsideChanges?.entriesOfOtherConnections(state)
             open.positionBeforeAppSQL = state.changeLog?.position
             state.snapshotTrust.noticeChanges(on: connection)
-            for write in writes {
-                var change = QSChange(source: write.source)
-                let afterCommit = try write.work(writer, &change)
-                open.committed.append((change, write.operation, afterCommit))
+            for write in writes { try run(write, writer: writer, into: open) }
+            while let more = stream?.next() {
+                open.writes += more
+                for write in more { try run(write, writer: writer, into: open) }
             }
         } catch {
             // Rolled back by `finish`, which comes next: until then the transaction holds the
-            // file as it would have had the statement succeeded.
+            // file as it would have had the statement succeeded. The batch's writes still to
+            // come are not run, but are answered and put back with the others.
             open.failure = error
+            open.writes += stream?.rest() ?? []
         }
         return open
+    }
+
+    private func run(_ write: PendingWrite, writer: RowWriter, into open: OpenTransaction) throws {
+        var change = QSChange(source: write.source)
+        let afterCommit = try write.work(writer, &change)
+        open.committed.append((change, write.operation, afterCommit))
     }
 
     private func finish(_ open: OpenTransaction, on state: QueueState?, abandoned: Bool) {
@@ -84,11 +105,11 @@ struct WriteTransaction: Sendable {
                     let outsideChanges = try open.outsideEntries.flatMap {
                         try state.outsideChanges?.rereadRows(named: $0, state, origin: .otherConnection, tracker: open.writer?.tracker)
                     }
-                    let appSQLChanges = try readAppSQLChanges(state, tracker: open.writer?.tracker)
+                    let appSQLChanges = try readAppSQLChanges(state, open: open)
                     try state.changeLog?.writeEntries(for: open.committed.map(\.change), on: state.connection)
                     if let hook = state.commitHook {
                         try hook(QSCommittingTransaction(
-                            connection: state.connection, source: source, rowsInsertedAgain: open.writer?.tracker.rowsInsertedAgain ?? [:]))
+                            connection: state.connection, source: source(of: open.writes), rowsInsertedAgain: open.writer?.tracker.rowsInsertedAgain ?? [:]))
                     }
                     try state.connection.execute("COMMIT")
                     state.changeLog?.didCommit()
@@ -114,12 +135,13 @@ struct WriteTransaction: Sendable {
             if let appSQLChanges = open.appSQLChanges { finishedWrites.post(appSQLChanges) }
             finishedWrites.post(.settled)
             whenEnding(state)
-            finishTickets(failure: nil, committed: open.committed.map(\.change))
+            finishTickets(of: open.writes, failure: nil, committed: open.committed.map(\.change))
             return
         }
+        let writes = open.writes
         open.writer?.tracker.forgetTouched()
         for write in writes { write.largeSave?.stopEncoding() }
-        let failure = QSWriteError(operation: operation, underlying: underlying)
+        let failure = QSWriteError(operation: operation(of: writes), underlying: underlying)
         // The transaction rolled back: what the writes changed in memory goes back to what
         // the database holds.
         let post = { (restores: [@MainActor @Sendable () -> QSChange]) in
@@ -140,10 +162,10 @@ struct WriteTransaction: Sendable {
         }
         finishedWrites.post(.settled)
         whenEnding(state)
-        finishTickets(failure: failure, committed: [])
+        finishTickets(of: writes, failure: failure, committed: [])
     }
 
-    private func finishTickets(failure: QSWriteError?, committed: [QSChange]) {
+    private func finishTickets(of writes: [PendingWrite], failure: QSWriteError?, committed: [QSChange]) {
         for (index, write) in writes.enumerated() {
             write.ticket.finish(failure, changes: failure == nil ? [committed[index]] : [])
         }
@@ -153,14 +175,14 @@ struct WriteTransaction: Sendable {
     /// What the app's own SQL in this transaction changed, read from the entries the change log's
     /// triggers wrote for it, before the store writes its own. Should the transaction still roll
     /// back, `tracker` undoes what the read changed in the queue's tables.
-    private func readAppSQLChanges(_ state: QueueState, tracker: ChangeTracker?) throws -> OutsideChangesRead? {
+    private func readAppSQLChanges(_ state: QueueState, open: OpenTransaction) throws -> OutsideChangesRead? {
         guard let log = state.changeLog, log.appSQLRan else { return nil }
         log.appSQLRan = false
-        return try state.outsideChanges?.read(state, origin: .appSQL, source: source, tracker: tracker)
+        return try state.outsideChanges?.read(state, origin: .appSQL, source: source(of: open.writes), tracker: open.writer?.tracker)
     }
 
     /// Where the transaction's writes came from: sync when any write merged values from sync.
-    private var source: QSChangeSource {
+    private func source(of writes: [PendingWrite]) -> QSChangeSource {
         writes.contains { $0.source == .sync } ? .sync : .app
     }
 
@@ -181,7 +203,7 @@ struct WriteTransaction: Sendable {
     }
 
     /// How a failure names what was being written.
-    private var operation: String {
+    private func operation(of writes: [PendingWrite]) -> String {
         writes.count == 1 ? writes[0].operation : "batch of \(writes.count) writes (\(writes.map(\.operation).joined(separator: "; ")))"
     }
 }
@@ -192,6 +214,9 @@ struct WriteTransaction: Sendable {
 /// ``WriteTransaction/finish(on:abandoned:)``.
 final class OpenTransaction {
     let writer: RowWriter?
+    /// Every write of the transaction taken so far: those known when it was enqueued, then a
+    /// batch's as they arrived.
+    var writes: [PendingWrite]
     var committed: [(change: QSChange, operation: String, afterCommit: AfterCommitWork?)] = []
     /// What the app's own SQL in the transaction changed, posted after its commit.
     var appSQLChanges: FinishedWrites.Item?
@@ -209,8 +234,9 @@ final class OpenTransaction {
     /// The file watcher held quiet from `BEGIN` to the end of `COMMIT` or `ROLLBACK`.
     var watchQuiet: OwnWriteQuiet?
 
-    init(writer: RowWriter?, failure: (any Error)? = nil) {
+    init(writer: RowWriter?, writes: [PendingWrite], failure: (any Error)? = nil) {
         self.writer = writer
+        self.writes = writes
         self.failure = failure
     }
 }

@@ -1,0 +1,108 @@
+import Dispatch
+import Foundation
+import QSData
+import Testing
+
+/// A batch's writes run on the database queue while its body is still making them, in one
+/// transaction that commits when the body returns and rolls back when it throws, or when one of
+/// its writes fails, whichever of its writes had run by then.
+@MainActor
+@Suite struct BatchWritesWhileBodyRunsTests {
+    struct Stop: Error {}
+
+    /// Inside a batch's body: saves notes `firstID…firstID+9`, then a raw-SQL write that signals
+    /// when the queue runs it, then forty notes more (enough to wake a queue waiting for the
+    /// batch's next writes). Returns whether the queue ran the signalling write before the body
+    /// went on, waiting a minute at most.
+    private func saveNotesUntilTheQueueHasRunSome(_ store: QSStore, from firstID: Int64) throws -> Bool {
+        let ran = DispatchSemaphore(value: 0)
+        for id in firstID ..< firstID + 10 { try store.save(Note(uniqueID: id, text: "note \(id)")) }
+        try store.write("signal that the queue got here") { _ in ran.signal() }
+        for id in firstID + 10 ..< firstID + 50 { try store.save(Note(uniqueID: id, text: "note \(id)")) }
+        return ran.wait(timeout: .now() + 60) == .success
+    }
+
+    @Test func theQueueRunsABatchsWritesWhileTheBodyRunsAndCommitsThemWhenItReturns() async throws {
+        let url = Fixtures.temporaryDatabaseURL()
+        let store = try await Fixtures.openStore(url: url)
+        let other = try SQLiteConnection(path: url.path)
+        var ranBeforeTheBodyReturned = false
+        var seenByAnotherConnectionMeanwhile: SQLValue?
+        let write = try store.performBatch {
+            ranBeforeTheBodyReturned = try saveNotesUntilTheQueueHasRunSome(store, from: 1)
+            seenByAnotherConnectionMeanwhile = try other.fetchValue("SELECT count(*) FROM notes")
+        }
+        try await write.committed()
+        #expect(ranBeforeTheBodyReturned)
+        #expect(seenByAnotherConnectionMeanwhile == .integer(0), "the batch's transaction had not committed")
+        #expect(try await store.count(Note.self) == 50)
+        #expect(try other.fetchValue("SELECT count(*) FROM notes") == .integer(50))
+        #expect(write.changes.count == 51, "one change per write of the batch")
+    }
+
+    @Test func aBodyThatThrowsAfterItsWritesRanLeavesNothingAndPutsTheInstancesBack() async throws {
+        let store = try await Fixtures.openStore()
+        let kept = Note(uniqueID: 1, text: "before")
+        try await store.save(kept).committed()
+        var updated: Set<Int64> = []
+        let observation = store.observeChanges { updated.formUnion($0.updatedIDs(of: Note.self)) }
+        var ranBeforeTheBodyThrew = false
+        #expect(throws: Stop.self) {
+            try store.performBatch {
+                kept.text = "edited in the batch"
+                try store.save(kept)
+                ranBeforeTheBodyThrew = try saveNotesUntilTheQueueHasRunSome(store, from: 100)
+                throw Stop()
+            }
+        }
+        #expect(ranBeforeTheBodyThrew)
+        try await store.flush()
+        #expect(try await store.fetchIDs(Note.self) == [1])
+        #expect(kept.text == "before")
+        #expect(updated.contains(1), "observers hear the instance put back as updated")
+        observation.cancel()
+        try await store.save(Note(uniqueID: 2, text: "after")).committed()
+        #expect(try await store.fetchIDs(Note.self) == [1, 2])
+    }
+
+    @Test func aBackgroundBodyThatThrowsAfterItsWritesRanLeavesNothingAndReadsGoOn() async throws {
+        let store = try await Fixtures.openStore()
+        var ranBeforeTheBodyThrew = false
+        #expect(throws: Stop.self) {
+            try store.performInBackground {
+                ranBeforeTheBodyThrew = try saveNotesUntilTheQueueHasRunSome(store, from: 1)
+                throw Stop()
+            }
+        }
+        #expect(ranBeforeTheBodyThrew)
+        try await store.flush()
+        #expect(try await store.count(Note.self) == 0)
+        try await store.performInBackground { try store.save(Note(uniqueID: 7, text: "next")) }.committed()
+        #expect(try await store.fetchIDs(Note.self) == [7])
+    }
+
+    @Test func everyWriteAfterOneThatFailedOnTheQueueHearsTheFailure() async throws {
+        let store = try await Fixtures.openStore()
+        let failed = DispatchSemaphore(value: 0)
+        var later: [QSWrite] = []
+        var failedBeforeTheBodyWentOn = false
+        let write = try store.performBatch {
+            try store.save(Note(uniqueID: 1, text: "first"))
+            try store.write("fail") { _ in
+                failed.signal()
+                throw Stop()
+            }
+            for id: Int64 in 2 ... 41 { later.append(try store.save(Note(uniqueID: id, text: "woke the queue"))) }
+            failedBeforeTheBodyWentOn = failed.wait(timeout: .now() + 60) == .success
+            for id: Int64 in 42 ... 44 { later.append(try store.save(Note(uniqueID: id, text: "after the failure"))) }
+        }
+        #expect(failedBeforeTheBodyWentOn)
+        let error = await #expect(throws: QSWriteError.self) { try await write.committed() }
+        #expect(error?.operation.hasPrefix("batch of 45 writes") == true)
+        for ticket in later {
+            await #expect(throws: QSWriteError.self) { try await ticket.committed() }
+            #expect(ticket.changes.isEmpty)
+        }
+        #expect(try await store.count(Note.self) == 0)
+    }
+}
