@@ -3,90 +3,94 @@ import Foundation
 import Testing
 
 /// The writes of a batch cross from the main actor to the database queue in the order they were
-/// made; a queue waiting for them wakes once enough are in, at once for a large save, and when the
-/// body ends; once it has ended, the queue learns whether it threw.
+/// made, each with the notes made before it; a queue waiting for them takes them without being
+/// woken, and the end of the body wakes it and says whether the body threw.
 struct WriteStreamTests {
-    private func write(_ name: String, largeSave: LargeSaveEncoding? = nil) -> PendingWrite {
-        PendingWrite(operation: name, source: .app, work: { _, _ in nil }, touches: nil,
-                     ticket: QSWrite(operation: name, center: nil), largeSave: largeSave)
+    private func write(_ name: String) -> PendingWrite {
+        PendingWrite(operation: name, source: .app, work: { _, _ in nil }, touches: nil, ticket: QSWrite(operation: name, center: nil))
     }
 
-    /// Takes from `stream` on another thread until it ends; returns what each take held.
-    private func takeOnAnotherThread(_ stream: WriteStream) -> TakenWrites {
-        let taken = TakenWrites()
-        DispatchQueue.global().async {
-            while let writes = stream.next() { taken.add(writes.map(\.operation)) }
-            taken.finish()
-        }
-        return taken
+    private func names(_ entries: [WriteStream.Entry]?) -> [String]? {
+        entries?.map(\.write.operation)
     }
 
-    @Test func theQueueTakesEveryWriteAddedSoFarAtOnceInOrder() {
+    @Test func theQueueTakesEveryWriteAddedSoFarAtOnceInOrderWithItsNotes() {
         let stream = WriteStream()
-        for name in ["a", "b", "c"] { stream.add(write(name)) }
-        #expect(stream.next()?.map(\.operation) == ["a", "b", "c"])
-        stream.add(write("d"))
+        stream.add(write("a"), notesBefore: nil)
+        stream.add(write("b"), notesBefore: [("Tag", KnownRowsNotes())])
+        stream.add(write("c"), notesBefore: nil)
+        let taken = stream.next()
+        #expect(names(taken) == ["a", "b", "c"])
+        #expect(taken?.map { $0.notesBefore?.map(\.0) } == [nil, ["Tag"], nil])
+        stream.add(write("d"), notesBefore: nil)
         stream.close()
-        #expect(stream.next()?.map(\.operation) == ["d"])
+        #expect(names(stream.next()) == ["d"])
         #expect(stream.next() == nil)
         #expect(!stream.wasAbandoned)
     }
 
-    @Test func aWaitingQueueGetsEveryWriteOnceEnoughAreIn() throws {
+    @Test func aWaitingQueueTakesWritesAddedWhileItWaitsWithoutBeingWoken() {
         let stream = WriteStream()
-        let taken = takeOnAnotherThread(stream)
-        let names = (0 ..< WriteStream.wakeAfterWrites).map { "w\($0)" }
-        for name in names { stream.add(write(name)) }
-        #expect(taken.wait(forCount: names.count), "the queue woke for the writes before the body ended")
+        let taken = TakenWrites()
+        DispatchQueue.global().async {
+            while let entries = stream.next() { taken.add(entries.map(\.write.operation)) }
+            taken.finish()
+        }
+        for name in ["x", "y", "z"] { stream.add(write(name), notesBefore: nil) }
+        #expect(taken.wait(forCount: 3), "the queue took the writes before the body ended")
         stream.close()
         #expect(taken.waitUntilFinished())
-        #expect(taken.all.flatMap { $0 } == names)
+        #expect(taken.all == ["x", "y", "z"])
     }
 
-    @Test func aLargeSaveWakesAWaitingQueueAtOnce() throws {
+    @Test func theEndWakesAWaitingQueueAndSaysWhetherTheBodyThrew() {
         let stream = WriteStream()
-        let taken = takeOnAnotherThread(stream)
-        let encoding = LargeSaveEncoding(stamp: 1, skipsUnchanged: false, outsideReadsMerged: 0)
-        stream.add(write("large", largeSave: encoding))
-        #expect(taken.wait(forCount: 1))
-        stream.close()
-        #expect(taken.waitUntilFinished())
-        #expect(taken.all.flatMap { $0 } == ["large"])
-    }
-
-    @Test func theEndWakesAWaitingQueueAndSaysWhetherTheBodyThrew() throws {
-        let stream = WriteStream()
-        let taken = takeOnAnotherThread(stream)
-        stream.add(write("only"))
+        let taken = TakenWrites()
+        DispatchQueue.global().async {
+            while let entries = stream.next() { taken.add(entries.map(\.write.operation)) }
+            taken.finish()
+        }
+        stream.add(write("only"), notesBefore: nil)
         stream.abandon()
         #expect(taken.waitUntilFinished())
-        #expect(taken.all.flatMap { $0 } == ["only"])
+        // Taken before the body threw, or left for the rest; never both, never lost.
+        #expect(taken.all + (names(stream.rest()) ?? []) == ["only"])
+        #expect(stream.wasAbandoned)
+    }
+
+    @Test func writesLeftWhenTheBodyThrowsAreNotHandedOutToRunButAreTheRest() {
+        let stream = WriteStream()
+        stream.add(write("a"), notesBefore: nil)
+        stream.add(write("b"), notesBefore: nil)
+        stream.abandon()
+        #expect(stream.next() == nil)
+        #expect(names(stream.rest()) == ["a", "b"])
         #expect(stream.wasAbandoned)
     }
 
     @Test func theRestIsEveryWriteNotTakenYetOnceTheBodyHasEnded() {
         let stream = WriteStream()
-        stream.add(write("run"))
+        stream.add(write("run"), notesBefore: nil)
         #expect(stream.next()?.count == 1)
+        let later = [write("left"), write("over")]
         DispatchQueue.global().async {
-            stream.add(self.write("left"))
-            stream.add(self.write("over"))
+            for write in later { stream.add(write, notesBefore: nil) }
             stream.close()
         }
-        #expect(stream.rest().map(\.operation) == ["left", "over"])
+        #expect(names(stream.rest()) == ["left", "over"])
         #expect(stream.next() == nil)
     }
 }
 
-/// The writes another thread took from a stream, take by take.
+/// The names of the writes another thread took from a stream, in order.
 private final class TakenWrites: @unchecked Sendable {
     private let condition = NSCondition()
-    private var takes: [[String]] = []
+    private var names: [String] = []
     private var finished = false
 
-    func add(_ take: [String]) {
+    func add(_ taken: [String]) {
         condition.lock()
-        takes.append(take)
+        names += taken
         condition.broadcast()
         condition.unlock()
     }
@@ -98,15 +102,15 @@ private final class TakenWrites: @unchecked Sendable {
         condition.unlock()
     }
 
-    var all: [[String]] {
+    var all: [String] {
         condition.lock()
         defer { condition.unlock() }
-        return takes
+        return names
     }
 
     /// Whether `count` writes were taken within a minute.
     func wait(forCount count: Int) -> Bool {
-        wait { $0.takes.joined().count >= count }
+        wait { $0.names.count >= count }
     }
 
     /// Whether the taking thread saw the stream end within a minute.

@@ -22,6 +22,9 @@ extension QSStore {
     /// the app holds stay one per row: a read's older snapshot never replaces an instance in
     /// memory, which already shows what the app saved.
     ///
+    /// As for ``performBatch(_:)``, the transaction holds the database's write lock from the
+    /// first write until `body` returns, so make the objects first and save them in `body`.
+    ///
     /// Inside a ``performBatch(_:)``, the writes join that batch (a foreground one).
     /// If `body` throws, nothing is written, and the instances its writes changed in memory are
     /// brought back, as for a batch.

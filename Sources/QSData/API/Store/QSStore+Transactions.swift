@@ -3,11 +3,15 @@ extension QSStore {
     /// Commits every write `body` makes in one transaction: all of them or none.
     ///
     /// Inside `body`, call the store's write methods as usual; they join the batch's transaction
-    /// instead of each having its own. The database queue begins that transaction at once and
-    /// runs each write while `body` goes on making the next, and commits once `body` returns. If
-    /// any write fails on the queue, the whole batch rolls back. If `body` throws, nothing is
-    /// written. Either way the instances the batch's writes had changed in memory are brought
-    /// back to what the database holds (observers hear them as updated).
+    /// instead of each having its own. The database queue begins that transaction at the first
+    /// write, runs each write while `body` goes on making the next, and commits once `body`
+    /// returns. If any write fails on the queue, the whole batch rolls back. If `body` throws,
+    /// nothing is written. Either way the instances the batch's writes had changed in memory are
+    /// brought back to what the database holds (observers hear them as updated).
+    ///
+    /// The transaction holds the database's write lock from the batch's first write until `body`
+    /// returns: other connections' writes (another process, an extension) wait meanwhile. Do slow
+    /// work, such as parsing or the network, before the batch rather than inside it.
     /// ```swift
     /// try store.performBatch {
     ///     try store.save(feed)
@@ -34,7 +38,7 @@ extension QSStore {
         let stream = WriteStream()
         let changedRows = enqueue(WriteTransaction(writes: [], stream: stream, ticket: ticket, registry: registry,
                                                    finishedWrites: changeCenter.finishedWrites), inBackground: inBackground)
-        openBatch = OpenBatch(ticket: ticket, stream: stream, changedRows: changedRows)
+        openBatch = OpenBatch(ticket: ticket, stream: stream, registry: registry, changedRows: changedRows)
         defer { openBatch = nil }
         do {
             try body()

@@ -10,10 +10,17 @@
 public final class QSWrite: Sendable {
     /// What was asked for, such as `save 3 VSNote`.
     public let operation: String
-    private let state = LockedState<State>(.pending([]))
-    private let awaited = LockedState(false)
+    /// One lock for both: a write's ticket is made for every write, and each lock is two
+    /// allocations more.
+    private let state = LockedState(State())
 
-    private enum State {
+    private struct State {
+        var outcome = Outcome.pending([])
+        /// Whether someone asked for the write's outcome (see ``isAwaited``).
+        var awaited = false
+    }
+
+    private enum Outcome {
         case pending([CheckedContinuation<Void, any Error>])
         case finished(QSWriteError?, [QSChange])
     }
@@ -34,13 +41,13 @@ public final class QSWrite: Sendable {
     /// not thrown again by ``QSStore/flush()``.
     @MainActor
     public func committed() async throws {
-        awaited.withLock { $0 = true }
+        state.withLock { $0.awaited = true }
         defer { center?.deliverFinishedWork() }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let outcome: QSWriteError?? = state.withLock { state in
-                switch state {
+                switch state.outcome {
                 case .pending(let waiting):
-                    state = .pending(waiting + [continuation])
+                    state.outcome = .pending(waiting + [continuation])
                     return nil
                 case .finished(let failure, _):
                     return .some(failure)
@@ -55,7 +62,7 @@ public final class QSWrite: Sendable {
     }
 
     /// Whether someone asked for this write's outcome, and so has been told of a failure.
-    var isAwaited: Bool { awaited.withLock { $0 } }
+    var isAwaited: Bool { state.withLock { $0.awaited } }
 
     /// What the write changed, once it has committed: the inserted, updated and deleted IDs,
     /// one change per write (a batch has several). Empty before the commit and after a rollback.
@@ -69,7 +76,7 @@ public final class QSWrite: Sendable {
     /// ```
     public var changes: [QSChange] {
         state.withLock { state in
-            if case .finished(nil, let changes) = state { return changes }
+            if case .finished(nil, let changes) = state.outcome { return changes }
             return []
         }
     }
@@ -77,8 +84,8 @@ public final class QSWrite: Sendable {
     /// Database queue: the transaction ended, with `failure` when it was rolled back.
     func finish(_ failure: QSWriteError?, changes: [QSChange] = []) {
         let waiting = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
-            guard case .pending(let waiting) = state else { return [] }
-            state = .finished(failure, failure == nil ? changes : [])
+            guard case .pending(let waiting) = state.outcome else { return [] }
+            state.outcome = .finished(failure, failure == nil ? changes : [])
             return waiting
         }
         for continuation in waiting {

@@ -93,8 +93,8 @@ final class ChangeCenter {
 
     // MARK: Delivering
 
-    /// A write transaction (or a restore of writes that never ran) was handed to the queue: it
-    /// posts ``FinishedWrites/Item/settled`` once it has posted its outcome.
+    /// A write transaction was handed to the queue: it posts ``FinishedWrites/Item/settled`` once
+    /// it has posted its outcome.
     func writeHandedOver() {
         writesUnsettled += 1
     }

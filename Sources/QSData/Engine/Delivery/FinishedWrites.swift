@@ -9,10 +9,11 @@ final class FinishedWrites: @unchecked Sendable {
         case committed(QSChange, operation: String, afterCommit: AfterCommitWork?)
         /// `restores` bring the instances the writes had changed back to what the database holds.
         case failed(QSWriteError, writes: [QSWrite], restores: [@MainActor @Sendable () -> QSChange])
-        /// Writes that never ran (their batch's body threw) changed instances in memory; these
-        /// bring them back.
+        /// Writes given up by the app (their batch's body threw, or an update's instances refused
+        /// its values) rolled back without a failure to report; these bring back the instances
+        /// they had changed in memory.
         case restored([@MainActor @Sendable () -> QSChange])
-        /// A write transaction (or the restore of writes that never ran) has posted all it will:
+        /// A write transaction has posted all it will:
         /// once the main actor has taken this in, its outcome is known there (see
         /// ``ChangeCenter/writesUnsettled``).
         case settled

@@ -71,7 +71,7 @@ final class QueueEntrance {
         let notes = registry.takeKnownRowsNotes()
         let registry = self.registry
         let result = try queue.performIfIdle { state in
-            if let notes { Self.apply(notes, to: state, registry: registry) }
+            if let notes { registry.apply(notes, to: state) }
             return try work(state)
         }
         if result == nil, let notes { handOver(notes) }
@@ -88,15 +88,7 @@ final class QueueEntrance {
     private func handOver(_ notes: [(String, KnownRowsNotes)]) {
         let registry = self.registry
         queue.enqueue { state in
-            if let state { Self.apply(notes, to: state, registry: registry) }
-        }
-    }
-
-    /// Database queue: makes the queue's tables follow what the main actor changed in its own.
-    private nonisolated static func apply(_ notes: [(String, KnownRowsNotes)], to state: QueueState, registry: TypeRegistry) {
-        for (name, typeNotes) in notes {
-            guard let binding = registry.binding(named: name) else { continue }
-            typeNotes.apply(to: state.knownRows(of: binding))
+            if let state { registry.apply(notes, to: state) }
         }
     }
 
@@ -109,8 +101,8 @@ final class QueueEntrance {
     }
 
     /// Begins a background write: reads issued from now on (until a foreground write) wait only
-    /// for what was handed over before it. Call ``enqueueBackgroundWrite(_:)`` or
-    /// ``endBackgroundWrite()`` after.
+    /// for what was handed over before it. Call ``enqueueBackgroundWrite(_:)`` after, and
+    /// ``endBackgroundWrite()`` once its transaction has ended.
     func beginBackgroundWrite() {
         backgroundWrites += 1
         // A gate with no foreground write since stands already; reads keep going through it.

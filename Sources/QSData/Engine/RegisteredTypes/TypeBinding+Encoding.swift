@@ -180,7 +180,7 @@ extension TypeBinding {
     }
 
     /// What the cached instances among `ids` hold now in `columns`, for ``putBack(_:)`` to give
-    /// back when a bulk update collected in a batch is refused part-way; nil values for an
+    /// back when a bulk update in a batch is refused part-way; nil values for an
     /// instance that can't be encoded.
     func heldValues(ids: [QSAnyID], columns: [String]) -> [(id: QSAnyID, values: [String: SQLValue]?)] {
         guard cache.policy != .none else { return [] }

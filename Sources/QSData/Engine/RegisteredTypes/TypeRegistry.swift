@@ -90,6 +90,15 @@ final class TypeRegistry: Sendable {
         siblingsByName[binding.description.name] ?? []
     }
 
+    /// Database queue: makes the queue's tables follow what the main actor noted in its own
+    /// (see ``takeKnownRowsNotes()``).
+    func apply(_ notes: [(String, KnownRowsNotes)], to state: QueueState) {
+        for (name, typeNotes) in notes {
+            guard let binding = binding(named: name) else { continue }
+            typeNotes.apply(to: state.knownRows(of: binding))
+        }
+    }
+
     /// What the main actor's instance tables noted for the queue's, by type name; nil when
     /// nothing (see ``ObjectCache``).
     @MainActor

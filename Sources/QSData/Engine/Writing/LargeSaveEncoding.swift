@@ -75,14 +75,15 @@ final class LargeSaveEncoding: @unchecked Sendable {
     }
 
     /// Main actor, before each chunk: whether the encoding is to stop (its write failed, or the
-    /// batch it was in was abandoned). A caller that stops must call ``finish()``.
+    /// batch it was in was abandoned). A caller that stops ends the encoding with ``fail(_:)``,
+    /// so that a write still taking chunks throws rather than go on as if the save were whole.
     var shouldStop: Bool {
         withCondition { stopAsked }
     }
 
-    /// Main actor: the batch the save was in threw before its writes were handed over, and memory
-    /// is about to be put back: no chunk after the ones encoded so far will be. (On the main actor
-    /// no chunk is being encoded right now, so there is nothing to wait for.)
+    /// Main actor: the batch the save was in threw, and its transaction is about to roll back: no
+    /// chunk after the ones encoded so far will be. (On the main actor no chunk is being encoded
+    /// right now, so there is nothing to wait for.)
     func cancelEncoding() {
         withCondition { stopAsked = true }
     }

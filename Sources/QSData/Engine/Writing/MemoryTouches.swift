@@ -58,9 +58,9 @@ final class MemoryTouches: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Database queue, after a rollback or for writes that will never run: re-reads the rows the
-    /// writes changed in memory, and returns, per write, the main-actor work that puts back the
-    /// instances the write took out of a cache and patches the others to what the database holds.
+    /// Database queue, after a rollback: re-reads the rows the writes changed in memory, and
+    /// returns, per write, the main-actor work that puts back the instances the write took out of
+    /// a cache and patches the others to what the database holds.
     /// The work returns the change observers hear: the restored IDs, as updated.
     ///
     /// The queue's own table of instances (``KnownRows``) still holds the instances put aside, so

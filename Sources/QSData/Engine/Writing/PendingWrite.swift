@@ -4,22 +4,25 @@
 struct OpenBatch {
     let ticket: QSWrite
     let stream: WriteStream
+    let registry: TypeRegistry
     /// For a background batch, where the rows its writes change in memory are noted for reads.
     let changedRows: RowsChangedInBackground?
     /// The batch's large saves, whose later chunks are cancelled should the body throw.
     private(set) var largeSaves: [LargeSaveEncoding] = []
 
-    init(ticket: QSWrite, stream: WriteStream, changedRows: RowsChangedInBackground?) {
+    init(ticket: QSWrite, stream: WriteStream, registry: TypeRegistry, changedRows: RowsChangedInBackground?) {
         self.ticket = ticket
         self.stream = stream
+        self.registry = registry
         self.changedRows = changedRows
     }
 
-    /// Hands `write` to the batch's transaction.
+    /// Hands `write` to the batch's transaction, behind what the instance tables noted before it
+    /// (as enqueueing it on its own would, see ``QueueEntrance``).
     mutating func add(_ write: PendingWrite) {
         if let encoding = write.largeSave { largeSaves.append(encoding) }
         if let touches = write.touches { changedRows?.add(touches, growing: write.largeSave != nil) }
-        stream.add(write)
+        stream.add(write, notesBefore: registry.takeKnownRowsNotes())
     }
 }
 

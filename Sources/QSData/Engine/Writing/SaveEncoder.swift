@@ -85,7 +85,9 @@ struct SaveEncoder {
         guard !encoding.hasEnded else { return false }
         let start = encoding.nextStart
         guard start < objects.count, !encoding.shouldStop else {
-            encoding.finish()
+            // Stopped, the save's write must not go on as if its last chunk had come: it is being
+            // rolled back (it failed, or the batch it is in threw).
+            if encoding.shouldStop { encoding.fail(WriteAbandoned()) } else { encoding.finish() }
             encoding.encodeRest = nil  // lets the saved objects go
             return false
         }

@@ -11,32 +11,30 @@ import Foundation
 /// back).
 ///
 /// Writes cross through a lock and a condition. Waking a thread costs more than running a small
-/// write, so a waiting queue is woken once several writes are in, or once the first of them has
-/// waited a while, or at once for a large save (whose chunks it takes as they are encoded).
+/// write, so adding a write wakes no one: a waiting queue looks again every
+/// ``lookAgainAfter`` and takes whatever has come meanwhile. Only the end of the body wakes it.
 final class WriteStream: @unchecked Sendable {
-    /// A waiting queue is woken once this many writes are in.
-    static let wakeAfterWrites = 32
-    /// … or once the first write it has not been woken for is this old when the next comes.
-    static let wakeAfterNanoseconds: UInt64 = 500_000
+    /// One write of the batch, with what the main actor's instance tables noted since the write
+    /// before it: the queue's tables follow those notes before the write runs, as they would had
+    /// the write been enqueued on its own.
+    struct Entry {
+        let notesBefore: [(String, KnownRowsNotes)]?
+        let write: PendingWrite
+    }
+
+    /// How long a waiting queue sleeps before it looks for writes again.
+    static let lookAgainAfter: TimeInterval = 0.001
 
     private let condition = NSCondition()
     // Guarded by `condition`.
-    private var added: [PendingWrite] = []
+    private var added: [Entry] = []
     private var ended = false
     private var abandoned = false
-    private var queueWaits = false
-    private var firstUnwokenAt: UInt64 = 0
 
     /// Main actor: hands `write` to the queue, after those added before.
-    func add(_ write: PendingWrite) {
+    func add(_ write: PendingWrite, notesBefore: [(String, KnownRowsNotes)]?) {
         withCondition {
-            added.append(write)
-            guard queueWaits else { return }
-            let now = DispatchTime.now().uptimeNanoseconds
-            if added.count == 1 { firstUnwokenAt = now }
-            if added.count >= Self.wakeAfterWrites || write.largeSave != nil || now - firstUnwokenAt >= Self.wakeAfterNanoseconds {
-                condition.signal()
-            }
+            added.append(Entry(notesBefore: notesBefore, write: write))
         }
     }
 
@@ -52,26 +50,28 @@ final class WriteStream: @unchecked Sendable {
     }
 
     /// Database queue: the writes added since the last call, waiting for at least one; nil once
-    /// the body has ended and every write has been taken.
-    func next() -> [PendingWrite]? {
+    /// the body has returned and every write has been taken, or as soon as it has thrown (the
+    /// writes left are not to be run: see ``rest()``).
+    func next() -> [Entry]? {
         withCondition {
             while added.isEmpty, !ended {
-                queueWaits = true
-                condition.wait()
-                queueWaits = false
+                _ = condition.wait(until: Date(timeIntervalSinceNow: Self.lookAgainAfter))
             }
-            guard !added.isEmpty else { return nil }
+            guard !added.isEmpty, !abandoned else { return nil }
             defer { added = [] }
             return added
         }
     }
 
-    /// Database queue: every write not taken yet, once the body has ended (for a transaction that
-    /// failed part way, whose remaining writes are not run but must be answered and put back).
-    func rest() -> [PendingWrite] {
-        var rest: [PendingWrite] = []
-        while let more = next() { rest += more }
-        return rest
+    /// Database queue: every write not taken yet, once the body has ended: those of a body that
+    /// threw, or that come after a write that failed. They are not run, but are answered and put
+    /// back with the others.
+    func rest() -> [Entry] {
+        withCondition {
+            while !ended { condition.wait() }
+            defer { added = [] }
+            return added
+        }
     }
 
     /// Database queue, after ``next()`` returned nil: whether the body threw.

@@ -7,7 +7,7 @@ struct WriteTransaction: Sendable {
     /// A batch's writes, which arrive while the batch's body runs on the main actor: the
     /// transaction takes them after `writes`, until the body ends.
     var stream: WriteStream? = nil
-    /// The batch's own ticket, for writes collected by a batch; nil for a single write.
+    /// The batch's own ticket, for the writes of a batch; nil for a single write.
     let ticket: QSWrite?
     let registry: TypeRegistry
     let finishedWrites: FinishedWrites
@@ -47,12 +47,15 @@ struct WriteTransaction: Sendable {
     private func begin(on state: QueueState?) -> OpenTransaction {
         guard let state else {
             let open = OpenTransaction(writer: nil, writes: writes, failure: QSDataError.storeClosed)
-            open.writes += stream?.rest() ?? []
+            open.writes += stream?.rest().map(\.write) ?? []
             return open
         }
         let writer = RowWriter(state: state, registry: registry)
         let open = OpenTransaction(writer: writer, writes: writes)
         let connection = state.connection
+        // A batch's transaction begins once its first write has come: the write lock is not held
+        // while the body has made none yet.
+        var streamed = ArraySlice(writes.isEmpty ? stream?.next() ?? [] : [])
         do {
             try connection.execute("BEGIN IMMEDIATE")
             open.watchQuiet = state.fileWatcher?.quietDuringOwnWrite()
@@ -67,18 +70,29 @@ struct WriteTransaction: Sendable {
             open.positionBeforeAppSQL = state.changeLog?.position
             state.snapshotTrust.noticeChanges(on: connection)
             for write in writes { try run(write, writer: writer, into: open) }
-            while let more = stream?.next() {
-                open.writes += more
-                for write in more { try run(write, writer: writer, into: open) }
-            }
+            repeat {
+                while let entry = streamed.popFirst() {
+                    take(entry, into: open, on: state)
+                    try run(entry.write, writer: writer, into: open)
+                }
+                streamed = ArraySlice(stream?.next() ?? [])
+            } while !streamed.isEmpty
         } catch {
             // Rolled back by `finish`, which comes next: until then the transaction holds the
-            // file as it would have had the statement succeeded. The batch's writes still to
-            // come are not run, but are answered and put back with the others.
+            // file as it would have had the statement succeeded.
             open.failure = error
-            open.writes += stream?.rest() ?? []
         }
+        // After a failure, or a body that threw, the batch's writes still to come are not run,
+        // but are answered and put back with the others.
+        for entry in streamed + (stream?.rest() ?? []) { take(entry, into: open, on: state) }
         return open
+    }
+
+    /// A batch's write arrives: the queue's tables first follow what the main actor noted before
+    /// it, and the transaction counts it among its writes.
+    private func take(_ entry: WriteStream.Entry, into open: OpenTransaction, on state: QueueState) {
+        if let notes = entry.notesBefore { registry.apply(notes, to: state) }
+        open.writes.append(entry.write)
     }
 
     private func run(_ write: PendingWrite, writer: RowWriter, into open: OpenTransaction) throws {
