@@ -14,6 +14,16 @@ struct WriteStreamTests {
         entries?.map(\.write.operation)
     }
 
+    /// Takes from `stream` on another thread, as the queue does, until it ends.
+    private func takeOnAnotherThread(_ stream: WriteStream) -> TakenWrites {
+        let taken = TakenWrites()
+        DispatchQueue.global().async {
+            while let entries = stream.next() { taken.add(entries.map(\.write.operation)) }
+            taken.finish()
+        }
+        return taken
+    }
+
     @Test func theQueueTakesEveryWriteAddedSoFarAtOnceInOrderWithItsNotes() {
         let stream = WriteStream()
         stream.add(write("a"), notesBefore: nil)
@@ -31,11 +41,7 @@ struct WriteStreamTests {
 
     @Test func aWaitingQueueTakesWritesAddedWhileItWaitsWithoutBeingWoken() {
         let stream = WriteStream()
-        let taken = TakenWrites()
-        DispatchQueue.global().async {
-            while let entries = stream.next() { taken.add(entries.map(\.write.operation)) }
-            taken.finish()
-        }
+        let taken = takeOnAnotherThread(stream)
         for name in ["x", "y", "z"] { stream.add(write(name), notesBefore: nil) }
         #expect(taken.wait(forCount: 3), "the queue took the writes before the body ended")
         stream.close()
@@ -45,11 +51,7 @@ struct WriteStreamTests {
 
     @Test func theEndWakesAWaitingQueueAndSaysWhetherTheBodyThrew() {
         let stream = WriteStream()
-        let taken = TakenWrites()
-        DispatchQueue.global().async {
-            while let entries = stream.next() { taken.add(entries.map(\.write.operation)) }
-            taken.finish()
-        }
+        let taken = takeOnAnotherThread(stream)
         stream.add(write("only"), notesBefore: nil)
         stream.abandon()
         #expect(taken.waitUntilFinished())
