@@ -49,7 +49,7 @@ struct WriteStreamTests {
         #expect(taken.all == ["x", "y", "z"])
     }
 
-    @Test func theEndWakesAWaitingQueueAndSaysWhetherTheBodyThrew() {
+    @Test func aWaitingQueueSeesTheEndAndWhetherTheBodyThrew() {
         let stream = WriteStream()
         let taken = takeOnAnotherThread(stream)
         stream.add(write("only"), notesBefore: nil)

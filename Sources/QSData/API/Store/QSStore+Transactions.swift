@@ -9,6 +9,12 @@ extension QSStore {
     /// nothing is written. Either way the instances the batch's writes had changed in memory are
     /// brought back to what the database holds (observers hear them as updated).
     ///
+    /// When `body` throws, the writes the queue had run by then roll back with the rest, but the
+    /// `alongside:` closures and raw-SQL writes among them have run: what they did outside the
+    /// database stays. A failure of one of the batch's writes before `body` threw is not reported
+    /// to the error observers or to ``flush()``: the call rethrows `body`'s error, and only the
+    /// tickets of the batch's writes, when awaited, throw a ``QSWriteError``.
+    ///
     /// The transaction holds the database's write lock from the batch's first write until `body`
     /// returns: other connections' writes (another process, an extension) wait meanwhile. Do slow
     /// work, such as parsing or the network, before the batch rather than inside it.

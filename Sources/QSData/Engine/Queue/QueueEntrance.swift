@@ -1,5 +1,7 @@
 /// The main actor's one way onto the database queue: work reaches the queue in the order the
-/// main actor hands it over.
+/// main actor hands it over. (A batch's writes and a large save's chunks follow their transaction
+/// through a stream of their own once it has entered: see ``WriteStream`` and
+/// ``LargeSaveEncoding``.)
 ///
 /// A large save is encoded over several main-actor turns (see ``QSStore/save(_:source:alongside:)``);
 /// its write goes to the queue at once and takes each chunk as it is encoded (see

@@ -11,8 +11,10 @@ import Foundation
 /// back).
 ///
 /// Writes cross through a lock and a condition. Waking a thread costs more than running a small
-/// write, so adding a write wakes no one: a waiting queue looks again every
-/// ``lookAgainAfter`` and takes whatever has come meanwhile. Only the end of the body wakes it.
+/// write, so adding a write wakes no one: a waiting queue looks again after a millisecond, then
+/// after twice as long each time it finds nothing, up to ``longestLook`` (a body busy with other
+/// work between its writes costs a few wake-ups a second, not a thousand), and takes whatever has
+/// come. Only the end of the body wakes it.
 final class WriteStream: @unchecked Sendable {
     /// One write of the batch, with what the main actor's instance tables noted since the write
     /// before it: the queue's tables follow those notes before the write runs, as they would had
@@ -22,8 +24,9 @@ final class WriteStream: @unchecked Sendable {
         let write: PendingWrite
     }
 
-    /// How long a waiting queue sleeps before it looks for writes again.
-    static let lookAgainAfter: TimeInterval = 0.001
+    /// How long a waiting queue sleeps before it first looks for writes again, and at the most.
+    static let firstLook: TimeInterval = 0.001
+    static let longestLook: TimeInterval = 0.016
 
     private let condition = NSCondition()
     // Guarded by `condition`.
@@ -54,8 +57,10 @@ final class WriteStream: @unchecked Sendable {
     /// writes left are not to be run: see ``rest()``).
     func next() -> [Entry]? {
         withCondition {
+            var pause = Self.firstLook
             while added.isEmpty, !ended {
-                _ = condition.wait(until: Date(timeIntervalSinceNow: Self.lookAgainAfter))
+                _ = condition.wait(until: Date(timeIntervalSinceNow: pause))
+                pause = min(pause * 2, Self.longestLook)
             }
             guard !added.isEmpty, !abandoned else { return nil }
             defer { added = [] }

@@ -53,8 +53,8 @@ struct WriteTransaction: Sendable {
         let writer = RowWriter(state: state, registry: registry)
         let open = OpenTransaction(writer: writer, writes: writes)
         let connection = state.connection
-        // A batch's transaction begins once its first write has come: the write lock is not held
-        // while the body has made none yet.
+        // A batch's transaction begins once its first write has come (or the body has ended
+        // without one): the write lock is not held while the body has made none yet.
         var streamed = ArraySlice(writes.isEmpty ? stream?.next() ?? [] : [])
         do {
             try connection.execute("BEGIN IMMEDIATE")
