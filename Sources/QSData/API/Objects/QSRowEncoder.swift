@@ -19,6 +19,9 @@ public struct QSRowEncoder {
     /// False when only the column values are wanted (a fetch's snapshot of a fresh instance, whose
     /// lookup rows are known from the read): `setRelated` then keeps nothing.
     @usableFromInline let keepsRelationships: Bool
+    /// For an encoder that shares its write order with the type's other saves (see
+    /// ``followSavedWriteOrder()``), how much of `learned` came from them.
+    private var learnedFromSaves: Int?
 
     init(layout: RowLayout, keepsRelationships: Bool = true) {
         self.layout = layout
@@ -26,8 +29,22 @@ public struct QSRowEncoder {
         self.keepsRelationships = keepsRelationships
     }
 
+    /// Starts from the order in which the type's earlier saves wrote their columns, and passes on
+    /// what this encoder learns: each save makes an encoder of its own, and a batch of many small
+    /// saves would otherwise learn the order, and look up every column by name, once a save.
+    mutating func followSavedWriteOrder() {
+        learned = layout.savedWriteOrder.withLock { $0 }
+        learnedFromSaves = learned.count
+    }
+
     /// Takes the finished values and makes the encoder ready for the next object of the type.
     mutating func finish() throws -> (values: [SQLValue], relationships: EncodedRelationships) {
+        if let shared = learnedFromSaves, learned.count > shared {
+            learnedFromSaves = learned.count
+            layout.savedWriteOrder.withLock { [learned] order in
+                if order.count < learned.count { order = learned }
+            }
+        }
         if let firstError {
             self.firstError = nil
             throw firstError

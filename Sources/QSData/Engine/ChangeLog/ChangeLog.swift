@@ -145,14 +145,20 @@ final class ChangeLog {
         // The synced tables' rows were logged by the store's TEMP triggers as they were written.
         let loggedAlready = triggers.tablesLoggedByStoreTriggers
         var idsByTableAndKind: [String: [ChangeLogEntry.Kind: [QSAnyID]]] = [:]
+        func add(_ list: [QSAnyID], _ kind: ChangeLogEntry.Kind, of table: String) {
+            if !list.isEmpty { idsByTableAndKind[table, default: [:]][kind, default: []].append(contentsOf: list) }
+        }
         for change in changes {
             // Types stored in one table report the same rows: each table is taken once a change.
-            var tablesTaken: Set<String> = []
+            // Most changes name one type, and need no set to tell (a batch of many small saves
+            // has as many changes as saves).
+            var tablesTaken: Set<String>? = change.changesByType.count > 1 ? [] : nil
             for (typeName, ids) in change.changesByType {
-                guard let table = tableByType[typeName], !loggedAlready.contains(table), tablesTaken.insert(table).inserted else { continue }
-                for (kind, list) in [(ChangeLogEntry.Kind.insert, ids.insertedList), (.update, ids.updatedList), (.delete, ids.deletedList)] where !list.isEmpty {
-                    idsByTableAndKind[table, default: [:]][kind, default: []].append(contentsOf: list)
-                }
+                guard let table = tableByType[typeName], !loggedAlready.contains(table) else { continue }
+                if tablesTaken?.insert(table).inserted == false { continue }
+                add(ids.insertedList, .insert, of: table)
+                add(ids.updatedList, .update, of: table)
+                add(ids.deletedList, .delete, of: table)
             }
         }
         guard !idsByTableAndKind.isEmpty else { return }

@@ -1,6 +1,7 @@
 /// The columns of one object type, in the order the store selects and inserts them.
 ///
-/// Column 0 is always `uniqueID`. Built once per type at registration; immutable afterwards.
+/// Column 0 is always `uniqueID`. Built once per type at registration; immutable afterwards, but
+/// for the order in which saves write the columns, learned by the first.
 @usableFromInline
 final class RowLayout: Sendable {
     @usableFromInline let typeName: String
@@ -8,6 +9,9 @@ final class RowLayout: Sendable {
     @usableFromInline let types: [QSPropertyType]
     let relationshipNames: [String]
     private let indexByName: [String: Int]
+    /// The columns in the order the type's `encode(to:)` writes them, as its saves learned it
+    /// (see ``QSRowEncoder/followSavedWriteOrder()``).
+    let savedWriteOrder = LockedState<[LearnedColumn]>([])
 
     init(description: QSObjectDescription) {
         typeName = description.name

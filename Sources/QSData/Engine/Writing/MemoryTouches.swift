@@ -1,5 +1,3 @@
-import Foundation
-
 /// What a write changed in memory before its SQL ran, so that a rollback can bring the
 /// instances back to what the database holds.
 ///
@@ -9,11 +7,16 @@ final class MemoryTouches: @unchecked Sendable {
     /// The ``WriteStamp`` of the write: an instance the app saved through a later write keeps what
     /// that save holds when this one's rollback is restored.
     let stamp: UInt64
-    private let lock = NSLock()
-    private var idsByBinding: [ObjectIdentifier: (binding: any AnyTypeBinding, ids: [QSAnyID])] = [:]
-    private var undos: [@MainActor @Sendable () -> Void] = []
-    /// The rows whose instances the write took out of a cache (their rows deleted), by table.
-    private var removedByTable: [String: [QSAnyID]] = [:]
+    private let state = LockedState(Touched())
+
+    /// What the write touched: a few types at most, so a list searched in order rather than a
+    /// dictionary (a batch of many small saves makes one of these for every save).
+    private struct Touched {
+        var changedByBinding: [(binding: any AnyTypeBinding, ids: [QSAnyID])] = []
+        var undos: [@MainActor @Sendable () -> Void] = []
+        /// The rows whose instances the write took out of a cache (their rows deleted), by table.
+        var removedByTable: [String: [QSAnyID]] = [:]
+    }
 
     init(stamp: UInt64) {
         self.stamp = stamp
@@ -22,40 +25,40 @@ final class MemoryTouches: @unchecked Sendable {
     /// The cached instances of `binding` with these IDs were changed in memory.
     func changed(_ binding: any AnyTypeBinding, ids: some Sequence<QSAnyID>) {
         guard binding.cachesInstances else { return }
-        lock.lock()
-        idsByBinding[ObjectIdentifier(binding), default: (binding, [])].ids.append(contentsOf: ids)
-        lock.unlock()
+        state.withLock { touched in
+            if let index = touched.changedByBinding.firstIndex(where: { $0.binding === binding }) {
+                touched.changedByBinding[index].ids.append(contentsOf: ids)
+            } else {
+                touched.changedByBinding.append((binding, Array(ids)))
+            }
+        }
     }
 
     /// The instances of `binding` with these IDs were taken out of its cache: their rows are
     /// being deleted.
     func removed(_ binding: any AnyTypeBinding, ids: [QSAnyID]) {
         guard binding.cachesInstances else { return }
-        lock.lock()
-        removedByTable[binding.description.table, default: []].append(contentsOf: ids)
-        lock.unlock()
+        state.withLock { $0.removedByTable[binding.description.table, default: []].append(contentsOf: ids) }
     }
 
     /// Counts what was recorded so far, so that a copy of ``touchedRows()`` can tell it is behind
     /// (a large save records each chunk as it encodes it).
     var recordedCount: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return idsByBinding.values.reduce(0) { $0 + $1.ids.count } + removedByTable.values.reduce(0) { $0 + $1.count }
+        state.withLock { touched in
+            touched.changedByBinding.reduce(0) { $0 + $1.ids.count } + touched.removedByTable.values.reduce(0) { $0 + $1.count }
+        }
     }
 
     /// The rows whose instances the write changed in memory or took out of a cache, by table.
     func touchedRows() -> [(table: String, ids: [QSAnyID])] {
-        lock.lock()
-        defer { lock.unlock() }
-        return idsByBinding.values.map { ($0.binding.description.table, $0.ids) } + removedByTable.map { ($0.key, $0.value) }
+        state.withLock { touched in
+            touched.changedByBinding.map { ($0.binding.description.table, $0.ids) } + touched.removedByTable.map { ($0.key, $0.value) }
+        }
     }
 
     /// `undo` puts back what the write took out of a cache.
     func addUndo(_ undo: @escaping @MainActor @Sendable () -> Void) {
-        lock.lock()
-        undos.append(undo)
-        lock.unlock()
+        state.withLock { $0.undos.append(undo) }
     }
 
     /// Database queue, after a rollback: re-reads the rows the writes changed in memory, and
@@ -88,15 +91,11 @@ final class MemoryTouches: @unchecked Sendable {
     }
 
     private func takeUndos() -> [@MainActor @Sendable () -> Void] {
-        lock.lock()
-        defer { lock.unlock() }
-        return undos
+        state.withLock { $0.undos }
     }
 
     private func rereadWork(source: QSChangeSource, in context: QueueContext) -> @MainActor @Sendable () -> QSChange {
-        lock.lock()
-        let touched = Array(idsByBinding.values)
-        lock.unlock()
+        let touched = state.withLock { $0.changedByBinding }
         var patches: [(name: String, work: @MainActor @Sendable () -> [QSAnyID])] = []
         for (binding, ids) in touched {
             do {

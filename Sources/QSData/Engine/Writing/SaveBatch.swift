@@ -3,7 +3,7 @@ struct SaveBatch {
     /// The encoded rows of one type, in the order they were encoded.
     struct Group {
         let binding: any AnyTypeBinding
-        /// Reused for every object of the type, so it learns the type's column order once.
+        /// Reused for every object of the type, following the column order its saves learned.
         var encoder: QSRowEncoder
         private(set) var ids: [QSAnyID] = []
         private(set) var rows: [RowSnapshot] = []
@@ -29,6 +29,7 @@ struct SaveBatch {
             keepsInstances = binding.cachesInstances
             tracksChanges = binding.tracksChanges
             encoder = QSRowEncoder(layout: binding.layout)
+            encoder.followSavedWriteOrder()
         }
 
         /// Adds a row, of an object saved itself or of a child reached through a parent, with the
