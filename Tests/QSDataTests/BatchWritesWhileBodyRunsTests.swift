@@ -10,6 +10,10 @@ import Testing
 @Suite struct BatchWritesWhileBodyRunsTests {
     struct Stop: Error {}
 
+    private static func isTransactionControl(_ statement: String) -> Bool {
+        statement.hasPrefix("BEGIN") || statement == "COMMIT" || statement == "ROLLBACK"
+    }
+
     /// Inside a batch's body: saves notes `firstID…firstID+49`, then a raw-SQL write that
     /// signals when the queue runs it. Returns whether the queue ran the signalling write before
     /// the body went on, waiting 20 s at most.
@@ -113,5 +117,53 @@ import Testing
         #expect(try await store.fetch(Attachment.self, id: "a")?.width == 300)
         #expect(try await store.fetch(Attachment.self, where: "uniqueID = 'a'").map(\.width) == [300])
         #expect(try await store.fetch(Attachment.self, where: "1").map(\.width) == [300])
+    }
+
+    @Test func aBatchThatMakesNoWriteBeginsNoTransaction() async throws {
+        let store = try await Fixtures.openStore()
+        let log = try await store.recordStatements {
+            try await store.performBatch {}.committed()
+            try await store.performInBackground {}.committed()
+        }
+        #expect(log.all.filter(Self.isTransactionControl) == [], "no BEGIN, no COMMIT")
+        try await store.save(Note(uniqueID: 1, text: "after")).committed()
+        #expect(try await store.fetchIDs(Note.self) == [1])
+    }
+
+    @Test func aBodyThatThrowsBeforeItsFirstWriteBeginsNoTransaction() async throws {
+        let store = try await Fixtures.openStore()
+        let log = try await store.recordStatements {
+            #expect(throws: Stop.self) { try store.performBatch { throw Stop() } }
+            #expect(throws: Stop.self) { try store.performInBackground { throw Stop() } }
+            try await store.flush()
+        }
+        #expect(log.all.filter(Self.isTransactionControl) == [], "no BEGIN, no ROLLBACK")
+        try await store.performInBackground { try store.save(Note(uniqueID: 2, text: "after")) }.committed()
+        #expect(try await store.fetchIDs(Note.self) == [2])
+    }
+
+    /// The queue may or may not have taken the save when the body throws right after it: either
+    /// way nothing is written and the instance shows its row again.
+    @Test func aBodyThatThrowsRightAfterSavingLeavesNothingAndPutsTheInstanceBack() async throws {
+        let store = try await Fixtures.openStore()
+        let kept = Note(uniqueID: 1, text: "before")
+        try await store.save(kept).committed()
+        var saved: QSWrite?
+        #expect(throws: Stop.self) {
+            try store.performBatch {
+                kept.text = "edited in the batch"
+                saved = try store.save(kept)
+                try store.save(Note(uniqueID: 2, text: "new in the batch"))
+                throw Stop()
+            }
+        }
+        try await store.flush()
+        #expect(kept.text == "before")
+        #expect(try await store.fetchIDs(Note.self) == [1])
+        #expect(try await store.fetch(Note.self, where: "uniqueID = 1").map(\.text) == ["before"])
+        let ticket = try #require(saved)
+        await #expect(throws: QSWriteError.self) { try await ticket.committed() }
+        try await store.save(Note(uniqueID: 3, text: "after")).committed()
+        #expect(try await store.fetchIDs(Note.self) == [1, 3])
     }
 }

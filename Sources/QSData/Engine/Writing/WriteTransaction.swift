@@ -53,9 +53,17 @@ struct WriteTransaction: Sendable {
         let writer = RowWriter(state: state, registry: registry)
         let open = OpenTransaction(writer: writer, writes: writes)
         let connection = state.connection
-        // A batch's transaction begins once its first write has come (or the body has ended
-        // without one): the write lock is not held while the body has made none yet.
-        var streamed = ArraySlice(writes.isEmpty ? stream?.next() ?? [] : [])
+        // A batch's transaction begins once its first write has come: the write lock is not held
+        // while the body has made none yet. (A transaction has either writes or a stream.)
+        var streamed = ArraySlice(stream?.next() ?? [])
+        if stream != nil, streamed.isEmpty {
+            // The body ended without a write, or threw before the queue took its first: nothing
+            // is begun (no write lock taken for nothing), and the writes a throwing body made are
+            // answered and put back.
+            open.neverBegan = true
+            for entry in stream?.rest() ?? [] { take(entry, into: open, on: state) }
+            return open
+        }
         do {
             try connection.execute("BEGIN IMMEDIATE")
             open.watchQuiet = state.fileWatcher?.quietDuringOwnWrite()
@@ -111,7 +119,9 @@ struct WriteTransaction: Sendable {
     }
 
     private func finishPosting(_ open: OpenTransaction, on state: QueueState?, abandoned: Bool) {
-        if let state {
+        if open.neverBegan {
+            if abandoned { open.failure = WriteAbandoned() }
+        } else if let state {
             if open.failure == nil {
                 let firstRead = state.replacedSnapshots.lastRead + 1
                 do {
@@ -140,7 +150,8 @@ struct WriteTransaction: Sendable {
         }
         open.watchQuiet?.end()
         guard let underlying = open.failure else {
-            if let state { state.snapshotTrust.explainCommit(on: state.connection) }
+            // (With nothing begun, the file's changes since the last look are not the store's.)
+            if let state, !open.neverBegan { state.snapshotTrust.explainCommit(on: state.connection) }
             // Other connections committed before this transaction began: heard first.
             if let outsideChanges = open.outsideChanges { finishedWrites.post(outsideChanges) }
             for (change, operation, afterCommit) in open.committed {
@@ -245,6 +256,9 @@ final class OpenTransaction {
     /// transaction's own SQL logged: where the store's position goes back to on a rollback.
     var positionBeforeAppSQL: Int64?
     var failure: (any Error)?
+    /// A batch whose body made no write, or threw before the queue took one: no transaction was
+    /// begun, and none is to end.
+    var neverBegan = false
     /// The file watcher held quiet from `BEGIN` to the end of `COMMIT` or `ROLLBACK`.
     var watchQuiet: OwnWriteQuiet?
 
