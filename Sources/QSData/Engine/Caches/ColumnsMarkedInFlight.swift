@@ -3,15 +3,16 @@
 /// a read of another writer's change made before that save wrote them leaves them as the app set
 /// them.
 ///
-/// Each save's commit forgets what it and earlier saves took. It finds those rows in lists kept
-/// by stamp, in stamp order, so that forgetting costs only the rows forgotten: a batch of 10,000
-/// saves of one object each commits 10,000 times, and going through every row still in flight at
-/// each commit made that batch quadratic.
+/// Each save's commit forgets what it and earlier saves took. It finds those rows in a list kept
+/// in stamp order, so that forgetting costs only the rows forgotten: a batch of 10,000 saves of
+/// one object each commits 10,000 times, and going through every row still in flight at each
+/// commit made that batch quadratic. The list holds one entry per row a save took, not a list per
+/// save: one allocation fewer for each save.
 struct ColumnsMarkedInFlight {
     private var columnsByID: [QSAnyID: [(column: Int, stamp: UInt64)]] = [:]
-    /// The rows each save took columns of, by the save's stamp, oldest first; the lists before
+    /// Each row a save took columns of, with the save's stamp, oldest first; the entries before
     /// `firstLeft` are forgotten already.
-    private var rowsByStamp: [(stamp: UInt64, ids: [QSAnyID])] = []
+    private var rowsByStamp: [(stamp: UInt64, id: QSAnyID)] = []
     private var firstLeft = 0
 
     /// Past this many, storage left empty is let go rather than kept for the next saves.
@@ -42,37 +43,31 @@ struct ColumnsMarkedInFlight {
 
     /// Files `id` under `stamp`. Saves take their marks in stamp order (every write first
     /// finishes encoding any large save still being encoded: see `QSStore.beginWrite`), so the
-    /// list is nearly always the last one; a binary search keeps the lists in order regardless.
+    /// entry nearly always goes last; a binary search keeps the list in order regardless.
     private mutating func addRow(_ id: QSAnyID, stamp: UInt64) {
-        if let last = rowsByStamp.last, last.stamp == stamp, rowsByStamp.count > firstLeft {
-            rowsByStamp[rowsByStamp.count - 1].ids.append(id)
+        guard let last = rowsByStamp.last, rowsByStamp.count > firstLeft, last.stamp > stamp else {
+            rowsByStamp.append((stamp, id))
             return
         }
         var low = firstLeft, high = rowsByStamp.count
         while low < high {
             let middle = (low + high) / 2
-            if rowsByStamp[middle].stamp < stamp { low = middle + 1 } else { high = middle }
+            if rowsByStamp[middle].stamp <= stamp { low = middle + 1 } else { high = middle }
         }
-        if low < rowsByStamp.count, rowsByStamp[low].stamp == stamp {
-            rowsByStamp[low].ids.append(id)
-        } else {
-            rowsByStamp.insert((stamp, [id]), at: low)
-        }
+        rowsByStamp.insert((stamp, id), at: low)
     }
 
     /// The save `stamp` committed: what it and earlier saves took is written.
     mutating func forget(upTo stamp: UInt64) {
         while firstLeft < rowsByStamp.count, rowsByStamp[firstLeft].stamp <= stamp {
-            for id in rowsByStamp[firstLeft].ids {
-                guard let columns = columnsByID[id] else { continue }
-                let later = columns.filter { $0.stamp > stamp }
-                columnsByID[id] = later.isEmpty ? nil : later
-            }
-            rowsByStamp[firstLeft].ids = []
+            let id = rowsByStamp[firstLeft].id
             firstLeft += 1
+            guard let columns = columnsByID[id] else { continue }
+            let later = columns.filter { $0.stamp > stamp }
+            columnsByID[id] = later.isEmpty ? nil : later
         }
         if firstLeft == rowsByStamp.count {
-            // Every list is forgotten, and with them every column.
+            // Every entry is forgotten, and with them every column.
             rowsByStamp.removeAll(keepingCapacity: rowsByStamp.capacity <= Self.capacityKeptWhenEmpty)
             if columnsByID.capacity > Self.capacityKeptWhenEmpty { columnsByID = [:] }
             firstLeft = 0
