@@ -144,32 +144,53 @@ final class ChangeLog {
         // the entry's bytes.
         // The synced tables' rows were logged by the store's TEMP triggers as they were written.
         let loggedAlready = triggers.tablesLoggedByStoreTriggers
-        var idsByTableAndKind: [String: [ChangeLogEntry.Kind: [QSAnyID]]] = [:]
-        func add(_ list: [QSAnyID], _ kind: ChangeLogEntry.Kind, of table: String) {
-            if !list.isEmpty { idsByTableAndKind[table, default: [:]][kind, default: []].append(contentsOf: list) }
+        // A batch of many small saves has as many changes as saves, nearly all of one type: the
+        // last type's table and each table's lists are found without hashing a name each time.
+        var lists: [(table: String, kind: ChangeLogEntry.Kind, ids: [QSAnyID])] = []
+        var lastType: (name: String, table: String?)?
+        func loggedTable(of typeName: String) -> String? {
+            if let lastType, lastType.name == typeName { return lastType.table }
+            let table = tableByType[typeName].flatMap { loggedAlready.contains($0) ? nil : $0 }
+            lastType = (typeName, table)
+            return table
+        }
+        func add(_ ids: [QSAnyID], _ kind: ChangeLogEntry.Kind, of table: String) {
+            guard !ids.isEmpty else { return }
+            if let index = lists.lastIndex(where: { $0.kind == kind && $0.table == table }) {
+                lists[index].ids.append(contentsOf: ids)
+            } else {
+                lists.append((table, kind, ids))
+            }
         }
         for change in changes {
             // Types stored in one table report the same rows: each table is taken once a change.
-            // Most changes name one type, and need no set to tell (a batch of many small saves
-            // has as many changes as saves).
-            var tablesTaken: Set<String>? = change.changesByType.count > 1 ? [] : nil
+            var tablesTaken: [String] = []
             for (typeName, ids) in change.changesByType {
-                guard let table = tableByType[typeName], !loggedAlready.contains(table) else { continue }
-                if tablesTaken?.insert(table).inserted == false { continue }
+                guard let table = loggedTable(of: typeName) else { continue }
+                if change.changesByType.count > 1 {
+                    if tablesTaken.contains(table) { continue }
+                    tablesTaken.append(table)
+                }
                 add(ids.insertedList, .insert, of: table)
                 add(ids.updatedList, .update, of: table)
                 add(ids.deletedList, .delete, of: table)
             }
         }
-        guard !idsByTableAndKind.isEmpty else { return }
+        guard !lists.isEmpty else { return }
+        // By table, and deletes before inserts before updates within one.
+        func order(_ kind: ChangeLogEntry.Kind) -> Int {
+            switch kind {
+            case .delete: 0
+            case .insert: 1
+            case .update: 2
+            }
+        }
+        lists.sort { ($0.table, order($0.kind)) < ($1.table, order($1.kind)) }
         var values: [String] = []
         var arguments: [SQLValue] = []
-        for (table, byKind) in idsByTableAndKind.sorted(by: { $0.key < $1.key }) {
-            for kind in [ChangeLogEntry.Kind.delete, .insert, .update] {
-                guard let ids = byKind[kind] else { continue }
-                values.append("(?, ?, ?, NULL, ?)")
-                arguments += [.text(table), .text(kind.rawValue), IDList.json(ids), .text(readerID)]
-            }
+        for list in lists {
+            values.append("(?, ?, ?, NULL, ?)")
+            arguments += [.text(list.table), .text(list.kind.rawValue), IDList.json(list.ids), .text(readerID)]
         }
         try connection.execute(
             "INSERT INTO qsdata_changes (tableName, kind, ids, columns, writer) VALUES " + values.joined(separator: ", "),

@@ -147,18 +147,29 @@ final class ChangeCenter {
         return unreportedErrors.filter { !$0.writes.contains(where: \.isAwaited) }.map(\.error)
     }
 
+    /// A batch of many small saves delivers a change per save: nothing here rebuilds a list
+    /// unless something in it has gone.
     private func deliver(_ change: QSChange, commitNumber: UInt64) {
-        call(&changeHandlers, with: change)
-        changeStreams.values.forEach { $0.yield(change) }
-        listeners = listeners.filter { $0.value.listener != nil }
-        for listener in listeners.values.compactMap(\.listener) {
+        if !changeHandlers.isEmpty { call(&changeHandlers, with: change) }
+        for stream in changeStreams.values { stream.yield(change) }
+        guard !listeners.isEmpty else { return }
+        let current = listeners
+        var released: [ObjectIdentifier] = []
+        for (key, held) in current {
+            guard let listener = held.listener else {
+                released.append(key)
+                continue
+            }
             listener.didCommit(change, commitNumber: commitNumber)
         }
+        for key in released { listeners[key] = nil }
     }
 
     /// Calls every live handler with `value`, forgetting those whose observation has gone.
     private func call<Value>(_ handlers: inout [UUID: Handler<Value>], with value: Value) {
-        handlers = handlers.filter { !$0.value.token.isCancelled }
+        if handlers.values.contains(where: { $0.token.isCancelled }) {
+            handlers = handlers.filter { !$0.value.token.isCancelled }
+        }
         for handler in handlers.values where !handler.token.isCancelled {
             handler.call(value)
         }
