@@ -33,7 +33,12 @@ public struct SyncStamp: Hashable, Comparable, Sendable, Codable, CustomStringCo
               let milliseconds = Self.number(parts[0]), let counter = Self.number(parts[1]),
               let replica = SyncReplicaID(text: String(parts[2]))
         else { return nil }
-        self.init(milliseconds: Int64(milliseconds), counter: Int(counter), replica: replica)
+        // Kept as it came, not formatted again: lowercase digits of these widths are what
+        // `init(milliseconds:counter:replica:)` writes (a pull reads thousands of stamps).
+        self.text = text
+        self.milliseconds = Int64(milliseconds)
+        self.counter = Int(counter)
+        self.replica = replica
     }
 
     /// Earlier than every stamp a clock makes.

@@ -21,6 +21,26 @@ public enum SyncValue: Hashable, Sendable, Codable {
     private enum BlobKey: String, CodingKey { case base64 }
 
     public init(from decoder: any Decoder) throws {
+        // Plain values first, as most values are: each kind tried that does not match throws, and
+        // an error costs far more than a decode (an allocation; a backtrace under Swift Testing).
+        if let single = try? decoder.singleValueContainer() {
+            if single.decodeNil() {
+                self = .null
+                return
+            }
+            if let text = try? single.decode(String.self) {
+                self = .text(text)
+                return
+            }
+            if let integer = try? single.decode(Int64.self) {
+                self = .integer(integer)
+                return
+            }
+            if let real = try? single.decode(Double.self) {
+                self = .real(real)
+                return
+            }
+        }
         if let reference = try? SyncBlobReference(from: decoder) {
             self = .blobReference(reference)
             return
@@ -40,17 +60,7 @@ public enum SyncValue: Hashable, Sendable, Codable {
             return
         }
         let single = try decoder.singleValueContainer()
-        if single.decodeNil() {
-            self = .null
-        } else if let text = try? single.decode(String.self) {
-            self = .text(text)
-        } else if let integer = try? single.decode(Int64.self) {
-            self = .integer(integer)
-        } else if let real = try? single.decode(Double.self) {
-            self = .real(real)
-        } else {
-            throw DecodingError.dataCorruptedError(in: single, debugDescription: "not a sync value: expected null, a number, a string, a list of IDs or {\"base64\": …}")
-        }
+        throw DecodingError.dataCorruptedError(in: single, debugDescription: "not a sync value: expected null, a number, a string, a list of IDs or {\"base64\": …}")
     }
 
     public func encode(to encoder: any Encoder) throws {

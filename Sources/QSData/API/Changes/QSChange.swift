@@ -110,6 +110,14 @@ public struct QSChange: Sendable, Equatable {
 
     mutating func record(_ kind: WritableKeyPath<IDs, [QSAnyID]>, _ ids: some Collection<QSAnyID>, of typeName: String) {
         guard !ids.isEmpty else { return }
+        guard !changesByType.isEmpty else {
+            // The first type a write records, as most writes record one: the table is made for
+            // one entry, the name hashed once, and an array of IDs taken as it is.
+            var first = IDs()
+            first[keyPath: kind] = Array(ids)
+            changesByType = [typeName: first]
+            return
+        }
         changesByType[typeName, default: IDs()][keyPath: kind].append(contentsOf: ids)
     }
 }

@@ -141,7 +141,9 @@ public struct SyncService: Sendable {
         let changes = order.flatMap { SyncChange.grouping(byTable[$0] ?? [], table: $0) }
         if !pulled.more { await collect(space, activeSince: time.addingTimeInterval(-inactiveAfter)) }
         // Until the last page, the pages count changes from where the pull began (see `PullToken`).
-        let next = PullToken(sequence: pulled.last, collected: pulled.collectedThrough, since: pulled.more ? start.since : pulled.last, group: group)
+        let next = PullToken(
+            sequence: pulled.last, collected: pulled.collectedThrough, since: pulled.more ? start.since : pulled.last, group: group,
+            continuesAPullWithoutToken: pulled.more && (token == nil || start.continuesAPullWithoutToken))
         return SyncPullResponse(changes: changes, token: next.text(databaseID: databaseID), more: pulled.more, lastPush: lastPush)
     }
 
