@@ -54,26 +54,26 @@ private final class LockStorage<Value>: ManagedBuffer<Value, PlatformLock> {
 private typealias PlatformLock = os_unfair_lock
 
 extension os_unfair_lock {
-    static func initialize(_ lock: UnsafeMutablePointer<os_unfair_lock>) { lock.initialize(to: os_unfair_lock()) }
-    static func destroy(_ lock: UnsafeMutablePointer<os_unfair_lock>) { lock.deinitialize(count: 1) }
-    static func lock(_ lock: UnsafeMutablePointer<os_unfair_lock>) { os_unfair_lock_lock(lock) }
-    static func unlock(_ lock: UnsafeMutablePointer<os_unfair_lock>) { os_unfair_lock_unlock(lock) }
+    fileprivate static func initialize(_ lock: UnsafeMutablePointer<os_unfair_lock>) { lock.initialize(to: os_unfair_lock()) }
+    fileprivate static func destroy(_ lock: UnsafeMutablePointer<os_unfair_lock>) { lock.deinitialize(count: 1) }
+    fileprivate static func lock(_ lock: UnsafeMutablePointer<os_unfair_lock>) { os_unfair_lock_lock(lock) }
+    fileprivate static func unlock(_ lock: UnsafeMutablePointer<os_unfair_lock>) { os_unfair_lock_unlock(lock) }
 }
 #else
 private typealias PlatformLock = pthread_mutex_t
 
 extension pthread_mutex_t {
-    static func initialize(_ lock: UnsafeMutablePointer<pthread_mutex_t>) {
+    fileprivate static func initialize(_ lock: UnsafeMutablePointer<pthread_mutex_t>) {
         // Fails only for attributes this does not pass, or when out of memory.
         precondition(pthread_mutex_init(lock, nil) == 0, "pthread_mutex_init failed")
     }
 
-    static func destroy(_ lock: UnsafeMutablePointer<pthread_mutex_t>) {
+    fileprivate static func destroy(_ lock: UnsafeMutablePointer<pthread_mutex_t>) {
         pthread_mutex_destroy(lock)
         lock.deinitialize(count: 1)
     }
 
-    static func lock(_ lock: UnsafeMutablePointer<pthread_mutex_t>) { pthread_mutex_lock(lock) }
-    static func unlock(_ lock: UnsafeMutablePointer<pthread_mutex_t>) { pthread_mutex_unlock(lock) }
+    fileprivate static func lock(_ lock: UnsafeMutablePointer<pthread_mutex_t>) { pthread_mutex_lock(lock) }
+    fileprivate static func unlock(_ lock: UnsafeMutablePointer<pthread_mutex_t>) { pthread_mutex_unlock(lock) }
 }
 #endif

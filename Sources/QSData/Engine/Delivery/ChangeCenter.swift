@@ -127,7 +127,8 @@ final class ChangeCenter {
     /// awaited (see ``takeUnreportedErrors()``).
     private func report(_ error: QSWriteError, writes: [QSWrite]) {
         unreportedErrors.append((error, writes))
-        call(&errorHandlers, with: error)
+        errorHandlers = handlersStillObserving(errorHandlers)
+        call(errorHandlers, with: error)
         errorStreams.values.forEach { $0.yield(error) }
     }
 
@@ -150,7 +151,10 @@ final class ChangeCenter {
     /// A batch of many small saves delivers a change per save: nothing here rebuilds a list
     /// unless something in it has gone.
     private func deliver(_ change: QSChange, commitNumber: UInt64) {
-        if !changeHandlers.isEmpty { call(&changeHandlers, with: change) }
+        if !changeHandlers.isEmpty {
+            changeHandlers = handlersStillObserving(changeHandlers)
+            call(changeHandlers, with: change)
+        }
         for stream in changeStreams.values { stream.yield(change) }
         guard !listeners.isEmpty else { return }
         let current = listeners
@@ -165,11 +169,16 @@ final class ChangeCenter {
         for key in released { listeners[key] = nil }
     }
 
-    /// Calls every live handler with `value`, forgetting those whose observation has gone.
-    private func call<Value>(_ handlers: inout [UUID: Handler<Value>], with value: Value) {
-        if handlers.values.contains(where: { $0.token.isCancelled }) {
-            handlers = handlers.filter { !$0.value.token.isCancelled }
-        }
+    /// `handlers` without those whose observation has gone; the same dictionary, not a copy, when
+    /// none has.
+    private func handlersStillObserving<Value>(_ handlers: [UUID: Handler<Value>]) -> [UUID: Handler<Value>] {
+        guard handlers.values.contains(where: { $0.token.isCancelled }) else { return handlers }
+        return handlers.filter { !$0.value.token.isCancelled }
+    }
+
+    /// Calls every handler still observing with `value`. The handlers are a copy: one may cancel
+    /// an observation (its own, say) while it is called, which changes the center's own list.
+    private func call<Value>(_ handlers: [UUID: Handler<Value>], with value: Value) {
         for handler in handlers.values where !handler.token.isCancelled {
             handler.call(value)
         }

@@ -3,7 +3,7 @@
 ///
 /// Filled on the main actor while the write is prepared (a large save adds each chunk as it
 /// encodes it); read on the database queue when the write's transaction rolls back.
-final class MemoryTouches: @unchecked Sendable {
+final class MemoryTouches: Sendable {
     /// The ``WriteStamp`` of the write: an instance the app saved through a later write keeps what
     /// that save holds when this one's rollback is restored.
     let stamp: UInt64

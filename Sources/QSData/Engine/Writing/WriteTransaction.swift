@@ -55,8 +55,8 @@ struct WriteTransaction: Sendable {
         let connection = state.connection
         // A batch's transaction begins once its first write has come: the write lock is not held
         // while the body has made none yet. (A transaction has either writes or a stream.)
-        var streamed = ArraySlice(stream?.next() ?? [])
-        if stream != nil, streamed.isEmpty {
+        var streamed = ArraySlice(writes.isEmpty ? stream?.next() ?? [] : [])
+        if writes.isEmpty, stream != nil, streamed.isEmpty {
             // The body ended without a write, or threw before the queue took its first: nothing
             // is begun (no write lock taken for nothing), and the writes a throwing body made are
             // answered and put back.
