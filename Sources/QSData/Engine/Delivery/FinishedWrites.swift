@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Each committed write gets the next commit number, so that a fetch that reads
 /// ``lastCommitNumber`` on the queue knows exactly which changes it already reflects.
-final class FinishedWrites: @unchecked Sendable {
+final class FinishedWrites: Sendable {
     enum Item {
         case committed(QSChange, operation: String, afterCommit: AfterCommitWork?)
         /// `restores` bring the instances the writes had changed back to what the database holds.
@@ -19,30 +19,32 @@ final class FinishedWrites: @unchecked Sendable {
         case settled
     }
 
-    private let lock = NSLock()
-    private var items: [(Item, commitNumber: UInt64)] = []
-    private var commitCount: UInt64 = 0
+    /// The items posted and not yet taken, and how many writes have committed.
+    private struct Posted {
+        var items: [(Item, commitNumber: UInt64)] = []
+        var commitCount: UInt64 = 0
+    }
+
+    private let posted = LockedState(Posted())
 
     func post(_ item: Item) {
-        lock.lock()
-        if case .committed = item { commitCount += 1 }
-        items.append((item, commitCount))
-        lock.unlock()
+        posted.withLock { posted in
+            if case .committed = item { posted.commitCount += 1 }
+            posted.items.append((item, posted.commitCount))
+        }
     }
 
     /// The number of the last write that committed; read on the queue, it covers every write
     /// enqueued before.
     var lastCommitNumber: UInt64 {
-        lock.lock()
-        defer { lock.unlock() }
-        return commitCount
+        posted.withLock { $0.commitCount }
     }
 
     func takeAll() -> [(Item, commitNumber: UInt64)] {
-        lock.lock()
-        defer { lock.unlock() }
-        let taken = items
-        items = []
-        return taken
+        posted.withLock { posted in
+            let taken = posted.items
+            posted.items = []
+            return taken
+        }
     }
 }

@@ -19,7 +19,7 @@ struct RowSnapshot: Sendable {
         self.values = values
         self.lookups = lookups
         epochAndKnowsEveryLookup = epoch
-        if lookups.allSatisfy({ $0.rows != nil }) { epochAndKnowsEveryLookup |= Self.knowsEveryLookupBit }
+        if lookups.allSatisfy({ $0.isKnown }) { epochAndKnowsEveryLookup |= Self.knowsEveryLookupBit }
     }
 
     /// Whether every relationship's lookup rows are known: worked out once, at creation, because
@@ -85,6 +85,12 @@ struct LookupSlot: Sendable, Equatable {
     var rows: LookupSnapshot?
 
     static let unknown = LookupSlot(rows: nil)
+
+    /// Whether the rows are known. A pattern rather than `rows != nil`, which, `LookupSnapshot`
+    /// being `Equatable`, compared two optionals and copied the rows to do it.
+    var isKnown: Bool {
+        if case .some = rows { true } else { false }
+    }
 }
 
 /// One parent's lookup rows for one relationship: the children in order, with their order values.

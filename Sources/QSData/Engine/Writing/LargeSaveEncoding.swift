@@ -43,14 +43,14 @@ final class LargeSaveEncoding: @unchecked Sendable {
     /// busy with earlier chunks takes it when it gets there; one waiting for it wakes at
     /// ``wakeWriter()`` (or when the encoding ends).
     func add(_ groups: [SaveGroup]) {
-        withCondition {
+        condition.withLock {
             chunks.append(groups)
         }
     }
 
     /// Main actor: wakes the queue if it waits for the chunks added so far.
     func wakeWriter() {
-        withCondition { condition.signal() }
+        condition.withLock { condition.signal() }
     }
 
     /// Main actor: the last chunk is in.
@@ -65,7 +65,7 @@ final class LargeSaveEncoding: @unchecked Sendable {
 
     /// Main actor: whether the last chunk is in (or the encoding failed or stopped).
     var hasEnded: Bool {
-        withCondition { encodingEnded }
+        condition.withLock { encodingEnded }
     }
 
     /// Main actor: encodes the chunks left now instead of in later turns, because another write
@@ -78,20 +78,20 @@ final class LargeSaveEncoding: @unchecked Sendable {
     /// batch it was in was abandoned). A caller that stops ends the encoding with ``fail(_:)``,
     /// so that a write still taking chunks throws rather than go on as if the save were whole.
     var shouldStop: Bool {
-        withCondition { stopAsked }
+        condition.withLock { stopAsked }
     }
 
     /// Main actor: the batch the save was in threw, and its transaction is about to roll back: no
     /// chunk after the ones encoded so far will be. (On the main actor no chunk is being encoded
     /// right now, so there is nothing to wait for.)
     func cancelEncoding() {
-        withCondition { stopAsked = true }
+        condition.withLock { stopAsked = true }
     }
 
     /// Database queue: the next chunk, waiting for the main actor to encode it; nil after the
     /// last. Throws the encoding's failure.
     func nextChunk() throws -> [SaveGroup]? {
-        try withCondition {
+        try condition.withLock {
             while taken == chunks.count, !encodingEnded { condition.wait() }
             if taken < chunks.count {
                 // Taken out, so that a written chunk's rows are freed as the save goes on.
@@ -108,23 +108,17 @@ final class LargeSaveEncoding: @unchecked Sendable {
     /// Database queue: the write failed. Waits until the main actor has stopped encoding (it
     /// looks before each chunk), so that no instance is touched after the rollback reads what was.
     func stopEncoding() {
-        withCondition {
+        condition.withLock {
             stopAsked = true
             while !encodingEnded { condition.wait() }
         }
     }
 
     private func end(failure: (any Error)?) {
-        withCondition {
+        condition.withLock {
             self.failure = failure
             encodingEnded = true
             condition.broadcast()
         }
-    }
-
-    private func withCondition<Result>(_ body: () throws -> Result) rethrows -> Result {
-        condition.lock()
-        defer { condition.unlock() }
-        return try body()
     }
 }

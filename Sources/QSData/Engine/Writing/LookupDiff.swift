@@ -122,7 +122,7 @@ struct LookupDiff {
         var pending: [Int] = []  // new positions waiting for the next kept neighbour
         var previous: Int64? = prefix > 0 ? oldIndexes[prefix - 1] : nil
         func place(before next: Int64?) -> Bool {
-            guard let values = Self.values(count: pending.count, after: previous, before: next) else { return false }
+            guard let values = OrderValues(count: pending.count, after: previous, before: next) else { return false }
             for (position, value) in zip(pending, values) {
                 indexes.append(value)
                 let row = Row(child: new[position].anyID, index: value)
@@ -157,13 +157,17 @@ struct LookupDiff {
     ) -> Outcome {
         let before = oldMiddle.lowerBound > 0 ? oldIndexes[oldMiddle.lowerBound - 1] : nil
         let after = oldMiddle.upperBound < oldIDs.count ? oldIndexes[oldMiddle.upperBound] : nil
-        guard let values = Self.values(count: newMiddle.count, after: before, before: after) else { return .rewrite }
+        guard let values = OrderValues(count: newMiddle.count, after: before, before: after) else { return .rewrite }
         var indexes: [Int64] = []
         indexes.reserveCapacity(new.count)
         indexes.append(contentsOf: UnsafeBufferPointer(rebasing: oldIndexes[..<oldMiddle.lowerBound]))
-        indexes.append(contentsOf: values)
+        var inserts: [Row] = []
+        inserts.reserveCapacity(newMiddle.count)
+        for (offset, position) in newMiddle.enumerated() {
+            indexes.append(values[offset])
+            inserts.append(Row(child: new[position].anyID, index: values[offset]))
+        }
         indexes.append(contentsOf: UnsafeBufferPointer(rebasing: oldIndexes[oldMiddle.upperBound...]))
-        let inserts = zip(newMiddle, values).map { position, value in Row(child: new[position].anyID, index: value) }
         let deletes = oldMiddle.map { oldIDs[$0].anyID }
         return .edit(deletes: deletes, inserts: inserts, moves: [], indexes: indexes)
     }
@@ -171,24 +175,6 @@ struct LookupDiff {
     private init(plan: Plan, result: LookupSnapshot) {
         self.plan = plan
         self.result = result
-    }
-
-    /// `count` increasing integers strictly between `lower` and `upper` (either may be open),
-    /// spread evenly; nil when there is no room.
-    static func values(count: Int, after lower: Int64?, before upper: Int64?) -> [Int64]? {
-        guard count > 0 else { return [] }
-        switch (lower, upper) {
-        case (nil, nil):
-            return (0..<count).map(freshIndex(at:))
-        case (let lower?, nil):
-            return (1...count).map { lower + Int64($0) * gap }
-        case (nil, let upper?):
-            return (1...count).map { upper - Int64(count + 1 - $0) * gap }
-        case (let lower?, let upper?):
-            let room = upper - lower
-            guard room > Int64(count) else { return nil }
-            return (1...count).map { lower + room * Int64($0) / Int64(count + 1) }
-        }
     }
 
     /// The offsets of a longest strictly increasing subsequence of the non-nil values.
@@ -223,6 +209,39 @@ extension LookupSnapshot {
         let indexes = indexes
         return (0..<childIDs.count).lazy.map {
             LookupDiff.Row(child: childIDs[$0], index: indexes[indexes.startIndex + $0])
+        }
+    }
+}
+
+/// `count` increasing order values strictly between `lower` and `upper` (either may be open),
+/// spread evenly, each worked out as it is read: a child added to a parent makes no array of
+/// values of its own.
+struct OrderValues: RandomAccessCollection {
+    let count: Int
+    private let lower: Int64?
+    private let upper: Int64?
+
+    /// Nil when there is no room: fewer than `count` integers lie between `lower` and `upper`.
+    init?(count: Int, after lower: Int64?, before upper: Int64?) {
+        if count > 0, let lower, let upper, upper - lower <= Int64(count) { return nil }
+        self.count = count
+        self.lower = lower
+        self.upper = upper
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+
+    subscript(offset: Int) -> Int64 {
+        switch (lower, upper) {
+        case (nil, nil):
+            return LookupDiff.freshIndex(at: offset)
+        case (let lower?, nil):
+            return lower + Int64(offset + 1) * LookupDiff.gap
+        case (nil, let upper?):
+            return upper - Int64(count - offset) * LookupDiff.gap
+        case (let lower?, let upper?):
+            return lower + (upper - lower) * Int64(offset + 1) / Int64(count + 1)
         }
     }
 }

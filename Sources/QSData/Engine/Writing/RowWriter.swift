@@ -117,11 +117,18 @@ struct RowWriter {
     ) throws -> Bool {
         var changed = rowChanged
         var learned = false  // lookup rows read from the database, now known
-        var lookupRows = snapshot?.lookups ?? Array(filledWith: .unknown, count: row.lookups.count)
+        // Built afresh rather than copied from the snapshot on first change: copying an array
+        // the snapshot shares goes through the runtime's generic copy of each element.
+        let stored = snapshot?.lookups ?? []
+        var lookupRows: [LookupSlot] = []
+        lookupRows.reserveCapacity(row.lookups.count)
+        for position in row.lookups.indices {
+            lookupRows.append(position < stored.count ? stored[position] : .unknown)
+        }
         for position in row.lookups.indices {
             guard let wanted = row.lookups[position].rows else { continue }
             if let shown, position < shown.lookups.count, shown.lookups[position].rows?.childIDs == wanted.childIDs { continue }
-            learned = learned || lookupRows[position].rows == nil
+            learned = learned || !lookupRows[position].isKnown
             let written = try lookupWriters.writer(at: position).write(wanted.childIDs, parentID: id, stored: lookupRows[position].rows)
             lookupRows[position].rows = written.rows
             changed = changed || written.changed

@@ -36,7 +36,7 @@ final class WriteStream: @unchecked Sendable {
 
     /// Main actor: hands `write` to the queue, after those added before.
     func add(_ write: PendingWrite, notesBefore: [(String, KnownRowsNotes)]?) {
-        withCondition {
+        condition.withLock {
             added.append(Entry(notesBefore: notesBefore, write: write))
         }
     }
@@ -56,7 +56,7 @@ final class WriteStream: @unchecked Sendable {
     /// the body has returned and every write has been taken, or as soon as it has thrown (the
     /// writes left are not to be run: see ``rest()``).
     func next() -> [Entry]? {
-        withCondition {
+        condition.withLock {
             var pause = Self.firstLook
             while added.isEmpty, !ended {
                 _ = condition.wait(until: Date(timeIntervalSinceNow: pause))
@@ -72,7 +72,7 @@ final class WriteStream: @unchecked Sendable {
     /// threw, or that come after a write that failed. They are not run, but are answered and put
     /// back with the others.
     func rest() -> [Entry] {
-        withCondition {
+        condition.withLock {
             while !ended { condition.wait() }
             defer { added = [] }
             return added
@@ -81,20 +81,14 @@ final class WriteStream: @unchecked Sendable {
 
     /// Database queue, after ``next()`` returned nil: whether the body threw.
     var wasAbandoned: Bool {
-        withCondition { abandoned }
+        condition.withLock { abandoned }
     }
 
     private func end(abandoning: Bool) {
-        withCondition {
+        condition.withLock {
             ended = true
             abandoned = abandoning
             condition.signal()
         }
-    }
-
-    private func withCondition<Result>(_ body: () throws -> Result) rethrows -> Result {
-        condition.lock()
-        defer { condition.unlock() }
-        return try body()
     }
 }
