@@ -117,14 +117,7 @@ struct RowWriter {
     ) throws -> Bool {
         var changed = rowChanged
         var learned = false  // lookup rows read from the database, now known
-        // Built afresh rather than copied from the snapshot on first change: copying an array
-        // the snapshot shares goes through the runtime's generic copy of each element.
-        let stored = snapshot?.lookups ?? []
-        var lookupRows: [LookupSlot] = []
-        lookupRows.reserveCapacity(row.lookups.count)
-        for position in row.lookups.indices {
-            lookupRows.append(position < stored.count ? stored[position] : .unknown)
-        }
+        var lookupRows = Self.lookupSlots(of: snapshot, count: row.lookups.count)
         for position in row.lookups.indices {
             guard let wanted = row.lookups[position].rows else { continue }
             if let shown, position < shown.lookups.count, shown.lookups[position].rows?.childIDs == wanted.childIDs { continue }
@@ -139,6 +132,20 @@ struct RowWriter {
             recorded.record(RowSnapshot(values: written, lookups: lookupRows, epoch: snapshot?.epoch ?? epoch), for: id)
         }
         return changed
+    }
+
+    /// The snapshot's lookup slots (unknown without one) in an array of their own, for the row's
+    /// next snapshot: built afresh, since changing a copy of the array the snapshot shares would
+    /// copy it through the runtime's generic copy of each element.
+    private static func lookupSlots(of snapshot: RowSnapshot?, count: Int) -> [LookupSlot] {
+        guard count > 0 else { return [] }
+        let stored = snapshot?.lookups ?? []
+        var slots: [LookupSlot] = []
+        slots.reserveCapacity(count)
+        for position in 0 ..< count {
+            slots.append(position < stored.count ? stored[position] : .unknown)
+        }
+        return slots
     }
 
     /// Whether the row `id`, just inserted, is the row of a held instance that was gone: deleted
