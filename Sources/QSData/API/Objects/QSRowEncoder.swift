@@ -39,6 +39,29 @@ public struct QSRowEncoder {
 
     /// Takes the finished values and makes the encoder ready for the next object of the type.
     mutating func finish() throws -> (values: [SQLValue], relationships: EncodedRelationships) {
+        try checkFinished()
+        let result = (values, relationships)
+        values = Array(filledWith: .null, count: layout.count)
+        relationships = EncodedRelationships()
+        cursor = 0
+        return result
+    }
+
+    /// Appends the finished values to `rows`, returns the relationships set, and makes the
+    /// encoder ready for the next object of the type, keeping its list of values: a save that
+    /// encodes many objects allocates no list per object (see ``EncodedRows``).
+    mutating func finish(appendingValuesTo rows: inout [SQLValue]) throws -> EncodedRelationships {
+        try checkFinished()
+        rows.append(contentsOf: values)
+        for index in values.indices { values[index] = .null }
+        let related = relationships
+        relationships = EncodedRelationships()
+        cursor = 0
+        return related
+    }
+
+    /// Passes on the write order learned, and throws the first error `encode(to:)` met.
+    private mutating func checkFinished() throws {
         if let shared = learnedFromSaves, learned.count > shared {
             learnedFromSaves = learned.count
             layout.savedWriteOrder.withLock { [learned] order in
@@ -47,13 +70,11 @@ public struct QSRowEncoder {
         }
         if let firstError {
             self.firstError = nil
+            values = Array(filledWith: .null, count: layout.count)
+            relationships = EncodedRelationships()
+            cursor = 0
             throw firstError
         }
-        let result = (values, relationships)
-        values = Array(filledWith: .null, count: layout.count)
-        relationships = EncodedRelationships()
-        cursor = 0
-        return result
     }
 
     /// The value of the column `name`: set it to store a property.

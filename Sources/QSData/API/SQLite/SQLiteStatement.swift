@@ -43,16 +43,21 @@ public final class SQLiteStatement {
 
     /// Resets the statement and binds `arguments` to its parameters, in order.
     public func bind(_ arguments: [SQLValue]) throws {
+        try bind(RowValues(arguments))
+    }
+
+    /// Resets the statement and binds one row a save encoded (or a list, as a row) to its parameters.
+    func bind(_ row: RowValues) throws {
         reset()
-        guard arguments.count == Int(parameterCount) else {
+        guard row.count == Int(parameterCount) else {
             throw SQLiteError(
                 code: SQLITE_RANGE,
-                message: "the statement has \(parameterCount) parameters but \(arguments.count) arguments were given",
+                message: "the statement has \(parameterCount) parameters but \(row.count) arguments were given",
                 sql: sql)
         }
         // The switch on each value's kind is inlined here: a save binds every column of every row.
-        for index in arguments.indices {
-            let code = bindValue(arguments[index], at: Int32(index + 1))
+        for index in row.indices {
+            let code = bindValue(row[index], at: Int32(index + 1))
             guard code == SQLITE_OK else { throw connection.error(code: code, sql: sql) }
         }
     }

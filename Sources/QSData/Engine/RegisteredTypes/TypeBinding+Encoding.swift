@@ -103,29 +103,39 @@ extension TypeBinding {
             return nil
         }
         object.encode(to: &batch.groups[group].encoder)
-        let encoded = try batch.groups[group].encoder.finish()
-        var markedColumns: [Int] = []
-        if let changeMarks {
-            let taken = try changeMarks.take(from: object, layout: layout, description: description)
-            batch.noteTaken(taken.marks, from: Instance.reference(object), of: self)
-            markedColumns = taken.columns
-        }
-
-        // A relationship the object did not set is left as it is in the database (unknown here).
-        var lookups = [LookupSlot](filledWith: .unknown, count: description.relationships.count)
-        if !encoded.relationships.isEmpty {
-            for (position, relationship) in description.relationships.enumerated() {
-                guard let children = encoded.relationships[position] else { continue }
-                guard let childBinding = childBindings[position] else {
-                    throw QSDataError.unregisteredType(relationship.childType)
-                }
-                batch.addPendingChildren(children, of: childBinding)
-                lookups[position].rows = .forNewParent(children.childIDs, knownDistinct: children.childIDsAreDistinct)
+        let relationships = try batch.groups[group].takeEncodedValues()
+        do {
+            var markedColumns: [Int] = []
+            if let changeMarks {
+                let taken = try changeMarks.take(from: object, layout: layout, description: description)
+                batch.noteTaken(taken.marks, from: Instance.reference(object), of: self)
+                markedColumns = taken.columns
             }
+            let lookups = try lookups(of: relationships, childBindings: childBindings, into: &batch)
+            return batch.groups[group].append(id, lookups: lookups, throughParent: throughParent, markedColumns: markedColumns)
+        } catch {
+            batch.groups[group].dropTakenValues()
+            throw error
         }
-        return batch.groups[group].append(
-            id, row: .encoded(values: encoded.values, lookups: lookups), throughParent: throughParent,
-            markedColumns: markedColumns)
+    }
+
+    /// The lookup slots of a row whose object set `relationships`, with the children listed
+    /// added to those waiting to be encoded. A relationship the object did not set is left as it
+    /// is in the database (unknown here).
+    private func lookups(
+        of relationships: EncodedRelationships, childBindings: [(any AnyTypeBinding)?], into batch: inout SaveBatch
+    ) throws -> [LookupSlot] {
+        var lookups = [LookupSlot](filledWith: .unknown, count: description.relationships.count)
+        guard !relationships.isEmpty else { return lookups }
+        for (position, relationship) in description.relationships.enumerated() {
+            guard let children = relationships[position] else { continue }
+            guard let childBinding = childBindings[position] else {
+                throw QSDataError.unregisteredType(relationship.childType)
+            }
+            batch.addPendingChildren(children, of: childBinding)
+            lookups[position].rows = .forNewParent(children.childIDs, knownDistinct: children.childIDsAreDistinct)
+        }
+        return lookups
     }
 
     func hasCachedInstance(_ id: QSAnyID) -> Bool {

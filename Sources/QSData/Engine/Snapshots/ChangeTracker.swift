@@ -149,9 +149,9 @@ final class ChangeTracker {
     }
 
     /// The positions of the columns whose value differs from the snapshot's.
-    static func changedColumns(_ values: [SQLValue], from snapshot: RowSnapshot) -> [Int] {
+    static func changedColumns(_ values: RowValues, from snapshot: RowSnapshot) -> [Int] {
         guard values.count == snapshot.values.count else { return Array(values.indices) }
-        if values == snapshot.values { return [] }
+        if values.elementsEqual(snapshot.values) { return [] }
         return values.indices.filter { values[$0] != snapshot.values[$0] }
     }
 }

@@ -34,27 +34,14 @@ struct RowSnapshot: Sendable {
         set { epochAndKnowsEveryLookup = (epochAndKnowsEveryLookup & Self.knowsEveryLookupBit) | newValue }
     }
 
-    /// What a row will hold once a save writes it, as far as its object says, made on the main
-    /// actor as the object is encoded: its columns, and for each relationship the object set,
-    /// the children in order with the order values of a new parent's rows (nil where the object
-    /// left the relationship alone). When the row turns out to be new, the database queue keeps
-    /// this as its snapshot (see ``inserted(in:)``) instead of building one.
-    static func encoded(values: [SQLValue], lookups: [LookupSlot]) -> RowSnapshot {
-        RowSnapshot(values: values, lookups: lookups, epoch: 0)
-    }
-
-    /// The row of a held instance a save leaves unencoded, since it marked nothing: no values
-    /// (see ``SaveBatch/skipsUnchanged``).
-    static let unencoded = RowSnapshot(values: [], lookups: [], epoch: 0)
-
-    /// An encoded row (see ``encoded(values:lookups:)``) as the snapshot of the row just inserted
-    /// in `epoch`: a relationship its object left alone has no lookup rows yet.
-    func inserted(in epoch: UInt64) -> RowSnapshot {
-        guard knowsEveryLookup else {
+    /// The snapshot of a row a save just inserted in `epoch`, from its encoded `values` and
+    /// `lookups` (for each relationship the object set, the children in order with the order
+    /// values of a new parent's rows): a relationship its object left alone has no lookup rows yet.
+    static func inserted(values: [SQLValue], lookups: [LookupSlot], epoch: UInt64) -> RowSnapshot {
+        let snapshot = RowSnapshot(values: values, lookups: lookups, epoch: epoch)
+        guard snapshot.knowsEveryLookup else {
             return RowSnapshot(values: values, lookups: lookups.map { LookupSlot(rows: $0.rows ?? .empty) }, epoch: epoch)
         }
-        var snapshot = self
-        snapshot.epoch = epoch
         return snapshot
     }
 

@@ -97,11 +97,11 @@ final class LookupWriters {
     }
 
     /// Adds every lookup row of a parent just inserted to those waiting: those of each
-    /// relationship its object set, as the encoded `row` lists them.
-    func insertRows(of row: RowSnapshot, parentID: QSAnyID) {
-        for position in row.lookups.indices {
+    /// relationship its object set, as its encoded `lookups` list them.
+    func insertRows(of lookups: [LookupSlot], parentID: QSAnyID) {
+        for position in lookups.indices {
             // Only the children are read: a new parent's order values are known.
-            guard let childIDs = row.lookups[position].rows?.childIDs else { continue }
+            guard let childIDs = lookups[position].rows?.childIDs else { continue }
             writer(at: position).insertRows(ofNewParent: childIDs, parentID: parentID)
         }
     }

@@ -53,16 +53,19 @@ struct RowWriter {
         let isNewValueRow = tracker.recordExisting(group, in: writing.table)
         let knownRows = binding.cachesInstances ? state.knownRows(of: binding) : nil
         let insertedAhead = try insertRowsAhead(of: group, storedSnapshots: storedSnapshots, isNewValueRow: isNewValueRow, statements: statements)
-        for (offset, row) in group.rows.enumerated() {
+        for offset in group.rows.indices {
             // A parent that comes twice in the group finds its lookup rows as its first save left them.
             if group.repeatsIDs { try lookupWriters.writePending() }
             // A held instance that marked nothing, its row as the database holds it: kept above.
             if group.isUnchanged(offset) { continue }
             let id = group.ids[offset]
+            let values = group.rows.values(at: offset)
+            let lookups = group.rows.lookups(at: offset)
             if group.isReachedThroughParent(offset) {
                 guard isNewValueRow[offset] else { continue }
                 if try insertIfMissing(
-                    row, id: id, of: binding, insertedAhead: insertedAhead.outcome(at: offset), statements: statements, lookupWriters: lookupWriters) {
+                    values, lookups: lookups, id: id, of: binding, insertedAhead: insertedAhead.outcome(at: offset), statements: statements,
+                    lookupWriters: lookupWriters) {
                     inserted.append(id)
                 }
                 continue
@@ -73,25 +76,24 @@ struct RowWriter {
             // main actor had not merged yet: what the app changed is what differs from that.
             let shown = comparesWithReplaced && snapshot != nil
                 ? replaced.snapshot(of: id, binding: binding, encodedAfter: group.outsideReadsMerged) : nil
-            let written = shown.map { Self.valuesWritten(row.values, shown: $0, over: snapshot) } ?? row.values
             let (isNew, rowChanged) = try writeRow(
-                row.values, of: binding, immutable: writing.immutable, snapshot: shown ?? snapshot, marked: marked,
+                values, of: binding, immutable: writing.immutable, snapshot: shown ?? snapshot, marked: marked,
                 insertedAhead: insertedAhead.outcome(at: offset), statements: statements)
             if isNew {
-                // The usual case of a large save: the encoded row is the new row's snapshot.
-                lookupWriters.insertRows(of: row, parentID: id)
-                recorded.record(row.inserted(in: epoch), for: id)
+                lookupWriters.insertRows(of: lookups, parentID: id)
+                recorded.record(RowSnapshot.inserted(values: values.array, lookups: lookups, epoch: epoch), for: id)
                 inserted.append(id)
                 if isInsertedAgain(id, at: offset, of: group, snapshot: snapshot, knownRows: knownRows) {
                     tracker.recordInsertedAgain(id, table: writing.table)
                 }
             } else if try writeExisting(
-                row, id: id, written: written, snapshot: snapshot, shown: shown, rowChanged: rowChanged, epoch: epoch,
+                values, lookups: lookups, id: id, snapshot: snapshot, shown: shown, rowChanged: rowChanged, epoch: epoch,
                 lookupWriters: lookupWriters, into: &recorded) {
                 updated.append(id)
             }
             if rowChanged, !writing.cachingSiblings.isEmpty {
                 // Other types on the table read some of the same columns.
+                let written = Self.valuesWritten(values, shown: shown, over: snapshot)
                 let columns = zip(binding.layout.names, written).map { (name: $0, value: $1) }
                 tracker.recordUpdate(of: [id], columns: columns, bindings: writing.cachingSiblings, instancesShowIt: true)
             }
@@ -106,20 +108,19 @@ struct RowWriter {
     }
 
     /// Brings the lookup rows of an existing row (its columns already written: `rowChanged` says
-    /// whether any differed) to those of the encoded `row`, and records its snapshot when it
-    /// changed or more became known. A relationship whose children are those `shown` (the row as
-    /// the instance showed it, before another writer's change the main actor had not merged)
-    /// lists is left as that writer left it. `written` is what the row's columns hold now.
-    /// Returns whether anything changed.
+    /// whether any differed) to the encoded `lookups`, and records its snapshot when it changed or
+    /// more became known. A relationship whose children are those `shown` (the row as the
+    /// instance showed it, before another writer's change the main actor had not merged) lists is
+    /// left as that writer left it. Returns whether anything changed.
     private func writeExisting(
-        _ row: RowSnapshot, id: QSAnyID, written: [SQLValue], snapshot: RowSnapshot?, shown: RowSnapshot?, rowChanged: Bool,
+        _ values: RowValues, lookups: [LookupSlot], id: QSAnyID, snapshot: RowSnapshot?, shown: RowSnapshot?, rowChanged: Bool,
         epoch: UInt64, lookupWriters: LookupWriters, into recorded: inout RecordedSnapshots
     ) throws -> Bool {
         var changed = rowChanged
         var learned = false  // lookup rows read from the database, now known
-        var lookupRows = Self.lookupSlots(of: snapshot, count: row.lookups.count)
-        for position in row.lookups.indices {
-            guard let wanted = row.lookups[position].rows else { continue }
+        var lookupRows = Self.lookupSlots(of: snapshot, count: lookups.count)
+        for position in lookups.indices {
+            guard let wanted = lookups[position].rows else { continue }
             if let shown, position < shown.lookups.count, shown.lookups[position].rows?.childIDs == wanted.childIDs { continue }
             learned = learned || !lookupRows[position].isKnown
             let written = try lookupWriters.writer(at: position).write(wanted.childIDs, parentID: id, stored: lookupRows[position].rows)
@@ -129,6 +130,7 @@ struct RowWriter {
         if snapshot == nil || changed || learned {
             // Without a snapshot the row was written whole, so the new one is true now; with one,
             // only what differed from it was written, so it is as true as that was.
+            let written = Self.valuesWritten(values, shown: shown, over: snapshot)
             recorded.record(RowSnapshot(values: written, lookups: lookupRows, epoch: snapshot?.epoch ?? epoch), for: id)
         }
         return changed
@@ -157,12 +159,16 @@ struct RowWriter {
         return knownRows.wasFoundDeleted(id, heldBy: instance.object)
     }
 
-    /// What a row holds once a save compared with `shown` (the row as its instance showed it,
-    /// before another writer's change) wrote the columns the app changed: those columns from
-    /// `values`, the others as `current` (the row as that writer left it) holds them. The encoded
-    /// `values` themselves when `current` keeps no values (an instance that marks its changes).
-    static func valuesWritten(_ values: [SQLValue], shown: RowSnapshot, over current: RowSnapshot?) -> [SQLValue] {
-        guard var written = current?.values, written.count == values.count, shown.values.count == values.count else { return values }
+    /// What a row's columns hold once a save wrote the encoded `values`, as a list for its
+    /// snapshot. Compared with `shown` (the row as its instance showed it, before another
+    /// writer's change), the save wrote the columns the app changed: those columns from `values`,
+    /// the others as `current` (the row as that writer left it) holds them. Otherwise the values
+    /// themselves, as `current` already lists them when they are the same (no copy made).
+    static func valuesWritten(_ values: RowValues, shown: RowSnapshot?, over current: RowSnapshot?) -> [SQLValue] {
+        guard let current, current.values.count == values.count else { return values.array }
+        guard let shown else { return values.elementsEqual(current.values) ? current.values : values.array }
+        guard shown.values.count == values.count else { return values.array }
+        var written = current.values
         for index in ChangeTracker.changedColumns(values, from: shown) { written[index] = values[index] }
         return written
     }
@@ -173,18 +179,18 @@ struct RowWriter {
     /// read that refuses a missing row). The caller skips rows the queue knows exist. Returns
     /// whether it inserted; `insertedAhead` says so when the row was inserted ahead of the group.
     private func insertIfMissing(
-        _ row: RowSnapshot, id: QSAnyID, of binding: any AnyTypeBinding, insertedAhead: Bool?, statements: RowStatements,
-        lookupWriters: LookupWriters
+        _ values: RowValues, lookups: [LookupSlot], id: QSAnyID, of binding: any AnyTypeBinding, insertedAhead: Bool?,
+        statements: RowStatements, lookupWriters: LookupWriters
     ) throws -> Bool {
         let isNew: Bool
         if statements.columnsMissingForInsert.isEmpty {
-            isNew = try insertedAhead ?? run(statements.insert, row.values)
-        } else if try rowExists(row.values[0], sql: statements.sql) {
+            isNew = try insertedAhead ?? run(statements.insert, values)
+        } else if try rowExists(values[0], sql: statements.sql) {
             isNew = false
         } else {
             throw QSDataError.missingRequiredColumn(type: binding.description.name, column: statements.columnsMissingForInsert[0])
         }
-        if isNew { lookupWriters.insertRows(of: row, parentID: id) }
+        if isNew { lookupWriters.insertRows(of: lookups, parentID: id) }
         return isNew
     }
 
@@ -196,7 +202,7 @@ struct RowWriter {
     /// The rows of an `immutable` type are never updated. `insertedAhead` is the outcome of the
     /// insert when it ran ahead of the group.
     private func writeRow(
-        _ values: [SQLValue], of binding: any AnyTypeBinding, immutable: Bool, snapshot: RowSnapshot?, marked: [Int]?,
+        _ values: RowValues, of binding: any AnyTypeBinding, immutable: Bool, snapshot: RowSnapshot?, marked: [Int]?,
         insertedAhead: Bool?, statements: RowStatements
     ) throws -> (isNew: Bool, changed: Bool) {
         let sql = statements.sql
@@ -254,7 +260,7 @@ struct RowWriter {
             try statements.insertMany.run(count: offsets.count, bind: { statement, batch in
                 var parameter: Int32 = 1
                 for offset in offsets[batch] {
-                    for value in group.rows[offset].values {
+                    for value in group.rows.values(at: offset) {
                         try statement.bind(value, at: parameter)
                         parameter += 1
                     }
@@ -278,7 +284,7 @@ struct RowWriter {
     }
 
     /// Runs a write statement with `values`; returns whether it changed a row.
-    private func run(_ statement: SQLiteStatement, _ values: [SQLValue]) throws -> Bool {
+    private func run(_ statement: SQLiteStatement, _ values: RowValues) throws -> Bool {
         try statement.bind(values)
         try statement.step()
         statement.reset()

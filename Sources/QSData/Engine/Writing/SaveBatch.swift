@@ -6,7 +6,7 @@ struct SaveBatch {
         /// Reused for every object of the type, following the column order its saves learned.
         var encoder: QSRowEncoder
         private(set) var ids: [QSAnyID] = []
-        private(set) var rows: [RowSnapshot] = []
+        private(set) var rows = EncodedRows()
         /// Per row, for a type that keeps instances, the instance saved, as the queue's table of
         /// instances keeps it (see ``KnownRows``); empty for a type that keeps none.
         private(set) var instances: [Instance?] = []
@@ -32,11 +32,23 @@ struct SaveBatch {
             encoder.followSavedWriteOrder()
         }
 
+        /// Takes the values of the object just encoded, for the row ``append(_:lookups:throughParent:markedColumns:)``
+        /// adds next; returns the relationships it set.
+        mutating func takeEncodedValues() throws -> EncodedRelationships {
+            try rows.appendValues(of: &encoder)
+        }
+
+        /// Drops the values taken since the last row was added: encoding its object failed.
+        mutating func dropTakenValues() {
+            rows.dropUnendedValues()
+        }
+
         /// Adds a row, of an object saved itself or of a child reached through a parent, with the
+        /// values taken last (see ``takeEncodedValues()``), its relationships' children and the
         /// columns its object marked when the type records them; returns its position.
-        mutating func append(_ id: QSAnyID, row: RowSnapshot, throughParent: Bool, markedColumns marked: [Int]) -> Int {
+        mutating func append(_ id: QSAnyID, lookups: [LookupSlot], throughParent: Bool, markedColumns marked: [Int]) -> Int {
             ids.append(id)
-            rows.append(row)
+            rows.endRow(lookups: lookups)
             if keepsInstances {
                 instances.append(nil)
             } else {
@@ -50,7 +62,7 @@ struct SaveBatch {
         /// queue keeps the instance and writes nothing for it.
         mutating func appendUnchanged(_ id: QSAnyID, instance: Instance) {
             ids.append(id)
-            rows.append(RowSnapshot.unencoded)
+            rows.appendUnencoded()
             instances.append(instance)
             markedColumns.append([])
         }
@@ -60,7 +72,7 @@ struct SaveBatch {
         mutating func reserveCapacity(adding count: Int) {
             guard let capacity = capacityToReserve(count: ids.count, adding: count, capacity: ids.capacity) else { return }
             ids.reserveCapacity(capacity)
-            rows.reserveCapacity(capacity)
+            rows.reserveCapacity(rows: capacity, width: binding.layout.count)
             if keepsInstances {
                 instances.reserveCapacity(capacity)
             } else {
@@ -86,7 +98,7 @@ struct SaveBatch {
         /// Forgets the rows handed over.
         mutating func removeRows() {
             ids = []
-            rows = []
+            rows = EncodedRows()
             instances = []
             reachedThroughParent = []
             markedColumns = []
@@ -253,8 +265,8 @@ struct SaveGroup: Sendable {
     let binding: any AnyTypeBinding
     let ids: [QSAnyID]
     /// Per row, what it will hold as far as its object says: its columns, and the children of
-    /// each relationship it set (see ``RowSnapshot/encoded(values:lookups:)``).
-    let rows: [RowSnapshot]
+    /// each relationship it set.
+    let rows: EncodedRows
     /// Whether an ID comes more than once in `ids`.
     let repeatsIDs: Bool
     /// Per row, for a type that keeps no instances, whether the row is a child reached through a
@@ -272,7 +284,7 @@ struct SaveGroup: Sendable {
     let outsideReadsMerged: UInt64
 
     init(
-        binding: any AnyTypeBinding, ids: [QSAnyID], rows: [RowSnapshot], repeatsIDs: Bool, reachedThroughParent: [Bool],
+        binding: any AnyTypeBinding, ids: [QSAnyID], rows: EncodedRows, repeatsIDs: Bool, reachedThroughParent: [Bool],
         markedColumns: [[Int]], instances: ObjectsInTransit<[Instance?]>, outsideReadsMerged: UInt64
     ) {
         self.outsideReadsMerged = outsideReadsMerged
@@ -286,10 +298,9 @@ struct SaveGroup: Sendable {
     }
 
     /// Whether the row at `offset` is a held instance that marked nothing, left unencoded: nothing
-    /// is written for it (see ``SaveBatch/skipsUnchanged``). Every encoded row holds at least its
-    /// uniqueID, so only such a row (``RowSnapshot/unencoded``) has no values.
+    /// is written for it (see ``SaveBatch/skipsUnchanged``).
     func isUnchanged(_ offset: Int) -> Bool {
-        rows[offset].values.isEmpty
+        rows.isUnencoded(offset)
     }
 
     /// Whether the row at `offset` is a value-type child reached through a parent.

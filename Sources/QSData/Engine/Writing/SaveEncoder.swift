@@ -159,10 +159,10 @@ struct SaveEncoder {
             let siblings = registry.siblings(of: group.binding).filter(\.cachesInstances)
             guard !siblings.isEmpty else { continue }
             let names = group.binding.layout.names
-            for (offset, (id, row)) in zip(group.ids, group.rows).enumerated()
+            for (offset, id) in group.ids.enumerated()
             where !group.isReachedThroughParent(offset) && !group.isUnchanged(offset) {
                 for sibling in siblings where sibling.hasCachedInstance(id) {
-                    let columns = Dictionary(uniqueKeysWithValues: zip(names, row.values))
+                    let columns = Dictionary(uniqueKeysWithValues: zip(names, group.rows.values(at: offset)))
                     beforePatching(sibling, id, columns)
                     touches.changed(sibling, ids: try sibling.patchCachedInstances(ids: [id], with: columns, timing: timing))
                 }
