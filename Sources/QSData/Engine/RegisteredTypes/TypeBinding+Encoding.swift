@@ -104,19 +104,15 @@ extension TypeBinding {
         }
         object.encode(to: &batch.groups[group].encoder)
         let relationships = try batch.groups[group].takeEncodedValues()
-        do {
-            var markedColumns: [Int] = []
-            if let changeMarks {
-                let taken = try changeMarks.take(from: object, layout: layout, description: description)
-                batch.noteTaken(taken.marks, from: Instance.reference(object), of: self)
-                markedColumns = taken.columns
-            }
-            let lookups = try lookups(of: relationships, childBindings: childBindings, into: &batch)
-            return batch.groups[group].append(id, lookups: lookups, throughParent: throughParent, markedColumns: markedColumns)
-        } catch {
-            batch.groups[group].dropTakenValues()
-            throw error
+        var markedColumns: [Int] = []
+        if let changeMarks {
+            let taken = try changeMarks.take(from: object, layout: layout, description: description)
+            batch.noteTaken(taken.marks, from: Instance.reference(object), of: self)
+            markedColumns = taken.columns
         }
+        let lookups = try lookups(of: relationships, childBindings: childBindings, into: &batch)
+        // (A failure leaves the group with values of no row; the save fails, and its batch with it.)
+        return batch.groups[group].append(id, lookups: lookups, throughParent: throughParent, markedColumns: markedColumns)
     }
 
     /// The lookup slots of a row whose object set `relationships`, with the children listed

@@ -14,6 +14,11 @@ struct EncodedRows: Sendable {
     /// Per row, for a type with relationships, the children of each relationship the object set
     /// (see ``LookupSlot``); empty for a type without relationships.
     private var lookups: [[LookupSlot]] = []
+    private let hasRelationships: Bool
+
+    init(hasRelationships: Bool) {
+        self.hasRelationships = hasRelationships
+    }
 
     var count: Int { ends.count }
 
@@ -21,32 +26,23 @@ struct EncodedRows: Sendable {
 
     /// Starts a row with the values `encoder` finished (see
     /// ``QSRowEncoder/finish(appendingValuesTo:)``); returns the relationships it set. The row
-    /// is added by ``endRow(lookups:)``, or its values dropped by ``dropUnendedValues()``.
+    /// is added by ``endRow(lookups:)``.
     mutating func appendValues(of encoder: inout QSRowEncoder) throws -> EncodedRelationships {
         try encoder.finish(appendingValuesTo: &values)
     }
 
     /// Adds the row whose values were appended last, with `rowLookups`, its relationships'
-    /// children (empty when the type has none).
+    /// children (one slot per relationship of the type).
     mutating func endRow(lookups rowLookups: [LookupSlot]) {
         ends.append(values.count)
-        if !rowLookups.isEmpty || !lookups.isEmpty {
-            // Rows before the first with relationships had none.
-            while lookups.count < ends.count - 1 { lookups.append([]) }
-            lookups.append(rowLookups)
-        }
-    }
-
-    /// Drops the values appended since the last row was added: encoding the row failed.
-    mutating func dropUnendedValues() {
-        values.removeSubrange((ends.last ?? 0)...)
+        if hasRelationships { lookups.append(rowLookups) }
     }
 
     /// Adds the row of a held instance that marked nothing, without values: nothing is written
     /// for it (see ``SaveBatch/skipsUnchanged``).
     mutating func appendUnencoded() {
         ends.append(values.count)
-        if !lookups.isEmpty { lookups.append([]) }
+        if hasRelationships { lookups.append([]) }
     }
 
     /// Makes room for `rows` rows in all, of `width` columns each.
@@ -68,7 +64,7 @@ struct EncodedRows: Sendable {
 
     /// The children of each relationship the row's object set; empty for a type without any.
     func lookups(at row: Int) -> [LookupSlot] {
-        row < lookups.count ? lookups[row] : []
+        hasRelationships ? lookups[row] : []
     }
 }
 

@@ -6,7 +6,7 @@ struct SaveBatch {
         /// Reused for every object of the type, following the column order its saves learned.
         var encoder: QSRowEncoder
         private(set) var ids: [QSAnyID] = []
-        private(set) var rows = EncodedRows()
+        private(set) var rows: EncodedRows
         /// Per row, for a type that keeps instances, the instance saved, as the queue's table of
         /// instances keeps it (see ``KnownRows``); empty for a type that keeps none.
         private(set) var instances: [Instance?] = []
@@ -28,6 +28,7 @@ struct SaveBatch {
             self.binding = binding
             keepsInstances = binding.cachesInstances
             tracksChanges = binding.tracksChanges
+            rows = EncodedRows(hasRelationships: !binding.description.relationships.isEmpty)
             encoder = QSRowEncoder(layout: binding.layout)
             encoder.followSavedWriteOrder()
         }
@@ -36,11 +37,6 @@ struct SaveBatch {
         /// adds next; returns the relationships it set.
         mutating func takeEncodedValues() throws -> EncodedRelationships {
             try rows.appendValues(of: &encoder)
-        }
-
-        /// Drops the values taken since the last row was added: encoding its object failed.
-        mutating func dropTakenValues() {
-            rows.dropUnendedValues()
         }
 
         /// Adds a row, of an object saved itself or of a child reached through a parent, with the
@@ -98,7 +94,7 @@ struct SaveBatch {
         /// Forgets the rows handed over.
         mutating func removeRows() {
             ids = []
-            rows = EncodedRows()
+            rows = EncodedRows(hasRelationships: !binding.description.relationships.isEmpty)
             instances = []
             reachedThroughParent = []
             markedColumns = []

@@ -1,0 +1,78 @@
+@testable import QSData
+import Foundation
+import Testing
+
+/// The rows a save encodes for one type travel in one list of values: each row still reads as
+/// its own, counted from its first column, and an encoder reused for the next object starts it
+/// from NULL in every column.
+@Suite struct EncodedRowsTests {
+    let layout: RowLayout
+    let noteLayout: RowLayout
+
+    init() throws {
+        let model = try QSDataModel(propertyList: Data(Fixtures.modelPlist().utf8))
+        layout = RowLayout(description: try #require(model.objectTypes["TimelineNote"]))
+        noteLayout = RowLayout(description: try #require(model.objectTypes["Note"]))
+    }
+
+    /// A row's values by column name.
+    private func column(_ name: String, of values: RowValues, in layout: RowLayout) throws -> SQLValue {
+        values[try #require(layout.index(of: name))]
+    }
+
+    @Test func eachRowReadsItsOwnValuesFromItsFirstColumn() throws {
+        var rows = EncodedRows(hasRelationships: false)
+        var encoder = QSRowEncoder(layout: layout)
+        encoder["uniqueID"] = Int64(1)
+        encoder["text"] = "first"
+        encoder["archived"] = true
+        _ = try rows.appendValues(of: &encoder)
+        rows.endRow(lookups: [])
+        rows.appendUnencoded()
+        encoder["uniqueID"] = Int64(3)
+        encoder["text"] = "third"
+        _ = try rows.appendValues(of: &encoder)
+        rows.endRow(lookups: [])
+
+        #expect(rows.count == 3)
+        #expect(rows.indices == 0 ..< 3)
+        #expect([rows.isUnencoded(0), rows.isUnencoded(1), rows.isUnencoded(2)] == [false, true, false])
+        #expect(rows.values(at: 1).isEmpty)
+        let first = rows.values(at: 0), third = rows.values(at: 2)
+        #expect(first.count == layout.count)
+        #expect(third.count == layout.count)
+        #expect(first[0] == .integer(1))
+        #expect(third[0] == .integer(3))
+        #expect(try column("text", of: first, in: layout) == .text("first"))
+        #expect(try column("text", of: third, in: layout) == .text("third"))
+        #expect(try column("archived", of: first, in: layout) == .integer(1))
+        // The encoder, reused, started the third row from NULL: not the first row's value.
+        #expect(try column("archived", of: third, in: layout) == .null)
+        #expect(third.array == Array(third))
+        #expect(rows.lookups(at: 0).isEmpty)
+    }
+
+    @Test func aRowThatIsTheWholeListIsThatListNotACopy() throws {
+        let values: [SQLValue] = [.integer(7), .text("seven"), .integer(0), .real(1)]
+        let row = RowValues(values)
+        #expect(Array(row) == values)
+        let shared = row.array.withUnsafeBufferPointer { $0.baseAddress }
+        #expect(shared == values.withUnsafeBufferPointer { $0.baseAddress })
+    }
+
+    @Test func eachRowOfATypeWithRelationshipsKeepsItsOwnLookupSlots() throws {
+        var rows = EncodedRows(hasRelationships: true)
+        var encoder = QSRowEncoder(layout: noteLayout)
+        let tags = LookupSlot(rows: .forNewParent(ChildIDs([Int64(10), 11]), knownDistinct: true))
+        encoder["uniqueID"] = Int64(1)
+        _ = try rows.appendValues(of: &encoder)
+        rows.endRow(lookups: [tags, .unknown])
+        encoder["uniqueID"] = Int64(2)
+        _ = try rows.appendValues(of: &encoder)
+        rows.endRow(lookups: [.unknown, .unknown])
+
+        #expect(rows.lookups(at: 0) == [tags, .unknown])
+        #expect(rows.lookups(at: 1) == [.unknown, .unknown])
+        #expect(rows.values(at: 1)[0] == .integer(2))
+    }
+}
