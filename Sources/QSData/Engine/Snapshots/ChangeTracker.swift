@@ -148,11 +148,16 @@ final class ChangeTracker {
         made = []
     }
 
-    /// The positions of the columns whose value differs from the snapshot's.
+    /// The positions of the columns whose value differs from the snapshot's: each column compared
+    /// once, and no list allocated when none differs.
     static func changedColumns(_ values: RowValues, from snapshot: RowSnapshot) -> [Int] {
-        guard values.count == snapshot.values.count else { return Array(values.indices) }
-        if values.elementsEqual(snapshot.values) { return [] }
-        return values.indices.filter { values[$0] != snapshot.values[$0] }
+        let stored = snapshot.values
+        guard values.count == stored.count else { return Array(values.indices) }
+        var changed: [Int] = []
+        for index in values.indices where values[index] != stored[index] {
+            changed.append(index)
+        }
+        return changed
     }
 }
 

@@ -93,7 +93,7 @@ struct RowWriter {
             }
             if rowChanged, !writing.cachingSiblings.isEmpty {
                 // Other types on the table read some of the same columns.
-                let written = Self.valuesWritten(values, shown: shown, over: snapshot)
+                let written = Self.valuesWritten(values, changed: true, shown: shown, over: snapshot)
                 let columns = zip(binding.layout.names, written).map { (name: $0, value: $1) }
                 tracker.recordUpdate(of: [id], columns: columns, bindings: writing.cachingSiblings, instancesShowIt: true)
             }
@@ -130,7 +130,7 @@ struct RowWriter {
         if snapshot == nil || changed || learned {
             // Without a snapshot the row was written whole, so the new one is true now; with one,
             // only what differed from it was written, so it is as true as that was.
-            let written = Self.valuesWritten(values, shown: shown, over: snapshot)
+            let written = Self.valuesWritten(values, changed: rowChanged, shown: shown, over: snapshot)
             recorded.record(RowSnapshot(values: written, lookups: lookupRows, epoch: snapshot?.epoch ?? epoch), for: id)
         }
         return changed
@@ -163,10 +163,11 @@ struct RowWriter {
     /// snapshot. Compared with `shown` (the row as its instance showed it, before another
     /// writer's change), the save wrote the columns the app changed: those columns from `values`,
     /// the others as `current` (the row as that writer left it) holds them. Otherwise the values
-    /// themselves, as `current` already lists them when they are the same (no copy made).
-    static func valuesWritten(_ values: RowValues, shown: RowSnapshot?, over current: RowSnapshot?) -> [SQLValue] {
+    /// themselves: the list `current` holds when the row did not `change` and they are the same
+    /// (no copy made).
+    static func valuesWritten(_ values: RowValues, changed: Bool, shown: RowSnapshot?, over current: RowSnapshot?) -> [SQLValue] {
         guard let current, current.values.count == values.count else { return values.array }
-        guard let shown else { return values.elementsEqual(current.values) ? current.values : values.array }
+        guard let shown else { return !changed && values.elementsEqual(current.values) ? current.values : values.array }
         guard shown.values.count == values.count else { return values.array }
         var written = current.values
         for index in ChangeTracker.changedColumns(values, from: shown) { written[index] = values[index] }

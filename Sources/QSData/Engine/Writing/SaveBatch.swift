@@ -137,7 +137,6 @@ struct SaveBatch {
         self.skipsUnchanged = skipsUnchanged
         self.outsideReadsMerged = outsideReadsMerged
     }
-    private var groupIndexByBinding: [ObjectIdentifier: Int] = [:]
     /// The change marks taken from instances since the rows were last handed over: given back
     /// if encoding fails before they are, so that no change the app made goes unsaved.
     private var takenMarks: [TakenMarks] = []
@@ -212,12 +211,12 @@ struct SaveBatch {
         instancesToKeep = []
     }
 
-    /// The position in ``groups`` of the group for `binding`, created when missing.
+    /// The position in ``groups`` of the group for `binding`, created when missing. Looked for
+    /// once per list of objects or children encoded, among the few types one save touches: a
+    /// search of the list, with no table to allocate for each save.
     mutating func groupIndex(for binding: any AnyTypeBinding) -> Int {
-        let key = ObjectIdentifier(binding)
-        if let index = groupIndexByBinding[key] { return index }
+        if let index = groups.firstIndex(where: { $0.binding === binding }) { return index }
         groups.append(Group(binding: binding))
-        groupIndexByBinding[key] = groups.count - 1
         return groups.count - 1
     }
 
