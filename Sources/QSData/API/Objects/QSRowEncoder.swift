@@ -52,8 +52,12 @@ public struct QSRowEncoder {
     /// encodes many objects allocates no list per object (see ``EncodedRows``).
     mutating func finish(appendingValuesTo rows: inout [SQLValue]) throws -> EncodedRelationships {
         try checkFinished()
-        rows.append(contentsOf: values)
-        for index in values.indices { values[index] = .null }
+        // Each value moved out, NULL left in its place: no reference counting of the texts.
+        for index in values.indices {
+            var value = SQLValue.null
+            swap(&value, &values[index])
+            rows.append(value)
+        }
         let related = relationships
         relationships = EncodedRelationships()
         cursor = 0
