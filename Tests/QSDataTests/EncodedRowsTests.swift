@@ -52,6 +52,25 @@ import Testing
         #expect(rows.lookups(at: 0).isEmpty)
     }
 
+    @Test func anObjectThatFailsToEncodeLeavesNothingForTheNext() throws {
+        var rows = EncodedRows(hasRelationships: false)
+        var encoder = QSRowEncoder(layout: layout)
+        encoder["uniqueID"] = Int64(1)
+        encoder["text"] = "never saved"
+        encoder["noSuchColumn"] = Int64(5)
+        #expect(throws: QSDataError.self) { try rows.appendValues(of: &encoder) }
+        #expect(rows.count == 0)
+
+        encoder["uniqueID"] = Int64(2)
+        _ = try rows.appendValues(of: &encoder)
+        rows.endRow(lookups: [])
+        #expect(rows.count == 1)
+        let row = rows.values(at: 0)
+        #expect(row.count == layout.count)
+        #expect(row[0] == .integer(2))
+        #expect(try column("text", of: row, in: layout) == .null)
+    }
+
     @Test func aRowThatIsTheWholeListIsThatListNotACopy() throws {
         let values: [SQLValue] = [.integer(7), .text("seven"), .integer(0), .real(1)]
         let row = RowValues(values)

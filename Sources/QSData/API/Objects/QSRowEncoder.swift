@@ -39,19 +39,21 @@ public struct QSRowEncoder {
 
     /// Takes the finished values and makes the encoder ready for the next object of the type.
     mutating func finish() throws -> (values: [SQLValue], relationships: EncodedRelationships) {
+        defer { startNextObject(clearingValues: true) }
         try checkFinished()
-        let result = (values, relationships)
-        values = Array(filledWith: .null, count: layout.count)
-        relationships = EncodedRelationships()
-        cursor = 0
-        return result
+        return (values, relationships)
     }
 
     /// Appends the finished values to `rows`, returns the relationships set, and makes the
     /// encoder ready for the next object of the type, keeping its list of values: a save that
     /// encodes many objects allocates no list per object (see ``EncodedRows``).
     mutating func finish(appendingValuesTo rows: inout [SQLValue]) throws -> EncodedRelationships {
-        try checkFinished()
+        do {
+            try checkFinished()
+        } catch {
+            startNextObject(clearingValues: true)
+            throw error
+        }
         // Each value moved out, NULL left in its place: no reference counting of the texts.
         for index in values.indices {
             var value = SQLValue.null
@@ -59,9 +61,16 @@ public struct QSRowEncoder {
             rows.append(value)
         }
         let related = relationships
+        startNextObject(clearingValues: false)
+        return related
+    }
+
+    /// Makes the encoder ready for the next object of the type: no relationship set, and every
+    /// column NULL (set afresh when `clearingValues`, or left NULL already by the caller).
+    private mutating func startNextObject(clearingValues: Bool) {
+        if clearingValues { values = Array(filledWith: .null, count: layout.count) }
         relationships = EncodedRelationships()
         cursor = 0
-        return related
     }
 
     /// Passes on the write order learned, and throws the first error `encode(to:)` met.
@@ -74,9 +83,6 @@ public struct QSRowEncoder {
         }
         if let firstError {
             self.firstError = nil
-            values = Array(filledWith: .null, count: layout.count)
-            relationships = EncodedRelationships()
-            cursor = 0
             throw firstError
         }
     }

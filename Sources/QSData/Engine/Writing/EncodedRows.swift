@@ -45,6 +45,13 @@ struct EncodedRows: Sendable {
         if hasRelationships { lookups.append([]) }
     }
 
+    /// Forgets every row.
+    mutating func removeAll() {
+        values = []
+        ends = []
+        lookups = []
+    }
+
     /// Makes room for `rows` rows in all, of `width` columns each.
     mutating func reserveCapacity(rows: Int, width: Int) {
         ends.reserveCapacity(rows)

@@ -94,7 +94,7 @@ struct SaveBatch {
         /// Forgets the rows handed over.
         mutating func removeRows() {
             ids = []
-            rows = EncodedRows(hasRelationships: !binding.description.relationships.isEmpty)
+            rows.removeAll()
             instances = []
             reachedThroughParent = []
             markedColumns = []
