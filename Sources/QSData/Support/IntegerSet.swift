@@ -48,8 +48,21 @@ extension Array where Element == QSAnyID {
     /// Whether an ID comes more than once. Integer IDs, the usual kind, are looked for in an
     /// ``IntegerSet``; a list holding any other kind in a `Set`.
     var repeatsAnID: Bool {
+        if count <= Self.comparedPairwise { return repeatsComparedPairwise }
         if let repeats = integersRepeat { return repeats }
         return Set(self).count != count
+    }
+
+    /// Up to this many IDs, each is compared with those after it: for the few rows of a small
+    /// save, fewer instructions than a table, and no allocation (a save of one object is often
+    /// one of thousands in a batch).
+    private static var comparedPairwise: Int { 8 }
+
+    private var repeatsComparedPairwise: Bool {
+        for first in indices {
+            for second in index(after: first) ..< endIndex where self[first] == self[second] { return true }
+        }
+        return false
     }
 
     /// Whether an integer comes more than once; nil when an ID is not an integer.

@@ -49,16 +49,33 @@ public final class SQLiteStatement {
     /// Resets the statement and binds one row a save encoded (or a list, as a row) to its parameters.
     func bind(_ row: RowValues) throws {
         reset()
-        guard row.count == Int(parameterCount) else {
-            throw SQLiteError(
-                code: SQLITE_RANGE,
-                message: "the statement has \(parameterCount) parameters but \(row.count) arguments were given",
-                sql: sql)
-        }
+        try checkParameterCount(row.count)
         // The switch on each value's kind is inlined here: a save binds every column of every row.
         for index in row.indices {
             let code = bindValue(row[index], at: Int32(index + 1))
             guard code == SQLITE_OK else { throw connection.error(code: code, sql: sql) }
+        }
+    }
+
+    /// Resets the statement and binds the values of `row` at `positions`, then the one at
+    /// `last`, to its parameters in that order: an `UPDATE` of some columns of a row, found by
+    /// another.
+    func bind(_ row: RowValues, columnsAt positions: [Int], then last: Int) throws {
+        reset()
+        try checkParameterCount(positions.count + 1)
+        for (parameter, position) in positions.enumerated() {
+            let code = bindValue(row[position], at: Int32(parameter + 1))
+            guard code == SQLITE_OK else { throw connection.error(code: code, sql: sql) }
+        }
+        let code = bindValue(row[last], at: parameterCount)
+        guard code == SQLITE_OK else { throw connection.error(code: code, sql: sql) }
+    }
+
+    /// Throws when the statement does not take `count` arguments.
+    private func checkParameterCount(_ count: Int) throws {
+        guard count == Int(parameterCount) else {
+            throw SQLiteError(
+                code: SQLITE_RANGE, message: "the statement has \(parameterCount) parameters but \(count) arguments were given", sql: sql)
         }
     }
 

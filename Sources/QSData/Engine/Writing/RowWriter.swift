@@ -210,8 +210,11 @@ struct RowWriter {
         if let snapshot {
             let changedColumns = immutable ? [] : marked ?? ChangeTracker.changedColumns(values, from: snapshot)
             if changedColumns.isEmpty { return (false, false) }
-            let update = sql.updateByID(columnsAt: changedColumns)
-            try connection.execute(update, changedColumns.map { values[$0] } + [values[0]])
+            let update = try connection.statement(sql.updateByID(columnsAt: changedColumns))
+            // The changed columns, then the uniqueID the row is found by, bound where they lie.
+            try update.bind(values, columnsAt: changedColumns, then: 0)
+            try update.step()
+            update.reset()
             if connection.changes > 0 { return (false, true) }
             // The row is gone (deleted by SQL outside the store): insert it again below.
         }
