@@ -40,7 +40,7 @@ extension QSStore {
         let binding = try registry.binding(for: Object.self)
         // The binding's name, not `Object.modelName`, whose default describes the type afresh
         // each time: a batch of many single saves spent a tenth of its time there.
-        let operation = "save \(objects.count) \(binding.description.name)"
+        let operation = binding.saveOperation(count: objects.count)
         // With every earlier write settled and no batch open, each instance held shows its row
         // but for what the app marked since: those with nothing marked need no row at all.
         let skipsUnchanged = openBatch == nil && changeCenter.writesUnsettled == 0

@@ -22,7 +22,21 @@ public final class QSWrite: Sendable {
 
     private enum Outcome {
         case pending([CheckedContinuation<Void, any Error>])
-        case finished(QSWriteError?, [QSChange])
+        case finished(QSWriteError?, FinishedChanges)
+    }
+
+    /// What a finished write changed: one write's change kept as it is, not in a list made for
+    /// each of a batch's many writes; a batch's ticket keeps its writes' changes in a list.
+    private enum FinishedChanges {
+        case one(QSChange)
+        case list([QSChange])
+
+        var all: [QSChange] {
+            switch self {
+            case .one(let change): [change]
+            case .list(let changes): changes
+            }
+        }
     }
 
     /// Where the write's change notifications are delivered, so ``committed()`` can deliver
@@ -76,16 +90,26 @@ public final class QSWrite: Sendable {
     /// ```
     public var changes: [QSChange] {
         state.withLock { state in
-            if case .finished(nil, let changes) = state.outcome { return changes }
+            if case .finished(nil, let changes) = state.outcome { return changes.all }
             return []
         }
     }
 
-    /// Database queue: the transaction ended, with `failure` when it was rolled back.
+    /// Database queue: the transaction ended, with `failure` when it was rolled back, and
+    /// otherwise with `changes` committed.
     func finish(_ failure: QSWriteError?, changes: [QSChange] = []) {
+        finish(failure, .list(failure == nil ? changes : []))
+    }
+
+    /// Database queue: the transaction committed, with `change`, this write's.
+    func finish(committing change: QSChange) {
+        finish(nil, .one(change))
+    }
+
+    private func finish(_ failure: QSWriteError?, _ changes: FinishedChanges) {
         let waiting = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
             guard case .pending(let waiting) = state.outcome else { return [] }
-            state.outcome = .finished(failure, failure == nil ? changes : [])
+            state.outcome = .finished(failure, changes)
             return waiting
         }
         for continuation in waiting {

@@ -115,6 +115,7 @@ extension AnyTypeBinding {
 }
 
 final class TypeBinding<Object: QSDataObject>: AnyTypeBinding, @unchecked Sendable {
+
     let description: QSObjectDescription
     let layout: RowLayout
     let sql: TableSQL
@@ -130,9 +131,13 @@ final class TypeBinding<Object: QSDataObject>: AnyTypeBinding, @unchecked Sendab
     /// set (see ``QSChangeTrackingObject``); nil for any other type.
     let changeMarks: ChangeMarks<Object>?
     let tableFacts = TableFacts()
+    /// What a save of one object of the type is called: made once, not for each of a batch's
+    /// many single saves.
+    private let saveOneOperation: String
 
     init(description: QSObjectDescription) {
         self.description = description
+        saveOneOperation = Self.saveOperation(count: 1, typeName: description.name)
         self.layout = RowLayout(description: description)
         self.sql = TableSQL(description: description)
         let isClass = Object.self is AnyObject.Type
@@ -258,5 +263,17 @@ final class TypeBinding<Object: QSDataObject>: AnyTypeBinding, @unchecked Sendab
 
     @MainActor func keepRead(ids: [QSAnyID], instances: [Instance]) {
         cache.insertRead(ids: ids, instances: instances)
+    }
+}
+
+extension TypeBinding {
+    /// What a save of `count` objects of the type is called (see ``QSWrite/operation``), such as
+    /// `save 3 VSNote`.
+    func saveOperation(count: Int) -> String {
+        count == 1 ? saveOneOperation : Self.saveOperation(count: count, typeName: description.name)
+    }
+
+    private static func saveOperation(count: Int, typeName: String) -> String {
+        "save \(count) \(typeName)"
     }
 }

@@ -192,7 +192,7 @@ struct WriteTransaction: Sendable {
 
     private func finishTickets(of writes: [PendingWrite], failure: QSWriteError?, committed: [QSChange]) {
         for (index, write) in writes.enumerated() {
-            write.ticket.finish(failure, changes: failure == nil ? [committed[index]] : [])
+            if let failure { write.ticket.finish(failure) } else { write.ticket.finish(committing: committed[index]) }
         }
         ticket?.finish(failure, changes: committed)
     }
