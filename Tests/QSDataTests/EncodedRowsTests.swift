@@ -21,14 +21,16 @@ import Testing
     }
 
     @Test func eachRowReadsItsOwnValuesFromItsFirstColumn() throws {
-        var rows = EncodedRows(hasRelationships: false)
+        var rows = EncodedRows(width: layout.count, hasRelationships: false)
         var encoder = QSRowEncoder(layout: layout)
+        encoder.makeReadyForNextObject()
         encoder["uniqueID"] = Int64(1)
         encoder["text"] = "first"
         encoder["archived"] = true
         _ = try rows.appendValues(of: &encoder)
         rows.endRow(lookups: [])
         rows.appendUnencoded()
+        encoder.makeReadyForNextObject()
         encoder["uniqueID"] = Int64(3)
         encoder["text"] = "third"
         _ = try rows.appendValues(of: &encoder)
@@ -52,15 +54,58 @@ import Testing
         #expect(rows.lookups(at: 0).isEmpty)
     }
 
-    @Test func anObjectThatFailsToEncodeLeavesNothingForTheNext() throws {
-        var rows = EncodedRows(hasRelationships: false)
+    @Test func rowsEncodedWhereRoomWasMadeReadTheirOwnValuesWithAnUnencodedOneLate() throws {
+        var rows = EncodedRows(width: layout.count, hasRelationships: false)
+        rows.reserveCapacity(rows: 4)
         var encoder = QSRowEncoder(layout: layout)
+        func encode(_ id: Int64) throws {
+            encoder.makeReadyForNextObject()
+            encoder["uniqueID"] = id
+            encoder["text"] = "note \(id)"
+            _ = try rows.appendValues(of: &encoder)
+            rows.endRow(lookups: [])
+        }
+        try encode(1)
+        try encode(2)
+        rows.appendUnencoded()
+        try encode(4)
+
+        #expect(rows.count == 4)
+        #expect((0 ..< 4).map(rows.isUnencoded) == [false, false, true, false])
+        #expect((0 ..< 4).map { rows.values(at: $0).first } == [.integer(1), .integer(2), nil, .integer(4)])
+        #expect(try column("text", of: rows.values(at: 1), in: layout) == .text("note 2"))
+        #expect(try column("text", of: rows.values(at: 3), in: layout) == .text("note 4"))
+    }
+
+    @Test func theOnlyRowTakesTheEncodersListItself() throws {
+        var rows = EncodedRows(width: layout.count, hasRelationships: false)
+        rows.reserveCapacity(rows: 1)
+        var encoder = QSRowEncoder(layout: layout)
+        encoder.makeReadyForNextObject()
+        encoder["uniqueID"] = Int64(9)
+        encoder["archived"] = true
+        let encoded = encoder.values.withUnsafeBufferPointer { $0.baseAddress }
+        _ = try rows.appendValues(of: &encoder)
+        rows.endRow(lookups: [])
+
+        #expect(rows.values(at: 0).array.withUnsafeBufferPointer { $0.baseAddress } == encoded)
+        #expect(try column("archived", of: rows.values(at: 0), in: layout) == .integer(1))
+        // The encoder gets a row of its own again for the next object, every column NULL.
+        encoder.makeReadyForNextObject()
+        #expect(encoder.values == Array(repeating: .null, count: layout.count))
+    }
+
+    @Test func anObjectThatFailsToEncodeLeavesNothingForTheNext() throws {
+        var rows = EncodedRows(width: layout.count, hasRelationships: false)
+        var encoder = QSRowEncoder(layout: layout)
+        encoder.makeReadyForNextObject()
         encoder["uniqueID"] = Int64(1)
         encoder["text"] = "never saved"
         encoder["noSuchColumn"] = Int64(5)
         #expect(throws: QSDataError.self) { try rows.appendValues(of: &encoder) }
         #expect(rows.count == 0)
 
+        encoder.makeReadyForNextObject()
         encoder["uniqueID"] = Int64(2)
         _ = try rows.appendValues(of: &encoder)
         rows.endRow(lookups: [])
@@ -80,12 +125,14 @@ import Testing
     }
 
     @Test func eachRowOfATypeWithRelationshipsKeepsItsOwnLookupSlots() throws {
-        var rows = EncodedRows(hasRelationships: true)
+        var rows = EncodedRows(width: noteLayout.count, hasRelationships: true)
         var encoder = QSRowEncoder(layout: noteLayout)
         let tags = LookupSlot(rows: .forNewParent(ChildIDs([Int64(10), 11]), knownDistinct: true))
+        encoder.makeReadyForNextObject()
         encoder["uniqueID"] = Int64(1)
         _ = try rows.appendValues(of: &encoder)
         rows.endRow(lookups: [tags, .unknown])
+        encoder.makeReadyForNextObject()
         encoder["uniqueID"] = Int64(2)
         _ = try rows.appendValues(of: &encoder)
         rows.endRow(lookups: [.unknown, .unknown])

@@ -39,21 +39,17 @@ public struct QSRowEncoder {
 
     /// Takes the finished values and makes the encoder ready for the next object of the type.
     mutating func finish() throws -> (values: [SQLValue], relationships: EncodedRelationships) {
-        defer { startNextObject(clearingValues: true) }
         try checkFinished()
-        return (values, relationships)
+        let result = (values, relationships)
+        startNextObject(clearingValues: true)
+        return result
     }
 
     /// Appends the finished values to `rows`, returns the relationships set, and makes the
     /// encoder ready for the next object of the type, keeping its list of values: a save that
     /// encodes many objects allocates no list per object (see ``EncodedRows``).
     mutating func finish(appendingValuesTo rows: inout [SQLValue]) throws -> EncodedRelationships {
-        do {
-            try checkFinished()
-        } catch {
-            startNextObject(clearingValues: true)
-            throw error
-        }
+        try checkFinished()
         // Each value moved out, NULL left in its place: no reference counting of the texts.
         for index in values.indices {
             var value = SQLValue.null
@@ -65,6 +61,24 @@ public struct QSRowEncoder {
         return related
     }
 
+    /// Hands the finished values over to `rows`, an empty list, as they are, returns the
+    /// relationships set, and leaves the encoder without values until
+    /// ``makeReadyForNextObject()``: a save of one object makes no other list for its row.
+    mutating func finish(handingValuesTo rows: inout [SQLValue]) throws -> EncodedRelationships {
+        assert(rows.isEmpty, "values are handed over to an empty list only")
+        try checkFinished()
+        swap(&rows, &values)
+        let related = relationships
+        startNextObject(clearingValues: false)
+        return related
+    }
+
+    /// Gives the encoder a row of values again, every column NULL, when it handed its last one
+    /// over (see ``finish(handingValuesTo:)``).
+    mutating func makeReadyForNextObject() {
+        if values.isEmpty { values = Array(filledWith: .null, count: layout.count) }
+    }
+
     /// Makes the encoder ready for the next object of the type: no relationship set, and every
     /// column NULL (set afresh when `clearingValues`, or left NULL already by the caller).
     private mutating func startNextObject(clearingValues: Bool) {
@@ -73,7 +87,8 @@ public struct QSRowEncoder {
         cursor = 0
     }
 
-    /// Passes on the write order learned, and throws the first error `encode(to:)` met.
+    /// Passes on the write order learned, and throws the first error `encode(to:)` met, the
+    /// encoder made ready for the next object.
     private mutating func checkFinished() throws {
         if let shared = learnedFromSaves, learned.count > shared {
             learnedFromSaves = learned.count
@@ -83,6 +98,7 @@ public struct QSRowEncoder {
         }
         if let firstError {
             self.firstError = nil
+            startNextObject(clearingValues: true)
             throw firstError
         }
     }

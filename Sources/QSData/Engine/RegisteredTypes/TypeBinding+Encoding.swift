@@ -102,7 +102,7 @@ extension TypeBinding {
             batch.groups[group].appendUnchanged(id, instance: held)
             return nil
         }
-        object.encode(to: &batch.groups[group].encoder)
+        batch.groups[group].encode(&object)
         let relationships = try batch.groups[group].takeEncodedValues()
         var markedColumns: [Int] = []
         if let changeMarks {

@@ -8,65 +8,77 @@
 struct EncodedRows: Sendable {
     /// Every encoded row's values, row after row.
     private var values: [SQLValue] = []
-    /// Per row, where its values end in `values`: they begin where the previous row's end. A row
-    /// left unencoded (see ``appendUnencoded()``) has none.
+    /// How many values an encoded row has: its type's columns.
+    private let width: Int
+    private(set) var count = 0
+    /// Per row, where its values end in `values`, made only once a row is left unencoded (see
+    /// ``appendUnencoded()``), which has none. Until then every row has `width` values, and
+    /// a save needs no list for where they end.
     private var ends: [Int] = []
     /// Per row, for a type with relationships, the children of each relationship the object set
     /// (see ``LookupSlot``); empty for a type without relationships.
     private var lookups: [[LookupSlot]] = []
     private let hasRelationships: Bool
 
-    init(hasRelationships: Bool) {
+    init(width: Int, hasRelationships: Bool) {
+        self.width = width
         self.hasRelationships = hasRelationships
     }
 
-    var count: Int { ends.count }
-
     var indices: Range<Int> { 0 ..< count }
 
-    /// Starts a row with the values `encoder` finished (see
-    /// ``QSRowEncoder/finish(appendingValuesTo:)``); returns the relationships it set. The row
-    /// is added by ``endRow(lookups:)``.
+    /// Starts a row with the values `encoder` finished; returns the relationships it set. The
+    /// row is added by ``endRow(lookups:)``. The first row, when no room was made for more, takes
+    /// the encoder's list itself (see ``QSRowEncoder/finish(handingValuesTo:)``): a save of one
+    /// object makes no list for its rows.
     mutating func appendValues(of encoder: inout QSRowEncoder) throws -> EncodedRelationships {
-        try encoder.finish(appendingValuesTo: &values)
+        if values.capacity == 0 { return try encoder.finish(handingValuesTo: &values) }
+        return try encoder.finish(appendingValuesTo: &values)
     }
 
     /// Adds the row whose values were appended last, with `rowLookups`, its relationships'
     /// children (one slot per relationship of the type).
     mutating func endRow(lookups rowLookups: [LookupSlot]) {
-        ends.append(values.count)
+        count += 1
+        if !ends.isEmpty { ends.append(values.count) }
         if hasRelationships { lookups.append(rowLookups) }
     }
 
     /// Adds the row of a held instance that marked nothing, without values: nothing is written
     /// for it (see ``SaveBatch/skipsUnchanged``).
     mutating func appendUnencoded() {
+        if ends.isEmpty { ends = (0 ..< count).map { ($0 + 1) * width } }
         ends.append(values.count)
+        count += 1
         if hasRelationships { lookups.append([]) }
     }
 
     /// Forgets every row.
     mutating func removeAll() {
         values = []
+        count = 0
         ends = []
         lookups = []
     }
 
-    /// Makes room for `rows` rows in all, of `width` columns each.
-    mutating func reserveCapacity(rows: Int, width: Int) {
-        ends.reserveCapacity(rows)
-        values.reserveCapacity(rows * width)
+    /// Makes room for `rows` rows in all. None is made for the values of a single row, which
+    /// takes the encoder's list (see ``appendValues(of:)``).
+    mutating func reserveCapacity(rows: Int) {
+        if rows > 1 { values.reserveCapacity(rows * width) }
+        if !ends.isEmpty { ends.reserveCapacity(rows) }
+        if hasRelationships { lookups.reserveCapacity(rows) }
     }
 
     /// The values of the row at `row`; empty for a row left unencoded.
     func values(at row: Int) -> RowValues {
-        RowValues(rows: values, range: (row == 0 ? 0 : ends[row - 1]) ..< ends[row])
+        guard !ends.isEmpty else { return RowValues(rows: values, range: row * width ..< (row + 1) * width) }
+        return RowValues(rows: values, range: (row == 0 ? 0 : ends[row - 1]) ..< ends[row])
     }
 
     /// Whether the row at `row` was left unencoded. Every encoded row holds at least its
     /// uniqueID, so only such a row has no values.
     func isUnencoded(_ row: Int) -> Bool {
-        ends[row] == (row == 0 ? 0 : ends[row - 1])
+        !ends.isEmpty && ends[row] == (row == 0 ? 0 : ends[row - 1])
     }
 
     /// The children of each relationship the row's object set; empty for a type without any.

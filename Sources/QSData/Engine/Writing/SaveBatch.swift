@@ -4,7 +4,7 @@ struct SaveBatch {
     struct Group {
         let binding: any AnyTypeBinding
         /// Reused for every object of the type, following the column order its saves learned.
-        var encoder: QSRowEncoder
+        private var encoder: QSRowEncoder
         private(set) var ids: [QSAnyID] = []
         private(set) var rows: EncodedRows
         /// Per row, for a type that keeps instances, the instance saved, as the queue's table of
@@ -28,9 +28,15 @@ struct SaveBatch {
             self.binding = binding
             keepsInstances = binding.cachesInstances
             tracksChanges = binding.tracksChanges
-            rows = EncodedRows(hasRelationships: !binding.description.relationships.isEmpty)
+            rows = EncodedRows(width: binding.layout.count, hasRelationships: !binding.description.relationships.isEmpty)
             encoder = QSRowEncoder(layout: binding.layout)
             encoder.followSavedWriteOrder()
+        }
+
+        /// Encodes the columns of `object` with the group's encoder, for ``takeEncodedValues()``.
+        mutating func encode(_ object: inout some QSDataObject) {
+            encoder.makeReadyForNextObject()
+            object.encode(to: &encoder)
         }
 
         /// Takes the values of the object just encoded, for the row ``append(_:lookups:throughParent:markedColumns:)``
@@ -68,7 +74,7 @@ struct SaveBatch {
         mutating func reserveCapacity(adding count: Int) {
             guard let capacity = capacityToReserve(count: ids.count, adding: count, capacity: ids.capacity) else { return }
             ids.reserveCapacity(capacity)
-            rows.reserveCapacity(rows: capacity, width: binding.layout.count)
+            rows.reserveCapacity(rows: capacity)
             if keepsInstances {
                 instances.reserveCapacity(capacity)
             } else {
