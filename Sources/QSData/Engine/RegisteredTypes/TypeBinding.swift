@@ -115,7 +115,6 @@ extension AnyTypeBinding {
 }
 
 final class TypeBinding<Object: QSDataObject>: AnyTypeBinding, @unchecked Sendable {
-
     let description: QSObjectDescription
     let layout: RowLayout
     let sql: TableSQL
