@@ -21,20 +21,20 @@ import Testing
     }
 
     @Test func eachRowReadsItsOwnValuesFromItsFirstColumn() throws {
-        var rows = EncodedRows(width: layout.count, hasRelationships: false)
+        var rows = EncodedRows(width: layout.count, relationshipCount: 0)
         var encoder = QSRowEncoder(layout: layout)
         encoder.makeReadyForNextObject()
         encoder["uniqueID"] = Int64(1)
         encoder["text"] = "first"
         encoder["archived"] = true
         _ = try rows.appendValues(of: &encoder)
-        rows.endRow(lookups: [])
+        rows.endRow()
         rows.appendUnencoded()
         encoder.makeReadyForNextObject()
         encoder["uniqueID"] = Int64(3)
         encoder["text"] = "third"
         _ = try rows.appendValues(of: &encoder)
-        rows.endRow(lookups: [])
+        rows.endRow()
 
         #expect(rows.count == 3)
         #expect(rows.indices == 0 ..< 3)
@@ -55,7 +55,7 @@ import Testing
     }
 
     @Test func rowsEncodedWhereRoomWasMadeReadTheirOwnValuesWithAnUnencodedOneLate() throws {
-        var rows = EncodedRows(width: layout.count, hasRelationships: false)
+        var rows = EncodedRows(width: layout.count, relationshipCount: 0)
         rows.reserveCapacity(rows: 4)
         var encoder = QSRowEncoder(layout: layout)
         func encode(_ id: Int64) throws {
@@ -63,7 +63,7 @@ import Testing
             encoder["uniqueID"] = id
             encoder["text"] = "note \(id)"
             _ = try rows.appendValues(of: &encoder)
-            rows.endRow(lookups: [])
+            rows.endRow()
         }
         try encode(1)
         try encode(2)
@@ -78,7 +78,7 @@ import Testing
     }
 
     @Test func theOnlyRowTakesTheEncodersListItself() throws {
-        var rows = EncodedRows(width: layout.count, hasRelationships: false)
+        var rows = EncodedRows(width: layout.count, relationshipCount: 0)
         rows.reserveCapacity(rows: 1)
         var encoder = QSRowEncoder(layout: layout)
         encoder.makeReadyForNextObject()
@@ -86,7 +86,7 @@ import Testing
         encoder["archived"] = true
         let encoded = encoder.values.withUnsafeBufferPointer { $0.baseAddress }
         _ = try rows.appendValues(of: &encoder)
-        rows.endRow(lookups: [])
+        rows.endRow()
 
         #expect(rows.values(at: 0).array.withUnsafeBufferPointer { $0.baseAddress } == encoded)
         #expect(try column("archived", of: rows.values(at: 0), in: layout) == .integer(1))
@@ -96,7 +96,7 @@ import Testing
     }
 
     @Test func anObjectThatFailsToEncodeLeavesNothingForTheNext() throws {
-        var rows = EncodedRows(width: layout.count, hasRelationships: false)
+        var rows = EncodedRows(width: layout.count, relationshipCount: 0)
         var encoder = QSRowEncoder(layout: layout)
         encoder.makeReadyForNextObject()
         encoder["uniqueID"] = Int64(1)
@@ -108,7 +108,7 @@ import Testing
         encoder.makeReadyForNextObject()
         encoder["uniqueID"] = Int64(2)
         _ = try rows.appendValues(of: &encoder)
-        rows.endRow(lookups: [])
+        rows.endRow()
         #expect(rows.count == 1)
         let row = rows.values(at: 0)
         #expect(row.count == layout.count)
@@ -125,20 +125,34 @@ import Testing
     }
 
     @Test func eachRowOfATypeWithRelationshipsKeepsItsOwnLookupSlots() throws {
-        var rows = EncodedRows(width: noteLayout.count, hasRelationships: true)
+        var rows = EncodedRows(width: noteLayout.count, relationshipCount: 2)
+        rows.reserveCapacity(rows: 3)
         var encoder = QSRowEncoder(layout: noteLayout)
-        let tags = LookupSlot(rows: .forNewParent(ChildIDs([Int64(10), 11]), knownDistinct: true))
+        let tags = LookupSnapshot.forNewParent(ChildIDs([Int64(10), 11]), knownDistinct: true)
+        let otherTags = LookupSnapshot.forNewParent(ChildIDs([Int64(12)]), knownDistinct: true)
+        for id in Int64(1) ... 3 {
+            encoder.makeReadyForNextObject()
+            encoder["uniqueID"] = id
+            _ = try rows.appendValues(of: &encoder)
+            rows.endRow()
+        }
+        rows.setLookup(tags, at: 0, ofRow: 0)
+        rows.setLookup(otherTags, at: 1, ofRow: 2)
+
+        #expect(Array(rows.lookups(at: 0)) == [LookupSlot(rows: tags), .unknown])
+        #expect(Array(rows.lookups(at: 1)) == [.unknown, .unknown])
+        #expect(Array(rows.lookups(at: 2)) == [.unknown, LookupSlot(rows: otherTags)])
+        #expect(rows.lookups(at: 2).array == [.unknown, LookupSlot(rows: otherTags)])
+        #expect(rows.values(at: 1)[0] == .integer(2))
+    }
+
+    @Test func aTypeWithoutRelationshipsHasNoLookupSlots() throws {
+        var rows = EncodedRows(width: layout.count, relationshipCount: 0)
+        var encoder = QSRowEncoder(layout: layout)
         encoder.makeReadyForNextObject()
         encoder["uniqueID"] = Int64(1)
         _ = try rows.appendValues(of: &encoder)
-        rows.endRow(lookups: [tags, .unknown])
-        encoder.makeReadyForNextObject()
-        encoder["uniqueID"] = Int64(2)
-        _ = try rows.appendValues(of: &encoder)
-        rows.endRow(lookups: [.unknown, .unknown])
-
-        #expect(rows.lookups(at: 0) == [tags, .unknown])
-        #expect(rows.lookups(at: 1) == [.unknown, .unknown])
-        #expect(rows.values(at: 1)[0] == .integer(2))
+        rows.endRow()
+        #expect(rows.lookups(at: 0).isEmpty)
     }
 }

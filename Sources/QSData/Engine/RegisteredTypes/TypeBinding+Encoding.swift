@@ -1,7 +1,7 @@
 /// Turning instances into rows to save, and patching cached instances, on the main actor.
 @MainActor
 extension TypeBinding {
-    /// Encodes the objects at `range` of `objects` (and their children) into `batch`, noting the
+    /// Encodes the objects at `range` of `objects` (and their children) into `batch`, with the
     /// instances for the main actor's tables to keep (``SaveBatch/keepEncodedInstances()``, once
     /// the save can no longer fail before its SQL runs).
     func encode(_ objects: [Object], in range: Range<Int>, into batch: inout SaveBatch, registry: TypeRegistry) throws {
@@ -28,9 +28,8 @@ extension TypeBinding {
     }
 
     /// Encodes the objects at `range` of `objects` into the group at `group`, as objects saved
-    /// themselves or as children reached through a parent, and notes in `batch` the instances of
-    /// those encoded for the main actor's table to keep (one left unencoded is the very instance
-    /// it holds already).
+    /// themselves or as children reached through a parent, each row with its instance, which the
+    /// main actor's table keeps once the save can no longer fail.
     ///
     /// Indexes come from a range of Int, not `indices` nor an array of `Object`: in this
     /// unspecialised code those look up generic metadata at run time. Each object is read in place
@@ -42,8 +41,6 @@ extension TypeBinding {
         let skipsUnchanged = skipsUnchanged(in: batch, registry: registry)
         let claimsSavedIDs = !throughParent && registry.reachesItself(self)
         let childBindings = childBindings(in: registry)
-        var positions: [Int] = []
-        positions.reserveCapacity(range.count)
         try objects.withUnsafeBufferPointer { buffer in
             let objects = InPlace(buffer)
             for index in range {
@@ -51,12 +48,9 @@ extension TypeBinding {
                     &objects[index], group: group, throughParent: throughParent, claimsSavedID: claimsSavedIDs,
                     skipsUnchanged: skipsUnchanged, childBindings: childBindings, into: &batch, registry: registry)
                 else { continue }
-                positions.append(position)
                 if let instance = cache.instance(of: &objects[index]) { batch.groups[group].setInstance(instance, at: position) }
             }
         }
-        guard !positions.isEmpty, cache.policy != .none else { return }
-        batch.keepInstances(ofGroup: group, at: positions)
     }
 
     func keepSavedInstances(_ instances: [Instance?], ids: [QSAnyID], at positions: [Int], stamp: UInt64?) {
@@ -110,28 +104,30 @@ extension TypeBinding {
             batch.noteTaken(taken.marks, from: Instance.reference(object), of: self)
             markedColumns = taken.columns
         }
-        let lookups = try lookups(of: relationships, childBindings: childBindings, into: &batch)
-        // (A failure leaves the group with values of no row; the save fails, and its batch with it.)
-        return batch.groups[group].append(id, lookups: lookups, throughParent: throughParent, markedColumns: markedColumns)
+        let row = batch.groups[group].append(id, throughParent: throughParent, markedColumns: markedColumns)
+        // (A failure leaves the group with a row whose children are unknown; the save fails, and
+        // its batch with it.)
+        try setLookups(of: row, group: group, to: relationships, childBindings: childBindings, into: &batch)
+        return row
     }
 
-    /// The lookup slots of a row whose object set `relationships`, with the children listed
-    /// added to those waiting to be encoded. A relationship the object did not set is left as it
-    /// is in the database (unknown here).
-    private func lookups(
-        of relationships: EncodedRelationships, childBindings: [(any AnyTypeBinding)?], into batch: inout SaveBatch
-    ) throws -> [LookupSlot] {
-        var lookups = [LookupSlot](filledWith: .unknown, count: description.relationships.count)
-        guard !relationships.isEmpty else { return lookups }
+    /// Sets the lookup slots of the row at `row` of the group at `group`, whose object set
+    /// `relationships`, and adds the children listed to those waiting to be encoded. A
+    /// relationship the object did not set is left as it is in the database (unknown here).
+    private func setLookups(
+        of row: Int, group: Int, to relationships: EncodedRelationships, childBindings: [(any AnyTypeBinding)?],
+        into batch: inout SaveBatch
+    ) throws {
+        guard !relationships.isEmpty else { return }
         for (position, relationship) in description.relationships.enumerated() {
             guard let children = relationships[position] else { continue }
             guard let childBinding = childBindings[position] else {
                 throw QSDataError.unregisteredType(relationship.childType)
             }
             batch.addPendingChildren(children, of: childBinding)
-            lookups[position].rows = .forNewParent(children.childIDs, knownDistinct: children.childIDsAreDistinct)
+            let lookup = LookupSnapshot.forNewParent(children.childIDs, knownDistinct: children.childIDsAreDistinct)
+            batch.groups[group].setLookup(lookup, at: position, ofRow: row)
         }
-        return lookups
     }
 
     func hasCachedInstance(_ id: QSAnyID) -> Bool {

@@ -15,20 +15,21 @@ struct EncodedRows: Sendable {
     /// ``appendUnencoded()``), which has none. Until then every row has `width` values, and
     /// a save needs no list for where they end.
     private var ends: [Int] = []
-    /// Per row, for a type with relationships, the children of each relationship the object set
-    /// (see ``LookupSlot``); empty for a type without relationships.
-    private var lookups: [[LookupSlot]] = []
-    private let hasRelationships: Bool
+    /// Per row, the children of each relationship its object set (see ``LookupSlot``): a slot
+    /// per relationship of the type, row after row, as the values are.
+    private var lookups: [LookupSlot] = []
+    /// How many relationships the type has: each row's slots in `lookups`.
+    private let relationshipCount: Int
 
-    init(width: Int, hasRelationships: Bool) {
+    init(width: Int, relationshipCount: Int) {
         self.width = width
-        self.hasRelationships = hasRelationships
+        self.relationshipCount = relationshipCount
     }
 
     var indices: Range<Int> { 0 ..< count }
 
     /// Starts a row with the values `encoder` finished; returns the relationships it set. The
-    /// row is added by ``endRow(lookups:)``. The first row, when no room was made for more, takes
+    /// row is added by ``endRow()``. The first row, when no room was made for more, takes
     /// the encoder's list itself (see ``QSRowEncoder/finish(handingValuesTo:)``): a save of one
     /// object makes no list for its rows.
     mutating func appendValues(of encoder: inout QSRowEncoder) throws -> EncodedRelationships {
@@ -36,12 +37,17 @@ struct EncodedRows: Sendable {
         return try encoder.finish(appendingValuesTo: &values)
     }
 
-    /// Adds the row whose values were appended last, with `rowLookups`, its relationships'
-    /// children (one slot per relationship of the type).
-    mutating func endRow(lookups rowLookups: [LookupSlot]) {
+    /// Adds the row whose values were appended last, its relationships' children unknown until
+    /// ``setLookup(_:at:ofRow:)`` sets them.
+    mutating func endRow() {
         count += 1
         if !ends.isEmpty { ends.append(values.count) }
-        if hasRelationships { lookups.append(rowLookups) }
+        appendUnknownLookups()
+    }
+
+    /// Sets the children the object of the row at `row` set for the relationship at `position`.
+    mutating func setLookup(_ rows: LookupSnapshot, at position: Int, ofRow row: Int) {
+        lookups[row * relationshipCount + position].rows = rows
     }
 
     /// Adds the row of a held instance that marked nothing, without values: nothing is written
@@ -50,7 +56,11 @@ struct EncodedRows: Sendable {
         if ends.isEmpty { ends = (0 ..< count).map { ($0 + 1) * width } }
         ends.append(values.count)
         count += 1
-        if hasRelationships { lookups.append([]) }
+        appendUnknownLookups()
+    }
+
+    private mutating func appendUnknownLookups() {
+        for _ in 0 ..< relationshipCount { lookups.append(.unknown) }
     }
 
     /// Forgets every row.
@@ -66,13 +76,13 @@ struct EncodedRows: Sendable {
     mutating func reserveCapacity(rows: Int) {
         if rows > 1 { values.reserveCapacity(rows * width) }
         if !ends.isEmpty { ends.reserveCapacity(rows) }
-        if hasRelationships { lookups.reserveCapacity(rows) }
+        if relationshipCount > 0 { lookups.reserveCapacity(rows * relationshipCount) }
     }
 
     /// The values of the row at `row`; empty for a row left unencoded.
     func values(at row: Int) -> RowValues {
-        guard !ends.isEmpty else { return RowValues(rows: values, range: row * width ..< (row + 1) * width) }
-        return RowValues(rows: values, range: (row == 0 ? 0 : ends[row - 1]) ..< ends[row])
+        guard !ends.isEmpty else { return RowValues(values, range: row * width ..< (row + 1) * width) }
+        return RowValues(values, range: (row == 0 ? 0 : ends[row - 1]) ..< ends[row])
     }
 
     /// Whether the row at `row` was left unencoded. Every encoded row holds at least its
@@ -82,38 +92,43 @@ struct EncodedRows: Sendable {
     }
 
     /// The children of each relationship the row's object set; empty for a type without any.
-    func lookups(at row: Int) -> [LookupSlot] {
-        hasRelationships ? lookups[row] : []
+    func lookups(at row: Int) -> RowLookups {
+        RowLookups(lookups, range: row * relationshipCount ..< (row + 1) * relationshipCount)
     }
 }
 
-/// One encoded row's column values, in the layout's order, counted from 0: a view into the list
-/// of its group (see ``EncodedRows``).
-struct RowValues: RandomAccessCollection {
-    private let rows: [SQLValue]
+/// One encoded row's column values, in the layout's order, counted from 0.
+typealias RowValues = RowSlice<SQLValue>
+
+/// One encoded row's lookup slots, one per relationship in the model's order, counted from 0.
+typealias RowLookups = RowSlice<LookupSlot>
+
+/// One row's part of a list its group keeps for all its rows (see ``EncodedRows``), counted from 0.
+struct RowSlice<Element>: RandomAccessCollection {
+    private let rows: [Element]
     private let range: Range<Int>
 
-    init(rows: [SQLValue], range: Range<Int>) {
+    init(_ rows: [Element], range: Range<Int>) {
         self.rows = rows
         self.range = range
     }
 
-    /// A whole list of values, as a row.
-    init(_ values: [SQLValue]) {
-        self.init(rows: values, range: values.indices)
+    /// A whole list, as a row.
+    init(_ row: [Element]) {
+        self.init(row, range: row.indices)
     }
 
     var startIndex: Int { 0 }
 
     var endIndex: Int { range.count }
 
-    subscript(position: Int) -> SQLValue {
+    subscript(position: Int) -> Element {
         rows[range.lowerBound + position]
     }
 
-    /// The values in a list of their own, for a snapshot: the group's list itself when the row is
-    /// all of it (a save of one object), a copy otherwise.
-    var array: [SQLValue] {
+    /// The row in a list of its own, for a snapshot: the group's list itself when the row is all
+    /// of it (a save of one object), a copy otherwise.
+    var array: [Element] {
         range == rows.indices ? rows : Array(rows[range])
     }
 }

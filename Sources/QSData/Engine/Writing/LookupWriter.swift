@@ -98,7 +98,7 @@ final class LookupWriters {
 
     /// Adds every lookup row of a parent just inserted to those waiting: those of each
     /// relationship its object set, as its encoded `lookups` list them.
-    func insertRows(of lookups: [LookupSlot], parentID: QSAnyID) {
+    func insertRows(of lookups: RowLookups, parentID: QSAnyID) {
         for position in lookups.indices {
             // Only the children are read: a new parent's order values are known.
             guard let childIDs = lookups[position].rows?.childIDs else { continue }

@@ -81,7 +81,7 @@ struct RowWriter {
                 insertedAhead: insertedAhead.outcome(at: offset), statements: statements)
             if isNew {
                 lookupWriters.insertRows(of: lookups, parentID: id)
-                recorded.record(RowSnapshot.inserted(values: values.array, lookups: lookups, epoch: epoch), for: id)
+                recorded.record(RowSnapshot.inserted(values: values.array, lookups: lookups.array, epoch: epoch), for: id)
                 inserted.append(id)
                 if isInsertedAgain(id, at: offset, of: group, snapshot: snapshot, knownRows: knownRows) {
                     tracker.recordInsertedAgain(id, table: writing.table)
@@ -113,27 +113,46 @@ struct RowWriter {
     /// instance showed it, before another writer's change the main actor had not merged) lists is
     /// left as that writer left it. Returns whether anything changed.
     private func writeExisting(
-        _ values: RowValues, lookups: [LookupSlot], id: QSAnyID, snapshot: RowSnapshot?, shown: RowSnapshot?, rowChanged: Bool,
+        _ values: RowValues, lookups: RowLookups, id: QSAnyID, snapshot: RowSnapshot?, shown: RowSnapshot?, rowChanged: Bool,
         epoch: UInt64, lookupWriters: LookupWriters, into recorded: inout RecordedSnapshots
     ) throws -> Bool {
         var changed = rowChanged
         var learned = false  // lookup rows read from the database, now known
-        var lookupRows = Self.lookupSlots(of: snapshot, count: lookups.count)
+        // The row's next lookup slots, made only once one of them changes or becomes known.
+        var lookupRows: [LookupSlot]?
         for position in lookups.indices {
             guard let wanted = lookups[position].rows else { continue }
             if let shown, position < shown.lookups.count, shown.lookups[position].rows?.childIDs == wanted.childIDs { continue }
-            learned = learned || !lookupRows[position].isKnown
-            let written = try lookupWriters.writer(at: position).write(wanted.childIDs, parentID: id, stored: lookupRows[position].rows)
-            lookupRows[position].rows = written.rows
+            let stored = Self.lookupSlot(of: snapshot, at: position)
+            let written = try lookupWriters.writer(at: position).write(wanted.childIDs, parentID: id, stored: stored.rows)
+            guard written.changed || !stored.isKnown else { continue }
+            learned = learned || !stored.isKnown
             changed = changed || written.changed
+            if lookupRows == nil { lookupRows = Self.lookupSlots(of: snapshot, count: lookups.count) }
+            lookupRows?[position].rows = written.rows
         }
         if snapshot == nil || changed || learned {
             // Without a snapshot the row was written whole, so the new one is true now; with one,
-            // only what differed from it was written, so it is as true as that was.
+            // only what differed from it was written, so it is as true as that was. Lookup slots
+            // none of which changed are the snapshot's own list, shared.
             let written = Self.valuesWritten(values, changed: rowChanged, shown: shown, over: snapshot)
-            recorded.record(RowSnapshot(values: written, lookups: lookupRows, epoch: snapshot?.epoch ?? epoch), for: id)
+            let slots = lookupRows ?? Self.unchangedLookupSlots(of: snapshot, count: lookups.count)
+            recorded.record(RowSnapshot(values: written, lookups: slots, epoch: snapshot?.epoch ?? epoch), for: id)
         }
         return changed
+    }
+
+    /// The snapshot's lookup slot at `position`: unknown without a snapshot, or beyond its slots.
+    private static func lookupSlot(of snapshot: RowSnapshot?, at position: Int) -> LookupSlot {
+        guard let snapshot, position < snapshot.lookups.count else { return .unknown }
+        return snapshot.lookups[position]
+    }
+
+    /// The snapshot's lookup slots as they are, for a row none of whose lookup rows changed: its
+    /// own list when it has one slot per relationship, else a list made as ``lookupSlots(of:count:)`` makes it.
+    private static func unchangedLookupSlots(of snapshot: RowSnapshot?, count: Int) -> [LookupSlot] {
+        if let snapshot, snapshot.lookups.count == count { return snapshot.lookups }
+        return lookupSlots(of: snapshot, count: count)
     }
 
     /// The snapshot's lookup slots (unknown without one) in an array of their own, for the row's
@@ -141,11 +160,10 @@ struct RowWriter {
     /// copy it through the runtime's generic copy of each element.
     private static func lookupSlots(of snapshot: RowSnapshot?, count: Int) -> [LookupSlot] {
         guard count > 0 else { return [] }
-        let stored = snapshot?.lookups ?? []
         var slots: [LookupSlot] = []
         slots.reserveCapacity(count)
         for position in 0 ..< count {
-            slots.append(position < stored.count ? stored[position] : .unknown)
+            slots.append(lookupSlot(of: snapshot, at: position))
         }
         return slots
     }
@@ -180,7 +198,7 @@ struct RowWriter {
     /// read that refuses a missing row). The caller skips rows the queue knows exist. Returns
     /// whether it inserted; `insertedAhead` says so when the row was inserted ahead of the group.
     private func insertIfMissing(
-        _ values: RowValues, lookups: [LookupSlot], id: QSAnyID, of binding: any AnyTypeBinding, insertedAhead: Bool?,
+        _ values: RowValues, lookups: RowLookups, id: QSAnyID, of binding: any AnyTypeBinding, insertedAhead: Bool?,
         statements: RowStatements, lookupWriters: LookupWriters
     ) throws -> Bool {
         let isNew: Bool

@@ -21,6 +21,10 @@ struct SaveBatch {
         /// included: a child shared by many parents (a tag on every note) is encoded once.
         var claimedChildren = IDSet()
 
+        /// How many of the rows, from the first, the main actor's table was given the instances
+        /// of (see ``keepEncodedInstances(stamp:)``).
+        private var rowsKept = 0
+
         private let keepsInstances: Bool
         private let tracksChanges: Bool
 
@@ -28,7 +32,7 @@ struct SaveBatch {
             self.binding = binding
             keepsInstances = binding.cachesInstances
             tracksChanges = binding.tracksChanges
-            rows = EncodedRows(width: binding.layout.count, hasRelationships: !binding.description.relationships.isEmpty)
+            rows = EncodedRows(width: binding.layout.count, relationshipCount: binding.description.relationships.count)
             encoder = QSRowEncoder(layout: binding.layout)
             encoder.followSavedWriteOrder()
         }
@@ -39,18 +43,19 @@ struct SaveBatch {
             object.encode(to: &encoder)
         }
 
-        /// Takes the values of the object just encoded, for the row ``append(_:lookups:throughParent:markedColumns:)``
+        /// Takes the values of the object just encoded, for the row ``append(_:throughParent:markedColumns:)``
         /// adds next; returns the relationships it set.
         mutating func takeEncodedValues() throws -> EncodedRelationships {
             try rows.appendValues(of: &encoder)
         }
 
         /// Adds a row, of an object saved itself or of a child reached through a parent, with the
-        /// values taken last (see ``takeEncodedValues()``), its relationships' children and the
-        /// columns its object marked when the type records them; returns its position.
-        mutating func append(_ id: QSAnyID, lookups: [LookupSlot], throughParent: Bool, markedColumns marked: [Int]) -> Int {
+        /// values taken last (see ``takeEncodedValues()``) and the columns its object marked when
+        /// the type records them; returns its position. Its relationships' children are set
+        /// after, by ``setLookup(_:at:ofRow:)``.
+        mutating func append(_ id: QSAnyID, throughParent: Bool, markedColumns marked: [Int]) -> Int {
             ids.append(id)
-            rows.endRow(lookups: lookups)
+            rows.endRow()
             if keepsInstances {
                 instances.append(nil)
             } else {
@@ -58,6 +63,11 @@ struct SaveBatch {
             }
             if tracksChanges { markedColumns.append(marked) }
             return ids.count - 1
+        }
+
+        /// Sets the children the object of the row at `row` set for the relationship at `position`.
+        mutating func setLookup(_ lookup: LookupSnapshot, at position: Int, ofRow row: Int) {
+            rows.setLookup(lookup, at: position, ofRow: row)
         }
 
         /// Adds the row of `instance`, held for it and marking nothing, without its values: the
@@ -88,6 +98,20 @@ struct SaveBatch {
             instances[position] = instance
         }
 
+        /// The main actor's table keeps the instances of the rows encoded since the last call,
+        /// marked with `stamp`. A row left unencoded is the very instance the table holds already.
+        @MainActor mutating func keepEncodedInstances(stamp: UInt64?) {
+            defer { rowsKept = ids.count }
+            guard keepsInstances, rowsKept < ids.count else { return }
+            var positions: [Int] = []
+            positions.reserveCapacity(ids.count - rowsKept)
+            for row in rowsKept ..< ids.count where !rows.isUnencoded(row) {
+                positions.append(row)
+            }
+            guard !positions.isEmpty else { return }
+            binding.keepSavedInstances(instances, ids: ids, at: positions, stamp: stamp)
+        }
+
         /// The rows so far, ready to travel to the database queue.
         func finished(outsideReadsMerged: UInt64) -> SaveGroup {
             SaveGroup(
@@ -99,6 +123,7 @@ struct SaveBatch {
 
         /// Forgets the rows handed over.
         mutating func removeRows() {
+            rowsKept = 0
             ids = []
             rows.removeAll()
             instances = []
@@ -194,34 +219,19 @@ struct SaveBatch {
         return pendingChildren[nextPendingChildren]
     }
 
-    /// Per call that encoded objects, their group and the positions of the rows whose instances
-    /// the main actor's table is to keep, once every object and child of the save is encoded.
-    private var instancesToKeep: [(group: Int, positions: [Int])] = []
-
-    /// Notes that the main actor's table is to keep the instances of the rows at `positions` of
-    /// the group at `group`: with the positions noted just before when they are of the same group
-    /// (the children of one parent after another), so that the table takes them in one call.
-    mutating func keepInstances(ofGroup group: Int, at positions: [Int]) {
-        if let last = instancesToKeep.indices.last, instancesToKeep[last].group == group {
-            instancesToKeep[last].positions += positions
-        } else {
-            instancesToKeep.append((group, positions))
-        }
-    }
-
-    /// The main actor's tables keep the instances noted since the last call.
+    /// The main actor's tables keep the instances of the rows encoded since the last call.
     @MainActor mutating func keepEncodedInstances() {
-        for (group, positions) in instancesToKeep {
-            groups[group].binding.keepSavedInstances(groups[group].instances, ids: groups[group].ids, at: positions, stamp: stampToMark)
+        for index in groups.indices {
+            groups[index].keepEncodedInstances(stamp: stampToMark)
         }
-        instancesToKeep = []
     }
 
     /// The position in ``groups`` of the group for `binding`, created when missing. Looked for
     /// once per list of objects or children encoded, among the few types one save touches: a
     /// search of the list, with no table to allocate for each save.
     mutating func groupIndex(for binding: any AnyTypeBinding) -> Int {
-        if let index = groups.firstIndex(where: { $0.binding === binding }) { return index }
+        // By index: `firstIndex(where:)` copied each group to hand it to the closure.
+        for index in groups.indices where groups[index].binding === binding { return index }
         groups.append(Group(binding: binding))
         return groups.count - 1
     }
