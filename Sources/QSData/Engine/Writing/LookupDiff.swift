@@ -18,6 +18,9 @@ struct LookupDiff {
         case insertAll
         /// Delete these children's rows, insert these, and give these existing rows a new order value.
         case edit(deletes: [QSAnyID], inserts: [Row], moves: [Row])
+        /// Delete these children's rows and insert `result`'s rows at `inserted`: children added
+        /// in one place, or removed from one, the usual edits. No row moves.
+        case editInOnePlace(deletes: [QSAnyID], inserted: Range<Int>)
         /// Delete every row of the parent and insert `result`'s.
         case rewrite
     }
@@ -67,6 +70,8 @@ struct LookupDiff {
         case .rewrite: self.init(plan: .rewrite, result: Self.fresh(new))
         case .edit(let deletes, let inserts, let moves, let indexes):
             self.init(plan: .edit(deletes: deletes, inserts: inserts, moves: moves), result: LookupSnapshot(childIDs: new, indexes: indexes[...]))
+        case .editInOnePlace(let deletes, let inserted, let indexes):
+            self.init(plan: .editInOnePlace(deletes: deletes, inserted: inserted), result: LookupSnapshot(childIDs: new, indexes: indexes[...]))
         }
     }
 
@@ -74,6 +79,7 @@ struct LookupDiff {
         case unchanged
         case rewrite
         case edit(deletes: [QSAnyID], inserts: [Row], moves: [Row], indexes: [Int64])
+        case editInOnePlace(deletes: [QSAnyID], inserted: Range<Int>, indexes: [Int64])
     }
 
     /// Reads through buffers counting from 0 (the stored rows may be a slice of a larger list),
@@ -150,7 +156,8 @@ struct LookupDiff {
     /// The plan when the lists differ only by children added in one place (`oldMiddle` empty) or
     /// removed from one (`newMiddle` empty), the usual edits: no child moves, so none of the
     /// middle's bookkeeping is needed. Each list names a child once, so an added child was
-    /// nowhere in the old list and a removed one is nowhere in the new.
+    /// nowhere in the old list and a removed one is nowhere in the new. The rows inserted are the
+    /// result's at `newMiddle`, so no list of them is made.
     private static func addedOrRemovedInOnePlace<ID: LookupChildID>(
         from oldIDs: UnsafeBufferPointer<ID>, _ oldIndexes: UnsafeBufferPointer<Int64>, to new: UnsafeBufferPointer<ID>,
         oldMiddle: Range<Int>, newMiddle: Range<Int>
@@ -161,15 +168,10 @@ struct LookupDiff {
         var indexes: [Int64] = []
         indexes.reserveCapacity(new.count)
         indexes.append(contentsOf: UnsafeBufferPointer(rebasing: oldIndexes[..<oldMiddle.lowerBound]))
-        var inserts: [Row] = []
-        inserts.reserveCapacity(newMiddle.count)
-        for (offset, position) in newMiddle.enumerated() {
-            indexes.append(values[offset])
-            inserts.append(Row(child: new[position].anyID, index: values[offset]))
-        }
+        indexes.append(contentsOf: values)
         indexes.append(contentsOf: UnsafeBufferPointer(rebasing: oldIndexes[oldMiddle.upperBound...]))
         let deletes = oldMiddle.map { oldIDs[$0].anyID }
-        return .edit(deletes: deletes, inserts: inserts, moves: [], indexes: indexes)
+        return .editInOnePlace(deletes: deletes, inserted: newMiddle, indexes: indexes)
     }
 
     private init(plan: Plan, result: LookupSnapshot) {

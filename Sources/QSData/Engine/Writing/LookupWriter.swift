@@ -45,6 +45,9 @@ final class LookupWriter {
             for move in moves {
                 try connection.execute(sql.moveOne, [.integer(move.index), parent, move.child.sqlValue])
             }
+        case .editInOnePlace(let deletes, let inserted):
+            try delete(deletes, parent: parent)
+            pending.append(diff.result.rows[inserted], parent: parent)
         }
         return (diff.result, true)
     }
