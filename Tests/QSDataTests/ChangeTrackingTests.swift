@@ -60,6 +60,25 @@ import Testing
         #expect(try await store.fetchRows("SELECT title FROM episodes WHERE uniqueID = 300040") == [["Renamed"]])
     }
 
+    @Test func aParentWithAChangedColumnStillKnowsItsChildrensRows() async throws {
+        let store = try await ShowFixtures.openStore()
+        let podcast = ShowFixtures.podcast(id: 4, episodes: 100, firstID: 400_000)
+        try store.save(podcast)
+        podcast.title = "Renamed"
+        let renamed = try await store.recordStatements { try store.save(podcast) }
+        #expect(renamed.count == 1, "\(renamed)")
+        #expect(renamed.statements.first?.hasPrefix("UPDATE") == true, "\(renamed)")
+
+        // The podcast's lookup rows are still known after the rename: adding an episode reads none
+        // of them, and writes the episode's row and one lookup row.
+        podcast.episodes.insert(ShowEpisode(uniqueID: 499_999, title: "New", hosts: []), at: 50)
+        let added = try await store.recordStatements { try store.save(podcast) }
+        #expect(added.count == 2, "\(added)")
+        #expect(added.statements.filter { $0.hasPrefix("SELECT") }.isEmpty, "\(added)")
+        #expect(try await episodeOrder(store, podcast: 4) == podcast.episodes.ids)
+        #expect(try await store.fetchRows("SELECT title FROM podcasts WHERE uniqueID = 4") == [["Renamed"]])
+    }
+
     @Test func anObjectListedTwiceInOneSaveIsWrittenOnce() async throws {
         let store = try await ShowFixtures.openStore()
         let podcast = ShowFixtures.podcast(id: 6, episodes: 10, firstID: 600_000)
