@@ -1,5 +1,6 @@
 /// The rows a save encoded for one type, as they travel to the database queue: every row's
-/// column values in one list, row after row, rather than a list per row.
+/// column values in one list, and every row's lookup slots in another, row after row, rather
+/// than lists per row.
 ///
 /// A save of many objects then makes no allocation per object on the main actor, and the queue
 /// frees none per row once it is done: glibc's allocator is slow at memory one thread allocates
@@ -46,8 +47,8 @@ struct EncodedRows: Sendable {
     }
 
     /// Sets the children the object of the row at `row` set for the relationship at `position`.
-    mutating func setLookup(_ rows: LookupSnapshot, at position: Int, ofRow row: Int) {
-        lookups[row * relationshipCount + position].rows = rows
+    mutating func setLookup(_ lookup: LookupSnapshot, at position: Int, ofRow row: Int) {
+        lookups[row * relationshipCount + position].rows = lookup
     }
 
     /// Adds the row of a held instance that marked nothing, without values: nothing is written
