@@ -103,4 +103,24 @@ struct ColumnsMarkedInFlightTests {
         #expect(inFlight.isEmpty)
         #expect(inFlight.columns(of: .integer(5)) == [])
     }
+
+    /// A merge asks about many rows in turn: what it is told follows every save noted and
+    /// committed between two questions.
+    @Test
+    func whatARowHasInFlightFollowsEachSaveAndCommitBetweenQuestions() {
+        var inFlight = ColumnsMarkedInFlight()
+        inFlight.note([1], of: .integer(1), stamp: 1)
+        inFlight.note([2], of: .integer(2), stamp: 2)
+        #expect(inFlight.columns(of: .integer(1)) == [1])
+        #expect(inFlight.columns(of: .integer(2)) == [2])
+
+        inFlight.note([3, 1], of: .integer(1), stamp: 3)
+        #expect(inFlight.columns(of: .integer(1)) == [1, 3])
+        inFlight.forget(upTo: 2)
+        #expect(inFlight.columns(of: .integer(1)) == [3, 1])
+        #expect(inFlight.columns(of: .integer(2)) == [])
+        inFlight.note([], of: .integer(3), stamp: 4)
+        #expect(inFlight.columns(of: .integer(3)) == [])
+        #expect(!inFlight.isEmpty)
+    }
 }

@@ -57,16 +57,19 @@ public protocol QSChangeTrackingObject: QSUpdatableObject {
 /// The names of the properties an instance set since the store last read or wrote it (see
 /// ``QSChangeTrackingObject``).
 ///
-/// Empty, it costs one pointer and no allocation.
+/// Empty, it costs one pointer and no allocation. An instance marks a few names between two
+/// saves, so they are kept in a short list and looked through, not hashed: a name written as a
+/// literal is found by comparing two words.
 public struct QSChangedProperties: Sendable, Equatable {
-    private var names: Set<String> = []
+    /// Each name once, in the order first noted.
+    private(set) var names: [String] = []
 
     /// No property changed.
     public init() {}
 
     /// Notes that the property `name` (its column's name in the model) changed.
     public mutating func insert(_ name: String) {
-        names.insert(name)
+        if !contains(name) { names.append(name) }
     }
 
     /// Notes that the property `name` changed, unless `newValue` equals `oldValue`: for a
@@ -76,28 +79,33 @@ public struct QSChangedProperties: Sendable, Equatable {
     /// var title: String { didSet { changedProperties.insert("title", from: oldValue, to: title) } }
     /// ```
     public mutating func insert<Value: Equatable>(_ name: String, from oldValue: Value, to newValue: Value) {
-        if oldValue != newValue { names.insert(name) }
+        if oldValue != newValue { insert(name) }
     }
 
     /// Notes that the property `name` changed: a value that can't be compared counts as changed
     /// whenever it is set.
     public mutating func insert<Value>(_ name: String, from oldValue: Value, to newValue: Value) {
-        names.insert(name)
+        insert(name)
     }
 
     /// Adds every property `other` notes.
     public mutating func formUnion(_ other: QSChangedProperties) {
-        names.formUnion(other.names)
+        for name in other.names { insert(name) }
     }
 
     /// Whether the property `name` changed.
     public func contains(_ name: String) -> Bool {
-        names.contains(name)
+        names.contains { isSameName($0, name) }
     }
 
     /// Whether no property changed.
     public var isEmpty: Bool { names.isEmpty }
 
     /// The names noted, in no particular order.
-    public var propertyNames: Set<String> { names }
+    public var propertyNames: Set<String> { Set(names) }
+
+    /// The same names, in whatever order each noted them.
+    public static func == (lhs: QSChangedProperties, rhs: QSChangedProperties) -> Bool {
+        lhs.names.count == rhs.names.count && lhs.names.allSatisfy(rhs.contains)
+    }
 }

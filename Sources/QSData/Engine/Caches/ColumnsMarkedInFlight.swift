@@ -1,86 +1,96 @@
 /// The columns of held instances that their objects marked (see ``QSChangeTrackingObject``) and
-/// handed to saves that have not committed yet, each with the stamp of the last save to take it:
-/// a read of another writer's change made before that save wrote them leaves them as the app set
+/// handed to saves that have not committed yet, each with the stamp of the save that took it: a
+/// read of another writer's change made before that save wrote them leaves them as the app set
 /// them.
 ///
-/// Each save's commit forgets what it and earlier saves took. It finds those rows in a list kept
-/// in stamp order, so that forgetting costs only the rows forgotten: a batch of 10,000 saves of
-/// one object each commits 10,000 times, and going through every row still in flight at each
-/// commit made that batch quadratic. The list holds one entry per row a save took, not a list per
-/// save: one allocation fewer for each save.
+/// One list, in stamp order, of every column a save took, with its row: a save adds its columns
+/// at the end and its commit drops them from the front, so neither looks anything up. (A batch of
+/// 10,000 saves of one object each notes and commits 10,000 times.) A column taken again by a
+/// later save is listed again, so it stays in flight until the last save to take it commits.
+/// Only a merge of another writer's change asks which columns of a row are in flight; it asks
+/// for many rows in turn, so the list is indexed by row once, when first asked after a change.
 struct ColumnsMarkedInFlight {
-    private var columnsByID: [QSAnyID: [(column: Int, stamp: UInt64)]] = [:]
-    /// Each row a save took columns of, with the save's stamp, oldest first; the entries before
-    /// `firstLeft` are forgotten already.
-    private var rowsByStamp: [(stamp: UInt64, id: QSAnyID)] = []
+    private struct Taken {
+        let stamp: UInt64
+        let id: QSAnyID
+        let column: Int
+    }
+
+    /// Oldest stamp first; the entries before `firstLeft` are forgotten already.
+    private var taken: [Taken] = []
     private var firstLeft = 0
+    /// The columns in flight by row, each once, made from `taken` when first asked for; nil once
+    /// `taken` changes.
+    private var columnsByID: [QSAnyID: [Int]]?
 
     /// Past this many, storage left empty is let go rather than kept for the next saves.
     private static let capacityKeptWhenEmpty = 1_024
 
-    var isEmpty: Bool { columnsByID.isEmpty }
+    var isEmpty: Bool { firstLeft == taken.count }
 
-    /// The columns of the row `id` that saves not committed yet are writing.
-    func columns(of id: QSAnyID) -> [Int] {
-        columnsByID.isEmpty ? [] : columnsByID[id]?.map(\.column) ?? []
+    /// The columns of the row `id` that saves not committed yet are writing, each once.
+    mutating func columns(of id: QSAnyID) -> [Int] {
+        guard !isEmpty else { return [] }
+        if columnsByID == nil { columnsByID = index() }
+        return columnsByID?[id] ?? []
     }
 
-    /// The save `stamp` took `columns` of the row `id`. A column taken again keeps the highest
-    /// stamp: it is in flight until the last save to take it commits.
+    private func index() -> [QSAnyID: [Int]] {
+        var columnsByID: [QSAnyID: [Int]] = [:]
+        for entry in taken[firstLeft...] where columnsByID[entry.id]?.contains(entry.column) != true {
+            columnsByID[entry.id, default: []].append(entry.column)
+        }
+        return columnsByID
+    }
+
+    /// The save `stamp` took `columns` of the row `id`.
     mutating func note(_ columns: [Int], of id: QSAnyID, stamp: UInt64) {
         guard !columns.isEmpty else { return }
-        var taken = columnsByID[id] ?? []
+        columnsByID = nil
+        var position = insertionPosition(of: stamp)
         for column in columns {
-            if let position = taken.firstIndex(where: { $0.column == column }) {
-                taken[position].stamp = max(taken[position].stamp, stamp)
+            if position == taken.count {
+                taken.append(Taken(stamp: stamp, id: id, column: column))
             } else {
-                taken.append((column, stamp))
+                taken.insert(Taken(stamp: stamp, id: id, column: column), at: position)
             }
+            position += 1
         }
-        columnsByID[id] = taken
-        addRow(id, stamp: stamp)
     }
 
-    /// Files `id` under `stamp`. Saves take their marks in stamp order (every write first
-    /// finishes encoding any large save still being encoded: see `QSStore.beginWrite`), so the
-    /// entry nearly always goes last; a binary search keeps the list in order regardless.
-    private mutating func addRow(_ id: QSAnyID, stamp: UInt64) {
-        guard let last = rowsByStamp.last, rowsByStamp.count > firstLeft, last.stamp > stamp else {
-            rowsByStamp.append((stamp, id))
-            return
-        }
-        var low = firstLeft, high = rowsByStamp.count
+    /// Where entries of the save `stamp` go: after every entry of a save up to it. Saves take
+    /// their marks in stamp order (every write first finishes encoding any large save still being
+    /// encoded: see `QSStore.beginWrite`), so that is nearly always the end; a binary search keeps
+    /// the list in order regardless.
+    private func insertionPosition(of stamp: UInt64) -> Int {
+        guard let last = taken.last, !isEmpty, last.stamp > stamp else { return taken.count }
+        var low = firstLeft, high = taken.count
         while low < high {
             let middle = (low + high) / 2
-            if rowsByStamp[middle].stamp <= stamp { low = middle + 1 } else { high = middle }
+            if taken[middle].stamp <= stamp { low = middle + 1 } else { high = middle }
         }
-        rowsByStamp.insert((stamp, id), at: low)
+        return low
     }
 
     /// The save `stamp` committed: what it and earlier saves took is written.
     mutating func forget(upTo stamp: UInt64) {
-        while firstLeft < rowsByStamp.count, rowsByStamp[firstLeft].stamp <= stamp {
-            let id = rowsByStamp[firstLeft].id
-            firstLeft += 1
-            guard let columns = columnsByID[id] else { continue }
-            let later = columns.filter { $0.stamp > stamp }
-            columnsByID[id] = later.isEmpty ? nil : later
-        }
-        if firstLeft == rowsByStamp.count {
-            // Every entry is forgotten, and with them every column.
-            rowsByStamp.removeAll(keepingCapacity: rowsByStamp.capacity <= Self.capacityKeptWhenEmpty)
-            if columnsByID.capacity > Self.capacityKeptWhenEmpty { columnsByID = [:] }
+        let before = firstLeft
+        while firstLeft < taken.count, taken[firstLeft].stamp <= stamp { firstLeft += 1 }
+        guard firstLeft != before else { return }
+        columnsByID = nil
+        if isEmpty {
+            taken.removeAll(keepingCapacity: taken.capacity <= Self.capacityKeptWhenEmpty)
             firstLeft = 0
-        } else if firstLeft > rowsByStamp.count / 2 {
-            rowsByStamp.removeFirst(firstLeft)
+        } else if firstLeft > taken.count / 2 {
+            taken.removeFirst(firstLeft)
             firstLeft = 0
         }
     }
 
     /// Forgets everything: every write has settled.
     mutating func removeAll() {
-        columnsByID = [:]
-        rowsByStamp = []
+        taken = []
         firstLeft = 0
+        columnsByID = nil
     }
 }

@@ -22,9 +22,23 @@ final class RowLayout: Sendable {
     }
 
     /// The position of the column named `name`, or nil when the type has no such property.
+    ///
+    /// A type of a few columns is looked through first for a name with the same two words (one
+    /// written as a literal, or any of up to 15 bytes), which costs less than hashing it.
     @usableFromInline func index(of name: String) -> Int? {
-        indexByName[name]
+        #if _pointerBitWidth(_64)
+        if names.count <= Self.columnsLookedThrough {
+            let bits = unsafeBitCast(name, to: (UInt64, UInt64).self)
+            for position in names.indices where unsafeBitCast(names[position], to: (UInt64, UInt64).self) == bits {
+                return position
+            }
+        }
+        #endif
+        return indexByName[name]
     }
+
+    /// Up to how many columns ``index(of:)`` looks through before hashing.
+    private static let columnsLookedThrough = 16
 
     var count: Int { names.count }
 
