@@ -62,10 +62,10 @@ public protocol QSChangeTrackingObject: QSUpdatableObject {
 /// literal is found by comparing two words.
 public struct QSChangedProperties: Sendable, Equatable {
     /// Each name once, in the order first noted.
-    private(set) var names: [String] = []
+    @usableFromInline private(set) var names: [String] = []
 
     /// No property changed.
-    public init() {}
+    @inlinable public init() {}
 
     /// Notes that the property `name` (its column's name in the model) changed.
     public mutating func insert(_ name: String) {
@@ -78,12 +78,14 @@ public struct QSChangedProperties: Sendable, Equatable {
     /// ```swift
     /// var title: String { didSet { changedProperties.insert("title", from: oldValue, to: title) } }
     /// ```
+    @inlinable
     public mutating func insert<Value: Equatable>(_ name: String, from oldValue: Value, to newValue: Value) {
         if oldValue != newValue { insert(name) }
     }
 
     /// Notes that the property `name` changed: a value that can't be compared counts as changed
     /// whenever it is set.
+    @inlinable
     public mutating func insert<Value>(_ name: String, from oldValue: Value, to newValue: Value) {
         insert(name)
     }

@@ -62,14 +62,15 @@ extension QSStore {
     /// - Parameters:
     ///   - touches: what the write already changed in memory, put back if it rolls back.
     ///   - largeSave: a large save's encoding, stopped before `touches` are read if the write fails.
+    ///   - marksTakenBy: the stamp of the save whose change marks the write writes, if any.
     @discardableResult
     func submitWrite(
         _ operation: String, source: QSChangeSource, touches: MemoryTouches? = nil, largeSave: LargeSaveEncoding? = nil,
-        _ work: @escaping @Sendable (RowWriter, inout QSChange) throws -> AfterCommitWork?
+        marksTakenBy: UInt64? = nil, _ work: @escaping @Sendable (RowWriter, inout QSChange) throws -> AfterCommitWork?
     ) -> QSWrite {
         let write = PendingWrite(
             operation: operation, source: source, work: work, touches: touches,
-            ticket: QSWrite(operation: operation, center: changeCenter), largeSave: largeSave)
+            ticket: QSWrite(operation: operation, center: changeCenter), largeSave: largeSave, marksTakenBy: marksTakenBy)
         if openBatch != nil {
             openBatch?.add(write)
         } else {

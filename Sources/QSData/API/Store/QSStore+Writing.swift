@@ -48,26 +48,25 @@ extension QSStore {
         guard objects.count > SaveEncoder.largeSaveThreshold else {
             let (groups, touches) = try encoder.encode(objects, binding: binding)
             let marksInFlight = groups.contains { !$0.markedColumns.isEmpty }
-            return submitWrite(operation, source: source, touches: touches) { [registry] writer, change in
+            return submitWrite(operation, source: source, touches: touches, marksTakenBy: marksInFlight ? stamp : nil) { writer, change in
                 try writer.save(groups, into: &change)
                 try alongside?(writer.connection)
-                guard marksInFlight else { return nil }
-                return { @MainActor @Sendable in registry.forgetMarkedInFlight(upTo: stamp) }
+                return nil
             }
         }
         // A large save is encoded a few chunks per main-actor turn; its write takes each chunk as
         // it is encoded, and everything handed to the queue after the save waits behind it.
         let encoding = try encoder.beginEncoding(objects, binding: binding)
         largeSavesBeingEncoded.append(encoding)
-        return submitWrite(operation, source: source, touches: encoding.touches, largeSave: encoding) { [registry] writer, change in
-            var marksInFlight = false
+        // Whether its chunks take marks is known only as they are encoded: forgetting the marks
+        // of a save that took none does nothing.
+        let marksTakenBy = registry.hasTypesMarkingChanges ? stamp : nil
+        return submitWrite(operation, source: source, touches: encoding.touches, largeSave: encoding, marksTakenBy: marksTakenBy) { writer, change in
             while let groups = try encoding.nextChunk() {
                 try writer.save(groups, into: &change)
-                marksInFlight = marksInFlight || groups.contains { !$0.markedColumns.isEmpty }
             }
             try alongside?(writer.connection)
-            guard marksInFlight else { return nil }
-            return { @MainActor @Sendable in registry.forgetMarkedInFlight(upTo: stamp) }
+            return nil
         }
     }
 

@@ -50,6 +50,7 @@ public final class QSStore {
         self.registry = registry
         self.database = QueueEntrance(queue: database, registry: registry)
         changeCenter.whenAllSettled = { registry.forgetWriteTimings() }
+        changeCenter.whenMarksWritten = { registry.forgetMarkedInFlight(upTo: $0) }
         let entrance = self.database
         registry.outsideReadsMerged.whenMerged = { read in
             entrance.enqueueLetting { state in state?.replacedSnapshots.forget(upTo: read) }

@@ -78,7 +78,7 @@ extension TypeBinding {
                 if let changeMarks {
                     // An unsaved edit in memory wins, and so does one a save took that was not
                     // written when the row was read.
-                    for index in changeMarks.markedColumns(of: current, layout: layout).union(cache.columnsMarkedInFlight(of: id)) {
+                    for index in changeMarks.markedColumns(of: Instance.reference(current), layout: layout).union(cache.columnsMarkedInFlight(of: id)) {
                         values[index] = held[index]
                     }
                 } else if let known = before[id]?.values, known.count == held.count {

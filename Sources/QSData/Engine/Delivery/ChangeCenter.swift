@@ -19,6 +19,8 @@ final class ChangeCenter {
     private(set) var writesUnsettled = 0
     /// Runs each time the last unsettled write settles.
     var whenAllSettled: (@MainActor () -> Void)?
+    /// Called once the saves up to a stamp have committed the change marks they took.
+    var whenMarksWritten: (@MainActor (UInt64) -> Void)?
 
     init(finishedWrites: FinishedWrites) {
         self.finishedWrites = finishedWrites
@@ -116,6 +118,8 @@ final class ChangeCenter {
                 report(error, writes: writes)
             case .restored(let restores):
                 restore(restores, commitNumber: commitNumber)
+            case .marksWritten(let stamp):
+                whenMarksWritten?(stamp)
             case .settled:
                 writesUnsettled -= 1
                 if writesUnsettled == 0 { whenAllSettled?() }

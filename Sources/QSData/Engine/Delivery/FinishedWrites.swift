@@ -13,6 +13,9 @@ final class FinishedWrites: Sendable {
         /// its values) rolled back without a failure to report; these bring back the instances
         /// they had changed in memory.
         case restored([@MainActor @Sendable () -> QSChange])
+        /// The saves up to the one stamped `upTo` committed, with the change marks they took: one
+        /// item for a transaction's saves, rather than work of its own for each of them.
+        case marksWritten(upTo: UInt64)
         /// A write transaction has posted all it will:
         /// once the main actor has taken this in, its outcome is known there (see
         /// ``ChangeCenter/writesUnsettled``).

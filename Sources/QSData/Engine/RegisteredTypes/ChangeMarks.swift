@@ -1,34 +1,30 @@
-/// Reads and sets the change marks (``QSChangedProperties``) of instances of `Object`, a class that
-/// records which properties it set (``QSChangeTrackingObject``).
+/// Reads and sets the change marks (``QSChangedProperties``) of the instances of a class that
+/// records which properties it set (``QSChangeTrackingObject``), through the instance's reference.
 ///
 /// The conformance is found once, when the type is registered, rather than by a dynamic cast
-/// for every instance saved.
-struct ChangeMarks<Object>: Sendable {
-    let read: @Sendable (Object) -> QSChangedProperties
-    let set: @Sendable (QSChangedProperties, Object) -> Void
+/// for every instance saved. Not generic over the type: a generic struct held by the type's
+/// binding had its metadata looked up at every save (about 330 instructions).
+struct ChangeMarks: Sendable {
+    let read: @Sendable (AnyObject) -> QSChangedProperties
+    let set: @Sendable (QSChangedProperties, AnyObject) -> Void
     /// Moves the marks out of the object, leaving it none: one access where reading and then
     /// clearing them took two.
-    let moveOut: @Sendable (Object) -> QSChangedProperties
+    let moveOut: @Sendable (AnyObject) -> QSChangedProperties
 
     init<Tracking: QSChangeTrackingObject>(for _: Tracking.Type) {
-        read = { object in Self.tracking(object, as: Tracking.self).changedProperties }
-        set = { marks, object in Self.tracking(object, as: Tracking.self).changedProperties = marks }
+        read = { object in unsafeDowncast(object, to: Tracking.self).changedProperties }
+        set = { marks, object in unsafeDowncast(object, to: Tracking.self).changedProperties = marks }
         moveOut = { object in
             var marks = QSChangedProperties()
-            swap(&marks, &Self.tracking(object, as: Tracking.self).changedProperties)
+            swap(&marks, &unsafeDowncast(object, to: Tracking.self).changedProperties)
             return marks
         }
-    }
-
-    /// `Object` is `Tracking`, a class: reinterpreting the reference costs nothing.
-    private static func tracking<Tracking: QSChangeTrackingObject>(_ object: Object, as _: Tracking.Type) -> Tracking {
-        unsafeDowncast(unsafeBitCast(object, to: AnyObject.self), to: Tracking.self)
     }
 
     /// The positions in `layout` of the columns `object` marked, in order, and clears its marks.
     /// A mark naming a relationship is skipped (the store compares children itself); one naming
     /// neither a column nor a relationship fails, leaving the marks as they were.
-    func take(from object: Object, layout: RowLayout, description: QSObjectDescription) throws -> (columns: [Int], marks: QSChangedProperties) {
+    func take(from object: AnyObject, layout: RowLayout, description: QSObjectDescription) throws -> (columns: [Int], marks: QSChangedProperties) {
         let marks = moveOut(object)
         guard !marks.isEmpty else { return ([], marks) }
         var columns: [Int] = []
@@ -47,7 +43,7 @@ struct ChangeMarks<Object>: Sendable {
 
     /// The positions in `layout` of the columns `object` marked, without clearing them; marks
     /// naming no column are skipped.
-    func markedColumns(of object: Object, layout: RowLayout) -> Set<Int> {
+    func markedColumns(of object: AnyObject, layout: RowLayout) -> Set<Int> {
         Set(read(object).names.compactMap { layout.index(of: $0) })
     }
 }

@@ -92,7 +92,7 @@ extension TypeBinding {
         } else if claimsSavedID {
             batch.claimChild(inGroup: group, id: id)
         }
-        if skipsUnchanged, let changeMarks, changeMarks.read(object).isEmpty, let held = cache.heldInstance(of: object) {
+        if skipsUnchanged, let changeMarks, changeMarks.read(Instance.reference(object)).isEmpty, let held = cache.heldInstance(of: object) {
             batch.groups[group].appendUnchanged(id, instance: held)
             return nil
         }
@@ -100,8 +100,9 @@ extension TypeBinding {
         let relationships = try batch.groups[group].takeEncodedValues()
         var markedColumns: [Int] = []
         if let changeMarks {
-            let taken = try changeMarks.take(from: object, layout: layout, description: description)
-            batch.noteTaken(taken.marks, from: Instance.reference(object), of: self)
+            let reference = Instance.reference(object)
+            let taken = try changeMarks.take(from: reference, layout: layout, description: description)
+            batch.noteTaken(taken.marks, from: reference, of: self)
             markedColumns = taken.columns
         }
         let row = batch.groups[group].append(id, throughParent: throughParent, markedColumns: markedColumns)

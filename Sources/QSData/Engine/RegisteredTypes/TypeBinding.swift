@@ -128,7 +128,7 @@ final class TypeBinding<Object: QSDataObject>: AnyTypeBinding, @unchecked Sendab
     let updateColumnsInPlace: ((AnyObject, [String], QSRow) throws -> Bool)?
     /// How to read and set the change marks of a type that keeps instances and records what it
     /// set (see ``QSChangeTrackingObject``); nil for any other type.
-    let changeMarks: ChangeMarks<Object>?
+    let changeMarks: ChangeMarks?
     let tableFacts = TableFacts()
     /// What a save of one object of the type is called: made once, not for each of a batch's
     /// many single saves.
@@ -165,30 +165,30 @@ final class TypeBinding<Object: QSDataObject>: AnyTypeBinding, @unchecked Sendab
     /// calls it to show what the row holds, which is no change of the app's: an instance that
     /// records its changes keeps the marks it had before the call.
     private static func updater<Updatable: QSUpdatableObject>(
-        for _: Updatable.Type, keeping marks: ChangeMarks<Object>?
+        for _: Updatable.Type, keeping marks: ChangeMarks?
     ) -> (Object, QSRow) throws -> Void {
         guard let marks else {
             return { object, row in try unsafeDowncast(unsafeBitCast(object, to: AnyObject.self), to: Updatable.self).update(from: row) }
         }
         return { object, row in
-            let kept = marks.read(object)
-            defer { marks.set(kept, object) }
-            try unsafeDowncast(unsafeBitCast(object, to: AnyObject.self), to: Updatable.self).update(from: row)
+            let reference = unsafeBitCast(object, to: AnyObject.self)
+            let kept = marks.read(reference)
+            defer { marks.set(kept, reference) }
+            try unsafeDowncast(reference, to: Updatable.self).update(from: row)
         }
     }
 
     /// Calls `update(column:from:)` for each column named, as ``updater(for:keeping:)`` calls
     /// `update(from:)`; stops with false at the first column the type doesn't set alone.
     private static func columnUpdater<Updatable: QSUpdatableObject>(
-        for _: Updatable.Type, keeping marks: ChangeMarks<Object>?
+        for _: Updatable.Type, keeping marks: ChangeMarks?
     ) -> (AnyObject, [String], QSRow) throws -> Bool {
         guard let marks else {
             return { reference, names, row in try update(unsafeDowncast(reference, to: Updatable.self), columns: names, from: row) }
         }
         return { reference, names, row in
-            let object = Instance.typedReference(reference, as: Object.self)
-            let kept = marks.read(object)
-            defer { marks.set(kept, object) }
+            let kept = marks.read(reference)
+            defer { marks.set(kept, reference) }
             return try update(unsafeDowncast(reference, to: Updatable.self), columns: names, from: row)
         }
     }
@@ -204,10 +204,9 @@ final class TypeBinding<Object: QSDataObject>: AnyTypeBinding, @unchecked Sendab
 
     @MainActor func putBackMarks(_ marks: QSChangedProperties, on object: AnyObject) {
         guard let changeMarks else { return }
-        let instance = Instance.typedReference(object, as: Object.self)
-        var merged = changeMarks.read(instance)
+        var merged = changeMarks.read(object)
         merged.formUnion(marks)
-        changeMarks.set(merged, instance)
+        changeMarks.set(merged, object)
     }
 
     var cachePolicy: InstanceTable.Policy { cache.policy }

@@ -8,6 +8,9 @@ final class TypeRegistry: Sendable {
     /// Per table, the registered types with a relationship whose children live on it.
     /// The registered types that keep instances.
     private let cachingBindings: [any AnyTypeBinding]
+    /// Whether any type whose instances are kept records which properties it set (see
+    /// ``QSChangeTrackingObject``).
+    let hasTypesMarkingChanges: Bool
     private let parentsByChildTable: [String: [(binding: any AnyTypeBinding, relationship: String)]]
     /// The tables of the types that keep no instances and are the child of some relationship:
     /// the queue knows which of their rows exist (see ``KnownValueRows``).
@@ -41,6 +44,7 @@ final class TypeRegistry: Sendable {
         let childTypeNames = Set(byName.values.flatMap { $0.description.relationships.map(\.childType) })
         valueChildTables = Set(byName.values.filter { !$0.cachesInstances && childTypeNames.contains($0.description.name) }.map(\.description.table))
         cachingBindings = byName.values.filter(\.cachesInstances).sorted { $0.description.name < $1.description.name }
+        hasTypesMarkingChanges = cachingBindings.contains { $0.tracksChanges }
         selfReachingNames = Self.selfReachingNames(model)
     }
 

@@ -36,6 +36,10 @@ struct PendingWrite {
     /// A large save's encoding, still going on the main actor while the write may already run:
     /// stopped before `touches` are read to put memory back, so that they are complete.
     var largeSave: LargeSaveEncoding?
+    /// The stamp of the save whose change marks this write writes (see
+    /// ``ObjectCache/noteMarkedInFlight(_:of:stamp:)``): once it commits, they are no longer in
+    /// flight. Nil for a write that took no marks.
+    var marksTakenBy: UInt64?
 }
 
 /// What a write leaves for the main actor once its transaction has committed, such as patching

@@ -157,6 +157,9 @@ struct WriteTransaction: Sendable {
             for (change, operation, afterCommit) in open.committed {
                 finishedWrites.post(.committed(change, operation: operation, afterCommit: afterCommit))
             }
+            if let stamp = open.writes.lazy.compactMap(\.marksTakenBy).max() {
+                finishedWrites.post(.marksWritten(upTo: stamp))
+            }
             if let appSQLChanges = open.appSQLChanges { finishedWrites.post(appSQLChanges) }
             finishedWrites.post(.settled)
             whenEnding(state)
