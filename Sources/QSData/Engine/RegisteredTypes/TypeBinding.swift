@@ -168,10 +168,10 @@ final class TypeBinding<Object: QSDataObject>: AnyTypeBinding, @unchecked Sendab
         for _: Updatable.Type, keeping marks: ChangeMarks?
     ) -> (Object, QSRow) throws -> Void {
         guard let marks else {
-            return { object, row in try unsafeDowncast(unsafeBitCast(object, to: AnyObject.self), to: Updatable.self).update(from: row) }
+            return { object, row in try unsafeDowncast(Instance.reference(object), to: Updatable.self).update(from: row) }
         }
         return { object, row in
-            let reference = unsafeBitCast(object, to: AnyObject.self)
+            let reference = Instance.reference(object)
             let kept = marks.read(reference)
             defer { marks.set(kept, reference) }
             try unsafeDowncast(reference, to: Updatable.self).update(from: row)
