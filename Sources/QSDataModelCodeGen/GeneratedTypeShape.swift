@@ -24,7 +24,7 @@ struct GeneratedTypeShape {
     /// Uniqued or cached classes are patched in place, so they implement `update(from:)`.
     let isUpdatable: Bool
     /// Mutable classes patched in place mark each column property the app sets
-    /// (`QSChangeTrackingObject`), so that the store keeps no copy of their rows.
+    /// (`QSChangeTrackingObject`), so that a save writes what they set without reading the row.
     let marksChanges: Bool
     let conformances: [String]
     let members: [Member]

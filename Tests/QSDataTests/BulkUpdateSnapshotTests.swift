@@ -32,19 +32,25 @@ import Testing
             #expect(try await store.count(PatchableNote.self, where: "text LIKE '%, edited'") == 100)
         }
 
-        // Saved as they are, they write nothing: the store knows their rows hold just that.
+        // Saved as they are, they write nothing: the rows, changed in place, are read once in one
+        // statement, which finds nothing to write, and are known again after it.
         let unchanged = try await store.recordStatements {
             try store.save(marked)
             try await store.flush()
         }
-        #expect(unchanged.count == 0, "\(unchanged)")
-        // Put back, one is written: the store does not still think its row unarchived.
+        #expect(unchanged.count == 1 && unchanged.statements.allSatisfy { $0.hasPrefix("SELECT") }, "\(unchanged)")
+        let again = try await store.recordStatements {
+            try store.save(marked)
+            try await store.flush()
+        }
+        #expect(again.count == 0, "\(again)")
+        // Put back, one is read and written: the store does not still think its row unarchived.
         marked[0].archived = false
         let putBack = try await store.recordStatements {
             try store.save(marked[0])
             try await store.flush()
         }
-        #expect(putBack.count == 1, "\(putBack)")
+        #expect(putBack.count == 2 && putBack.statements.last?.hasPrefix("UPDATE") == true, "\(putBack)")
         #expect(try await store.count(PatchableNote.self, where: "archived = 1") == 99)
         try await store.close()
     }

@@ -66,7 +66,7 @@ import Testing
             try await store.flush()
         }
         #expect(log.statements.filter { $0.contains("\"notes\"") || $0.contains("Lookup") }
-            == ["UPDATE \"notes\" SET \"text\" = ? WHERE \"uniqueID\" = ?"], "\(log)")
+            == [rowReadSQL("notes", ["uniqueID", "archived", "links", "sortDate", "text"]), "UPDATE \"notes\" SET \"text\" = ? WHERE \"uniqueID\" = ?"], "\(log)")
         try await store.close()
     }
 

@@ -21,6 +21,37 @@ struct OtherConnectionTests {
         try await store.close()
     }
 
+    @Test func anUnsavedEditOfAColumnAnotherWriterAlsoChangedKeepsItsValue() async throws {
+        let (store, url) = try await OtherWriters.openStore()
+        let task = try #require(try await store.fetch(Todo.self, id: 1))
+        task.title = "Mine"  // not saved
+        let other = try SQLiteConnection(path: url.path)
+        try other.execute("UPDATE tasks SET title = 'Theirs' WHERE uniqueID = 1")
+        _ = try await store.count(Todo.self)
+        #expect(task.title == "Mine")
+        try await store.save(task).committed()
+        #expect(try await store.fetchRows("SELECT title, done FROM tasks WHERE uniqueID = 1") == [[.text("Mine"), .integer(0)]])
+        try await store.close()
+    }
+
+    /// A class that does not mark its changes leaves the store only a hash of the row as the
+    /// instance showed it: when another writer changed the column the app edited and another one
+    /// besides, the store can't tell which the app edited, and the row as written wins.
+    @Test func anUnsavedEditOfAColumnAnotherWriterChangedWithOthersTakesTheRow() async throws {
+        let (store, url) = try await OtherWriters.openStore()
+        let task = try #require(try await store.fetch(Todo.self, id: 1))
+        task.title = "Mine"  // not saved
+        let other = try SQLiteConnection(path: url.path)
+        try other.execute("UPDATE tasks SET title = 'Theirs', done = 1 WHERE uniqueID = 1")
+        _ = try await store.count(Todo.self)
+        #expect(task.title == "Theirs")
+        #expect(task.done)
+        // Memory and disk agree: nothing to write.
+        let log = try await store.recordStatements { try await store.save(task).committed() }
+        #expect(log.statements.filter { $0.hasPrefix("UPDATE") }.isEmpty, "\(log)")
+        try await store.close()
+    }
+
     @Test func readingTheLogAfterAOneRowChangeCostsOneStatement() async throws {
         let (store, url) = try await OtherWriters.openStore()
         let task = try #require(try await store.fetch(Todo.self, id: 2))
@@ -51,12 +82,12 @@ struct OtherConnectionTests {
 
         #expect(task.title == "Renamed", "the column the app did not touch follows the row")
         #expect(task.done, "the app's unsaved edit stays")
-        // Saved, the edit is written, and only it.
+        // Saved, the row is read and the edit is written, and only it.
         let log = try await store.recordStatements {
             try store.save(task)
             try await store.flush()
         }
-        #expect(log.count == 1, "\(log)")
+        #expect(log.statements == [rowReadSQL("tasks", ["uniqueID", "done", "title"]), #"UPDATE "tasks" SET "done" = ? WHERE "uniqueID" = ?"#], "\(log)")
         #expect(try await store.fetchRows("SELECT title, done FROM tasks WHERE uniqueID = 3") == [[.text("Renamed"), .integer(1)]])
         try await store.close()
     }

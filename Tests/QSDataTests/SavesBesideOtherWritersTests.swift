@@ -106,7 +106,7 @@ struct SavesBesideOtherWritersTests {
         #expect(unchanged.statements.filter { $0.hasPrefix("UPDATE") || $0.hasPrefix("INSERT") }.isEmpty, "\(unchanged)")
         task.title = "mine"
         let changed = try await store.recordStatements { try await store.save(task).committed() }
-        #expect(changed.statements == [#"UPDATE "tasks" SET "title" = ? WHERE "uniqueID" = ?"#], "\(changed)")
+        #expect(changed.statements == [rowReadSQL("tasks", ["uniqueID", "done", "title"]), #"UPDATE "tasks" SET "title" = ? WHERE "uniqueID" = ?"#], "\(changed)")
         #expect(try await store.fetchRows("SELECT title, done FROM tasks WHERE uniqueID = 1") == [[.text("mine"), .integer(1)]])
         try await store.close()
     }

@@ -1,9 +1,10 @@
 /// A uniqued or cached class that records which of its properties the app set since the store
-/// last read or wrote them, so that the store keeps no copy of its row.
+/// last read or wrote them, so that a save knows what to write without looking.
 ///
-/// For every instance it holds, the store otherwise keeps a copy of what the row holds, and a
-/// save writes only the columns that differ from it. An instance that says what changed needs no
-/// such copy: holding many of them costs less memory, and saving them compares nothing.
+/// For every other instance it holds, the store keeps a hash of what the row holds; a save whose
+/// encoded row hashes otherwise reads the row and writes the columns that differ. An instance
+/// that says what changed needs neither: holding many of them costs a little less memory, saving
+/// one reads nothing, and an unsaved edit always survives another writer's change to its row.
 ///
 /// Mark a property's name (its column's name in the model) whenever the app sets it to a new
 /// value. A property observer does that; generated model types do it for you:

@@ -61,6 +61,17 @@ public struct QSRowEncoder {
         return related
     }
 
+    /// Hashes the finished values (see ``RowHash``), and makes the encoder ready for the next
+    /// object of the type, keeping its list of values: a snapshot of a fetched row allocates
+    /// nothing.
+    mutating func finishHashing() throws -> RowHash {
+        try checkFinished()
+        let hash = RowHash(of: values)
+        for index in values.indices { values[index] = .null }
+        startNextObject(clearingValues: false)
+        return hash
+    }
+
     /// Hands the finished values over to `rows`, an empty list, as they are, returns the
     /// relationships set, and leaves the encoder without values until
     /// ``makeReadyForNextObject()``: a save of one object makes no other list for its row.

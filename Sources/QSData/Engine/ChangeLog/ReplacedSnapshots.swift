@@ -15,7 +15,7 @@
 final class ReplacedSnapshots {
     private struct Replaced {
         let read: UInt64
-        let snapshot: RowSnapshot
+        var snapshot: RowSnapshot
     }
 
     private var byType: [ObjectIdentifier: [QSAnyID: [Replaced]]] = [:]
@@ -33,12 +33,12 @@ final class ReplacedSnapshots {
         return lastRead
     }
 
-    /// Keeps `snapshots` (those with values) of the rows `ids` of `binding`'s type, as they were
+    /// Keeps `snapshots` (those with a hash of values or lookup rows) of the rows `ids` of `binding`'s type, as they were
     /// before `read` replaced them.
     func keep(_ snapshots: [RowSnapshot?], of ids: [QSAnyID], binding: any AnyTypeBinding, replacedBy read: UInt64) {
         var rows = byType[ObjectIdentifier(binding), default: [:]]
         for (id, snapshot) in zip(ids, snapshots) {
-            guard let snapshot, !snapshot.values.isEmpty || !snapshot.lookups.isEmpty else { continue }
+            guard let snapshot, snapshot.valuesHash != nil || !snapshot.lookups.isEmpty else { continue }
             rows[id, default: []].append(Replaced(read: read, snapshot: snapshot))
             earliestKept = min(earliestKept, read)
         }
@@ -49,6 +49,16 @@ final class ReplacedSnapshots {
     /// up to `merged` compares with, when a later read replaced it; nil otherwise.
     func snapshot(of id: QSAnyID, binding: any AnyTypeBinding, encodedAfter merged: UInt64) -> RowSnapshot? {
         byType[ObjectIdentifier(binding)]?[id]?.first { $0.read > merged }?.snapshot
+    }
+
+    /// A save encoded once the main actor had merged the reads up to `merged` wrote the app's
+    /// columns of the row `id` from `valuesHash`, the row as its instance showed it: a later save
+    /// encoded before the same merge compares with that, since the app changed nothing since then
+    /// but what differs from it.
+    func saved(_ id: QSAnyID, binding: any AnyTypeBinding, encodedAfter merged: UInt64, valuesHash: RowHash) {
+        let type = ObjectIdentifier(binding)
+        guard let list = byType[type]?[id], let position = list.firstIndex(where: { $0.read > merged }) else { return }
+        byType[type]?[id]?[position].snapshot.valuesHash = valuesHash
     }
 
     /// Forgets what only saves encoded before the main actor merged the reads up to `merged`

@@ -31,16 +31,16 @@ extension TypeBinding {
         var snapshots: [RowSnapshot] = []
         var found: Set<QSAnyID> = []
         for object in fresh {
-            // An instance that records what it sets needs no copy of the row's values.
-            var values: [SQLValue] = []
+            // An instance that records what it sets needs no hash of the row's values.
+            var valuesHash: RowHash?
             if !tracksChanges {
                 object.encode(to: &encoder)
-                values = try encoder.finish().values
+                valuesHash = try encoder.finishHashing()
             }
             let id = object.uniqueID.anyID
             found.insert(id)
             ids.append(id)
-            snapshots.append(RowSnapshot(values: values, lookups: Array(repeating: .unknown, count: description.relationships.count), epoch: 0))
+            snapshots.append(RowSnapshot(valuesHash: valuesHash, lookups: Array(repeating: .unknown, count: description.relationships.count), epoch: 0))
         }
         known.setSnapshots(snapshots, of: ids)
         let gone = held.filter { !found.contains($0) }
@@ -59,9 +59,9 @@ extension TypeBinding {
 
     /// Main actor: patches each held instance to its row as another writer left it. A column the
     /// app changed in memory and has not saved (one the instance marked, for a type that records
-    /// what it sets; otherwise one that differs from what the store last knew of the row) keeps
-    /// the app's value; every other column, and every relationship, takes the row's. Instances
-    /// of rows that are gone are dropped.
+    /// what it sets; otherwise one that differs from what the store last knew of the row, unless
+    /// the other writer changed that column too) keeps the app's value; every other column, and
+    /// every relationship, takes the row's. Instances of rows that are gone are dropped.
     @MainActor func mergeOutsideChanges(fresh: [Object], before: [QSAnyID: RowSnapshot], gone: [QSAnyID]) -> [QSAnyID] {
         var encoder = QSRowEncoder(layout: layout)
         let row = QSRow(layout: layout, values: [], parentID: .integer(0))
@@ -81,9 +81,11 @@ extension TypeBinding {
                     for index in changeMarks.markedColumns(of: Instance.reference(current), layout: layout).union(cache.columnsMarkedInFlight(of: id)) {
                         values[index] = held[index]
                     }
-                } else if let known = before[id]?.values, known.count == held.count {
-                    for index in values.indices where held[index] != known[index] {
-                        values[index] = held[index]  // an unsaved edit in memory wins
+                } else if let shown = before[id]?.valuesHash {
+                    // An unsaved edit in memory wins, where the store can tell it from the other
+                    // writer's change (see `ColumnsTheAppChanged`).
+                    for index in ColumnsTheAppChanged.find(in: held, current: stored, shown: shown) {
+                        values[index] = held[index]
                     }
                 }
                 try replace(current, values: values, related: related, id: id, using: row)

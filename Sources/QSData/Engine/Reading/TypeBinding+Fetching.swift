@@ -136,18 +136,18 @@ extension TypeBinding {
     private func snapshot(
         of object: Object, id: QSAnyID, lookups: [LookupRows], cursors: inout [Int], encoder: inout QSRowEncoder, epoch: UInt64
     ) throws -> RowSnapshot {
-        // An instance that records what it sets needs no copy of the row's values.
-        var values: [SQLValue] = []
+        // An instance that records what it sets needs no hash of the row's values.
+        var valuesHash: RowHash?
         if !tracksChanges {
             object.encode(to: &encoder)
-            values = try encoder.finish().values
+            valuesHash = try encoder.finishHashing()
         }
         var lookupSnapshots: [LookupSlot] = []
         lookupSnapshots.reserveCapacity(lookups.count)
         for position in lookups.indices {
             lookupSnapshots.append(LookupSlot(rows: lookups[position].snapshot(of: id, cursor: &cursors[position])))
         }
-        return RowSnapshot(values: values, lookups: lookupSnapshots, epoch: epoch)
+        return RowSnapshot(valuesHash: valuesHash, lookups: lookupSnapshots, epoch: epoch)
     }
 
     private func readLookupRows(_ sql: String, _ arguments: [SQLValue], _ context: QueueContext) throws -> LookupRows {

@@ -11,7 +11,7 @@ protocol AnyTypeBinding: AnyObject, Sendable {
     /// How the type keeps instances: not at all, while the app holds them, or for good.
     var cachePolicy: InstanceTable.Policy { get }
     /// Whether the type keeps instances that say which properties they set (see
-    /// ``QSChangeTrackingObject``): the store then keeps no copy of their rows' values.
+    /// ``QSChangeTrackingObject``): the store then keeps no hash of their rows' values.
     var tracksChanges: Bool { get }
 
     // MARK: Database queue
@@ -27,6 +27,10 @@ protocol AnyTypeBinding: AnyObject, Sendable {
     /// Re-reads the rows of `ids` another writer changed, and returns the main-actor work that
     /// patches the instances kept for them (see ``TypeBinding/outsideChangeWork(ids:in:read:tracker:)``).
     func outsideChangeWork(ids: [QSAnyID], in context: QueueContext, read: UInt64, tracker: ChangeTracker?) throws -> @MainActor @Sendable () -> [QSAnyID]
+
+    /// Database queue: the rows `statement` selects as fresh instances encode them (see
+    /// ``TypeBinding/rowsAsEncoded(_:_:in:)``).
+    func rowsAsEncoded(_ statement: SQLiteStatement, _ argument: SQLValue, in context: QueueContext) throws -> [(id: QSAnyID, values: [SQLValue])]
 
     // MARK: Main actor
 

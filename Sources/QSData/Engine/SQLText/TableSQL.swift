@@ -15,6 +15,10 @@ final class TableSQL: Sendable {
     let relationships: [RelationshipSQL]
     /// Selects 1 when the row with the uniqueID `?1` exists.
     let rowExists: String
+    /// Selects the row with the uniqueID `?1`, and the rows whose uniqueIDs a JSON array lists:
+    /// what a save reads of the rows whose hash changed (see ``ColumnsToWrite``).
+    let selectByID: String
+    let selectByIDs: String
     /// The type's columns, quoted, in the layout's order.
     private let columns: [String]
     /// For each column in the layout's order, the update of that column alone by uniqueID (see
@@ -42,6 +46,8 @@ final class TableSQL: Sendable {
             updateIfChanged = "UPDATE \(table) SET \(assignments) WHERE \(uniqueID) = ?1 AND (\(differences))"
         }
         rowExists = "SELECT 1 FROM \(table) WHERE \(uniqueID) = ?1"
+        selectByID = select + " WHERE \(uniqueID) = ?1"
+        selectByIDs = select + " WHERE " + Self.byIDs
         self.columns = columns
         updateOneColumnByID = columns.map { "UPDATE \(table) SET \($0) = ? WHERE \(uniqueID) = ?" }
         relationships = description.relationships.map {

@@ -43,25 +43,23 @@ final class ChangeTracker {
         rows.setSnapshots(snapshots, of: ids)
     }
 
-    /// Records that `columns` (by name) now hold these values in the rows `ids`, for every type
-    /// on the table that reads them.
+    /// Records that the rows `ids` changed the columns named `columns` in place, for every type
+    /// on the table that reads them: the hash their snapshots keep no longer says what they hold
+    /// (see ``KnownRows/forgetValues(of:)``).
     ///
     /// `instancesShowIt` says whether the instances held show the new values already (a bulk
     /// update by IDs and a save's patch of other types on the table change them before the SQL
     /// runs). An update `where:` changes them only once it commits, and a save encoded before
     /// that holds the old values: for instances that record what they set, no mark says so, so
     /// those rows lose their snapshots and their next save writes them whole.
-    func recordUpdate(
-        of ids: [QSAnyID], columns: [(name: String, value: SQLValue)], bindings: [any AnyTypeBinding], instancesShowIt: Bool
-    ) {
+    func recordUpdate(of ids: [QSAnyID], columns: [String], bindings: [any AnyTypeBinding], instancesShowIt: Bool) {
         for binding in bindings where binding.cachesInstances {
-            let positioned = columns.compactMap { column in binding.layout.index(of: column.name).map { (index: $0, value: column.value) } }
-            guard !positioned.isEmpty else { continue }
+            guard columns.contains(where: { binding.layout.index(of: $0) != nil }) else { continue }
             let rows = state.knownRows(of: binding)
             if binding.tracksChanges, !instancesShowIt {
                 rows.forgetSnapshots(of: ids)
             } else {
-                rows.patchSnapshots(ids, columns: positioned)
+                rows.forgetValues(of: ids)
             }
             touched.append((rows, ids))
         }
@@ -146,18 +144,6 @@ final class ChangeTracker {
         deleted = []
         madeKnown = [:]
         made = []
-    }
-
-    /// The positions of the columns whose value differs from the snapshot's: each column compared
-    /// once, and no list allocated when none differs.
-    static func changedColumns(_ values: RowValues, from snapshot: RowSnapshot) -> [Int] {
-        let stored = snapshot.values
-        guard values.count == stored.count else { return Array(values.indices) }
-        var changed: [Int] = []
-        for index in values.indices where values[index] != stored[index] {
-            changed.append(index)
-        }
-        return changed
     }
 }
 

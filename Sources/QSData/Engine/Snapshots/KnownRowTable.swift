@@ -144,12 +144,13 @@ struct KnownRowTable<Held: HeldInstance, Stored: StoredSnapshot> {
         }
     }
 
-    /// Snapshots without values (see ``tracksChanges``) have none to change.
-    mutating func patchSnapshots(_ ids: [QSAnyID], columns: [(index: Int, value: SQLValue)]) {
+    /// The rows `ids` changed in place: their snapshots no longer say what their columns hold.
+    /// Snapshots without values (see ``tracksChanges``) have nothing to forget.
+    mutating func forgetValues(of ids: [QSAnyID]) {
         guard !tracksChanges else { return }
         for id in ids {
             guard let position = entries.position(of: id) else { continue }
-            entries.update(at: position) { $0.stored.patch(columns) }
+            entries.update(at: position) { $0.stored.forgetValues() }
         }
     }
 

@@ -2,56 +2,80 @@
 ///
 /// The database queue keeps one for every row whose instance is held (uniqued instances while
 /// alive, permanently cached ones), in its table of known rows (``KnownRows``), so that saving
-/// compares against it and writes only what differs. It changes only on the queue, inside the
-/// write that makes it true; a write that rolls back drops the snapshots it touched.
+/// writes only what changed. It changes only on the queue, inside the write that makes it true; a
+/// write that rolls back drops the snapshots it touched.
+///
+/// Of the columns it keeps a hash, not the values (see ``RowHash``): a save whose encoded row
+/// hashes the same changed nothing and writes nothing; one that hashes otherwise reads the row to
+/// find the columns that differ (see ``ColumnsTheAppChanged``). A copy of the values would cost
+/// each held instance about as much memory again as its own data.
 struct RowSnapshot: Sendable {
-    /// The columns in the layout's order, as the type encodes them.
-    var values: [SQLValue]
+    /// The hash of the columns in the layout's order, as the type encodes them; nil when the
+    /// snapshot says nothing of them (instances that mark their changes, or a row a bulk update
+    /// changed in place).
+    var valuesHash: RowHash? {
+        get { flagsAndEpoch & Self.hasValuesBit != 0 ? RowHash(bits: hashBits) : nil }
+        set {
+            hashBits = newValue?.bits ?? 0
+            flagsAndEpoch = newValue == nil ? flagsAndEpoch & ~Self.hasValuesBit : flagsAndEpoch | Self.hasValuesBit
+        }
+    }
     /// Per relationship, in the model's order: its lookup rows, when known.
     let lookups: [LookupSlot]
-    /// ``epoch`` in the low 63 bits and ``knowsEveryLookup`` in the top one: one word rather
-    /// than two, since the queue keeps a snapshot for every row whose instance is held.
-    private var epochAndKnowsEveryLookup: UInt64
+    private var hashBits: UInt64 = 0
+    /// ``epoch`` in the low 62 bits, ``knowsEveryLookup`` in the top one and whether there is a
+    /// ``valuesHash`` in the next: one word rather than three, since the queue keeps a snapshot
+    /// for every row whose instance is held.
+    private var flagsAndEpoch: UInt64
 
     private static let knowsEveryLookupBit: UInt64 = 1 << 63
+    private static let hasValuesBit: UInt64 = 1 << 62
+    private static let flagBits = knowsEveryLookupBit | hasValuesBit
 
-    init(values: [SQLValue], lookups: [LookupSlot], epoch: UInt64) {
-        self.values = values
+    init(valuesHash: RowHash?, lookups: [LookupSlot], epoch: UInt64) {
         self.lookups = lookups
-        epochAndKnowsEveryLookup = epoch
-        if lookups.allSatisfy({ $0.isKnown }) { epochAndKnowsEveryLookup |= Self.knowsEveryLookupBit }
+        flagsAndEpoch = epoch
+        if lookups.allSatisfy({ $0.isKnown }) { flagsAndEpoch |= Self.knowsEveryLookupBit }
+        self.valuesHash = valuesHash
+    }
+
+    /// A snapshot of the encoded `values`.
+    init(values: some Collection<SQLValue>, lookups: [LookupSlot], epoch: UInt64) {
+        self.init(valuesHash: RowHash(of: values), lookups: lookups, epoch: epoch)
     }
 
     /// Whether every relationship's lookup rows are known: worked out once, at creation, because
     /// a fetch asks for every row it reads, and searching `lookups` copied each of its slices.
-    var knowsEveryLookup: Bool { epochAndKnowsEveryLookup & Self.knowsEveryLookupBit != 0 }
+    var knowsEveryLookup: Bool { flagsAndEpoch & Self.knowsEveryLookupBit != 0 }
 
     /// The ``SnapshotTrust`` epoch in which this was known to be what the row holds; a fetch
     /// keeps the snapshot for a new instance only in that epoch. Epochs count the store's
-    /// reasons to distrust its snapshots, far below 2⁶³.
+    /// reasons to distrust its snapshots, far below 2⁶².
     private(set) var epoch: UInt64 {
-        get { epochAndKnowsEveryLookup & ~Self.knowsEveryLookupBit }
-        set { epochAndKnowsEveryLookup = (epochAndKnowsEveryLookup & Self.knowsEveryLookupBit) | newValue }
+        get { flagsAndEpoch & ~Self.flagBits }
+        set { flagsAndEpoch = (flagsAndEpoch & Self.flagBits) | newValue }
     }
 
     /// The snapshot of a row a save just inserted in `epoch`, from its encoded `values` and
     /// `lookups` (for each relationship the object set, the children in order with the order
     /// values of a new parent's rows): a relationship its object left alone has no lookup rows yet.
-    static func inserted(values: [SQLValue], lookups: [LookupSlot], epoch: UInt64) -> RowSnapshot {
-        let snapshot = RowSnapshot(values: values, lookups: lookups, epoch: epoch)
+    /// Without `values` for an instance that marks its changes.
+    static func inserted(values: RowValues?, lookups: [LookupSlot], epoch: UInt64) -> RowSnapshot {
+        let valuesHash = values.map { RowHash(of: $0) }
+        let snapshot = RowSnapshot(valuesHash: valuesHash, lookups: lookups, epoch: epoch)
         guard snapshot.knowsEveryLookup else {
-            return RowSnapshot(values: values, lookups: lookups.map { LookupSlot(rows: $0.rows ?? .empty) }, epoch: epoch)
+            return RowSnapshot(valuesHash: valuesHash, lookups: lookups.map { LookupSlot(rows: $0.rows ?? .empty) }, epoch: epoch)
         }
         return snapshot
     }
 
-    /// This snapshot without its values, for a row whose instance says which properties it set
-    /// (see ``QSChangeTrackingObject``): it still says that the row is known, since when, and
+    /// This snapshot without its values' hash, for a row whose instance says which properties it
+    /// set (see ``QSChangeTrackingObject``): it still says that the row is known, since when, and
     /// what its lookup rows are.
     var withoutValues: RowSnapshot {
-        guard !values.isEmpty else { return self }
+        guard valuesHash != nil else { return self }
         var snapshot = self
-        snapshot.values = []
+        snapshot.valuesHash = nil
         return snapshot
     }
 

@@ -12,12 +12,13 @@ protocol StoredSnapshot {
     /// Whether a fetch in `epoch` can keep it for a new instance of the row.
     func isKept(in epoch: UInt64) -> Bool
 
-    /// Changes its values at `columns` (positions in the layout), where it keeps any.
-    mutating func patch(_ columns: [(index: Int, value: SQLValue)])
+    /// Its row's values changed in place (a bulk update, or another type's save on the same
+    /// table): a hash of the whole row can't follow a change to some columns, so it is dropped.
+    mutating func forgetValues()
 }
 
-/// The whole snapshot: values (or none, for instances that mark their changes), lookup rows,
-/// epoch.
+/// The whole snapshot: the values' hash (or none, for instances that mark their changes), lookup
+/// rows, epoch.
 struct WholeSnapshot: StoredSnapshot {
     private var kept: RowSnapshot?
 
@@ -33,8 +34,8 @@ struct WholeSnapshot: StoredSnapshot {
         kept?.isKept(in: epoch) ?? false
     }
 
-    mutating func patch(_ columns: [(index: Int, value: SQLValue)]) {
-        for column in columns { kept?.values[column.index] = column.value }
+    mutating func forgetValues() {
+        kept?.valuesHash = nil
     }
 }
 
@@ -52,12 +53,47 @@ struct EpochOnlySnapshot: StoredSnapshot {
     }
 
     var snapshot: RowSnapshot? {
-        epochAfter == 0 ? nil : RowSnapshot(values: [], lookups: [], epoch: epochAfter - 1)
+        epochAfter == 0 ? nil : RowSnapshot(valuesHash: nil, lookups: [], epoch: epochAfter - 1)
     }
 
     func isKept(in epoch: UInt64) -> Bool {
         epochAfter == epoch + 1
     }
 
-    mutating func patch(_ columns: [(index: Int, value: SQLValue)]) {}
+    mutating func forgetValues() {}
+}
+
+/// The epoch and the values' hash, for a type whose instances don't mark their changes and which
+/// has no relationships: two words per row instead of three.
+struct HashedSnapshot: StoredSnapshot {
+    /// The epoch + 1 (0 for no snapshot), with ``hasHashBit`` set when `hashBits` is the values'
+    /// hash.
+    private var epochAfter: UInt64 = 0
+    private var hashBits: UInt64 = 0
+
+    private static let hasHashBit: UInt64 = 1 << 63
+
+    init() {}
+
+    init(_ snapshot: RowSnapshot) {
+        epochAfter = snapshot.epoch + 1
+        if let hash = snapshot.valuesHash {
+            epochAfter |= Self.hasHashBit
+            hashBits = hash.bits
+        }
+    }
+
+    var snapshot: RowSnapshot? {
+        guard epochAfter != 0 else { return nil }
+        let valuesHash = epochAfter & Self.hasHashBit != 0 ? RowHash(bits: hashBits) : nil
+        return RowSnapshot(valuesHash: valuesHash, lookups: [], epoch: (epochAfter & ~Self.hasHashBit) - 1)
+    }
+
+    func isKept(in epoch: UInt64) -> Bool {
+        epochAfter & ~Self.hasHashBit == epoch + 1
+    }
+
+    mutating func forgetValues() {
+        epochAfter &= ~Self.hasHashBit
+    }
 }

@@ -4,8 +4,8 @@
 ///
 /// A save of many objects then makes no allocation per object on the main actor, and the queue
 /// frees none per row once it is done: glibc's allocator is slow at memory one thread allocates
-/// and another frees. The queue copies out, into a snapshot of its own, only the values of a row
-/// that is new or changed; an unchanged row costs a comparison.
+/// and another frees. The queue keeps, as a snapshot of its own, only the hash of a row
+/// that is new or changed; an unchanged row costs hashing its values.
 struct EncodedRows: Sendable {
     /// Every encoded row's values, row after row.
     private var values: [SQLValue] = []

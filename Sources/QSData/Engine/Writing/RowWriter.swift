@@ -53,6 +53,21 @@ struct RowWriter {
         let isNewValueRow = tracker.recordExisting(group, in: writing.table)
         let knownRows = binding.cachesInstances ? state.knownRows(of: binding) : nil
         let insertedAhead = try insertRowsAhead(of: group, storedSnapshots: storedSnapshots, isNewValueRow: isNewValueRow, statements: statements)
+        // The row as the instance showed it, when a read of another writer's change the main
+        // actor had not merged yet replaced its snapshot: what the app changed is what differs
+        // from that.
+        func shownBefore(_ id: QSAnyID, snapshot: RowSnapshot?) -> RowSnapshot? {
+            comparesWithReplaced && snapshot != nil ? replaced.snapshot(of: id, binding: binding, encodedAfter: group.outsideReadsMerged) : nil
+        }
+        var columnsToWrite = ColumnsToWrite(binding: binding, statements: statements, context: QueueContext(state: state, registry: registry))
+        // A group of one row compares it in the loop below: nothing to read ahead together.
+        if !group.repeatsIDs, !writing.immutable, group.rows.count > 1 {
+            try columnsToWrite.compareAhead(group.rows.indices.compactMap { offset in
+                guard !group.isUnchanged(offset), !group.isReachedThroughParent(offset), let snapshot = storedSnapshots[offset] else { return nil }
+                let id = group.ids[offset]
+                return (offset, group.rows.values(at: offset), id, shownBefore(id, snapshot: snapshot) ?? snapshot)
+            }, rowCount: group.rows.count)
+        }
         for offset in group.rows.indices {
             // A parent that comes twice in the group finds its lookup rows as its first save left them.
             if group.repeatsIDs { try lookupWriters.writePending() }
@@ -71,31 +86,35 @@ struct RowWriter {
                 continue
             }
             let snapshot = recorded.snapshot(of: id) ?? storedSnapshots[offset]
-            let marked = group.markedColumns.isEmpty ? nil : group.markedColumns[offset]
-            // The instance still showed the row as it was before another writer's change the
-            // main actor had not merged yet: what the app changed is what differs from that.
-            let shown = comparesWithReplaced && snapshot != nil
-                ? replaced.snapshot(of: id, binding: binding, encodedAfter: group.outsideReadsMerged) : nil
+            let shown = shownBefore(id, snapshot: snapshot)
+            var existing: ColumnsToWrite.Answer?
+            if let compared = shown ?? snapshot {
+                let marked = group.markedColumns.isEmpty ? nil : group.markedColumns[offset]
+                existing = writing.immutable
+                    ? ColumnsToWrite.Answer(columns: [])
+                    : try columnsToWrite.answer(at: offset, values: values, id: id, snapshot: compared, marked: marked)
+            }
             let (isNew, rowChanged) = try writeRow(
-                values, of: binding, immutable: writing.immutable, snapshot: shown ?? snapshot, marked: marked,
-                insertedAhead: insertedAhead.outcome(at: offset), statements: statements)
+                values, of: binding, existing: existing?.columns, insertedAhead: insertedAhead.outcome(at: offset), statements: statements)
             if isNew {
                 lookupWriters.insertRows(of: lookups, parentID: id)
-                recorded.record(RowSnapshot.inserted(values: values.array, lookups: lookups.array, epoch: epoch), for: id)
+                recorded.record(RowSnapshot.inserted(values: binding.tracksChanges ? nil : values, lookups: lookups.array, epoch: epoch), for: id)
                 inserted.append(id)
                 if isInsertedAgain(id, at: offset, of: group, snapshot: snapshot, knownRows: knownRows) {
                     tracker.recordInsertedAgain(id, table: writing.table)
                 }
             } else if try writeExisting(
-                values, lookups: lookups, id: id, snapshot: snapshot, shown: shown, rowChanged: rowChanged, epoch: epoch,
-                lookupWriters: lookupWriters, into: &recorded) {
+                values, lookups: lookups, id: id, snapshot: snapshot, shown: shown,
+                valuesHash: Self.hashWritten(values, binding: binding, rowChanged: rowChanged, snapshot: snapshot, shown: shown, existing: existing),
+                rowChanged: rowChanged, epoch: epoch, lookupWriters: lookupWriters, into: &recorded) {
                 updated.append(id)
+            }
+            if rowChanged, shown != nil, !binding.tracksChanges {
+                replaced.saved(id, binding: binding, encodedAfter: group.outsideReadsMerged, valuesHash: existing?.encodedHash ?? RowHash(of: values))
             }
             if rowChanged, !writing.cachingSiblings.isEmpty {
                 // Other types on the table read some of the same columns.
-                let written = Self.valuesWritten(values, changed: true, shown: shown, over: snapshot)
-                let columns = zip(binding.layout.names, written).map { (name: $0, value: $1) }
-                tracker.recordUpdate(of: [id], columns: columns, bindings: writing.cachingSiblings, instancesShowIt: true)
+                tracker.recordUpdate(of: [id], columns: binding.layout.names, bindings: writing.cachingSiblings, instancesShowIt: true)
             }
         }
         // The lookup rows the group inserts, in a few statements, before any other type's rows.
@@ -113,8 +132,8 @@ struct RowWriter {
     /// instance showed it, before another writer's change the main actor had not merged) lists is
     /// left as that writer left it. Returns whether anything changed.
     private func writeExisting(
-        _ values: RowValues, lookups: RowLookups, id: QSAnyID, snapshot: RowSnapshot?, shown: RowSnapshot?, rowChanged: Bool,
-        epoch: UInt64, lookupWriters: LookupWriters, into recorded: inout RecordedSnapshots
+        _ values: RowValues, lookups: RowLookups, id: QSAnyID, snapshot: RowSnapshot?, shown: RowSnapshot?, valuesHash: RowHash?,
+        rowChanged: Bool, epoch: UInt64, lookupWriters: LookupWriters, into recorded: inout RecordedSnapshots
     ) throws -> Bool {
         var changed = rowChanged
         var learned = false  // lookup rows read from the database, now known
@@ -131,13 +150,13 @@ struct RowWriter {
             if lookupRows == nil { lookupRows = Self.lookupSlots(of: snapshot, count: lookups.count) }
             lookupRows?[position].rows = written.rows
         }
-        if snapshot == nil || changed || learned {
+        if snapshot == nil || changed || learned || valuesHash != snapshot?.valuesHash {
             // Without a snapshot the row was written whole, so the new one is true now; with one,
-            // only what differed from it was written, so it is as true as that was. Lookup slots
-            // none of which changed are the snapshot's own list, shared.
-            let written = Self.valuesWritten(values, changed: rowChanged, shown: shown, over: snapshot)
+            // only what differed from it was written, so it is as true as that was. A snapshot
+            // that no longer said what the columns hold knows them again once the row was read.
+            // Lookup slots none of which changed are the snapshot's own list, shared.
             let slots = lookupRows ?? Self.unchangedLookupSlots(of: snapshot, count: lookups.count)
-            recorded.record(RowSnapshot(values: written, lookups: slots, epoch: snapshot?.epoch ?? epoch), for: id)
+            recorded.record(RowSnapshot(valuesHash: valuesHash, lookups: slots, epoch: snapshot?.epoch ?? epoch), for: id)
         }
         return changed
     }
@@ -177,19 +196,23 @@ struct RowWriter {
         return knownRows.wasFoundDeleted(id, heldBy: instance.object)
     }
 
-    /// What a row's columns hold once a save wrote the encoded `values`, as a list for its
-    /// snapshot. Compared with `shown` (the row as its instance showed it, before another
-    /// writer's change), the save wrote the columns the app changed: those columns from `values`,
-    /// the others as `current` (the row as that writer left it) holds them. Otherwise the values
-    /// themselves: the list `current` holds when the row did not `change` and they are the same
-    /// (no copy made).
-    static func valuesWritten(_ values: RowValues, changed: Bool, shown: RowSnapshot?, over current: RowSnapshot?) -> [SQLValue] {
-        guard let current, current.values.count == values.count else { return values.array }
-        guard let shown else { return !changed && values.elementsEqual(current.values) ? current.values : values.array }
-        guard shown.values.count == values.count else { return values.array }
-        var written = current.values
-        for index in ChangeTracker.changedColumns(values, from: shown) { written[index] = values[index] }
-        return written
+    /// The hash for a row's snapshot once a save wrote it: the row as the instance shows it now,
+    /// which is what the snapshot of a row whose instance is held says. When the instance showed
+    /// the row as it was before another writer's change the main actor had not merged yet
+    /// (`shown`), the save wrote only the app's columns over that writer's row, which the merge
+    /// will bring the instance to: that row, with the app's columns. Unchanged, the snapshot's
+    /// hash stays, or, when it had none, the row read is hashed. Nil for a type whose instances
+    /// mark their changes.
+    static func hashWritten(
+        _ values: RowValues, binding: any AnyTypeBinding, rowChanged: Bool, snapshot: RowSnapshot?, shown: RowSnapshot?,
+        existing: ColumnsToWrite.Answer?
+    ) -> RowHash? {
+        guard !binding.tracksChanges else { return nil }
+        guard let snapshot, let existing else { return RowHash(of: values) }
+        guard rowChanged else { return snapshot.valuesHash ?? existing.current.map { RowHash(of: $0) } ?? existing.encodedHash ?? RowHash(of: values) }
+        guard shown != nil, var written = existing.current else { return existing.encodedHash ?? RowHash(of: values) }
+        for column in existing.columns { written[column] = values[column] }
+        return RowHash(of: written)
     }
 
     /// Writes a value-type child reached through a parent (a copy, maybe older than its row):
@@ -213,24 +236,20 @@ struct RowWriter {
         return isNew
     }
 
-    /// Writes one row: only its changed columns when the snapshot says what the row holds (the
-    /// columns its object `marked`, for a type that records them; otherwise those that differ
-    /// from the snapshot); otherwise an insert that does nothing when the row exists, then an
+    /// Writes one row: only the `existing` columns when the queue has a snapshot of the row (see
+    /// ``ColumnsToWrite``); otherwise an insert that does nothing when the row exists, then an
     /// update that does nothing when no value differs. A type that can't insert its rows (its
     /// table has a required column it lacks) only updates, and refuses a row that doesn't exist.
-    /// The rows of an `immutable` type are never updated. `insertedAhead` is the outcome of the
-    /// insert when it ran ahead of the group.
+    /// `insertedAhead` is the outcome of the insert when it ran ahead of the group.
     private func writeRow(
-        _ values: RowValues, of binding: any AnyTypeBinding, immutable: Bool, snapshot: RowSnapshot?, marked: [Int]?,
-        insertedAhead: Bool?, statements: RowStatements
+        _ values: RowValues, of binding: any AnyTypeBinding, existing: [Int]?, insertedAhead: Bool?, statements: RowStatements
     ) throws -> (isNew: Bool, changed: Bool) {
         let sql = statements.sql
-        if let snapshot {
-            let changedColumns = immutable ? [] : marked ?? ChangeTracker.changedColumns(values, from: snapshot)
-            if changedColumns.isEmpty { return (false, false) }
-            let update = try connection.statement(sql.updateByID(columnsAt: changedColumns))
+        if let existing {
+            if existing.isEmpty { return (false, false) }
+            let update = try connection.statement(sql.updateByID(columnsAt: existing))
             // The changed columns, then the uniqueID the row is found by, bound where they lie.
-            try update.bind(values, columnsAt: changedColumns, then: 0)
+            try update.bind(values, columnsAt: existing, then: 0)
             try update.step()
             update.reset()
             if connection.changes > 0 { return (false, true) }
@@ -340,7 +359,7 @@ struct RowWriter {
         let sql = binding.sql.updateReturningIDs(columns: columns.map(\.name), where: condition)
         let ids = try idsReturned(by: sql, columns.map(\.value) + arguments)
         record(ids, columns: columns, of: binding, into: &change)
-        tracker.recordUpdate(of: ids, columns: columns, bindings: [binding] + registry.siblings(of: binding), instancesShowIt: false)
+        tracker.recordUpdate(of: ids, columns: columns.map(\.name), bindings: [binding] + registry.siblings(of: binding), instancesShowIt: false)
         return ids
     }
 
@@ -353,7 +372,7 @@ struct RowWriter {
     ) throws {
         let updated = try updateRows(binding, columns: columns, ids: ids, idList: idList)
         record(updated, columns: columns, of: binding, into: &change)
-        tracker.recordUpdate(of: updated, columns: columns, bindings: [binding] + registry.siblings(of: binding), instancesShowIt: true)
+        tracker.recordUpdate(of: updated, columns: columns.map(\.name), bindings: [binding] + registry.siblings(of: binding), instancesShowIt: true)
     }
 
     /// Runs the UPDATE for `ids`; returns the IDs that had a row.

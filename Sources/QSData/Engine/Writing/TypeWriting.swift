@@ -68,6 +68,9 @@ struct RowStatements {
     let updateIfChanged: SQLiteStatement?
     /// The table's required columns the type lacks: when any, the type can't insert its rows.
     let columnsMissingForInsert: [String]
+    /// Reads one row by its uniqueID, for a save that must find which of its columns differ
+    /// (see ``ColumnsToWrite``).
+    let selectByID: SQLiteStatement
 
     init(_ binding: any AnyTypeBinding, connection: SQLiteConnection) throws {
         sql = binding.sql
@@ -80,5 +83,6 @@ struct RowStatements {
         }
         updateIfChanged = try sql.updateIfChanged.map { try connection.statement($0) }
         columnsMissingForInsert = binding.tableFacts.columnsMissingForInsert
+        selectByID = try connection.statement(sql.selectByID)
     }
 }
