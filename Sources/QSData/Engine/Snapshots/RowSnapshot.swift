@@ -39,11 +39,6 @@ struct RowSnapshot: Sendable {
         self.valuesHash = valuesHash
     }
 
-    /// A snapshot of the encoded `values`.
-    init(values: some Collection<SQLValue>, lookups: [LookupSlot], epoch: UInt64) {
-        self.init(valuesHash: RowHash(of: values), lookups: lookups, epoch: epoch)
-    }
-
     /// Whether every relationship's lookup rows are known: worked out once, at creation, because
     /// a fetch asks for every row it reads, and searching `lookups` copied each of its slices.
     var knowsEveryLookup: Bool { flagsAndEpoch & Self.knowsEveryLookupBit != 0 }
