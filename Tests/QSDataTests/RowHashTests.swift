@@ -2,7 +2,7 @@ import Foundation
 @testable import QSData
 import Testing
 
-/// What a held row's snapshot keeps of its values: a hash that rows equal as `SQLValue`s share and
+/// What a held row's snapshot keeps of its values: a hash that rows with the same values share and
 /// rows that differ anywhere don't, and, from it, which columns the app changed.
 struct RowHashTests {
     @Test
@@ -22,6 +22,37 @@ struct RowHashTests {
         #expect(RowHash(of: [SQLValue.null]) != RowHash(of: [SQLValue.integer(0)]))
         // Values in other columns.
         #expect(RowHash(of: ["a", "b"] as [SQLValue]) != RowHash(of: ["b", "a"] as [SQLValue]))
+    }
+
+    @Test
+    func textsAndBlobsDifferByLengthAndByEveryByte() {
+        // The same bytes split between columns otherwise, and a last byte of zero.
+        #expect(RowHash(of: ["ab", "c"] as [SQLValue]) != RowHash(of: ["a", "bc"] as [SQLValue]))
+        #expect(RowHash(of: ["a"] as [SQLValue]) != RowHash(of: ["a\u{0}"] as [SQLValue]))
+        #expect(RowHash(of: [SQLValue.text("")]) != RowHash(of: [SQLValue.null]))
+        #expect(RowHash(of: [SQLValue.text("")]) != RowHash(of: [SQLValue.blob(Data())]))
+        // Each byte of a longer text: its eight-byte words and its tail.
+        let text = "a title of some length, past a few words"
+        var bytes = Array(text.utf8)
+        for index in bytes.indices {
+            let original = bytes[index]
+            bytes[index] = original ^ 1
+            #expect(RowHash(of: [SQLValue.text(String(decoding: bytes, as: UTF8.self))]) != RowHash(of: [SQLValue.text(text)]))
+            bytes[index] = original
+        }
+        // An integer and a real with the same 64 bits.
+        #expect(RowHash(of: [SQLValue.integer(Int64(bitPattern: 2.5.bitPattern))]) != RowHash(of: [SQLValue.real(2.5)]))
+    }
+
+    @Test
+    func aTextSpelledOtherwiseButEqualIsNoColumnToWrite() {
+        // "é" as one scalar, and as "e" with a combining accent: equal texts in other bytes. The
+        // hashes differ, so a save reads the row; comparing the values finds nothing to write.
+        let composed: [SQLValue] = [1, "caf\u{E9}"]
+        let decomposed: [SQLValue] = [1, "cafe\u{301}"]
+        #expect(composed == decomposed)
+        #expect(RowHash(of: composed) != RowHash(of: decomposed))
+        #expect(ColumnsTheAppChanged.find(in: decomposed, current: composed, shown: RowHash(of: composed)) == [])
     }
 
     // The row as the instance showed it: (id 1, "title", 0, "body").

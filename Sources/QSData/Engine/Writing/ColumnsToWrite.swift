@@ -41,17 +41,20 @@ struct ColumnsToWrite {
         self.context = context
     }
 
-    /// Compares each of `rows` (a row's offset in the group, its encoded values, its uniqueID and
-    /// the snapshot it is compared with) ahead of the group's writes, and reads in one statement
-    /// the rows that differ. Only for a type whose instances don't mark their changes.
-    mutating func compareAhead(_ rows: [(offset: Int, values: RowValues, id: QSAnyID, snapshot: RowSnapshot)], rowCount: Int) throws {
-        guard !binding.tracksChanges, !rows.isEmpty else { return }
-        comparedAhead = Array(repeating: nil, count: rowCount)
+    /// Compares each row of `group` with the snapshot `snapshotAt` gives for its offset (none: the
+    /// row is not compared) ahead of the group's writes, and reads in one statement the rows that
+    /// differ. Only for a type whose instances don't mark their changes. Each row is hashed where
+    /// the group keeps it, with no list of its own.
+    mutating func compareAhead(_ group: SaveGroup, snapshotAt: (Int) -> RowSnapshot?) throws {
+        guard !binding.tracksChanges else { return }
+        let rows = group.rows
+        comparedAhead = Array(repeating: nil, count: rows.count)
         var toRead: [QSAnyID] = []
-        for row in rows {
-            let comparison = Self.compare(row.values, with: row.snapshot)
-            comparedAhead[row.offset] = comparison
-            if case .differs = comparison { toRead.append(row.id) }
+        for offset in rows.indices where !group.isUnchanged(offset) && !group.isReachedThroughParent(offset) {
+            guard let snapshot = snapshotAt(offset) else { continue }
+            let comparison = Self.compare(rows.valuesHash(at: offset), with: snapshot)
+            comparedAhead[offset] = comparison
+            if case .differs = comparison { toRead.append(group.ids[offset]) }
         }
         if toRead.count == 1 {
             rowRead = try readRow(toRead[0]).map { (toRead[0], $0) }
@@ -61,13 +64,21 @@ struct ColumnsToWrite {
         }
     }
 
+    /// Whether the row at `offset` was compared ahead and found unchanged: no column to write.
+    func isUnchangedAhead(_ offset: Int) -> Bool {
+        guard offset < comparedAhead.count, case .unchanged = comparedAhead[offset] else { return false }
+        return true
+    }
+
     /// The columns to write for the row at `offset` with these encoded `values`, compared with
     /// `snapshot` (the row as its instance showed it), or `marked` by its instance.
     mutating func answer(at offset: Int, values: RowValues, id: QSAnyID, snapshot: RowSnapshot, marked: [Int]?) throws -> Answer {
         if let marked { return Answer(columns: marked) }
         if binding.tracksChanges { return Answer(columns: Array(values.indices)) }
         let ahead = offset < comparedAhead.count ? comparedAhead[offset] : nil
-        guard case .differs(let shown, let encoded) = ahead ?? Self.compare(values, with: snapshot) else { return Answer(columns: []) }
+        guard case .differs(let shown, let encoded) = ahead ?? Self.compare(RowHash(of: values), with: snapshot) else {
+            return Answer(columns: [])
+        }
         guard let current = try currentRow(id, readAhead: ahead != nil) else {
             // The row is gone (deleted by SQL outside the store): every column, for an update
             // that finds no row, and then an insert.
@@ -79,9 +90,9 @@ struct ColumnsToWrite {
         return Answer(columns: ColumnsTheAppChanged.find(in: values, current: current, shown: shown), current: current, encodedHash: encoded)
     }
 
-    private static func compare(_ values: RowValues, with snapshot: RowSnapshot) -> Comparison {
+    private static func compare(_ encodedHash: @autoclosure () -> RowHash, with snapshot: RowSnapshot) -> Comparison {
         guard let shown = snapshot.valuesHash else { return .differs(shown: nil, encoded: nil) }
-        let encoded = RowHash(of: values)
+        let encoded = encodedHash()
         return encoded == shown ? .unchanged : .differs(shown: shown, encoded: encoded)
     }
 

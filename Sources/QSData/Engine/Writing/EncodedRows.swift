@@ -82,14 +82,29 @@ struct EncodedRows: Sendable {
 
     /// The values of the row at `row`; empty for a row left unencoded.
     func values(at row: Int) -> RowValues {
-        guard !ends.isEmpty else { return RowValues(values, range: row * width ..< (row + 1) * width) }
-        return RowValues(values, range: (row == 0 ? 0 : ends[row - 1]) ..< ends[row])
+        RowValues(values, range: rangeOfValues(at: row))
+    }
+
+    /// The hash of the values of the row at `row` (see ``RowHash``).
+    func valuesHash(at row: Int) -> RowHash {
+        let range = rangeOfValues(at: row)
+        return values.withUnsafeBufferPointer { RowHash(of: $0[range]) }
+    }
+
+    private func rangeOfValues(at row: Int) -> Range<Int> {
+        guard !ends.isEmpty else { return row * width ..< (row + 1) * width }
+        return (row == 0 ? 0 : ends[row - 1]) ..< ends[row]
     }
 
     /// Whether the row at `row` was left unencoded. Every encoded row holds at least its
     /// uniqueID, so only such a row has no values.
     func isUnencoded(_ row: Int) -> Bool {
         !ends.isEmpty && ends[row] == (row == 0 ? 0 : ends[row - 1])
+    }
+
+    /// Whether the row's object set the children of none of its relationships.
+    func setsNoChildren(at row: Int) -> Bool {
+        relationshipCount == 0 || !lookups(at: row).contains(where: \.isKnown)
     }
 
     /// The children of each relationship the row's object set; empty for a type without any.

@@ -62,17 +62,17 @@ struct RowWriter {
         var columnsToWrite = ColumnsToWrite(binding: binding, statements: statements, context: QueueContext(state: state, registry: registry))
         // A group of one row compares it in the loop below: nothing to read ahead together.
         if !group.repeatsIDs, !writing.immutable, group.rows.count > 1 {
-            try columnsToWrite.compareAhead(group.rows.indices.compactMap { offset in
-                guard !group.isUnchanged(offset), !group.isReachedThroughParent(offset), let snapshot = storedSnapshots[offset] else { return nil }
-                let id = group.ids[offset]
-                return (offset, group.rows.values(at: offset), id, shownBefore(id, snapshot: snapshot) ?? snapshot)
-            }, rowCount: group.rows.count)
+            try columnsToWrite.compareAhead(group) { offset in
+                storedSnapshots[offset].map { shownBefore(group.ids[offset], snapshot: $0) ?? $0 }
+            }
         }
         for offset in group.rows.indices {
             // A parent that comes twice in the group finds its lookup rows as its first save left them.
             if group.repeatsIDs { try lookupWriters.writePending() }
             // A held instance that marked nothing, its row as the database holds it: kept above.
             if group.isUnchanged(offset) { continue }
+            // Hashed as its snapshot says, with no children set: nothing to write or to record.
+            if columnsToWrite.isUnchangedAhead(offset), group.rows.setsNoChildren(at: offset) { continue }
             let id = group.ids[offset]
             let values = group.rows.values(at: offset)
             let lookups = group.rows.lookups(at: offset)
